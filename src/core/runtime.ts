@@ -1,0 +1,204 @@
+import { getResponse, type RequestHandler } from 'msw';
+import type { EpisodeClock } from './clock.js';
+import type { FaultInjector, FiredFault } from './faults.js';
+import type { ToolSpec, WorldDefinition, WorldInstance } from './world.js';
+
+/** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
+export const TOOL_DOMAIN = 'shakedown.test';
+
+/** One tool call as recorded in the episode's trace. */
+export interface TraceEntry {
+  readonly tool: string | null;
+  readonly method: string;
+  readonly path: string;
+  readonly ordinal: number;
+  /** Response status, or 0 when the call rejected. */
+  readonly status: number;
+  /** Simulated time the call started, relative to the episode start. */
+  readonly atMs: number;
+  readonly fault?: string;
+  readonly idempotencyKey?: string;
+  readonly replayed?: boolean;
+}
+
+interface CompiledTool {
+  readonly spec: ToolSpec;
+  readonly pattern: RegExp;
+}
+
+function compileTools(tools: readonly ToolSpec[]): CompiledTool[] {
+  return tools.map((spec) => ({
+    spec,
+    pattern: new RegExp(`^/api${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  }));
+}
+
+interface StoredResponse {
+  readonly tool: string;
+  readonly status: number;
+  readonly headers: [string, string][];
+  readonly body: string;
+}
+
+export interface EpisodeSession {
+  readonly baseUrl: string;
+  /** A fetch that resolves through the world's handlers (and the fault injector), never the network. */
+  readonly fetch: typeof fetch;
+  readonly trace: TraceEntry[];
+  readonly faults: FiredFault[];
+  readonly instance: WorldInstance<unknown>;
+  close(): void;
+}
+
+export interface OpenOptions {
+  readonly episodeId: string;
+  readonly db: unknown;
+  readonly clock: EpisodeClock;
+  readonly faults?: FaultInjector;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Serves one world's tool API to many concurrent episodes. One handler set routes by host to the
+ * episode's own database (DESIGN decision 10); calls resolve through msw's `getResponse`, without a
+ * global fetch patch (DESIGN decision 11). Writes honour `Idempotency-Key`; faults strike here.
+ */
+export class ToolRuntime {
+  readonly world: WorldDefinition;
+  private readonly handlers: RequestHandler[];
+  private readonly tools: CompiledTool[];
+  private readonly instances = new Map<string, WorldInstance<unknown>>();
+
+  constructor(world: WorldDefinition) {
+    this.world = world;
+    this.tools = compileTools(world.tools);
+    this.handlers = world.handlers((request) => this.instanceFor(request));
+  }
+
+  private instanceFor(request: Request): WorldInstance<unknown> {
+    const host = new URL(request.url).hostname;
+    const episodeId = host.slice(0, host.indexOf('.'));
+    const instance = this.instances.get(episodeId);
+    if (!instance) throw new Error(`no open episode for host ${host}`);
+    return instance;
+  }
+
+  baseUrl(episodeId: string): string {
+    return `http://${episodeId}.${this.world.id}.${TOOL_DOMAIN}/api`;
+  }
+
+  matchTool(method: string, pathname: string): ToolSpec | null {
+    for (const t of this.tools) if (t.spec.method === method && t.pattern.test(pathname)) return t.spec;
+    return null;
+  }
+
+  /** Opens an episode: its database becomes reachable under its own host until `close()`. */
+  open(options: OpenOptions): EpisodeSession {
+    const { episodeId, clock, faults, signal } = options;
+    if (!/^[a-z0-9-]+$/.test(episodeId)) throw new Error(`episode id must be a DNS label, got ${episodeId}`);
+    if (this.instances.has(episodeId)) throw new Error(`episode ${episodeId} is already open`);
+    let counter = 0;
+    const instance: WorldInstance<unknown> = { episodeId, db: options.db, clock, nextId: (prefix) => `${prefix}_${++counter}` };
+    this.instances.set(episodeId, instance);
+    const trace: TraceEntry[] = [];
+    const fired: FiredFault[] = faults ? faults.fired : [];
+    const ordinals = new Map<string, number>();
+    const idempotency = new Map<string, StoredResponse>();
+    const startMs = clock.now();
+    const expectedHost = `${episodeId}.${this.world.id}.${TOOL_DOMAIN}`;
+
+    const dispatch = async (request: Request, tool: ToolSpec | null): Promise<{ response: Response; replayed: boolean }> => {
+      const key = tool?.write ? request.headers.get('idempotency-key') : null;
+      if (tool && key) {
+        const stored = idempotency.get(key);
+        if (stored) {
+          if (stored.tool !== tool.name) {
+            return { response: Response.json({ error: 'idempotency_key_reused', message: `Idempotency-Key ${key} was used for ${stored.tool}.` }, { status: 422 }), replayed: false };
+          }
+          return { response: new Response(stored.body, { status: stored.status, headers: [...stored.headers, ['idempotent-replayed', 'true']] }), replayed: true };
+        }
+      }
+      const response =
+        (await getResponse(this.handlers, request)) ??
+        Response.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, { status: 404 });
+      if (tool && key && response.status < 500) {
+        const body = await response.clone().text();
+        idempotency.set(key, { tool: tool.name, status: response.status, headers: [...response.headers.entries()], body });
+      }
+      return { response, replayed: false };
+    };
+
+    const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      const url = new URL(request.url);
+      if (url.host !== expectedHost) {
+        throw new TypeError(`fetch failed: ${url.host} is not this episode's tool host (${expectedHost})`);
+      }
+      const tool = this.matchTool(request.method, url.pathname);
+      const name = tool?.name ?? null;
+      const ordinal = name ? (ordinals.get(name) ?? 0) : 0;
+      if (name) ordinals.set(name, ordinal + 1);
+      const atMs = clock.now() - startMs;
+      const key = request.headers.get('idempotency-key') ?? undefined;
+      const record = (status: number, extra: Partial<TraceEntry> = {}) =>
+        trace.push({ tool: name, method: request.method, path: url.pathname + url.search, ordinal, status, atMs, ...(key ? { idempotencyKey: key } : {}), ...extra });
+
+      if (faults && tool) {
+        // A call inside an open rate-limit window is refused whatever the schedule says.
+        if (clock.now() < faults.state.blockedUntil) {
+          const seconds = Math.max(1, Math.ceil((faults.state.blockedUntil - clock.now()) / 1000));
+          fired.push({ kind: 'rate-limit', tool: tool.name, ordinal, scope: 'transient', window: true });
+          record(429, { fault: 'rate-limit' });
+          return Response.json({ error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` }, { status: 429, headers: { 'Retry-After': String(seconds) } });
+        }
+        const decision = faults.decide(tool, ordinal);
+        if (decision) {
+          const ctx = { tool, ordinal, clock, rng: faults.strikeRng(tool, ordinal), state: faults.state, ...(signal ? { signal } : {}) };
+          if (decision.phase === 'after') await dispatch(request, tool);
+          fired.push({ kind: decision.kind.id, tool: tool.name, ordinal, scope: 'transient', ...(tool.write ? { phase: decision.phase } : {}) });
+          try {
+            const response = await decision.kind.strike(ctx, faults.paramsOf(decision.kind) as never);
+            record(response.status, { fault: decision.kind.id });
+            return response;
+          } catch (error) {
+            record(0, { fault: decision.kind.id });
+            throw error;
+          }
+        }
+      }
+
+      const { response, replayed } = await dispatch(request, tool);
+      const persistent = faults && tool ? faults.persistentFor(tool) : null;
+      if (persistent && tool) {
+        const text = await response.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // Not JSON: a persistent fault rewrites JSON bodies only.
+        }
+        const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults?.paramsOf(persistent.kind) as never);
+        if (out.status !== response.status || out.body !== body) {
+          fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
+          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}) });
+          return Response.json(out.body, { status: out.status, headers: { 'content-type': 'application/json' } });
+        }
+        record(response.status, replayed ? { replayed } : {});
+        return new Response(text, { status: response.status, headers: response.headers });
+      }
+      record(response.status, replayed ? { replayed } : {});
+      return response;
+    };
+
+    return {
+      baseUrl: this.baseUrl(episodeId),
+      fetch: sessionFetch as typeof fetch,
+      trace,
+      faults: fired,
+      instance,
+      close: () => {
+        this.instances.delete(episodeId);
+      },
+    };
+  }
+}

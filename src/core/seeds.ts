@@ -1,0 +1,69 @@
+import seedrandom from 'seedrandom';
+
+/** A seeded source of uniform numbers in [0, 1). One instance per stream; never global. */
+export interface Rng {
+  (): number;
+}
+
+/**
+ * Hashes the parts into a 53-bit integer (cyrb53). Stable across platforms and Node versions, which
+ * is what lets one seed reproduce an episode anywhere.
+ */
+export function hash53(text: string, salt = 0): number {
+  let h1 = 0xdeadbeef ^ salt;
+  let h2 = 0x41c6ce57 ^ salt;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** A part of a seed path. Numbers are written with full precision so that 0.1 and 0.10 agree. */
+export type SeedPart = string | number | boolean;
+
+/**
+ * Derives an independent seed from a path of parts, e.g. (run seed, scenario, ε, λ, trial, stream).
+ * The separator cannot occur inside a number, and strings are length-prefixed, so distinct paths never
+ * collide by concatenation.
+ */
+export function deriveSeed(...parts: readonly SeedPart[]): string {
+  const text = parts
+    .map((p) => (typeof p === 'string' ? `s${p.length}:${p}` : typeof p === 'number' ? `n${String(p)}` : `b${p ? 1 : 0}`))
+    .join('|');
+  return hash53(text).toString(36).padStart(11, '0');
+}
+
+/** A fresh seeded RNG (Alea: fast to construct, which matters at one instance per stream per episode). */
+export function makeRng(seed: string): Rng {
+  return seedrandom.alea(seed) as Rng;
+}
+
+/** An integer in [0, n). */
+export function randInt(rng: Rng, n: number): number {
+  return Math.floor(rng() * n);
+}
+
+/** One element of a non-empty list. */
+export function pick<T>(rng: Rng, items: readonly T[]): T {
+  if (items.length === 0) throw new RangeError('pick() needs a non-empty list');
+  return items[randInt(rng, items.length)] as T;
+}
+
+/** Picks a key in proportion to its weight; undefined when every weight is zero. */
+export function pickWeighted<K extends string>(rng: Rng, weights: Readonly<Partial<Record<K, number>>>): K | undefined {
+  const entries = Object.entries(weights).filter(([, w]) => typeof w === 'number' && w > 0) as [K, number][];
+  const total = entries.reduce((s, [, w]) => s + w, 0);
+  if (total <= 0) return undefined;
+  let x = rng() * total;
+  for (const [k, w] of entries) {
+    x -= w;
+    if (x < 0) return k;
+  }
+  return entries[entries.length - 1]?.[0];
+}

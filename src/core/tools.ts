@@ -1,0 +1,60 @@
+import type { ToolSpec } from './world.js';
+
+/** The outcome of one tool call, parsed. `status` 0 means the call rejected (network-level failure). */
+export interface ToolResult {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Headers;
+  /** The rejection, when the call did not produce a response. */
+  readonly error?: unknown;
+}
+
+export interface CallToolOptions {
+  readonly idempotencyKey?: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Calls a tool by its spec: path parameters go into the path, the rest into the query (GET) or a JSON
+ * body (POST). Never throws for HTTP or network failures; they come back as a result.
+ */
+export async function callTool(
+  fetchFn: typeof fetch,
+  baseUrl: string,
+  spec: Pick<ToolSpec, 'method' | 'path'>,
+  args: Readonly<Record<string, unknown>>,
+  options: CallToolOptions = {},
+): Promise<ToolResult> {
+  const rest: Record<string, unknown> = { ...args };
+  const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(value ?? ''));
+  });
+  const url = new URL(baseUrl + path);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  const init: RequestInit = { method: spec.method, headers };
+  if (options.signal) init.signal = options.signal;
+  if (spec.method === 'GET') {
+    for (const [k, v] of Object.entries(rest)) if (v !== undefined) url.searchParams.set(k, String(v));
+  } else {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(rest);
+  }
+  let response: Response;
+  try {
+    response = await fetchFn(url, init);
+  } catch (error) {
+    return { ok: false, status: 0, body: undefined, headers: new Headers(), error };
+  }
+  const text = await response.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // A truncated or non-JSON body stays text; the caller decides what that means.
+  }
+  return { ok: response.ok, status: response.status, body, headers: response.headers };
+}

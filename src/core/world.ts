@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { RequestHandler } from 'msw';
+import type { EpisodeClock } from './clock.js';
+import type { Rng } from './seeds.js';
+
+/**
+ * Marks a schema node as volatile: generated ids and timestamps that the comparator leaves out of the
+ * canonical form (DESIGN decision 8).
+ */
+export const volatileFields = z.registry<{ volatile: true }>();
+
+/** Declares a field volatile and returns the same schema, for use inside a world's database schema. */
+export function volatile<T extends z.ZodType>(schema: T): T {
+  volatileFields.add(schema, { volatile: true });
+  return schema;
+}
+
+/** One tool of a world's API, as an agent sees it. */
+export interface ToolSpec {
+  /** Stable name, e.g. `cancel_order`. Fault schedules are keyed by it. */
+  readonly name: string;
+  readonly description: string;
+  readonly method: 'GET' | 'POST';
+  /** Path below the base URL with `{param}` placeholders, e.g. `/orders/{orderId}/cancel`. */
+  readonly path: string;
+  /** The arguments: path parameters, then the query (GET) or JSON body (POST). */
+  readonly input: z.ZodObject;
+  /** Whether the tool changes the database. Writes honour `Idempotency-Key`. */
+  readonly write: boolean;
+}
+
+/** A tool spec in the JSON form handed to agents (JSON Schema for the input). */
+export interface ToolSpecJson {
+  readonly name: string;
+  readonly description: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly write: boolean;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+export function toolSpecJson(spec: ToolSpec): ToolSpecJson {
+  return {
+    name: spec.name,
+    description: spec.description,
+    method: spec.method,
+    path: spec.path,
+    write: spec.write,
+    inputSchema: z.toJSONSchema(spec.input) as Record<string, unknown>,
+  };
+}
+
+/** The mutable state of one episode's world. Nothing in it is shared with another episode. */
+export interface WorldInstance<DB> {
+  readonly episodeId: string;
+  db: DB;
+  readonly clock: EpisodeClock;
+  /** Counter for ids the API generates (refund ids, ...); volatile in the schema. */
+  nextId(prefix: string): string;
+}
+
+/** How the user simulator speaks for a world: see src/core/user.ts. */
+export interface UserLanguage {
+  /** Opening phrasings per intent; `{slot}` placeholders are filled from the request. */
+  readonly intents: Readonly<Record<string, readonly string[]>>;
+  /** Per slot: patterns that recognise the agent asking for it, and phrasings of the answer. */
+  readonly slots: Readonly<Record<string, SlotLanguage>>;
+  /** Identity alternatives: the user answers any identity question with the one the profile prefers. */
+  readonly identity: Readonly<Record<string, readonly string[]>>;
+  /** Patterns that recognise the agent asking who the user is. */
+  readonly identityAsked: readonly RegExp[];
+  /** Patterns that recognise the agent asking for a go-ahead. */
+  readonly confirmAsked: readonly RegExp[];
+  /** Patterns that recognise the agent asking what the user wants; the user restates the request. */
+  readonly helpAsked: readonly RegExp[];
+  /** Patterns that recognise "anything else?", which is no question about the current request. */
+  readonly anythingElse: readonly RegExp[];
+  /** Entity ids (e.g. order ids) the user checks in a confirmation; a `g` regex. */
+  readonly entityPattern: RegExp;
+  /** Slots whose value must match the entity the agent proposes to act on. */
+  readonly confirmSlots: readonly string[];
+}
+
+export interface SlotLanguage {
+  readonly asked: readonly RegExp[];
+  readonly answers: readonly string[];
+}
+
+/** A world: a domain with a typed database, a seeded generator, a tool API and a policy. */
+export interface WorldDefinition<DB = unknown, Setup = unknown> {
+  readonly id: string;
+  readonly description: string;
+  /** Schema of the database; volatile fields are marked with `volatile()`. */
+  readonly dbSchema: z.ZodType<DB>;
+  /** Generates the base database for a seed. Deterministic: same seed, same database. */
+  generate(seed: string): DB;
+  /** Schema of a scenario's `setup` block. */
+  readonly setupSchema: z.ZodType<Setup>;
+  /** Adds a scenario's entities to a copy of the base database; throws on a conflict. */
+  applySetup(db: DB, setup: Setup): void;
+  readonly tools: readonly ToolSpec[];
+  /** The msw handlers; `instance(request)` finds the episode's world from the request's host. */
+  handlers(instance: (request: Request) => WorldInstance<DB>): RequestHandler[];
+  /** The policy text handed to agents. */
+  readonly policy: string;
+  readonly userLanguage: UserLanguage;
+  /** Copies a database. Defaults to a deep copy of JSON-shaped data. */
+  clone?(db: DB): DB;
+}
+
+/** Extra randomness a world may use when generating, kept separate from the engine streams. */
+export type WorldRng = Rng;

@@ -1,0 +1,24 @@
+import type { FaultKind, FaultProfile } from '../src/core/faults.js';
+import { unknownId } from '../src/core/errors.js';
+import { timeout } from './timeout.js';
+import { rateLimit } from './rate-limit.js';
+import { schemaDrift } from './schema-drift.js';
+import { emptyResult } from './empty-result.js';
+import { profiles } from './profiles.js';
+
+/** Every fault kind, in a fixed order (the order matters for seeded decisions). */
+export const faultKinds: readonly FaultKind[] = [timeout, rateLimit, schemaDrift, emptyResult] as readonly FaultKind[];
+
+export { profiles as faultProfiles };
+
+export function getFaultProfile(id: string): FaultProfile {
+  const p = profiles.find((x) => x.id === id);
+  if (!p) throw unknownId('fault profile', id, profiles.map((x) => x.id));
+  return p;
+}
+
+export function getFaultKind(id: string): FaultKind {
+  const k = faultKinds.find((x) => x.id === id);
+  if (!k) throw unknownId('fault kind', id, faultKinds.map((x) => x.id));
+  return k;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { TransientFaultKind } from '../src/core/faults.js';
+
+const params = z.object({
+  /** Smallest Retry-After, in seconds. @default 1 */
+  minRetryAfterSeconds: z.number().int().min(1).default(1),
+  /** Largest Retry-After, in seconds. @default 4 */
+  maxRetryAfterSeconds: z.number().int().min(1).default(4),
+  /** Whether calls inside the Retry-After window are refused too. @default true */
+  window: z.boolean().default(true),
+});
+
+/** 429 Too Many Requests with Retry-After; further calls fail until the window has passed. */
+export const rateLimit: TransientFaultKind<typeof params> = {
+  id: 'rate-limit',
+  description: '429 Too Many Requests with Retry-After (seconds); calls inside the window fail too',
+  scope: 'transient',
+  touches: ['status', 'timing'],
+  appliesTo: 'any',
+  canStrikeAfterCommit: false,
+  params,
+  async strike(ctx, p) {
+    const lo = Math.min(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
+    const hi = Math.max(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
+    const seconds = lo + Math.floor(ctx.rng() * (hi - lo + 1));
+    if (p.window) ctx.state.blockedUntil = Math.max(ctx.state.blockedUntil, ctx.clock.now() + seconds * 1000);
+    return Response.json(
+      { error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` },
+      { status: 429, headers: { 'Retry-After': String(seconds) } },
+    );
+  },
+};

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { EpisodeClock } from './clock.js';
+import { deriveSeed, makeRng, pickWeighted, type Rng } from './seeds.js';
+import type { ToolSpec } from './world.js';
+import { unknownId } from './errors.js';
+
+/** What a fault touches; the engine reads these flags and never switches on a fault's id. */
+export type FaultTouch = 'status' | 'timing' | 'body' | 'connection';
+
+/** Where a transient fault on a write strikes relative to the commit (DESIGN decision 6). */
+export type CommitPhase = 'before' | 'after';
+
+export interface StrikeContext {
+  readonly tool: ToolSpec;
+  readonly ordinal: number;
+  readonly clock: EpisodeClock;
+  readonly rng: Rng;
+  readonly signal?: AbortSignal;
+  /** Per-episode fault state, e.g. the end of a rate-limit window. */
+  readonly state: FaultState;
+}
+
+export interface FaultState {
+  /** Calls before this simulated instant are refused with 429 (a rate-limit window). */
+  blockedUntil: number;
+}
+
+/** A fault that strikes one call: it produces the failed response (or rejects) instead of the real one. */
+export interface TransientFaultKind<P extends z.ZodObject = z.ZodObject> {
+  readonly id: string;
+  readonly description: string;
+  readonly scope: 'transient';
+  readonly touches: readonly FaultTouch[];
+  /** Which calls it may strike. */
+  readonly appliesTo: 'read' | 'write' | 'any';
+  /** Whether, on a write, it may strike after the database changed. */
+  readonly canStrikeAfterCommit: boolean;
+  readonly params: P;
+  strike(ctx: StrikeContext, params: z.output<P>): Promise<Response>;
+}
+
+/** A fault that holds for a whole episode on one tool: it rewrites every response of that tool. */
+export interface PersistentFaultKind<P extends z.ZodObject = z.ZodObject> {
+  readonly id: string;
+  readonly description: string;
+  readonly scope: 'persistent';
+  readonly touches: readonly FaultTouch[];
+  readonly appliesTo: 'read' | 'write' | 'any';
+  readonly params: P;
+  /** Picks the episode's variant of the fault for a tool (e.g. which drift), from the seeded stream. */
+  variant(rng: Rng, params: z.output<P>): string;
+  transform(response: { status: number; body: unknown }, variant: string, params: z.output<P>): { status: number; body: unknown };
+}
+
+export type FaultKind = TransientFaultKind | PersistentFaultKind;
+
+/** A named mix of fault kinds: the weight scales λ for each kind (DESIGN decision 5). */
+export interface FaultProfile {
+  readonly id: string;
+  readonly description: string;
+  readonly weights: Readonly<Record<string, number>>;
+}
+
+/** A fault that fired, as logged in the episode record. */
+export interface FiredFault {
+  readonly kind: string;
+  readonly tool: string;
+  readonly ordinal: number;
+  readonly scope: 'transient' | 'persistent';
+  /** For writes: whether it struck before or after the commit. */
+  readonly phase?: CommitPhase;
+  readonly variant?: string;
+  /** True for a call refused inside a rate-limit window opened by an earlier fault. */
+  readonly window?: boolean;
+}
+
+export interface TransientDecision {
+  readonly kind: TransientFaultKind;
+  readonly phase: CommitPhase;
+}
+
+export interface PersistentDecision {
+  readonly kind: PersistentFaultKind;
+  readonly variant: string;
+}
+
+export interface FaultInjectorOptions {
+  /** Seed of the episode's fault stream: derived from (run, scenario, ε, λ, trial), never the agent. */
+  readonly seed: string;
+  readonly lambda: number;
+  readonly profile: FaultProfile;
+  readonly kinds: readonly FaultKind[];
+  /** Parameters per kind id, validated by the kind's schema. */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Decides, for each (tool, ordinal of the call to that tool), whether a transient fault strikes, and for
+ * each tool whether a persistent fault holds. Decisions are pure functions of the seed and the key
+ * (DESIGN decision 4), so an extra call by the agent shifts no later fault.
+ */
+export class FaultInjector {
+  readonly lambda: number;
+  readonly state: FaultState = { blockedUntil: Number.NEGATIVE_INFINITY };
+  readonly fired: FiredFault[] = [];
+  private readonly seed: string;
+  private readonly transient: TransientFaultKind[];
+  private readonly persistent: PersistentFaultKind[];
+  private readonly weights: Record<string, number>;
+  private readonly params = new Map<string, unknown>();
+  private readonly persistentCache = new Map<string, PersistentDecision | null>();
+
+  constructor(options: FaultInjectorOptions) {
+    if (!(options.lambda >= 0 && options.lambda <= 1)) throw new RangeError(`λ must be in [0, 1], got ${options.lambda}`);
+    this.seed = options.seed;
+    this.lambda = options.lambda;
+    const known = new Map(options.kinds.map((k) => [k.id, k]));
+    for (const id of Object.keys(options.profile.weights)) {
+      if (!known.has(id)) throw unknownId('fault kind', id, [...known.keys()]);
+    }
+    this.weights = { ...options.profile.weights };
+    this.transient = options.kinds.filter((k): k is TransientFaultKind => k.scope === 'transient' && (this.weights[k.id] ?? 0) > 0);
+    this.persistent = options.kinds.filter((k): k is PersistentFaultKind => k.scope === 'persistent' && (this.weights[k.id] ?? 0) > 0);
+    for (const kind of options.kinds) this.params.set(kind.id, kind.params.parse(options.params?.[kind.id] ?? {}));
+  }
+
+  paramsOf(kind: FaultKind): unknown {
+    return this.params.get(kind.id);
+  }
+
+  /** The transient fault for this call, if any. */
+  decide(tool: ToolSpec, ordinal: number): TransientDecision | null {
+    if (this.lambda === 0 || this.transient.length === 0) return null;
+    const eligible = this.transient.filter((k) => applies(k.appliesTo, tool));
+    if (eligible.length === 0) return null;
+    const rng = makeRng(deriveSeed(this.seed, 'transient', tool.name, ordinal));
+    const weights: Record<string, number> = {};
+    let total = 0;
+    for (const k of eligible) {
+      weights[k.id] = this.weights[k.id] ?? 0;
+      total += weights[k.id] ?? 0;
+    }
+    const u = rng();
+    const pick = rng();
+    const phaseDraw = rng();
+    if (u >= this.lambda * Math.min(1, total)) return null;
+    const id = pickWeighted(() => pick, weights);
+    const kind = eligible.find((k) => k.id === id);
+    if (!kind) return null;
+    const share = (this.params.get(kind.id) as { afterCommit?: number } | undefined)?.afterCommit ?? 0;
+    const phase: CommitPhase = tool.write && kind.canStrikeAfterCommit && phaseDraw < share ? 'after' : 'before';
+    return { kind, phase };
+  }
+
+  /** The persistent fault holding on this tool for the whole episode, if any. */
+  persistentFor(tool: ToolSpec): PersistentDecision | null {
+    const cached = this.persistentCache.get(tool.name);
+    if (cached !== undefined) return cached;
+    let decision: PersistentDecision | null = null;
+    if (this.lambda > 0) {
+      for (const kind of this.persistent) {
+        if (!applies(kind.appliesTo, tool)) continue;
+        const rng = makeRng(deriveSeed(this.seed, 'persistent', tool.name, kind.id));
+        if (rng() < this.lambda * Math.min(1, this.weights[kind.id] ?? 0)) {
+          decision = { kind, variant: kind.variant(rng, this.params.get(kind.id) as never) };
+          break;
+        }
+      }
+    }
+    this.persistentCache.set(tool.name, decision);
+    return decision;
+  }
+
+  /** A stream for the strike itself (e.g. which status, how long a Retry-After), keyed like the decision. */
+  strikeRng(tool: ToolSpec, ordinal: number): Rng {
+    return makeRng(deriveSeed(this.seed, 'strike', tool.name, ordinal));
+  }
+}
+
+function applies(target: 'read' | 'write' | 'any', tool: ToolSpec): boolean {
+  return target === 'any' || (target === 'write') === tool.write;
+}
+
+/** The schedule of transient faults for the first `calls` calls to each tool: for inspection and tests. */
+export function transientSchedule(injector: FaultInjector, tools: readonly ToolSpec[], calls: number): { tool: string; ordinal: number; kind: string; phase: CommitPhase }[] {
+  const out: { tool: string; ordinal: number; kind: string; phase: CommitPhase }[] = [];
+  for (const tool of tools) {
+    for (let i = 0; i < calls; i++) {
+      const d = injector.decide(tool, i);
+      if (d) out.push({ tool: tool.name, ordinal: i, kind: d.kind.id, phase: d.phase });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ShakedownError, unknownId } from '../src/core/errors.js';
+import { parseScenario, type Scenario } from '../src/core/scenario.js';
+import type { WorldDefinition } from '../src/core/world.js';
+import { retailWorld } from './retail/index.js';
+
+/** Every built-in world. */
+export const worlds: readonly WorldDefinition[] = [retailWorld as unknown as WorldDefinition];
+
+export function getWorld(id: string): WorldDefinition {
+  const w = worlds.find((x) => x.id === id);
+  if (!w) throw unknownId('world', id, worlds.map((x) => x.id));
+  return w;
+}
+
+/** The folder holding a built-in world's scenario files. */
+export const scenarioDir = (worldId: string): string => fileURLToPath(new URL(`./${worldId}/tasks/`, import.meta.url));
+
+/**
+ * Loads and validates every `*.json` scenario in a folder, sorted by id. Ids must be unique; each error
+ * names its file.
+ */
+export function loadScenarios(world: WorldDefinition, dir: string = scenarioDir(world.id)): Scenario[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to read scenarios from ${dir}: ${(error as Error).message}. Check the path.`, { cause: error });
+  }
+  const seen = new Map<string, string>();
+  const out: Scenario[] = [];
+  for (const file of files) {
+    const path = join(dir, file);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to load scenario ${path}: ${(error as Error).message}. Fix the JSON.`, { cause: error });
+    }
+    const scenario = parseScenario(world, raw, path);
+    const other = seen.get(scenario.id);
+    if (other) throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to load scenario ${path}: id \`${scenario.id}\` is already used by ${other}. Give each scenario its own id.`);
+    seen.set(scenario.id, path);
+    out.push(scenario);
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,0 +1,202 @@
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { z } from 'zod';
+import type { WorldInstance } from '../../src/core/world.js';
+import { cents, orderTotal, type Order, type RetailDb } from './schema.js';
+import { retailTools } from './tools.js';
+
+type Instance = WorldInstance<RetailDb>;
+
+const fail = (status: number, error: string, message: string) => HttpResponse.json({ error, message }, { status });
+
+const inputOf = (name: string) => {
+  const spec = retailTools.find((t) => t.name === name);
+  if (!spec) throw new Error(`no retail tool ${name}`);
+  return spec.input;
+};
+
+async function readBody<T extends z.ZodType>(request: Request, schema: T, params: Record<string, unknown>): Promise<{ ok: true; value: z.output<T> } | { ok: false; response: Response }> {
+  let body: unknown = {};
+  if (request.method !== 'GET') {
+    const text = await request.text();
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      return { ok: false, response: fail(400, 'invalid_json', 'The request body is not valid JSON.') };
+    }
+  } else {
+    body = Object.fromEntries(new URL(request.url).searchParams);
+  }
+  const parsed = schema.safeParse({ ...(body as object), ...params });
+  if (!parsed.success) return { ok: false, response: fail(400, 'invalid_request', z.prettifyError(parsed.error)) };
+  return { ok: true, value: parsed.data };
+}
+
+const normOrderId = (id: string) => id.trim().replace(/^#/, '').toUpperCase();
+
+function orderView(order: Order) {
+  return { ...order, orderId: `#${order.id}`, total: orderTotal(order) };
+}
+
+function findOrder(w: Instance, rawId: string): Order | Response {
+  const order = w.db.orders[normOrderId(rawId)];
+  return order ?? fail(404, 'order_not_found', `No order ${rawId}.`);
+}
+
+/** The retail API as msw handlers over the episode's database, found from the request's host. */
+export function retailHandlers(instance: (request: Request) => Instance): RequestHandler[] {
+  return [
+    http.get('*/api/users/by-email', async ({ request }) => {
+      const w = instance(request);
+      const input = await readBody(request, inputOf('find_user_by_email'), {});
+      if (!input.ok) return input.response;
+      const email = String(input.value.email).trim().toLowerCase();
+      const user = Object.values(w.db.users).find((u) => u.email === email);
+      return user ? HttpResponse.json({ userId: user.id }) : fail(404, 'user_not_found', `No user with e-mail ${email}.`);
+    }),
+    http.get('*/api/users/by-name', async ({ request }) => {
+      const w = instance(request);
+      const input = await readBody(request, inputOf('find_user_by_name_zip'), {});
+      if (!input.ok) return input.response;
+      const { first, last, zip } = input.value as { first: string; last: string; zip: string };
+      const user = Object.values(w.db.users).find(
+        (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.address.zip === zip.trim(),
+      );
+      return user ? HttpResponse.json({ userId: user.id }) : fail(404, 'user_not_found', 'No user with that name and zip code.');
+    }),
+    http.get('*/api/users/:userId/orders', ({ request, params }) => {
+      const w = instance(request);
+      const user = w.db.users[String(params.userId)];
+      if (!user) return fail(404, 'user_not_found', `No user ${String(params.userId)}.`);
+      const orders = user.orders
+        .map((id) => w.db.orders[id])
+        .filter((o): o is Order => !!o)
+        .map((o) => ({ orderId: `#${o.id}`, status: o.status, placedAt: o.placedAt, total: orderTotal(o), items: o.items.map((i) => ({ itemId: i.itemId, name: i.name, options: i.options, quantity: i.quantity })) }));
+      return HttpResponse.json({ orders });
+    }),
+    http.get('*/api/users/:userId', ({ request, params }) => {
+      const w = instance(request);
+      const user = w.db.users[String(params.userId)];
+      if (!user) return fail(404, 'user_not_found', `No user ${String(params.userId)}.`);
+      return HttpResponse.json({ ...user, orders: user.orders.map((id) => `#${id}`) });
+    }),
+    http.get('*/api/orders/:orderId', ({ request, params }) => {
+      const order = findOrder(instance(request), String(params.orderId));
+      return order instanceof Response ? order : HttpResponse.json(orderView(order));
+    }),
+    http.get('*/api/products/:productId', ({ request, params }) => {
+      const product = instance(request).db.products[String(params.productId)];
+      return product ? HttpResponse.json(product) : fail(404, 'product_not_found', `No product ${String(params.productId)}.`);
+    }),
+
+    http.post('*/api/orders/:orderId/cancel', async ({ request, params }) => {
+      const w = instance(request);
+      const input = await readBody(request, inputOf('cancel_order'), { orderId: params.orderId });
+      if (!input.ok) return input.response;
+      const order = findOrder(w, String(params.orderId));
+      if (order instanceof Response) return order;
+      if (order.status !== 'pending') return fail(409, 'not_cancellable', `Order #${order.id} is ${order.status}; only pending orders can be cancelled.`);
+      order.status = 'cancelled';
+      order.cancelReason = String(input.value.reason);
+      const at = new Date(w.clock.now()).toISOString();
+      for (const p of order.payments.filter((x) => x.type === 'payment')) {
+        order.payments.push({ id: w.nextId('txn'), type: 'refund', amount: p.amount, paymentMethodId: p.paymentMethodId, at });
+        const pm = w.db.users[order.userId]?.paymentMethods[p.paymentMethodId];
+        if (pm?.source === 'gift_card') pm.balance = cents(pm.balance + p.amount);
+      }
+      return HttpResponse.json(orderView(order));
+    }),
+
+    http.post('*/api/orders/:orderId/address', async ({ request, params }) => {
+      const w = instance(request);
+      const input = await readBody(request, inputOf('change_order_address'), { orderId: params.orderId });
+      if (!input.ok) return input.response;
+      const order = findOrder(w, String(params.orderId));
+      if (order instanceof Response) return order;
+      if (order.status !== 'pending') return fail(409, 'address_locked', `Order #${order.id} is ${order.status}; only a pending order's address can change.`);
+      const v = input.value as { address1: string; address2?: string; city: string; state: string; zip: string; country?: string };
+      if (!/^\d{5}$/.test(v.zip.trim())) return fail(400, 'invalid_zip', 'A zip code has five digits.');
+      order.address = { address1: v.address1.trim(), address2: (v.address2 ?? '').trim(), city: v.city.trim(), state: v.state.trim().toUpperCase(), zip: v.zip.trim(), country: v.country ?? 'USA' };
+      return HttpResponse.json(orderView(order));
+    }),
+
+    http.post('*/api/orders/:orderId/return', async ({ request, params }) => {
+      const w = instance(request);
+      const input = await readBody(request, inputOf('return_items'), { orderId: params.orderId });
+      if (!input.ok) return input.response;
+      const order = findOrder(w, String(params.orderId));
+      if (order instanceof Response) return order;
+      if (order.status !== 'delivered') return fail(409, 'not_returnable', `Order #${order.id} is ${order.status}; only delivered orders can be returned.`);
+      const { itemIds, paymentMethodId } = input.value as { itemIds: string[]; paymentMethodId: string };
+      const pm = w.db.users[order.userId]?.paymentMethods[paymentMethodId];
+      if (!pm) return fail(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
+      const want = countBy(itemIds);
+      for (const [itemId, n] of want) {
+        const line = order.items.find((i) => i.itemId === itemId);
+        if (!line) return fail(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
+        if (line.quantity - line.returned - line.exchanged < n) return fail(409, 'nothing_left_to_return', `Item ${itemId} of order #${order.id} has no unit left to return.`);
+      }
+      let amount = 0;
+      for (const [itemId, n] of want) {
+        const line = order.items.find((i) => i.itemId === itemId);
+        if (!line) continue;
+        line.returned += n;
+        amount += line.price * n;
+      }
+      amount = cents(amount);
+      order.payments.push({ id: w.nextId('txn'), type: 'refund', amount, paymentMethodId, at: new Date(w.clock.now()).toISOString() });
+      if (pm.source === 'gift_card') pm.balance = cents(pm.balance + amount);
+      return HttpResponse.json({ order: orderView(order), refund: { amount, paymentMethodId } });
+    }),
+
+    http.post('*/api/orders/:orderId/exchange', async ({ request, params }) => {
+      const w = instance(request);
+      const input = await readBody(request, inputOf('exchange_items'), { orderId: params.orderId });
+      if (!input.ok) return input.response;
+      const order = findOrder(w, String(params.orderId));
+      if (order instanceof Response) return order;
+      if (order.status !== 'delivered') return fail(409, 'not_exchangeable', `Order #${order.id} is ${order.status}; only delivered orders can be exchanged.`);
+      const { itemIds, newItemIds, paymentMethodId } = input.value as { itemIds: string[]; newItemIds: string[]; paymentMethodId: string };
+      if (itemIds.length !== newItemIds.length) return fail(400, 'length_mismatch', 'itemIds and newItemIds must have the same length.');
+      const pm = w.db.users[order.userId]?.paymentMethods[paymentMethodId];
+      if (!pm) return fail(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
+      const want = countBy(itemIds);
+      for (const [itemId, n] of want) {
+        const line = order.items.find((i) => i.itemId === itemId);
+        if (!line) return fail(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
+        if (line.quantity - line.returned - line.exchanged < n) return fail(409, 'nothing_left_to_exchange', `Item ${itemId} of order #${order.id} has no unit left to exchange.`);
+      }
+      let difference = 0;
+      const pairs: { from: string; to: string }[] = [];
+      for (let i = 0; i < itemIds.length; i++) {
+        const from = itemIds[i] as string;
+        const to = newItemIds[i] as string;
+        const line = order.items.find((x) => x.itemId === from);
+        const variant = line ? w.db.products[line.productId]?.variants[to] : undefined;
+        if (!line || !variant) return fail(400, 'invalid_new_item', `Item ${to} is not a variant of the same product as ${from}.`);
+        if (to === from) return fail(400, 'same_item', `Item ${to} is the item being exchanged.`);
+        if (!variant.available) return fail(409, 'unavailable', `Item ${to} is out of stock.`);
+        difference += variant.price - line.price;
+        pairs.push({ from, to });
+      }
+      difference = cents(difference);
+      if (pm.source === 'gift_card' && difference > 0 && pm.balance < difference) return fail(402, 'insufficient_balance', `Gift card ${paymentMethodId} has ${pm.balance} left; the difference is ${difference}.`);
+      for (const [itemId, n] of want) {
+        const line = order.items.find((i) => i.itemId === itemId);
+        if (line) line.exchanged += n;
+      }
+      const at = new Date(w.clock.now()).toISOString();
+      order.exchanges.push({ id: w.nextId('exc'), items: pairs, priceDifference: difference, paymentMethodId, at });
+      if (difference !== 0) {
+        order.payments.push({ id: w.nextId('txn'), type: difference > 0 ? 'payment' : 'refund', amount: Math.abs(difference), paymentMethodId, at });
+        if (pm.source === 'gift_card') pm.balance = cents(pm.balance - difference);
+      }
+      return HttpResponse.json({ order: orderView(order), priceDifference: difference, paymentMethodId });
+    }),
+  ];
+}
+
+function countBy(ids: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+  return m;
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import type { WorldDefinition } from '../../src/core/world.js';
+import { generateRetail } from './generate.js';
+import { retailHandlers } from './handlers.js';
+import { retailLanguage } from './language.js';
+import { retailDbSchema, type RetailDb } from './schema.js';
+import { applyRetailSetup, retailSetupSchema, type RetailSetup } from './setup.js';
+import { retailTools } from './tools.js';
+
+/** The retail world: users, a product catalogue and orders, with cancel/return/exchange/address tools. */
+export const retailWorld: WorldDefinition<RetailDb, RetailSetup> = {
+  id: 'retail',
+  description: 'an online shop: users, a catalogue with variants, orders; cancel, address change, return, exchange',
+  dbSchema: retailDbSchema,
+  generate: (seed) => generateRetail(seed),
+  setupSchema: retailSetupSchema,
+  applySetup: applyRetailSetup,
+  tools: retailTools,
+  handlers: retailHandlers,
+  policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
+  userLanguage: retailLanguage,
+};

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../../src/core/world.js';
+
+const orderId = z.string().describe('order id, e.g. "#W9000001" (the "#" is optional)');
+const userId = z.string().describe('user id as returned by the find_user tools');
+
+/** The retail tool API, as agents see it. */
+export const retailTools: readonly ToolSpec[] = [
+  {
+    name: 'find_user_by_email',
+    description: "Finds a user's id by e-mail address. 404 if no user has it.",
+    method: 'GET',
+    path: '/users/by-email',
+    input: z.object({ email: z.string().describe('e-mail address') }),
+    write: false,
+  },
+  {
+    name: 'find_user_by_name_zip',
+    description: "Finds a user's id by first name, last name and zip code. 404 if none matches.",
+    method: 'GET',
+    path: '/users/by-name',
+    input: z.object({ first: z.string(), last: z.string(), zip: z.string() }),
+    write: false,
+  },
+  {
+    name: 'get_user',
+    description: "Gets a user's profile: name, e-mail, default address, payment methods (with gift card balances) and order ids.",
+    method: 'GET',
+    path: '/users/{userId}',
+    input: z.object({ userId }),
+    write: false,
+  },
+  {
+    name: 'list_user_orders',
+    description: "Lists a user's orders with status, date and items.",
+    method: 'GET',
+    path: '/users/{userId}/orders',
+    input: z.object({ userId }),
+    write: false,
+  },
+  {
+    name: 'get_order',
+    description: 'Gets an order: status, items, shipping address, payments and refunds, total.',
+    method: 'GET',
+    path: '/orders/{orderId}',
+    input: z.object({ orderId }),
+    write: false,
+  },
+  {
+    name: 'get_product',
+    description: 'Gets a product with all its variants (item ids, options, price, availability).',
+    method: 'GET',
+    path: '/products/{productId}',
+    input: z.object({ productId: z.string().describe('product id, e.g. "tee"') }),
+    write: false,
+  },
+  {
+    name: 'cancel_order',
+    description: 'Cancels a pending order and refunds its payments. Honours Idempotency-Key.',
+    method: 'POST',
+    path: '/orders/{orderId}/cancel',
+    input: z.object({ orderId, reason: z.enum(['no longer needed', 'ordered by mistake']) }),
+    write: true,
+  },
+  {
+    name: 'change_order_address',
+    description: 'Changes the shipping address of a pending order. Honours Idempotency-Key.',
+    method: 'POST',
+    path: '/orders/{orderId}/address',
+    input: z.object({
+      orderId,
+      address1: z.string(),
+      address2: z.string().optional(),
+      city: z.string(),
+      state: z.string().describe('two-letter state code'),
+      zip: z.string().describe('five-digit zip code'),
+      country: z.string().optional(),
+    }),
+    write: true,
+  },
+  {
+    name: 'return_items',
+    description: 'Returns delivered items (one unit per listed item id; repeat an id to return two units) and refunds them to a payment method of the user. Honours Idempotency-Key.',
+    method: 'POST',
+    path: '/orders/{orderId}/return',
+    input: z.object({ orderId, itemIds: z.array(z.string()).min(1), paymentMethodId: z.string() }),
+    write: true,
+  },
+  {
+    name: 'exchange_items',
+    description: 'Exchanges delivered items for other available variants of the same products; the price difference is charged or refunded to a payment method. Honours Idempotency-Key.',
+    method: 'POST',
+    path: '/orders/{orderId}/exchange',
+    input: z.object({ orderId, itemIds: z.array(z.string()).min(1), newItemIds: z.array(z.string()).min(1), paymentMethodId: z.string() }),
+    write: true,
+  },
+];

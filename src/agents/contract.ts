@@ -1,0 +1,50 @@
+import type { ToolSpec, ToolSpecJson } from '../core/world.js';
+
+/** What an agent is given when an episode starts. */
+export interface AgentContext {
+  readonly episodeId: string;
+  /** The world's id, e.g. `retail`. */
+  readonly world: string;
+  /** The policy text the agent must follow. */
+  readonly policy: string;
+  /** Tool specs in JSON form (JSON Schema inputs), as an LLM would be given them. */
+  readonly tools: readonly ToolSpecJson[];
+  /** The same tools with their zod input schemas, for agents written in TypeScript. */
+  readonly toolSpecs: readonly ToolSpec[];
+  /** Base URL of the episode's tool API, e.g. `http://e1a2.retail.shakedown.test/api`. */
+  readonly baseUrl: string;
+  /** Calls the tool API; resolves in-process without the network. */
+  readonly fetch: typeof fetch;
+  /** The episode's simulated clock: waiting through `sleep` costs no wall time. */
+  readonly clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  /** Aborted at the episode deadline. */
+  readonly signal: AbortSignal;
+  /** A seed for the agent's own randomness. */
+  readonly seed: string;
+  /** Gold actions and required outputs: given only to agents that declare `needsGold` (the oracle). */
+  readonly gold?: { readonly actions: readonly { tool: string; args: Record<string, unknown> }[]; readonly outputs: readonly string[] };
+}
+
+/** An agent answers each user message, calling tools as it likes in between. */
+export interface Agent {
+  reply(message: string): Promise<string>;
+  /** Called once when the episode ends, whatever the outcome. */
+  close?(): void | Promise<void>;
+}
+
+/** Creates one agent per episode. */
+export interface AgentFactory {
+  /** The id as selected on the command line, e.g. `reference:retry`. */
+  readonly id: string;
+  readonly description: string;
+  /** Worlds the agent knows; undefined means any. */
+  readonly worlds?: readonly string[];
+  /** Whether it must be given the gold actions (baselines only). */
+  readonly needsGold?: boolean;
+  create(context: AgentContext): Agent | Promise<Agent>;
+}
+
+/** Identity helper that types an agent definition, for agents in user modules. */
+export function defineAgent(factory: AgentFactory): AgentFactory {
+  return factory;
+}

@@ -1,0 +1,463 @@
+import type { ToolResult } from '../../core/tools.js';
+import { callTool } from '../../core/tools.js';
+import type { Agent, AgentContext } from '../contract.js';
+import { composeStrategies, type Strategy } from '../strategies.js';
+import { hasAny, money, tokens, wordMatches } from './text.js';
+
+type Intent = 'order_status' | 'order_total' | 'gift_card_balance' | 'cancel' | 'change_address' | 'return' | 'exchange';
+type Reason = 'no longer needed' | 'ordered by mistake';
+
+interface AddressInput {
+  address1: string;
+  address2: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+interface Task {
+  intent: Intent;
+  orderId?: string;
+  /** Everything the user said about this task, for item and option matching. */
+  text: string;
+  reason?: Reason;
+  refund?: 'gift' | 'original' | 'other';
+  address?: AddressInput;
+}
+
+interface PendingAction {
+  tool: string;
+  args: Record<string, unknown>;
+  success: (body: unknown) => string;
+}
+
+interface Line {
+  itemId: string;
+  productId: string;
+  name: string;
+  options: Record<string, string>;
+  price: number;
+  quantity: number;
+  returned: number;
+  exchanged: number;
+}
+
+interface OrderView {
+  id: string;
+  userId: string;
+  status: string;
+  items: Line[];
+  payments: { type: string; amount: number; paymentMethodId: string }[];
+  total: number;
+}
+
+type PaymentMethodView = { id: string; source: string; brand?: string; last4?: string; balance?: number };
+
+const ANYTHING_ELSE = ' Is there anything else I can help you with?';
+const ORDER_ID = /#?\s?\b(W\d{7})\b/gi;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const ADDRESS = /\b(\d+\s[^,\n]+?),\s*(?:((?:apt|apartment|suite|unit|#)[^,\n]*?),\s*)?([A-Za-z][A-Za-z .'-]*?),\s*([A-Za-z]{2})\s+(\d{5})\b/i;
+const NAME = /(?:\bi'?m|\bi am|\bname is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isLine = (v: unknown): v is Line =>
+  isObj(v) && typeof v.itemId === 'string' && typeof v.productId === 'string' && typeof v.name === 'string' && isObj(v.options) && typeof v.price === 'number' && typeof v.quantity === 'number';
+
+function asOrder(body: unknown): OrderView | undefined {
+  if (!isObj(body) || typeof body.id !== 'string' || typeof body.userId !== 'string' || typeof body.status !== 'string') return undefined;
+  if (!['pending', 'processed', 'delivered', 'cancelled'].includes(body.status)) return undefined;
+  if (!Array.isArray(body.items) || !body.items.every(isLine) || !Array.isArray(body.payments) || typeof body.total !== 'number') return undefined;
+  return body as unknown as OrderView;
+}
+
+function asOrderList(body: unknown): { orderId: string; status: string; placedAt: string; items: { name: string; options: Record<string, string> }[] }[] | undefined {
+  if (!isObj(body) || !Array.isArray(body.orders)) return undefined;
+  const ok = body.orders.every((o) => isObj(o) && typeof o.orderId === 'string' && typeof o.status === 'string' && Array.isArray(o.items));
+  return ok ? (body.orders as never) : undefined;
+}
+
+function asPaymentMethods(body: unknown): PaymentMethodView[] | undefined {
+  if (!isObj(body) || !isObj(body.paymentMethods)) return undefined;
+  const list = Object.values(body.paymentMethods);
+  return list.every((p) => isObj(p) && typeof p.id === 'string' && typeof p.source === 'string') ? (list as PaymentMethodView[]) : undefined;
+}
+
+function asVariants(body: unknown): { itemId: string; options: Record<string, string>; price: number; available: boolean }[] | undefined {
+  if (!isObj(body) || !isObj(body.variants)) return undefined;
+  const list = Object.values(body.variants);
+  return list.every((v) => isObj(v) && typeof v.itemId === 'string' && isObj(v.options) && typeof v.price === 'number' && typeof v.available === 'boolean') ? (list as never) : undefined;
+}
+
+const optionText = (options: Record<string, string>) => Object.values(options).join(', ');
+const pmLabel = (pm: PaymentMethodView | undefined) =>
+  !pm ? 'the original payment method' : pm.source === 'gift_card' ? 'your gift card' : pm.source === 'paypal' ? 'your PayPal account' : `your ${pm.brand ?? 'credit'} card ending in ${pm.last4 ?? '????'}`;
+
+class Failure extends Error {}
+
+/**
+ * The scripted reference agent for the retail world: an intent parser and slot extractor of its own,
+ * the policy followed step by step, and a fallback strategy around every tool call. It handles
+ * ordinary variation in wording, not magic.
+ */
+export class RetailReferenceAgent implements Agent {
+  private readonly ctx: AgentContext;
+  private readonly call: (tool: string, args: Readonly<Record<string, unknown>>) => Promise<ToolResult>;
+  private userId: string | undefined;
+  private email: string | undefined;
+  private name: { first: string; last: string } | undefined;
+  private zip: string | undefined;
+  private readonly triedIdentities = new Set<string>();
+  private task: Task | undefined;
+  private pending: PendingAction | undefined;
+
+  constructor(ctx: AgentContext, strategies: readonly Strategy[], params: Readonly<Record<string, unknown>> = {}) {
+    this.ctx = ctx;
+    const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+    const raw = (tool: string, args: Readonly<Record<string, unknown>>) => {
+      const spec = specs.get(tool);
+      if (!spec) throw new Error(`unknown tool ${tool}`);
+      return callTool(ctx.fetch, ctx.baseUrl, spec, args, this.keyFor(tool));
+    };
+    this.call = composeStrategies(raw, strategies, { clock: ctx.clock, signal: ctx.signal, isWrite: (t) => specs.get(t)?.write ?? false }, params);
+  }
+
+  /** No idempotency key by default; a strategy that wants one sets it (see the `idempotency` strategy). */
+  protected keyFor(_tool: string): { signal: AbortSignal } {
+    return { signal: this.ctx.signal };
+  }
+
+  async reply(message: string): Promise<string> {
+    this.absorb(message);
+    try {
+      if (this.pending) {
+        const toks = tokens(message);
+        if (hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
+          const action = this.pending;
+          this.pending = undefined;
+          return await this.execute(action);
+        }
+        if (hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
+          this.pending = undefined;
+          return await this.step();
+        }
+        return 'Please answer yes or no: shall I proceed?';
+      }
+      return await this.step();
+    } catch (error) {
+      if (error instanceof Failure) {
+        this.task = undefined;
+        this.pending = undefined;
+        return error.message + ANYTHING_ELSE;
+      }
+      throw error;
+    }
+  }
+
+  private absorb(message: string): void {
+    let text = message;
+    const email = EMAIL.exec(text)?.[0];
+    if (email) {
+      this.email = email.toLowerCase();
+      text = text.replace(EMAIL, ' ');
+    }
+    const addr = ADDRESS.exec(text);
+    let address: AddressInput | undefined;
+    if (addr) {
+      address = { address1: (addr[1] ?? '').trim(), address2: (addr[2] ?? '').trim(), city: (addr[3] ?? '').trim(), state: (addr[4] ?? '').toUpperCase(), zip: addr[5] ?? '' };
+      text = text.replace(ADDRESS, ' ');
+    }
+    const orderIds = [...text.matchAll(ORDER_ID)].map((m) => (m[1] ?? '').toUpperCase());
+    text = text.replace(ORDER_ID, ' ');
+    const zip = /\b(\d{5})\b/.exec(text)?.[1];
+    if (zip) {
+      this.zip = zip;
+      const name = NAME.exec(text);
+      if (name?.[1] && name[2]) this.name = { first: name[1], last: name[2] };
+    }
+    const toks = tokens(text);
+    if (!this.task && !this.pending) {
+      const intent = detectIntent(toks);
+      if (intent) this.task = { intent, text: '' };
+    }
+    const task = this.task;
+    if (!task) return;
+    task.text += ` ${text}`;
+    const lastOrderId = orderIds.at(-1);
+    if (lastOrderId) task.orderId = lastOrderId;
+    if (address) task.address = address;
+    if (hasAny(toks, ['mistake', 'by accident', 'accidentally', 'wrong order'])) task.reason = 'ordered by mistake';
+    else if (hasAny(toks, ['no longer', "don't need", 'do not need', 'not need', 'changed my mind', "don't want", 'any more', 'anymore'])) task.reason = 'no longer needed';
+    if (hasAny(toks, ['gift card', 'giftcard'])) task.refund = 'gift';
+    else if (hasAny(toks, ['original', 'same card', 'same payment', 'paid with'])) task.refund = 'original';
+  }
+
+  private async step(): Promise<string> {
+    const task = this.task;
+    if (!task) return 'Could you tell me what you need help with today?';
+    const userId = await this.identify();
+    if (!userId) {
+      return 'Before I can help, I need to verify your identity. Could you give me your email address, or your first and last name and zip code?';
+    }
+    if (task.intent === 'gift_card_balance') return this.done(await this.giftCardBalance(userId));
+    if (!task.orderId) {
+      const question = await this.findOrder(userId, task);
+      if (question) return question;
+    }
+    const order = await this.getOrder(task.orderId as string);
+    if (order.userId !== userId) {
+      throw new Failure(`I'm sorry, order #${order.id} is not on your account, so I can't look into it or change it.`);
+    }
+    switch (task.intent) {
+      case 'order_status':
+        return this.done(`Order #${order.id} is ${order.status}.`);
+      case 'order_total':
+        return this.done(`The total of order #${order.id} is ${money(order.total)}.`);
+      case 'cancel':
+        return this.planCancel(order, task);
+      case 'change_address':
+        return this.planAddress(order, task);
+      case 'return':
+        return this.planReturn(order, task, userId);
+      case 'exchange':
+        return this.planExchange(order, task, userId);
+    }
+  }
+
+  private done(text: string): string {
+    this.task = undefined;
+    return text + ANYTHING_ELSE;
+  }
+
+  private async identify(): Promise<string | undefined> {
+    if (this.userId) return this.userId;
+    if (this.email && !this.triedIdentities.has(this.email)) {
+      this.triedIdentities.add(this.email);
+      const r = await this.call('find_user_by_email', { email: this.email });
+      if (r.ok && isObj(r.body) && typeof r.body.userId === 'string') return (this.userId = r.body.userId);
+      if (r.status !== 404) throw this.systemFailure(r);
+    }
+    if (this.name && this.zip) {
+      const key = `${this.name.first} ${this.name.last} ${this.zip}`.toLowerCase();
+      if (!this.triedIdentities.has(key)) {
+        this.triedIdentities.add(key);
+        const r = await this.call('find_user_by_name_zip', { first: this.name.first, last: this.name.last, zip: this.zip });
+        if (r.ok && isObj(r.body) && typeof r.body.userId === 'string') return (this.userId = r.body.userId);
+        if (r.status !== 404) throw this.systemFailure(r);
+      }
+    }
+    if (this.triedIdentities.size >= 2) throw new Failure("I'm sorry, I can't find an account matching what you gave me, so I can't help with this order.");
+    return undefined;
+  }
+
+  private systemFailure(r: ToolResult): Failure {
+    if (r.status === 0 || r.status === 429 || r.status >= 500) {
+      return new Failure(`I'm sorry, our systems are not responding right now (${r.status === 0 ? 'no response' : `error ${r.status}`}), so I can't complete this. Please try again later.`);
+    }
+    const message = isObj(r.body) && typeof r.body.message === 'string' ? r.body.message : `error ${r.status}`;
+    return new Failure(`I'm sorry, I couldn't complete that: ${message}`);
+  }
+
+  private malformed(): Failure {
+    return new Failure("I'm sorry, I got a response from our order system that I can't read, so I can't complete this right now.");
+  }
+
+  private async giftCardBalance(userId: string): Promise<string> {
+    const pms = await this.paymentMethods(userId);
+    const cards = pms.filter((p) => p.source === 'gift_card');
+    if (cards.length === 0) return "You don't have a gift card on your account.";
+    return cards.length === 1 ? `Your gift card balance is ${money(cards[0]?.balance ?? 0)}.` : `Your gift card balances are ${cards.map((c) => money(c.balance ?? 0)).join(' and ')}.`;
+  }
+
+  private async paymentMethods(userId: string): Promise<PaymentMethodView[]> {
+    const r = await this.call('get_user', { userId });
+    if (!r.ok) throw this.systemFailure(r);
+    return asPaymentMethods(r.body) ?? (() => { throw this.malformed(); })();
+  }
+
+  private async getOrder(orderId: string): Promise<OrderView> {
+    const r = await this.call('get_order', { orderId: `#${orderId}` });
+    if (r.status === 404) {
+      if (this.task) delete this.task.orderId;
+      throw new Failure(`I couldn't find order #${orderId}.`);
+    }
+    if (!r.ok) throw this.systemFailure(r);
+    return asOrder(r.body) ?? (() => { throw this.malformed(); })();
+  }
+
+  /** Resolves the order from the items the user mentioned; returns a question when it cannot. */
+  private async findOrder(userId: string, task: Task): Promise<string | undefined> {
+    const toks = tokens(task.text);
+    const r = await this.call('list_user_orders', { userId });
+    if (!r.ok) throw this.systemFailure(r);
+    const orders = asOrderList(r.body);
+    if (!orders) throw this.malformed();
+    const scored = orders
+      .map((o) => ({ o, score: Math.max(0, ...o.items.map((i) => itemScore(toks, i.name, i.options))) }))
+      .filter((x) => x.score > 0);
+    const top = Math.max(0, ...scored.map((x) => x.score));
+    const candidates = scored.filter((x) => x.score === top).map((x) => x.o);
+    if (candidates.length === 1) {
+      task.orderId = (candidates[0]?.orderId ?? '').replace(/^#/, '');
+      return undefined;
+    }
+    if (candidates.length > 1) {
+      const list = candidates.map((o) => `${o.orderId} (${o.status}, placed ${o.placedAt.slice(0, 10)})`).join(' and ');
+      return `I found several orders that match: ${list}. Which order do you mean?`;
+    }
+    return 'Which order is it? Please give me the order number.';
+  }
+
+  private confirm(summary: string, action: PendingAction): string {
+    this.pending = action;
+    return `${summary} Shall I proceed? (yes/no)`;
+  }
+
+  private planCancel(order: OrderView, task: Task): string {
+    if (order.status !== 'pending') {
+      throw new Failure(`I'm sorry, order #${order.id} is ${order.status}, so it can't be cancelled; only pending orders can be cancelled.`);
+    }
+    if (!task.reason) return 'What is the reason for cancelling: no longer needed, or ordered by mistake?';
+    const reason = task.reason;
+    return this.confirm(`To confirm: I'll cancel order #${order.id} (reason: ${reason}); ${money(order.total)} will be refunded to the original payment method.`, {
+      tool: 'cancel_order',
+      args: { orderId: `#${order.id}`, reason },
+      success: () => `Order #${order.id} is now cancelled, and ${money(order.total)} will be refunded to the original payment method.`,
+    });
+  }
+
+  private planAddress(order: OrderView, task: Task): string {
+    if (order.status !== 'pending') {
+      throw new Failure(`I'm sorry, order #${order.id} is ${order.status}, so its shipping address can't be changed; only pending orders can be changed.`);
+    }
+    const a = task.address;
+    if (!a) return `What is the new shipping address for order #${order.id}?`;
+    const line = [a.address1, a.address2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(', ');
+    return this.confirm(`To confirm: I'll change the shipping address of order #${order.id} to ${line}.`, {
+      tool: 'change_order_address',
+      args: { orderId: `#${order.id}`, ...a },
+      success: () => `The shipping address of order #${order.id} is now ${line}.`,
+    });
+  }
+
+  private async refundTarget(order: OrderView, task: Task, userId: string): Promise<PaymentMethodView | undefined> {
+    const pms = await this.paymentMethods(userId);
+    const originalId = order.payments.find((p) => p.type === 'payment')?.paymentMethodId;
+    const original = pms.find((p) => p.id === originalId);
+    if (task.refund === 'gift') {
+      const gift = pms.find((p) => p.source === 'gift_card');
+      if (!gift) throw new Failure("I'm sorry, you don't have a gift card on your account; I can only refund to the original payment method or an existing gift card.");
+      return gift;
+    }
+    if (!original) throw this.malformed();
+    return original;
+  }
+
+  private async planReturn(order: OrderView, task: Task, userId: string): Promise<string> {
+    if (order.status !== 'delivered') {
+      throw new Failure(`I'm sorry, order #${order.id} is ${order.status}, so its items can't be returned; only delivered orders can be returned.`);
+    }
+    const lines = matchLines(order, task.text).filter((l) => l.quantity - l.returned - l.exchanged > 0);
+    if (lines.length === 0) return `Which items of order #${order.id} would you like to return?`;
+    const pm = await this.refundTarget(order, task, userId);
+    const amount = Math.round(lines.reduce((s, l) => s + l.price, 0) * 100) / 100;
+    const what = lines.map((l) => `the ${l.name} (${optionText(l.options)})`).join(' and ');
+    return this.confirm(`To confirm: I'll return ${what} from order #${order.id} and refund ${money(amount)} to ${pmLabel(pm)}.`, {
+      tool: 'return_items',
+      args: { orderId: `#${order.id}`, itemIds: lines.map((l) => l.itemId), paymentMethodId: pm?.id },
+      success: (body) => {
+        const refunded = isObj(body) && isObj(body.refund) && typeof body.refund.amount === 'number' ? body.refund.amount : amount;
+        return `The return is registered: ${money(refunded)} will be refunded to ${pmLabel(pm)}.`;
+      },
+    });
+  }
+
+  private async planExchange(order: OrderView, task: Task, userId: string): Promise<string> {
+    if (order.status !== 'delivered') {
+      throw new Failure(`I'm sorry, order #${order.id} is ${order.status}, so its items can't be exchanged; only delivered orders can be exchanged.`);
+    }
+    const lines = matchLines(order, task.text).filter((l) => l.quantity - l.returned - l.exchanged > 0);
+    if (lines.length === 0) return `Which items of order #${order.id} would you like to exchange?`;
+    const toks = tokens(task.text);
+    const pairs: { line: Line; to: { itemId: string; options: Record<string, string>; price: number } }[] = [];
+    for (const line of lines) {
+      const r = await this.call('get_product', { productId: line.productId });
+      if (!r.ok) throw this.systemFailure(r);
+      const variants = asVariants(r.body);
+      if (!variants) throw this.malformed();
+      const wanted: Record<string, string> = { ...line.options };
+      let changed = false;
+      for (const axis of Object.keys(line.options)) {
+        const values = [...new Set(variants.map((v) => v.options[axis]).filter((v): v is string => !!v && v !== line.options[axis]))];
+        const said = values.filter((v) => mentionsOption(toks, axis, v));
+        if (said.length === 1) {
+          wanted[axis] = said[0] as string;
+          changed = true;
+        }
+      }
+      if (!changed) return `Which option of the ${line.name} would you like instead (for example another color or size)?`;
+      const target = variants.find((v) => Object.entries(wanted).every(([k, val]) => v.options[k] === val));
+      if (!target) throw new Failure(`I'm sorry, the ${line.name} doesn't come in ${optionText(wanted)}.`);
+      if (!target.available) throw new Failure(`I'm sorry, the ${line.name} in ${optionText(wanted)} is out of stock, so I can't exchange it.`);
+      pairs.push({ line, to: target });
+    }
+    const pm = await this.refundTarget(order, task, userId);
+    const diff = Math.round(pairs.reduce((s, p) => s + p.to.price - p.line.price, 0) * 100) / 100;
+    const what = pairs.map((p) => `the ${p.line.name} (${optionText(p.line.options)}) for ${optionText(p.to.options)}`).join(' and ');
+    const money_ = diff === 0 ? 'There is no price difference.' : diff > 0 ? `The price difference of ${money(diff)} will be charged to ${pmLabel(pm)}.` : `The price difference of ${money(-diff)} will be refunded to ${pmLabel(pm)}.`;
+    return this.confirm(`To confirm: I'll exchange ${what} in order #${order.id}. ${money_}`, {
+      tool: 'exchange_items',
+      args: { orderId: `#${order.id}`, itemIds: pairs.map((p) => p.line.itemId), newItemIds: pairs.map((p) => p.to.itemId), paymentMethodId: pm?.id },
+      success: () => `The exchange is registered. ${money_}`,
+    });
+  }
+
+  private async execute(action: PendingAction): Promise<string> {
+    const r = await this.call(action.tool, action.args);
+    if (!r.ok) throw this.systemFailure(r);
+    return this.done(action.success(r.body));
+  }
+}
+
+const INTENTS: readonly [Intent, readonly string[]][] = [
+  ['exchange', ['exchange', 'swap', 'switch', 'trade']],
+  ['return', ['return', 'send back', 'refund']],
+  ['cancel', ['cancel', 'call off']],
+  ['change_address', ['shipping address', 'delivery address', 'ships to', 'ship to', 'change the address', 'update the address', 'new address']],
+  ['gift_card_balance', ['gift card balance', 'balance', 'left on my gift card']],
+  ['order_total', ['how much', 'total', 'cost']],
+  ['order_status', ['status', 'where is', 'where my order', 'track', 'shipped', 'check on', 'arrived']],
+];
+
+export function detectIntent(toks: readonly string[]): Intent | undefined {
+  for (const [intent, phrases] of INTENTS) if (hasAny(toks, phrases)) return intent;
+  return undefined;
+}
+
+function mentionsOption(toks: readonly string[], axis: string, value: string): boolean {
+  const v = value.toLowerCase();
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] ?? '';
+    if (v.length <= 2) {
+      // Short values ("l", "uk") count only next to their axis name: "size L", "UK layout".
+      if (t === v && (toks[i - 1] === axis || toks[i + 1] === axis)) return true;
+    } else if (wordMatches(t, v)) return true;
+  }
+  return false;
+}
+
+function itemScore(toks: readonly string[], name: string, options: Record<string, string>): number {
+  const nameWords = tokens(name).filter((w) => w.length >= 4);
+  const nameHit = nameWords.some((w) => toks.some((t) => wordMatches(t, w) || (w.endsWith('s') && wordMatches(t, w.slice(0, -1)))));
+  if (!nameHit) return 0;
+  return 10 + Object.entries(options).filter(([axis, v]) => mentionsOption(toks, axis, v)).length;
+}
+
+function matchLines(order: OrderView, text: string): Line[] {
+  const toks = tokens(text);
+  const scored = order.items.map((l) => ({ l, score: itemScore(toks, l.name, l.options) })).filter((x) => x.score > 0);
+  // Lines of different products all count; among lines of one product, the best-matching options win.
+  const best = new Map<string, number>();
+  for (const { l, score } of scored) best.set(l.productId, Math.max(best.get(l.productId) ?? 0, score));
+  return scored.filter(({ l, score }) => score === best.get(l.productId)).map((x) => x.l);
+}
+

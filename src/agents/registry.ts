@@ -1,0 +1,56 @@
+import type { AgentFactory } from './contract.js';
+import { noopAgent, oracleAgent } from './baselines.js';
+import { RetailReferenceAgent } from './reference/retail.js';
+import { parseStrategies, strategies } from './strategies.js';
+import { ShakedownError } from '../core/errors.js';
+
+/** A built-in agent family, selectable as `id` or `id:options`. */
+export interface AgentEntry {
+  readonly id: string;
+  readonly description: string;
+  /** Builds the factory for an option string (e.g. `retry+none` for `reference:retry+none`). */
+  build(options: string | undefined, spec: string): AgentFactory;
+}
+
+const referenceEntry: AgentEntry = {
+  id: 'reference',
+  description: `scripted reference agent with fallback strategies, e.g. reference:retry (strategies: ${strategies.map((s) => s.id).join(', ')})`,
+  build(options) {
+    const list = parseStrategies(options ?? 'none');
+    const id = `reference:${list.map((s) => s.id).join('+')}`;
+    return {
+      id,
+      description: `reference agent with strategies ${list.map((s) => s.id).join(' + ')}`,
+      worlds: ['retail'],
+      create: (ctx) => {
+        if (ctx.world !== 'retail') throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to create ${id}: the reference agent knows the retail world only, not \`${ctx.world}\`.`);
+        return new RetailReferenceAgent(ctx, list);
+      },
+    };
+  },
+};
+
+const fixed = (factory: AgentFactory): AgentEntry => ({
+  id: factory.id,
+  description: factory.description,
+  build(options) {
+    if (options) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to select agent \`${factory.id}:${options}\`: \`${factory.id}\` takes no options. Write \`${factory.id}\`.`);
+    return factory;
+  },
+});
+
+/** Every built-in agent. */
+export const agentEntries: readonly AgentEntry[] = [fixed(noopAgent), fixed(oracleAgent), referenceEntry];
+
+/** Resolves an agent spec such as `oracle` or `reference:retry`. */
+export function resolveAgent(spec: string): AgentFactory {
+  const trimmed = spec.trim();
+  const colon = trimmed.indexOf(':');
+  const id = colon < 0 ? trimmed : trimmed.slice(0, colon);
+  const options = colon < 0 ? undefined : trimmed.slice(colon + 1);
+  const entry = agentEntries.find((e) => e.id === id);
+  if (!entry) {
+    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to find agent \`${spec}\`: no such agent. Built-in agents: ${agentEntries.map((e) => e.id).join(', ')} (e.g. reference:retry).`);
+  }
+  return entry.build(options, trimmed);
+}

@@ -1,0 +1,147 @@
+import type { Scenario, ScenarioRequest } from './scenario.js';
+import { slotsOf } from './scenario.js';
+import type { Segment } from './perturb.js';
+import { pick, type Rng } from './seeds.js';
+import type { UserLanguage } from './world.js';
+
+/** A moment the simulator could not tell what the agent asked: recorded, never blamed on the agent silently. */
+export interface Confusion {
+  readonly turn: number;
+  readonly agentText: string;
+}
+
+export type UserStep = { readonly kind: 'message'; readonly segments: Segment[] } | { readonly kind: 'end'; readonly reason: 'done' | 'turn-limit' };
+
+/** Fills a template's `{slot}` placeholders, keeping each filled value as a protected segment. */
+export function renderTemplate(template: string, values: Readonly<Record<string, string>>): Segment[] {
+  const out: Segment[] = [];
+  let last = 0;
+  for (const m of template.matchAll(/\{(\w+)\}/g)) {
+    const idx = m.index ?? 0;
+    if (idx > last) out.push({ text: template.slice(last, idx) });
+    const value = values[m[1] as string];
+    if (value === undefined) throw new Error(`template "${template}" needs slot \`${m[1]}\``);
+    out.push({ text: value, protected: true });
+    last = idx + m[0].length;
+  }
+  if (last < template.length) out.push({ text: template.slice(last) });
+  return out;
+}
+
+const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
+  patterns.some((p) => {
+    p.lastIndex = 0;
+    return p.test(text);
+  });
+
+/** The sentences of a reply that ask for something: questions, and requests such as "Please give me ...". */
+export function questionsIn(text: string): string[] {
+  return text
+    .split(/(?<=[.?!])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.endsWith('?') || /^(please|kindly)\s+(provide|give|tell|share|confirm|send|let me know|enter|specify)\b/i.test(s) || /\(yes\/no\)$/i.test(s));
+}
+
+const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => (i === 0 ? p : [{ text: ' ' }, ...p]));
+
+/**
+ * The scripted user: opens with the goal in one of several phrasings, answers the agent's questions from
+ * the profile, reveals only what it is asked where the scenario says so, confirms only the action it
+ * wants, and ends when its requests are done or at the turn limit.
+ */
+export class ScriptedUser {
+  readonly confusions: Confusion[] = [];
+  private requestIndex = 0;
+  private turn = 0;
+  private readonly scenario: Scenario;
+  private readonly lang: UserLanguage;
+  private readonly rng: Rng;
+  private readonly maxTurns: number;
+
+  constructor(scenario: Scenario, lang: UserLanguage, rng: Rng, maxTurns = 12) {
+    this.scenario = scenario;
+    this.lang = lang;
+    this.rng = rng;
+    this.maxTurns = maxTurns;
+  }
+
+  private get request(): ScenarioRequest | undefined {
+    return this.scenario.user.requests[this.requestIndex];
+  }
+
+  private identitySegments(): Segment[] {
+    const templates = this.lang.identity[this.scenario.user.identity] ?? [];
+    return renderTemplate(pick(this.rng, templates), this.scenario.user.profile);
+  }
+
+  private slotSegments(slot: string, request: ScenarioRequest): Segment[] {
+    const templates = this.lang.slots[slot]?.answers ?? [`{${slot}}.`];
+    return renderTemplate(pick(this.rng, templates), request.slots);
+  }
+
+  /** The opening of a request: a phrasing that uses only what the user tells upfront, then the rest. */
+  private openingOf(request: ScenarioRequest, withIdentity: boolean): Segment[] {
+    const tell = new Set(request.tell ?? Object.keys(request.slots));
+    const phrasings = (this.lang.intents[request.intent] ?? []).filter((p) => slotsOf(p).every((s) => tell.has(s)));
+    if (phrasings.length === 0) throw new Error(`no phrasing of intent \`${request.intent}\` fits tell=[${[...tell].join(', ')}]`);
+    // Prefer phrasings that carry the most of what the user tells, as a person who knows the order id says it.
+    const best = Math.max(...phrasings.map((p) => slotsOf(p).length));
+    const phrasing = pick(this.rng, phrasings.filter((p) => slotsOf(p).length === best));
+    const used = new Set(slotsOf(phrasing));
+    const parts: Segment[][] = [renderTemplate(phrasing, request.slots)];
+    if (withIdentity) parts.push(this.identitySegments());
+    for (const slot of Object.keys(request.slots)) if (tell.has(slot) && !used.has(slot)) parts.push(this.slotSegments(slot, request));
+    return sentenceJoin(parts);
+  }
+
+  /** The first message of the conversation. */
+  opening(): Segment[] {
+    const first = this.request;
+    if (!first) throw new Error('a scenario needs at least one request');
+    return this.openingOf(first, this.scenario.user.tellIdentity);
+  }
+
+  /** The user's answer to the agent's reply. */
+  respond(agentText: string): UserStep {
+    this.turn++;
+    if (this.turn >= this.maxTurns) return { kind: 'end', reason: 'turn-limit' };
+    const request = this.request;
+    if (!request) return { kind: 'end', reason: 'done' };
+    // Only questions and requests ask for something; a statement that mentions an address asks nothing.
+    const asks = questionsIn(agentText).filter((q) => !anyMatch(this.lang.anythingElse, q));
+    const asked = (patterns: readonly RegExp[]) => asks.some((q) => anyMatch(patterns, q));
+    const parts: Segment[][] = [];
+
+    if (asked(this.lang.identityAsked)) parts.push(this.identitySegments());
+    for (const [slot, language] of Object.entries(this.lang.slots)) {
+      if (request.slots[slot] !== undefined && asked(language.asked)) parts.push(this.slotSegments(slot, request));
+    }
+    if (asked(this.lang.confirmAsked)) parts.push(this.confirmation(agentText, request));
+    if (parts.length === 0 && asked(this.lang.helpAsked)) parts.push(this.openingOf(request, false));
+    if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts) };
+
+    if (asks.length > 0) {
+      this.confusions.push({ turn: this.turn, agentText });
+      return { kind: 'message', segments: [{ text: "Sorry, I'm not sure what you're asking." }] };
+    }
+    // A statement (or "anything else?") closes the current request.
+    this.requestIndex++;
+    const next = this.request;
+    if (!next) return { kind: 'end', reason: 'done' };
+    return { kind: 'message', segments: this.openingOf(next, false) };
+  }
+
+  private confirmation(agentText: string, request: ScenarioRequest): Segment[] {
+    const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);
+    const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
+    const mentioned = [...agentText.matchAll(pattern)].map((m) => norm(m[0]));
+    for (const slot of this.lang.confirmSlots) {
+      const value = request.slots[slot];
+      if (value === undefined || mentioned.length === 0) continue;
+      if (!mentioned.includes(norm(value))) {
+        return [{ text: "No, that's not the one. " }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots)];
+      }
+    }
+    return [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']) }];
+  }
+}

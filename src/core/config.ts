@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { ShakedownError } from './errors.js';
+
+const unit = z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]');
+const sortedUnique = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
+
+/**
+ * The options of a sweep, with their defaults. CLI flags map onto the same keys; `resolveConfig`
+ * validates them once into a ResolvedConfig.
+ */
+export const sweepConfigSchema = z
+  .object({
+    /** World to sweep. @default "retail" */
+    world: z.string().default('retail'),
+    /** Run seed: same seed, same outcomes. @default "42" */
+    seed: z.string().min(1).default('42'),
+    /** Agents, as `id` or `id:options` (e.g. `reference:retry`). @default ["oracle", "noop", "reference:none", "reference:retry"] */
+    agents: z.array(z.string().min(1)).min(1).default(['oracle', 'noop', 'reference:none', 'reference:retry']),
+    /** Perturbation intensities ε. @default [0, 0.5, 1] */
+    eps: z.array(unit).min(1).default([0, 0.5, 1]).transform(sortedUnique),
+    /** Fault intensities λ. @default [0, 0.1, 0.3] */
+    lambda: z.array(unit).min(1).default([0, 0.1, 0.3]).transform(sortedUnique),
+    /** Trials per (agent, scenario, ε, λ); pass^k is reported for k = 1..trials. @default 4 */
+    trials: z.number().int().min(1).max(1000).default(4),
+    /** Scenario filters: an id, or a substring of ids, or `category:NAME`. Empty means all. @default [] */
+    scenarios: z.array(z.string().min(1)).default([]),
+    /** Episodes in flight at once. @default 8 */
+    concurrency: z.number().int().min(1).max(4096).default(8),
+    /** Fault profile (see `shakedown list profiles`). @default "mixed" */
+    profile: z.string().default('mixed'),
+    /** Hold wording and faults fixed across trials, isolating the agent's own randomness. @default false */
+    fixedTrials: z.boolean().default(false),
+    /** User turns before the simulator gives up. @default 12 */
+    maxTurns: z.number().int().min(1).max(200).default(12),
+    /** Wall-clock limit per episode, in ms. @default 60000 */
+    deadlineMs: z.number().int().min(1).default(60_000),
+  })
+  .strict();
+
+export type SweepConfig = z.input<typeof sweepConfigSchema>;
+export type ResolvedConfig = z.output<typeof sweepConfigSchema>;
+
+/** Types a config object; an identity function, as vitest's. */
+export function defineConfig(config: SweepConfig): SweepConfig {
+  return config;
+}
+
+/** Validates a config once; the error lists every problem with its key. */
+export function resolveConfig(config: SweepConfig = {}): ResolvedConfig {
+  const parsed = sweepConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve the sweep configuration:\n${z.prettifyError(parsed.error)}\nFix the options named above.`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,276 @@
+import type { AgentFactory } from '../agents/contract.js';
+import { canonicalize, cloneJson, diffCanonical, outputMatches, type DiffEntry } from './canonical.js';
+import { createClock, type EpisodeClock } from './clock.js';
+import { FaultInjector, type FaultKind, type FaultProfile, type FiredFault } from './faults.js';
+import { joinSegments, perturb, type PerturbationFamily } from './perturb.js';
+import { ToolRuntime, type TraceEntry } from './runtime.js';
+import type { Scenario } from './scenario.js';
+import { deriveSeed, makeRng } from './seeds.js';
+import { callTool } from './tools.js';
+import { ScriptedUser, type Confusion } from './user.js';
+import { toolSpecJson, type WorldDefinition } from './world.js';
+
+/** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
+export interface EpisodeKey {
+  readonly scenario: string;
+  readonly agent: string;
+  readonly eps: number;
+  readonly lambda: number;
+  readonly trial: number;
+}
+
+export const keyString = (k: EpisodeKey): string => `${k.scenario}|${k.agent}|${k.eps}|${k.lambda}|${k.trial}`;
+
+export type EpisodeOutcome = 'pass' | 'fail' | 'error';
+
+export interface EpisodeMessage {
+  readonly role: 'user' | 'agent';
+  readonly text: string;
+  /** Perturbation families that changed this user message. */
+  readonly perturbations?: readonly string[];
+}
+
+/** One episode's record: a line of `episodes.jsonl`. */
+export interface EpisodeRecord {
+  readonly key: EpisodeKey;
+  readonly episodeId: string;
+  readonly seeds: { readonly run: string; readonly perturbation: string; readonly faults: string; readonly user: string; readonly agent: string };
+  readonly outcome: EpisodeOutcome;
+  /** Why the conversation ended. */
+  readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'deadline';
+  readonly diff: readonly DiffEntry[];
+  readonly missingOutputs: readonly string[];
+  readonly error?: { readonly message: string; readonly name: string };
+  readonly faults: readonly FiredFault[];
+  readonly messages: readonly EpisodeMessage[];
+  readonly trace: readonly TraceEntry[];
+  /** Agent questions the user simulator could not place. */
+  readonly confusions: readonly Confusion[];
+  readonly simulatedMs: number;
+  readonly wallMs: number;
+}
+
+/** Options that shape every episode of a run. */
+export interface EpisodeOptions {
+  readonly runSeed: string;
+  readonly families: readonly PerturbationFamily[];
+  readonly faultKinds: readonly FaultKind[];
+  readonly profile: FaultProfile;
+  /** Hold wording and faults fixed across trials (DESIGN decision 3). @default false */
+  readonly fixedTrials?: boolean;
+  /** User turns before the simulator gives up. @default 12 */
+  readonly maxTurns?: number;
+  /** Wall-clock limit per episode, ms. @default 60000 */
+  readonly deadlineMs?: number;
+  /** Simulated-time limit per episode, ms. @default 3600000 */
+  readonly simulatedDeadlineMs?: number;
+}
+
+/** A scenario made ready: its initial database and the canonical gold state. */
+export interface PreparedScenario {
+  readonly scenario: Scenario;
+  readonly initial: unknown;
+  readonly goldCanonical: unknown;
+  /** Each gold action's response status on the fresh copy. */
+  readonly goldStatuses: readonly number[];
+  /** Whether the gold actions change the database at all. */
+  readonly goldChangesState: boolean;
+}
+
+/** Thrown into an agent's pending work when the episode's deadline passes. */
+export class DeadlineError extends Error {
+  constructor(what: string) {
+    super(`episode deadline passed (${what})`);
+    this.name = 'DeadlineError';
+  }
+}
+
+/**
+ * A world made ready for one run seed: its tool runtime, its base database (generated once) and its
+ * prepared scenarios (gold state computed once per scenario, without faults).
+ */
+export class WorldHarness {
+  readonly world: WorldDefinition;
+  readonly runtime: ToolRuntime;
+  readonly runSeed: string;
+  private base: unknown;
+  private readonly prepared = new Map<string, Promise<PreparedScenario>>();
+
+  constructor(world: WorldDefinition, runSeed: string) {
+    this.world = world;
+    this.runSeed = runSeed;
+    this.runtime = new ToolRuntime(world);
+  }
+
+  clone<T>(db: T): T {
+    return (this.world.clone ? this.world.clone(db) : cloneJson(db)) as T;
+  }
+
+  baseDb(): unknown {
+    if (this.base === undefined) this.base = this.world.generate(this.runSeed);
+    return this.base;
+  }
+
+  prepare(scenario: Scenario): Promise<PreparedScenario> {
+    let p = this.prepared.get(scenario.id);
+    if (!p) {
+      p = this.computeGold(scenario);
+      this.prepared.set(scenario.id, p);
+    }
+    return p;
+  }
+
+  private async computeGold(scenario: Scenario): Promise<PreparedScenario> {
+    const initial = this.clone(this.baseDb());
+    try {
+      this.world.applySetup(initial, scenario.setup);
+    } catch (error) {
+      throw new Error(`scenario ${scenario.id}: setup failed: ${(error as Error).message}`, { cause: error });
+    }
+    const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: this.clone(initial), clock: createClock() });
+    const statuses: number[] = [];
+    try {
+      for (const action of scenario.gold) {
+        const spec = this.world.tools.find((t) => t.name === action.tool);
+        if (!spec) throw new Error(`scenario ${scenario.id}: gold tool ${action.tool} does not exist`);
+        const r = await callTool(session.fetch, session.baseUrl, spec, action.args);
+        statuses.push(r.status);
+      }
+    } finally {
+      session.close();
+    }
+    const goldCanonical = canonicalize(this.world.dbSchema, session.instance.db);
+    const initialCanonical = canonicalize(this.world.dbSchema, initial);
+    return {
+      scenario,
+      initial,
+      goldCanonical,
+      goldStatuses: statuses,
+      goldChangesState: diffCanonical(initialCanonical, goldCanonical).length > 0,
+    };
+  }
+}
+
+/** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
+export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = false) {
+  const t = fixedTrials ? 0 : key.trial;
+  return {
+    run: runSeed,
+    perturbation: deriveSeed(runSeed, key.scenario, 'eps', key.eps, t, 'perturbation'),
+    faults: deriveSeed(runSeed, key.scenario, 'lambda', key.lambda, t, 'faults'),
+    user: deriveSeed(runSeed, key.scenario, t, 'user'),
+    agent: deriveSeed(runSeed, key.scenario, key.eps, key.lambda, key.trial, key.agent, 'agent'),
+  };
+}
+
+/** Compares the final database with the gold state and checks the required outputs. */
+export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[]): { diff: DiffEntry[]; missingOutputs: string[] } {
+  const diff = diffCanonical(prepared.goldCanonical, canonicalize(world.dbSchema, finalDb));
+  const said = agentTexts.join('\n');
+  const missingOutputs = prepared.scenario.outputs.filter((o) => !outputMatches(o, said));
+  return { diff, missingOutputs };
+}
+
+/**
+ * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
+ * or hangs gives outcome `error`).
+ */
+export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
+  const wallStart = performance.now();
+  const world = harness.world;
+  const seeds = episodeSeeds(options.runSeed, key, options.fixedTrials);
+  const episodeId = `e${deriveSeed(options.runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
+  const controller = new AbortController();
+  const baseClock = createClock();
+  const simLimit = options.simulatedDeadlineMs ?? 3_600_000;
+  const clock: EpisodeClock = {
+    now: baseClock.now,
+    elapsed: baseClock.elapsed,
+    async sleep(ms, signal) {
+      if (baseClock.elapsed() + Math.max(0, ms) > simLimit) {
+        controller.abort(new DeadlineError(`${simLimit} ms of simulated time`));
+      }
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await baseClock.sleep(ms, signal);
+    },
+  };
+  const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds });
+  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, signal: controller.signal });
+  const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
+  timer.unref?.();
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+
+  const messages: EpisodeMessage[] = [];
+  const user = new ScriptedUser(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12);
+  let ended: EpisodeRecord['ended'] = 'done';
+  let error: EpisodeRecord['error'];
+  let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
+  try {
+    agent = await Promise.race([
+      factory.create({
+        episodeId,
+        world: world.id,
+        policy: world.policy,
+        tools: world.tools.map(toolSpecJson),
+        toolSpecs: world.tools,
+        baseUrl: session.baseUrl,
+        fetch: session.fetch,
+        clock: { now: clock.now, sleep: clock.sleep },
+        signal: controller.signal,
+        seed: seeds.agent,
+        ...(factory.needsGold ? { gold: { actions: prepared.scenario.gold, outputs: prepared.scenario.outputs } } : {}),
+      }),
+      aborted,
+    ]);
+    let segments = user.opening();
+    for (let i = 0; ; i++) {
+      const { segments: perturbed, applied } = perturb(segments, key.eps, options.families, seeds.perturbation, i);
+      const text = joinSegments(perturbed);
+      messages.push({ role: 'user', text, ...(applied.length > 0 ? { perturbations: applied } : {}) });
+      const reply = await Promise.race([agent.reply(text), aborted]);
+      if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
+      messages.push({ role: 'agent', text: reply });
+      const step = user.respond(reply);
+      if (step.kind === 'end') {
+        ended = step.reason;
+        break;
+      }
+      segments = step.segments;
+    }
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    ended = err instanceof DeadlineError ? 'deadline' : 'agent-error';
+    error = { name: err.name, message: err.message };
+  } finally {
+    clearTimeout(timer);
+    if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
+    session.close();
+    try {
+      await agent?.close?.();
+    } catch {
+      // A failing close() cannot change the outcome; the episode is already judged below.
+    }
+  }
+
+  const { diff, missingOutputs } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text));
+  const outcome: EpisodeOutcome = error ? 'error' : diff.length === 0 && missingOutputs.length === 0 ? 'pass' : 'fail';
+  return {
+    key,
+    episodeId,
+    seeds,
+    outcome,
+    ended,
+    diff,
+    missingOutputs,
+    ...(error ? { error } : {}),
+    faults: session.faults,
+    messages,
+    trace: session.trace,
+    confusions: user.confusions,
+    simulatedMs: clock.elapsed(),
+    wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
+  };
+}

@@ -1,0 +1,61 @@
+import type { AgentFactory } from '../agents/contract.js';
+import { runEpisode, keyString, WorldHarness, type EpisodeKey, type EpisodeOptions, type EpisodeRecord } from './episode.js';
+import type { Scenario } from './scenario.js';
+import type { WorldDefinition } from './world.js';
+
+/** Everything a sweep needs, resolved. */
+export interface SweepPlan extends EpisodeOptions {
+  readonly world: WorldDefinition;
+  readonly scenarios: readonly Scenario[];
+  readonly agents: readonly AgentFactory[];
+  readonly eps: readonly number[];
+  readonly lambda: readonly number[];
+  readonly trials: number;
+  /** Episodes in flight at once. @default 8 */
+  readonly concurrency: number;
+}
+
+/** The episode keys of a plan, in a fixed order. */
+export function planKeys(plan: Pick<SweepPlan, 'scenarios' | 'agents' | 'eps' | 'lambda' | 'trials'>): EpisodeKey[] {
+  const keys: EpisodeKey[] = [];
+  for (const scenario of plan.scenarios)
+    for (const agent of plan.agents)
+      for (const eps of plan.eps)
+        for (const lambda of plan.lambda)
+          for (let trial = 0; trial < plan.trials; trial++) keys.push({ scenario: scenario.id, agent: agent.id, eps, lambda, trial });
+  return keys;
+}
+
+export interface SweepHooks {
+  /** Called as each episode finishes, in completion order; the caller appends it to the log. */
+  onEpisode?(record: EpisodeRecord): void | Promise<void>;
+  /** Keys already finished (from a previous, interrupted run): skipped. */
+  readonly skip?: ReadonlySet<string>;
+  /** Stops launching new episodes; those in flight finish. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs every episode of the plan with at most `concurrency` in flight and hands each record to
+ * `onEpisode` as it finishes. Returns the records of this call (not the skipped ones).
+ */
+export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise<EpisodeRecord[]> {
+  const harness = new WorldHarness(plan.world, plan.runSeed);
+  const scenarios = new Map(plan.scenarios.map((s) => [s.id, s]));
+  const agents = new Map(plan.agents.map((a) => [a.id, a]));
+  const keys = planKeys(plan).filter((k) => !hooks.skip?.has(keyString(k)));
+  const records: EpisodeRecord[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length && !hooks.signal?.aborted) {
+      const key = keys[next++] as EpisodeKey;
+      const prepared = await harness.prepare(scenarios.get(key.scenario) as Scenario);
+      const record = await runEpisode(harness, prepared, agents.get(key.agent) as AgentFactory, key, plan);
+      records.push(record);
+      await hooks.onEpisode?.(record);
+    }
+  };
+  const width = Math.max(1, Math.min(plan.concurrency, keys.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  return records;
+}

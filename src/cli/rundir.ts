@@ -1,0 +1,77 @@
+import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { execFileSync } from 'node:child_process';
+import { ShakedownError } from '../core/errors.js';
+import type { EpisodeRecord } from '../core/episode.js';
+import { Tally } from '../core/stats.js';
+
+export const RUN_SCHEMA_VERSION = 1;
+
+export const runFiles = (dir: string) => ({
+  manifest: join(dir, 'run.json'),
+  episodes: join(dir, 'episodes.jsonl'),
+  grid: join(dir, 'grid.json'),
+});
+
+/** Creates a run directory; refuses one that already holds episodes, so no finished episode is lost. */
+export function createRunDir(dir: string): void {
+  const files = runFiles(dir);
+  if (existsSync(files.episodes)) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to start the sweep: ${dir} already holds episodes.jsonl. Choose another \`--out\` directory, or move that run away.`);
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to create the run directory ${dir}: ${(error as Error).message}. Choose a writable \`--out\`.`, { cause: error });
+  }
+}
+
+export function writeJson(path: string, value: unknown): void {
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode. */
+export function appendEpisode(path: string, record: EpisodeRecord): void {
+  appendFileSync(path, `${JSON.stringify(record)}\n`);
+}
+
+/**
+ * Streams the episode log into a tally, line by line (the log is the truth; aggregates are recomputed
+ * from it). A torn last line, as a killed writer leaves, is skipped and counted.
+ */
+export async function tallyLog(path: string): Promise<{ tally: Tally; episodes: number; torn: number; failing: EpisodeRecord['key'][] }> {
+  const tally = new Tally();
+  let episodes = 0;
+  let torn = 0;
+  const failing: EpisodeRecord['key'][] = [];
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let record: Pick<EpisodeRecord, 'key' | 'outcome'>;
+    try {
+      record = JSON.parse(line) as EpisodeRecord;
+    } catch {
+      torn++;
+      continue;
+    }
+    tally.add(record.key, record.outcome);
+    if (record.outcome !== 'pass') failing.push(record.key);
+    episodes++;
+  }
+  return { tally, episodes, torn, failing };
+}
+
+/** The current git commit of the working directory, or null outside a checkout. */
+export function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -19,11 +19,10 @@ export const emptyResult: PersistentFaultKind<typeof params> = {
     if (response.status < 200 || response.status >= 300) return response;
     const body = response.body;
     if (Array.isArray(body)) return { status: response.status, body: [] };
-    if (body !== null && typeof body === 'object') {
-      const entries = Object.entries(body);
-      if (entries.some(([, v]) => Array.isArray(v))) {
-        return { status: response.status, body: Object.fromEntries(entries.map(([k, v]) => [k, Array.isArray(v) ? [] : v])) };
-      }
+    // A list response ({ orders: [...] }) comes back empty; a record is not found.
+    const entries = body !== null && typeof body === 'object' ? Object.entries(body) : [];
+    if (entries.length === 1 && Array.isArray(entries[0]?.[1])) {
+      return { status: response.status, body: { [entries[0]?.[0] ?? 'items']: [] } };
     }
     return { status: 404, body: { error: 'not_found', message: 'No matching record.' } };
   },

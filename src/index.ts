@@ -1,0 +1,51 @@
+/**
+ * Shakedown's public API. Named exports only: what is not listed here is internal.
+ */
+export { defineAgent } from './agents/contract.js';
+export type { Agent, AgentContext, AgentFactory } from './agents/contract.js';
+export { resolveAgent, agentEntries } from './agents/registry.js';
+export type { AgentEntry } from './agents/registry.js';
+export { strategies, getStrategy, parseStrategies, composeStrategies, isRetryable } from './agents/strategies.js';
+export type { Strategy, StrategyContext, ToolCall } from './agents/strategies.js';
+export { noopAgent, oracleAgent } from './agents/baselines.js';
+export { RetailReferenceAgent } from './agents/reference/retail.js';
+
+export { defineConfig, resolveConfig, sweepConfigSchema } from './core/config.js';
+export type { SweepConfig, ResolvedConfig } from './core/config.js';
+export { ShakedownError } from './core/errors.js';
+export type { ShakedownErrorCode } from './core/errors.js';
+export { deriveSeed, makeRng, hash53 } from './core/seeds.js';
+export type { Rng, SeedPart } from './core/seeds.js';
+export { createClock, REFERENCE_EPOCH_MS } from './core/clock.js';
+export type { EpisodeClock } from './core/clock.js';
+export { volatile, volatileFields, toolSpecJson } from './core/world.js';
+export type { WorldDefinition, WorldInstance, ToolSpec, ToolSpecJson, UserLanguage, SlotLanguage } from './core/world.js';
+export { canonicalize, diffCanonical, outputMatches, parseAmount, normalizeText, stableJson } from './core/canonical.js';
+export type { DiffEntry } from './core/canonical.js';
+export { callTool } from './core/tools.js';
+export type { ToolResult, CallToolOptions } from './core/tools.js';
+export { ToolRuntime, TOOL_DOMAIN } from './core/runtime.js';
+export type { EpisodeSession, TraceEntry } from './core/runtime.js';
+export { FaultInjector, transientSchedule } from './core/faults.js';
+export type { FaultKind, TransientFaultKind, PersistentFaultKind, FaultProfile, FiredFault, FaultTouch } from './core/faults.js';
+export { perturb, joinSegments, mapUnprotected } from './core/perturb.js';
+export type { PerturbationFamily, Segment } from './core/perturb.js';
+export { parseScenario, scenarioBaseSchema, scenarioCategories } from './core/scenario.js';
+export type { Scenario, ScenarioRequest } from './core/scenario.js';
+export { ScriptedUser, renderTemplate } from './core/user.js';
+export type { Confusion, UserStep } from './core/user.js';
+export { runEpisode, judge, episodeSeeds, keyString, WorldHarness, DeadlineError } from './core/episode.js';
+export type { EpisodeKey, EpisodeRecord, EpisodeOutcome, EpisodeOptions, PreparedScenario } from './core/episode.js';
+export { runSweep, planKeys } from './core/sweep.js';
+export type { SweepPlan, SweepHooks } from './core/sweep.js';
+export { passHatK, passAtK, binomial, meanSe, summarizeCell, Tally } from './core/stats.js';
+export type { CellSummary, KEstimate, TaskCount } from './core/stats.js';
+export { validateScenarios } from './core/validate.js';
+export type { ScenarioValidity } from './core/validate.js';
+export { buildGrid } from './report/grid.js';
+export type { Grid, GridMeta } from './report/grid.js';
+export { renderTable } from './report/table.js';
+
+export { worlds, getWorld, loadScenarios, scenarioDir } from '../scenarios/index.js';
+export { faultKinds, faultProfiles, getFaultKind, getFaultProfile } from '../faults/index.js';
+export { perturbationFamilies, getPerturbationFamily } from '../perturbations/index.js';

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalize, diffCanonical, outputMatches, parseAmount } from '../../src/core/canonical.js';
+import { cloneJson } from '../../src/core/canonical.js';
+import { WorldHarness, judge } from '../../src/core/episode.js';
+import { callTool } from '../../src/core/tools.js';
+import { createClock } from '../../src/core/clock.js';
+import type { RetailDb } from '../../scenarios/retail/schema.js';
+import { retail, scenario } from '../helpers.js';
+
+async function goldAndFinal(id: string, mutate: (db: RetailDb) => void | Promise<void>) {
+  const harness = new WorldHarness(retail, '42');
+  const prepared = await harness.prepare(scenario(id));
+  const db = cloneJson(prepared.initial) as RetailDb;
+  await mutate(db);
+  return { prepared, db };
+}
+
+async function applyGold(harness: WorldHarness, db: RetailDb, id: string, times = 1) {
+  const session = harness.runtime.open({ episodeId: `t-${id}-${times}`, db, clock: createClock() });
+  try {
+    for (let i = 0; i < times; i++) {
+      for (const action of scenario(id).gold) {
+        const spec = retail.tools.find((t) => t.name === action.tool);
+        if (!spec) throw new Error(action.tool);
+        await callTool(session.fetch, session.baseUrl, spec, action.args);
+      }
+    }
+  } finally {
+    session.close();
+  }
+}
+
+describe('comparator', () => {
+  it('passes when the final state equals the gold state, ignoring volatile ids and timestamps', async () => {
+    const harness = new WorldHarness(retail, '42');
+    const prepared = await harness.prepare(scenario('return-to-original'));
+    const db = cloneJson(prepared.initial) as RetailDb;
+    await applyGold(harness, db, 'return-to-original');
+    // A different refund id and time than the gold run's must not count.
+    const refund = db.orders.W9000401?.payments.at(-1);
+    if (refund) {
+      refund.id = 'txn_999';
+      refund.at = '2030-01-01T00:00:00.000Z';
+    }
+    const verdict = judge(retail, db, prepared, ['The refund of $51.50 is on its way.']);
+    expect(verdict).toEqual({ diff: [], missingOutputs: [] });
+  });
+
+  it('names a duplicated refund', async () => {
+    const harness = new WorldHarness(retail, '42');
+    const prepared = await harness.prepare(scenario('return-one-of-two'));
+    const db = cloneJson(prepared.initial) as RetailDb;
+    await applyGold(harness, db, 'return-one-of-two', 2);
+    const { diff } = judge(retail, db, prepared, ['$25.99']);
+    expect(diff.map((d) => d.message)).toMatchInlineSnapshot(`
+      [
+        "orders.W9000403.items[bottle-steel-500ml].returned: 2 != 1 (actual != expected)",
+        "orders.W9000403.payments: {"amount":25.99,"paymentMethodId":"credit_card_4003","type":"refund"} duplicated",
+      ]
+    `);
+    expect(diff.map((d) => d.kind)).toContain('duplicated');
+  });
+
+  it('names a wrong field', async () => {
+    const { prepared, db } = await goldAndFinal('cancel-pending-mistake', () => undefined);
+    const harness = new WorldHarness(retail, '42');
+    await applyGold(harness, db, 'cancel-pending-mistake');
+    const order = db.orders.W9000201;
+    if (order) order.cancelReason = 'no longer needed';
+    const { diff } = judge(retail, db, prepared, []);
+    expect(diff).toHaveLength(1);
+    expect(diff[0]?.message).toBe('orders.W9000201.cancelReason: "no longer needed" != "ordered by mistake" (actual != expected)');
+  });
+
+  it('names a missing output', async () => {
+    const { prepared, db } = await goldAndFinal('read-order-status', () => undefined);
+    expect(judge(retail, db, prepared, ['Your order is on its way.']).missingOutputs).toEqual(['processed']);
+    expect(judge(retail, db, prepared, ['Order #W9000101 is PROCESSED.']).missingOutputs).toEqual([]);
+  });
+
+  it('compares unkeyed arrays as multisets and keyed ones by key', () => {
+    expect(diffCanonical({ a: [1, 2, 3] }, { a: [3, 1, 2] })).toEqual([]);
+    expect(diffCanonical({ a: [1, 2] }, { a: [1, 2, 2] }).map((d) => d.kind)).toEqual(['duplicated']);
+    const d = diffCanonical({ xs: [{ id: 'a', v: 1 }, { id: 'b', v: 2 }] }, { xs: [{ id: 'b', v: 3 }, { id: 'a', v: 1 }] });
+    expect(d.map((x) => x.message)).toEqual(['xs[b].v: 3 != 2 (actual != expected)']);
+  });
+
+  it('drops volatile fields from the canonical form', async () => {
+    const db = retail.generate('42') as RetailDb;
+    const canon = canonicalize(retail.dbSchema, db) as RetailDb;
+    const someOrder = Object.values(canon.orders)[0];
+    expect(someOrder?.payments[0]).not.toHaveProperty('id');
+    expect(someOrder?.payments[0]).not.toHaveProperty('at');
+    expect(someOrder).toHaveProperty('placedAt');
+  });
+});
+
+describe('required outputs', () => {
+  it('match amounts numerically, whatever the currency format', () => {
+    expect(outputMatches('$1,234.50', 'You will get 1234.5 dollars back.')).toBe(true);
+    expect(outputMatches('1234.50', 'Refund: $1,234.50')).toBe(true);
+    expect(outputMatches('25.99', 'Refund: $25.98')).toBe(false);
+    expect(outputMatches('5.00', 'a difference of $5')).toBe(true);
+    expect(parseAmount('12.5 dollars')).toBe(12.5);
+    expect(parseAmount('USD 7')).toBe(7);
+    expect(parseAmount('pending')).toBeUndefined();
+  });
+
+  it('match text case-insensitively on word boundaries', () => {
+    expect(outputMatches('delivered', 'It was Delivered yesterday.')).toBe(true);
+    expect(outputMatches('delivered', 'It was undelivered.')).toBe(false);
+    expect(outputMatches('out of stock', 'It is   OUT of\nstock.')).toBe(true);
+  });
+});

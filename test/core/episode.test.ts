@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { defineAgent } from '../../src/agents/contract.js';
+import { resolveAgent } from '../../src/agents/registry.js';
+import { runEpisode, WorldHarness, episodeSeeds } from '../../src/core/episode.js';
+import { runSweep } from '../../src/core/sweep.js';
+import { Tally } from '../../src/core/stats.js';
+import { buildGrid } from '../../src/report/grid.js';
+import { episodeOptions, retail, retailScenarios, scenario } from '../helpers.js';
+
+const key = (agent: string, eps = 0, lambda = 0, trial = 0) => ({ scenario: 'cancel-pending-mistake', agent, eps, lambda, trial });
+
+async function run(agent: ReturnType<typeof defineAgent>, options = episodeOptions()) {
+  const harness = new WorldHarness(retail, '42');
+  return runEpisode(harness, await harness.prepare(scenario('cancel-pending-mistake')), agent, key(agent.id), options);
+}
+
+describe('episodes', () => {
+  it('an agent that throws gives outcome error with its message, and the episode is still judged', async () => {
+    const r = await run(defineAgent({ id: 'thrower', description: 't', create: () => ({ reply: async () => { throw new Error('model unavailable'); } }) }));
+    expect(r.outcome).toBe('error');
+    expect(r.ended).toBe('agent-error');
+    expect(r.error).toEqual({ name: 'Error', message: 'model unavailable' });
+    expect(r.diff.length).toBeGreaterThan(0);
+  });
+
+  it('an agent that hangs is stopped at the deadline', async () => {
+    const r = await run(defineAgent({ id: 'hang', description: 'h', create: () => ({ reply: () => new Promise<string>(() => undefined) }) }), episodeOptions({ deadlineMs: 50 }));
+    expect(r.outcome).toBe('error');
+    expect(r.ended).toBe('deadline');
+  });
+
+  it('an agent that sleeps past the simulated deadline is stopped without wall time', async () => {
+    const r = await run(
+      defineAgent({ id: 'sleeper', description: 's', create: (ctx) => ({ reply: async () => { for (;;) await ctx.clock.sleep(60_000); } }) }),
+      episodeOptions({ simulatedDeadlineMs: 600_000 }),
+    );
+    expect(r.ended).toBe('deadline');
+    expect(r.simulatedMs).toBeLessThanOrEqual(600_000);
+  });
+
+  it('a reply that is not a string is an agent error', async () => {
+    const r = await run(defineAgent({ id: 'num', description: 'n', create: () => ({ reply: async () => 42 as unknown as string }) }));
+    expect(r.outcome).toBe('error');
+    expect(r.error?.message).toMatch(/must be a string/);
+  });
+
+  it('gives agents the policy, tool specs with JSON Schema, and a seed', async () => {
+    let seen: unknown;
+    await run(defineAgent({ id: 'peek', description: 'p', create: (ctx) => { seen = { policy: ctx.policy.slice(0, 40), tools: ctx.tools.map((t) => t.name), schema: ctx.tools[0]?.inputSchema, seed: ctx.seed, gold: ctx.gold }; return { reply: async () => 'ok' }; } }));
+    expect(seen).toMatchObject({ policy: expect.stringContaining('Retail'), tools: expect.arrayContaining(['cancel_order', 'get_order']), schema: { type: 'object' }, gold: undefined });
+  });
+
+  it('derives wording and fault seeds from the cell, never from the agent (common random numbers)', () => {
+    const a = episodeSeeds('42', key('reference:none', 0.5, 0.3, 1));
+    const b = episodeSeeds('42', key('reference:retry', 0.5, 0.3, 1));
+    expect(a.perturbation).toBe(b.perturbation);
+    expect(a.faults).toBe(b.faults);
+    expect(a.user).toBe(b.user);
+    expect(a.agent).not.toBe(b.agent);
+    expect(episodeSeeds('42', key('x', 0.5, 0.3, 2)).faults).not.toBe(a.faults);
+    expect(episodeSeeds('42', key('x', 0.5, 0.3, 2), true).faults).toBe(episodeSeeds('42', key('x', 0.5, 0.3, 0), true).faults);
+  });
+});
+
+describe('sweeps', () => {
+  const plan = (concurrency: number) => ({
+    ...episodeOptions(),
+    world: retail,
+    scenarios: retailScenarios.filter((s) => ['cancel', 'return', 'ambiguous'].includes(s.tags.category)),
+    agents: ['oracle', 'noop', 'reference:none', 'reference:retry'].map(resolveAgent),
+    eps: [0, 0.5],
+    lambda: [0, 0.3],
+    trials: 3,
+    concurrency,
+  });
+  const gridOf = (records: Awaited<ReturnType<typeof runSweep>>) => {
+    const tally = new Tally();
+    for (const r of records) tally.add(r.key, r.outcome);
+    return buildGrid({ world: 'retail', seed: '42', profile: 'mixed', fixedTrials: false, eps: [0, 0.5], lambda: [0, 0.3], trials: 3, agents: ['oracle', 'noop', 'reference:none', 'reference:retry'] }, tally);
+  };
+
+  it('are deterministic: same seed, same outcomes and grid, whatever the concurrency', async () => {
+    const a = await runSweep(plan(8));
+    const b = await runSweep(plan(2));
+    const strip = (rs: typeof a) => new Map(rs.map((r) => [JSON.stringify(r.key), JSON.stringify({ ...r, wallMs: 0 })]));
+    expect(strip(a)).toEqual(strip(b));
+    expect(gridOf(a)).toEqual(gridOf(b));
+  });
+
+  it('frame the agents with their baselines, and retry beats none under faults', async () => {
+    const grid = gridOf(await runSweep(plan(8)));
+    const cell = (agent: string, eps: number, lambda: number) => grid.agents.find((a) => a.agent === agent)?.cells.find((c) => c.eps === eps && c.lambda === lambda);
+    expect(cell('oracle', 0, 0)?.passHatK[0]?.value).toBe(1);
+    for (const c of grid.agents.find((a) => a.agent === 'noop')?.cells ?? []) expect(c.passHatK[0]?.value).toBe(0);
+    expect(cell('reference:retry', 0, 0.3)?.passHatK[0]?.value).toBeGreaterThan(cell('reference:none', 0, 0.3)?.passHatK[0]?.value ?? 1);
+    for (const { cells } of grid.agents) for (const c of cells) for (let k = 1; k < c.passHatK.length; k++) expect(c.passHatK[k]?.value).toBeLessThanOrEqual((c.passHatK[k - 1]?.value ?? 0) + 1e-12);
+  });
+
+  it('skip finished keys and stop launching when aborted', async () => {
+    const first = await runSweep({ ...plan(4), trials: 1 });
+    const skip = new Set(first.slice(0, 10).map((r) => `${r.key.scenario}|${r.key.agent}|${r.key.eps}|${r.key.lambda}|${r.key.trial}`));
+    const rest = await runSweep({ ...plan(4), trials: 1 }, { skip });
+    expect(rest.length).toBe(first.length - 10);
+    const controller = new AbortController();
+    controller.abort();
+    expect(await runSweep(plan(4), { signal: controller.signal })).toEqual([]);
+  });
+});

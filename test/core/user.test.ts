@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { joinSegments } from '../../src/core/perturb.js';
+import { makeRng } from '../../src/core/seeds.js';
+import { questionsIn, ScriptedUser } from '../../src/core/user.js';
+import { retail, scenario } from '../helpers.js';
+
+const userFor = (id: string, seed = 'u') => new ScriptedUser(scenario(id), retail.userLanguage, makeRng(seed));
+
+describe('scripted user', () => {
+  it('opens with the goal and protects the entities it mentions', () => {
+    const user = userFor('cancel-pending-mistake');
+    const opening = user.opening();
+    const text = joinSegments(opening);
+    expect(text).toContain('#W9000201');
+    expect(text).toContain('emma.novak@example.org');
+    expect(opening.filter((s) => s.protected).map((s) => s.text)).toEqual(expect.arrayContaining(['#W9000201', 'emma.novak@example.org']));
+  });
+
+  it('varies the phrasing with the seed', () => {
+    const openings = new Set(Array.from({ length: 12 }, (_, i) => joinSegments(userFor('cancel-pending-mistake', `s${i}`).opening())));
+    expect(openings.size).toBeGreaterThan(1);
+  });
+
+  it('holds back what the scenario says to reveal only when asked', () => {
+    const user = userFor('missing-info-cancel');
+    const text = joinSegments(user.opening());
+    expect(text).not.toContain('W9000811');
+    expect(text).not.toMatch(/Daniel|19106/);
+    const identity = user.respond('Could you give me your email address, or your name and zip code?');
+    expect(identity.kind).toBe('message');
+    expect(identity.kind === 'message' && joinSegments(identity.segments)).toMatch(/Daniel Osei.*19106/);
+    const order = user.respond('Which order is it? Please give me the order number.');
+    expect(order.kind === 'message' && joinSegments(order.segments)).toContain('#W9000811');
+  });
+
+  it('confirms the action it wants and declines another order', () => {
+    const user = userFor('cancel-pending-mistake');
+    user.opening();
+    const yes = user.respond("To confirm: I'll cancel order #W9000201. Shall I proceed? (yes/no)");
+    expect(yes.kind === 'message' && joinSegments(yes.segments)).toMatch(/^Yes/);
+    const no = user.respond("To confirm: I'll cancel order #W1234567. Shall I proceed? (yes/no)");
+    expect(no.kind === 'message' && joinSegments(no.segments)).toMatch(/^No, .*#W9000201/);
+  });
+
+  it('records a question it cannot place instead of guessing', () => {
+    const user = userFor('cancel-pending-mistake');
+    user.opening();
+    const step = user.respond('What is your favourite colour?');
+    expect(step.kind === 'message' && joinSegments(step.segments)).toMatch(/not sure what you're asking/);
+    expect(user.confusions).toEqual([{ turn: 1, agentText: 'What is your favourite colour?' }]);
+  });
+
+  it('moves to its next request after a statement and ends after the last', () => {
+    const user = userFor('multi-cancel-and-address');
+    user.opening();
+    const next = user.respond('Order #W9000701 is now cancelled. Is there anything else I can help you with?');
+    expect(next.kind === 'message' && joinSegments(next.segments)).toContain('#W9000702');
+    expect(user.respond('The address is changed.')).toEqual({ kind: 'end', reason: 'done' });
+  });
+
+  it('ignores what a statement mentions: only questions and requests ask', () => {
+    expect(questionsIn('The shipping address is now 1 Main St. Please try again later. Is there anything else?')).toEqual(['Is there anything else?']);
+    expect(questionsIn('Please give me your email.')).toEqual(['Please give me your email.']);
+  });
+
+  it('stops at the turn limit', () => {
+    const user = new ScriptedUser(scenario('cancel-pending-mistake'), retail.userLanguage, makeRng('t'), 3);
+    user.opening();
+    user.respond('Hmm?');
+    user.respond('Hmm?');
+    expect(user.respond('Hmm?')).toEqual({ kind: 'end', reason: 'turn-limit' });
+  });
+});

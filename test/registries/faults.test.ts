@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { faultKinds, faultProfiles, getFaultProfile } from '../../faults/index.js';
+import { FaultInjector, transientSchedule, type FaultProfile } from '../../src/core/faults.js';
+import { createClock } from '../../src/core/clock.js';
+import { callTool } from '../../src/core/tools.js';
+import { WorldHarness } from '../../src/core/episode.js';
+import { cloneJson } from '../../src/core/canonical.js';
+import type { RetailDb } from '../../scenarios/retail/schema.js';
+import { retail, scenario } from '../helpers.js';
+
+const tool = (name: string) => {
+  const t = retail.tools.find((x) => x.name === name);
+  if (!t) throw new Error(name);
+  return t;
+};
+const only = (id: string): FaultProfile => ({ id: `only-${id}`, description: id, weights: { [id]: 1 } });
+
+async function openEpisode(id: string, lambda: number, profile: FaultProfile, seed = 'f') {
+  const harness = new WorldHarness(retail, '42');
+  const prepared = await harness.prepare(scenario('return-one-of-two'));
+  const faults = new FaultInjector({ seed, lambda, profile, kinds: faultKinds });
+  const db = cloneJson(prepared.initial) as RetailDb;
+  const session = harness.runtime.open({ episodeId: id, db, clock: createClock(), faults });
+  return { session, db, faults, prepared, harness };
+}
+
+describe.each(faultKinds.map((k) => [k.id, k] as const))('fault kind %s', (id, kind) => {
+  const eligible = retail.tools.filter((t) => kind.appliesTo === 'any' || (kind.appliesTo === 'write') === t.write);
+
+  it('declares scope, touches and valid default parameters', () => {
+    expect(['transient', 'persistent']).toContain(kind.scope);
+    expect(kind.touches.length).toBeGreaterThan(0);
+    expect(() => kind.params.parse({})).not.toThrow();
+  });
+
+  it('injects nothing at λ = 0', async () => {
+    const { session } = await openEpisode(`z-${id}`, 0, only(id));
+    for (const t of eligible.filter((x) => !x.write)) await callTool(session.fetch, session.baseUrl, t, { userId: 'jack_sorensen_4003', orderId: 'W9000403', productId: 'tee', email: 'x@y.z', first: 'a', last: 'b', zip: '00000' });
+    expect(session.faults).toEqual([]);
+    session.close();
+  });
+
+  it('injects on every eligible call at λ = 1', async () => {
+    const injector = new FaultInjector({ seed: 's', lambda: 1, profile: only(id), kinds: faultKinds });
+    for (const t of eligible) {
+      if (kind.scope === 'transient') {
+        for (let i = 0; i < 5; i++) expect(injector.decide(t, i)?.kind.id).toBe(id);
+      } else {
+        expect(injector.persistentFor(t)?.kind.id).toBe(id);
+      }
+    }
+  });
+
+  it('draws its schedule from the seed', () => {
+    const schedule = (seed: string) => {
+      const inj = new FaultInjector({ seed, lambda: 0.4, profile: only(id), kinds: faultKinds });
+      return kind.scope === 'transient' ? transientSchedule(inj, retail.tools, 6) : retail.tools.map((t) => inj.persistentFor(t)?.variant ?? null);
+    };
+    expect(schedule('a')).toEqual(schedule('a'));
+    const others = ['b', 'c', 'd', 'e'].map((s) => JSON.stringify(schedule(s)));
+    expect(others.some((o) => o !== JSON.stringify(schedule('a')))).toBe(true);
+  });
+});
+
+describe('fault schedules', () => {
+  it('key decisions by (tool, ordinal): an extra call to one tool shifts no fault of another', () => {
+    const inj = new FaultInjector({ seed: 'k', lambda: 0.5, profile: getFaultProfile('mixed'), kinds: faultKinds });
+    const before = [0, 1, 2, 3].map((i) => inj.decide(tool('get_order'), i)?.kind.id ?? null);
+    inj.decide(tool('get_user'), 0);
+    inj.decide(tool('get_user'), 1);
+    expect([0, 1, 2, 3].map((i) => inj.decide(tool('get_order'), i)?.kind.id ?? null)).toEqual(before);
+  });
+
+  it('are pinned for seed 42, so that an upgrade of seedrandom cannot silently change the chaos', () => {
+    const inj = new FaultInjector({ seed: '42', lambda: 0.5, profile: getFaultProfile('mixed'), kinds: faultKinds });
+    expect(transientSchedule(inj, retail.tools, 3).map((s) => `${s.tool}#${s.ordinal} ${s.kind} ${s.phase}`)).toMatchInlineSnapshot(`
+      [
+        "find_user_by_email#0 rate-limit before",
+        "find_user_by_email#1 timeout before",
+        "find_user_by_email#2 rate-limit before",
+        "find_user_by_name_zip#0 rate-limit before",
+        "find_user_by_name_zip#1 rate-limit before",
+        "find_user_by_name_zip#2 rate-limit before",
+        "get_user#0 rate-limit before",
+        "get_user#1 rate-limit before",
+        "get_user#2 rate-limit before",
+        "list_user_orders#0 rate-limit before",
+        "get_order#0 rate-limit before",
+        "get_order#1 rate-limit before",
+        "cancel_order#0 rate-limit before",
+        "cancel_order#2 rate-limit before",
+        "return_items#2 rate-limit before",
+        "exchange_items#1 rate-limit before",
+        "exchange_items#2 timeout before",
+      ]
+    `);
+    expect(retail.tools.map((t) => inj.persistentFor(t)?.variant ?? '-')).toMatchInlineSnapshot(`
+      [
+        "-",
+        "-",
+        "-",
+        "empty",
+        "-",
+        "empty",
+        "-",
+        "-",
+        "-",
+        "-",
+      ]
+    `);
+  });
+
+  it('refuse a profile that names an unknown kind, listing the valid ones', () => {
+    expect(() => new FaultInjector({ seed: 's', lambda: 0.1, profile: only('meteor'), kinds: faultKinds })).toThrow(/timeout, rate-limit, schema-drift, empty-result/);
+  });
+
+  it('every profile names known kinds', () => {
+    for (const p of faultProfiles) expect(() => new FaultInjector({ seed: 's', lambda: 0.1, profile: p, kinds: faultKinds })).not.toThrow();
+  });
+});
+
+describe('fault effects', () => {
+  it('a rate limit answers 429 with Retry-After and refuses calls inside its window', async () => {
+    const { session } = await openEpisode('rl', 1, only('rate-limit'));
+    const r = await callTool(session.fetch, session.baseUrl, tool('get_order'), { orderId: 'W9000403' });
+    expect(r.status).toBe(429);
+    const seconds = Number(r.headers.get('retry-after'));
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(session.faults.map((f) => f.kind)).toEqual(['rate-limit']);
+    session.close();
+  });
+
+  it('a timeout costs simulated time, not wall time', async () => {
+    const { session } = await openEpisode('to', 1, only('timeout'));
+    const clock = session.instance.clock;
+    const before = clock.now();
+    const r = await callTool(session.fetch, session.baseUrl, tool('get_order'), { orderId: 'W9000403' });
+    expect(r.status).toBe(504);
+    expect(clock.now() - before).toBe(30_000);
+    session.close();
+  });
+
+  it('a timeout after commit leaves the write done; a retry without a key duplicates it, one with the same key does not', async () => {
+    const harness = new WorldHarness(retail, '42');
+    const prepared = await harness.prepare(scenario('return-one-of-two'));
+    const write = tool('return_items');
+    const params = { timeout: { afterCommit: 1 } };
+    const profile: FaultProfile = { id: 'network', description: 'timeouts', weights: { timeout: 1 } };
+    // A seed whose schedule times out the first return call and lets the second through.
+    const seed = Array.from({ length: 200 }, (_, i) => `s${i}`).find((s) => {
+      const inj = new FaultInjector({ seed: s, lambda: 0.5, profile, kinds: faultKinds, params });
+      return inj.decide(write, 0) !== null && inj.decide(write, 1) === null;
+    });
+    expect(seed).toBeDefined();
+    const args = { orderId: '#W9000403', itemIds: ['bottle-steel-500ml'], paymentMethodId: 'credit_card_4003' };
+    const run = async (id: string, key?: string) => {
+      const faults = new FaultInjector({ seed: seed as string, lambda: 0.5, profile, kinds: faultKinds, params });
+      const db = cloneJson(prepared.initial) as RetailDb;
+      const session = harness.runtime.open({ episodeId: id, db, clock: createClock(), faults });
+      const options = key ? { idempotencyKey: key } : {};
+      const first = await callTool(session.fetch, session.baseUrl, write, args, options);
+      const second = await callTool(session.fetch, session.baseUrl, write, args, options);
+      session.close();
+      return { first, second, db, fired: faults.fired };
+    };
+    const naive = await run('naive');
+    expect(naive.first.status).toBe(504);
+    expect(naive.fired).toEqual([{ kind: 'timeout', tool: 'return_items', ordinal: 0, scope: 'transient', phase: 'after' }]);
+    expect(naive.second.status).toBe(200);
+    expect(naive.db.orders.W9000403?.items[0]?.returned).toBe(2);
+    expect(naive.db.orders.W9000403?.payments.filter((p) => p.type === 'refund')).toHaveLength(2);
+
+    const keyed = await run('keyed', 'return-1');
+    expect(keyed.first.status).toBe(504);
+    expect(keyed.second.status).toBe(200);
+    expect(keyed.second.headers.get('idempotent-replayed')).toBe('true');
+    expect(keyed.db.orders.W9000403?.items[0]?.returned).toBe(1);
+    expect(keyed.db.orders.W9000403?.payments.filter((p) => p.type === 'refund')).toHaveLength(1);
+  });
+
+  it('an Idempotency-Key replays the stored response instead of writing twice', async () => {
+    const harness = new WorldHarness(retail, '42');
+    const prepared = await harness.prepare(scenario('return-one-of-two'));
+    const db = cloneJson(prepared.initial) as RetailDb;
+    const session = harness.runtime.open({ episodeId: 'idem', db, clock: createClock() });
+    const args = { orderId: '#W9000403', itemIds: ['bottle-steel-500ml'], paymentMethodId: 'credit_card_4003' };
+    const a = await callTool(session.fetch, session.baseUrl, tool('return_items'), args, { idempotencyKey: 'k1' });
+    const b = await callTool(session.fetch, session.baseUrl, tool('return_items'), args, { idempotencyKey: 'k1' });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(b.body).toEqual(a.body);
+    expect(db.orders.W9000403?.items[0]?.returned).toBe(1);
+    const reused = await callTool(session.fetch, session.baseUrl, tool('cancel_order'), { orderId: '#W9000403', reason: 'no longer needed' }, { idempotencyKey: 'k1' });
+    expect(reused.status).toBe(422);
+    session.close();
+  });
+
+  it('schema drift keeps the information, in another shape', async () => {
+    const { session } = await openEpisode('drift', 1, only('schema-drift'), 'drift-seed');
+    const r = await callTool(session.fetch, session.baseUrl, tool('get_order'), { orderId: 'W9000403' });
+    expect(r.status).toBe(200);
+    const text = JSON.stringify(r.body);
+    expect(text).toMatch(/W9000403/);
+    expect(text.toLowerCase()).toMatch(/delivered/);
+    expect(session.faults[0]).toMatchObject({ kind: 'schema-drift', scope: 'persistent' });
+    session.close();
+  });
+
+  it('an empty result hides records that exist', async () => {
+    const { session } = await openEpisode('empty', 1, only('empty-result'));
+    const order = await callTool(session.fetch, session.baseUrl, tool('get_order'), { orderId: 'W9000403' });
+    expect(order.status).toBe(404);
+    const list = await callTool(session.fetch, session.baseUrl, tool('list_user_orders'), { userId: 'jack_sorensen_4003' });
+    expect(list.body).toEqual({ orders: [] });
+    session.close();
+  });
+});

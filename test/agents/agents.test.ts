@@ -89,3 +89,16 @@ describe('reference agent', () => {
     expect(r.messages.at(-1)?.text ?? r.messages.at(-2)?.text).toMatch(/delivered/);
   });
 });
+
+describe('a user-written agent (examples/status-bot.ts)', () => {
+  it('runs on the contract and passes a status question, failing what it cannot do', async () => {
+    const { default: statusBot } = await import('../../examples/status-bot.js');
+    const harness = new WorldHarness(retail, '42');
+    const byId = (id: string) => retailScenarios.find((s) => s.id === id) ?? (() => { throw new Error(id); })();
+    const status = await runEpisode(harness, await harness.prepare(byId('read-order-status')), statusBot, { scenario: 'read-order-status', agent: statusBot.id, eps: 0, lambda: 0, trial: 0 }, episodeOptions());
+    expect(status.outcome).toBe('pass');
+    const cancel = await runEpisode(harness, await harness.prepare(byId('cancel-pending-mistake')), statusBot, { scenario: 'cancel-pending-mistake', agent: statusBot.id, eps: 0, lambda: 0, trial: 0 }, episodeOptions());
+    expect(cancel.outcome).toBe('fail');
+    expect(cancel.diff.map((d) => d.path)).toContain('orders.W9000201.status');
+  });
+});

@@ -42,6 +42,41 @@ function findOrder(w: Instance, rawId: string): Order | Response {
   return order ?? fail(404, 'order_not_found', `No order ${rawId}.`);
 }
 
+/**
+ * The shared start of every order write: parse the input, find the order, check its status. Returns
+ * the context, or the error response to send.
+ */
+async function beginOrderWrite(
+  w: Instance,
+  request: Request,
+  params: Record<string, unknown>,
+  tool: string,
+  allowed: Order['status'],
+  refusal: { code: string; rule: string },
+): Promise<{ order: Order; input: Record<string, unknown> } | Response> {
+  const input = await readBody(request, inputOf(tool), { orderId: params.orderId });
+  if (!input.ok) return input.response;
+  const order = findOrder(w, String(params.orderId));
+  if (order instanceof Response) return order;
+  if (order.status !== allowed) return fail(409, refusal.code, `Order #${order.id} is ${order.status}; ${refusal.rule}.`);
+  return { order, input: input.value as Record<string, unknown> };
+}
+
+/** Checks that each listed unit is in the order and not yet returned or exchanged. */
+function checkUnitsLeft(order: Order, itemIds: readonly string[], verb: string): Map<string, number> | Response {
+  const want = countBy(itemIds);
+  for (const [itemId, n] of want) {
+    const line = order.items.find((i) => i.itemId === itemId);
+    if (!line) return fail(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
+    if (line.quantity - line.returned - line.exchanged < n) return fail(409, `nothing_left_to_${verb}`, `Item ${itemId} of order #${order.id} has no unit left to ${verb}.`);
+  }
+  return want;
+}
+
+function customerPaymentMethod(w: Instance, order: Order, paymentMethodId: string) {
+  return w.db.users[order.userId]?.paymentMethods[paymentMethodId] ?? fail(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
+}
+
 /** The retail API as msw handlers over the episode's database, found from the request's host. */
 export function retailHandlers(instance: (request: Request) => Instance): RequestHandler[] {
   return [
@@ -90,13 +125,11 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
 
     http.post('*/api/orders/:orderId/cancel', async ({ request, params }) => {
       const w = instance(request);
-      const input = await readBody(request, inputOf('cancel_order'), { orderId: params.orderId });
-      if (!input.ok) return input.response;
-      const order = findOrder(w, String(params.orderId));
-      if (order instanceof Response) return order;
-      if (order.status !== 'pending') return fail(409, 'not_cancellable', `Order #${order.id} is ${order.status}; only pending orders can be cancelled.`);
+      const begun = await beginOrderWrite(w, request, params, 'cancel_order', 'pending', { code: 'not_cancellable', rule: 'only pending orders can be cancelled' });
+      if (begun instanceof Response) return begun;
+      const { order, input } = begun;
       order.status = 'cancelled';
-      order.cancelReason = String(input.value.reason);
+      order.cancelReason = String(input.reason);
       const at = new Date(w.clock.now()).toISOString();
       for (const p of order.payments.filter((x) => x.type === 'payment')) {
         order.payments.push({ id: w.nextId('txn'), type: 'refund', amount: p.amount, paymentMethodId: p.paymentMethodId, at });
@@ -108,12 +141,10 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
 
     http.post('*/api/orders/:orderId/address', async ({ request, params }) => {
       const w = instance(request);
-      const input = await readBody(request, inputOf('change_order_address'), { orderId: params.orderId });
-      if (!input.ok) return input.response;
-      const order = findOrder(w, String(params.orderId));
-      if (order instanceof Response) return order;
-      if (order.status !== 'pending') return fail(409, 'address_locked', `Order #${order.id} is ${order.status}; only a pending order's address can change.`);
-      const v = input.value as { address1: string; address2?: string; city: string; state: string; zip: string; country?: string };
+      const begun = await beginOrderWrite(w, request, params, 'change_order_address', 'pending', { code: 'address_locked', rule: "only a pending order's address can change" });
+      if (begun instanceof Response) return begun;
+      const { order } = begun;
+      const v = begun.input as { address1: string; address2?: string; city: string; state: string; zip: string; country?: string };
       if (!/^\d{5}$/.test(v.zip.trim())) return fail(400, 'invalid_zip', 'A zip code has five digits.');
       order.address = { address1: v.address1.trim(), address2: (v.address2 ?? '').trim(), city: v.city.trim(), state: v.state.trim().toUpperCase(), zip: v.zip.trim(), country: v.country ?? 'USA' };
       return HttpResponse.json(orderView(order));
@@ -121,20 +152,14 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
 
     http.post('*/api/orders/:orderId/return', async ({ request, params }) => {
       const w = instance(request);
-      const input = await readBody(request, inputOf('return_items'), { orderId: params.orderId });
-      if (!input.ok) return input.response;
-      const order = findOrder(w, String(params.orderId));
-      if (order instanceof Response) return order;
-      if (order.status !== 'delivered') return fail(409, 'not_returnable', `Order #${order.id} is ${order.status}; only delivered orders can be returned.`);
-      const { itemIds, paymentMethodId } = input.value as { itemIds: string[]; paymentMethodId: string };
-      const pm = w.db.users[order.userId]?.paymentMethods[paymentMethodId];
-      if (!pm) return fail(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
-      const want = countBy(itemIds);
-      for (const [itemId, n] of want) {
-        const line = order.items.find((i) => i.itemId === itemId);
-        if (!line) return fail(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
-        if (line.quantity - line.returned - line.exchanged < n) return fail(409, 'nothing_left_to_return', `Item ${itemId} of order #${order.id} has no unit left to return.`);
-      }
+      const begun = await beginOrderWrite(w, request, params, 'return_items', 'delivered', { code: 'not_returnable', rule: 'only delivered orders can be returned' });
+      if (begun instanceof Response) return begun;
+      const { order } = begun;
+      const { itemIds, paymentMethodId } = begun.input as { itemIds: string[]; paymentMethodId: string };
+      const pm = customerPaymentMethod(w, order, paymentMethodId);
+      if (pm instanceof Response) return pm;
+      const want = checkUnitsLeft(order, itemIds, 'return');
+      if (want instanceof Response) return want;
       let amount = 0;
       for (const [itemId, n] of want) {
         const line = order.items.find((i) => i.itemId === itemId);
@@ -150,21 +175,15 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
 
     http.post('*/api/orders/:orderId/exchange', async ({ request, params }) => {
       const w = instance(request);
-      const input = await readBody(request, inputOf('exchange_items'), { orderId: params.orderId });
-      if (!input.ok) return input.response;
-      const order = findOrder(w, String(params.orderId));
-      if (order instanceof Response) return order;
-      if (order.status !== 'delivered') return fail(409, 'not_exchangeable', `Order #${order.id} is ${order.status}; only delivered orders can be exchanged.`);
-      const { itemIds, newItemIds, paymentMethodId } = input.value as { itemIds: string[]; newItemIds: string[]; paymentMethodId: string };
+      const begun = await beginOrderWrite(w, request, params, 'exchange_items', 'delivered', { code: 'not_exchangeable', rule: 'only delivered orders can be exchanged' });
+      if (begun instanceof Response) return begun;
+      const { order } = begun;
+      const { itemIds, newItemIds, paymentMethodId } = begun.input as { itemIds: string[]; newItemIds: string[]; paymentMethodId: string };
       if (itemIds.length !== newItemIds.length) return fail(400, 'length_mismatch', 'itemIds and newItemIds must have the same length.');
-      const pm = w.db.users[order.userId]?.paymentMethods[paymentMethodId];
-      if (!pm) return fail(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
-      const want = countBy(itemIds);
-      for (const [itemId, n] of want) {
-        const line = order.items.find((i) => i.itemId === itemId);
-        if (!line) return fail(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
-        if (line.quantity - line.returned - line.exchanged < n) return fail(409, 'nothing_left_to_exchange', `Item ${itemId} of order #${order.id} has no unit left to exchange.`);
-      }
+      const pm = customerPaymentMethod(w, order, paymentMethodId);
+      if (pm instanceof Response) return pm;
+      const want = checkUnitsLeft(order, itemIds, 'exchange');
+      if (want instanceof Response) return want;
       let difference = 0;
       const pairs: { from: string; to: string }[] = [];
       for (let i = 0; i < itemIds.length; i++) {

@@ -13,31 +13,14 @@ export interface Grid {
   readonly agents: readonly { readonly agent: string; readonly cells: readonly CellSummary[] }[];
 }
 
-export interface GridMeta {
-  readonly world: string;
-  readonly seed: string;
-  readonly profile: string;
-  readonly fixedTrials: boolean;
-  readonly eps: readonly number[];
-  readonly lambda: readonly number[];
-  readonly trials: number;
+export type GridMeta = Omit<Grid, 'schemaVersion' | 'agents'> & {
   /** Agent order of the run, so that the grid does not depend on completion order. */
   readonly agents: readonly string[];
-}
+};
 
 /** Builds the grid from a tally of episode outcomes. Deterministic: it holds no timing fields. */
 export function buildGrid(meta: GridMeta, tally: Tally): Grid {
   const seen = new Set(tally.agents());
   const order = [...meta.agents.filter((a) => seen.has(a)), ...[...seen].filter((a) => !meta.agents.includes(a)).sort()];
-  return {
-    schemaVersion: 1,
-    world: meta.world,
-    seed: meta.seed,
-    profile: meta.profile,
-    fixedTrials: meta.fixedTrials,
-    eps: meta.eps,
-    lambda: meta.lambda,
-    trials: meta.trials,
-    agents: order.map((agent) => ({ agent, cells: tally.cells(agent) })),
-  };
+  return { schemaVersion: 1, ...meta, agents: order.map((agent) => ({ agent, cells: tally.cells(agent) })) };
 }

@@ -24,7 +24,12 @@ export const filler: PerturbationFamily<typeof params> = {
     if (eps === 0 || segments.length === 0) return [...segments];
     const out: Segment[] = [...segments];
     const pickFrom = (list: readonly string[]) => list[Math.floor(rng() * list.length)] ?? '';
-    if (rng() < eps * p.hedge) out.unshift({ text: `${pickFrom(HEDGES)} ` });
+    if (rng() < eps * p.hedge) {
+      // "I think can I return ..." reads as a person writes; keep "I" and proper nouns as they are.
+      const first = out[0];
+      if (first && !first.protected && /^[A-Z][a-z]/.test(first.text)) out[0] = { text: first.text.charAt(0).toLowerCase() + first.text.slice(1) };
+      out.unshift({ text: `${pickFrom(HEDGES)} ` });
+    }
     if (rng() < eps * p.opener) out.unshift({ text: `${pickFrom(OPENERS)} ` });
     if (rng() < eps * p.closer) out.push({ text: ` ${pickFrom(CLOSERS)}` });
     return out;

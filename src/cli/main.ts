@@ -289,7 +289,10 @@ async function replay(flags: Flags, io: Io): Promise<number> {
     return 0;
   }
   io.out(`${scenario.id} (${scenario.title})\nagent ${key.agent}, ε ${key.eps}, λ ${key.lambda}, trial ${key.trial}, seed ${config.seed}\n\n`);
-  for (const m of record.messages) io.out(`${m.role === 'user' ? 'user ' : 'agent'}> ${m.text}${m.perturbations ? `   [${m.perturbations.join(', ')}]` : ''}\n`);
+  for (const m of record.messages) {
+    io.out(`${m.role === 'user' ? 'user ' : 'agent'}> ${m.text}\n`);
+    if (m.original !== undefined) io.out(`        (unperturbed: ${m.original})  [${m.perturbations?.join(', ') ?? ''}]\n`);
+  }
   io.out('\ntool calls:\n');
   for (const t of record.trace) io.out(`  +${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'rejected'}${t.fault ? `  [fault: ${t.fault}]` : ''}${t.replayed ? '  [idempotent replay]' : ''}\n`);
   io.out(`\nfaults fired: ${record.faults.length === 0 ? 'none' : record.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}`).join(', ')}\n`);

@@ -26,6 +26,8 @@ export type EpisodeOutcome = 'pass' | 'fail' | 'error';
 export interface EpisodeMessage {
   readonly role: 'user' | 'agent';
   readonly text: string;
+  /** The user message before perturbation, when a family changed it. */
+  readonly original?: string;
   /** Perturbation families that changed this user message. */
   readonly perturbations?: readonly string[];
 }
@@ -229,7 +231,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     for (let i = 0; ; i++) {
       const { segments: perturbed, applied } = perturb(segments, key.eps, options.families, seeds.perturbation, i);
       const text = joinSegments(perturbed);
-      messages.push({ role: 'user', text, ...(applied.length > 0 ? { perturbations: applied } : {}) });
+      messages.push({ role: 'user', text, ...(applied.length > 0 ? { original: joinSegments(segments), perturbations: applied } : {}) });
       const reply = await Promise.race([agent.reply(text), aborted]);
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       messages.push({ role: 'agent', text: reply });

@@ -53,6 +53,7 @@ export class ScriptedUser {
   readonly confusions: Confusion[] = [];
   private requestIndex = 0;
   private turn = 0;
+  private identityGiven = 0;
   private readonly scenario: Scenario;
   private readonly lang: UserLanguage;
   private readonly rng: Rng;
@@ -69,9 +70,18 @@ export class ScriptedUser {
     return this.scenario.user.requests[this.requestIndex];
   }
 
+  /**
+   * The user's identity: the preferred alternative first; asked again, the next alternative the profile
+   * can fill (as a person whose e-mail was not found offers name and zip code), round and round.
+   */
   private identitySegments(): Segment[] {
-    const templates = this.lang.identity[this.scenario.user.identity] ?? [];
-    return renderTemplate(pick(this.rng, templates), this.scenario.user.profile);
+    const preferred = this.scenario.user.identity;
+    const profile = this.scenario.user.profile;
+    const usable = [preferred, ...Object.keys(this.lang.identity).filter((k) => k !== preferred)].filter((k) =>
+      (this.lang.identity[k] ?? []).every((t) => slotsOf(t).every((slot) => profile[slot] !== undefined)),
+    );
+    const kind = usable[this.identityGiven++ % Math.max(1, usable.length)] ?? preferred;
+    return renderTemplate(pick(this.rng, this.lang.identity[kind] ?? []), profile);
   }
 
   private slotSegments(slot: string, request: ScenarioRequest): Segment[] {

@@ -71,3 +71,16 @@ describe('scripted user', () => {
     expect(user.respond('Hmm?')).toEqual({ kind: 'end', reason: 'turn-limit' });
   });
 });
+
+describe('scripted user identity', () => {
+  it('offers the other identity when asked again, as a person whose e-mail was not found would', () => {
+    const user = userFor('cancel-pending-mistake');
+    user.opening();
+    const text = (t: string) => {
+      const step = user.respond(t);
+      return step.kind === 'message' ? joinSegments(step.segments) : '';
+    };
+    expect(text("I couldn't find an account. Could you give me your email address, or your name and zip code?")).toMatch(/Emma Novak.*43004/);
+    expect(text('Could you give me your email address once more?')).toContain('emma.novak@example.org');
+  });
+});

@@ -196,6 +196,7 @@ export class RetailReferenceAgent implements Agent {
     if (!task) return 'Could you tell me what you need help with today?';
     const userId = await this.identify();
     if (!userId) {
+      if (this.triedIdentities.size > 0) return "I couldn't find an account with those details. Could you give me your email address, or your first and last name and zip code?";
       return 'Before I can help, I need to verify your identity. Could you give me your email address, or your first and last name and zip code?';
     }
     if (task.intent === 'gift_card_balance') return this.done(await this.giftCardBalance(userId));

@@ -9,6 +9,7 @@ import { deriveSeed, makeRng } from './seeds.js';
 import { callTool } from './tools.js';
 import { ScriptedUser, type Confusion } from './user.js';
 import { toolSpecJson, type WorldDefinition } from './world.js';
+import { ShakedownError } from './errors.js';
 
 /** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
 export interface EpisodeKey {
@@ -127,14 +128,14 @@ export class WorldHarness {
     try {
       this.world.applySetup(initial, scenario.setup);
     } catch (error) {
-      throw new Error(`scenario ${scenario.id}: setup failed: ${(error as Error).message}`, { cause: error });
+      throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: its setup does not fit the base database: ${(error as Error).message}. Fix the scenario's setup.`, { cause: error });
     }
     const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: this.clone(initial), clock: createClock() });
     const statuses: number[] = [];
     try {
       for (const action of scenario.gold) {
         const spec = this.world.tools.find((t) => t.name === action.tool);
-        if (!spec) throw new Error(`scenario ${scenario.id}: gold tool ${action.tool} does not exist`);
+        if (!spec) throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: gold tool \`${action.tool}\` does not exist in world ${this.world.id}.`);
         const r = await callTool(session.fetch, session.baseUrl, spec, action.args);
         statuses.push(r.status);
       }
@@ -257,6 +258,9 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     }
   }
 
+  if (!error && session.worldErrors.length > 0) {
+    error = { name: 'WorldError', message: `the world's tool handlers failed (a bug in the world, not the agent): ${session.worldErrors.join('; ')}` };
+  }
   const { diff, missingOutputs } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text));
   const outcome: EpisodeOutcome = error ? 'error' : diff.length === 0 && missingOutputs.length === 0 ? 'pass' : 'fail';
   return {

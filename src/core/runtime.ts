@@ -46,6 +46,8 @@ export interface EpisodeSession {
   readonly fetch: typeof fetch;
   readonly trace: TraceEntry[];
   readonly faults: FiredFault[];
+  /** Exceptions thrown by the world's own handlers: a bug in the world, never the agent's fault. */
+  readonly worldErrors: string[];
   readonly instance: WorldInstance<unknown>;
   close(): void;
 }
@@ -101,6 +103,7 @@ export class ToolRuntime {
     const instance: WorldInstance<unknown> = { episodeId, db: options.db, clock, nextId: (prefix) => `${prefix}_${++counter}` };
     this.instances.set(episodeId, instance);
     const trace: TraceEntry[] = [];
+    const worldErrors: string[] = [];
     const fired: FiredFault[] = faults ? faults.fired : [];
     const ordinals = new Map<string, number>();
     const idempotency = new Map<string, StoredResponse>();
@@ -118,9 +121,16 @@ export class ToolRuntime {
           return { response: new Response(stored.body, { status: stored.status, headers: [...stored.headers, ['idempotent-replayed', 'true']] }), replayed: true };
         }
       }
+      let found: Response | undefined;
+      try {
+        found = await getResponse(this.handlers, request);
+      } catch (error) {
+        // The agent sees what a real API shows for its own bug; the episode is marked as a world error.
+        worldErrors.push(`${request.method} ${new URL(request.url).pathname}: ${(error as Error).message ?? String(error)}`);
+        return { response: Response.json({ error: 'internal_error', message: 'The service failed unexpectedly.' }, { status: 500 }), replayed: false };
+      }
       const response =
-        (await getResponse(this.handlers, request)) ??
-        Response.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, { status: 404 });
+        found ?? Response.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, { status: 404 });
       if (tool && key && response.status < 500) {
         const body = await response.clone().text();
         idempotency.set(key, { tool: tool.name, status: response.status, headers: [...response.headers.entries()], body });
@@ -195,6 +205,7 @@ export class ToolRuntime {
       fetch: sessionFetch as typeof fetch,
       trace,
       faults: fired,
+      worldErrors,
       instance,
       close: () => {
         this.instances.delete(episodeId);

@@ -2,6 +2,7 @@ import type { AgentFactory } from '../agents/contract.js';
 import { runEpisode, keyString, WorldHarness, type EpisodeKey, type EpisodeOptions, type EpisodeRecord } from './episode.js';
 import type { Scenario } from './scenario.js';
 import type { WorldDefinition } from './world.js';
+import { ShakedownError } from './errors.js';
 
 /** Everything a sweep needs, resolved. */
 export interface SweepPlan extends EpisodeOptions {
@@ -43,6 +44,17 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
   const harness = new WorldHarness(plan.world, plan.runSeed);
   const scenarios = new Map(plan.scenarios.map((s) => [s.id, s]));
   const agents = new Map(plan.agents.map((a) => [a.id, a]));
+  // Every scenario is prepared before the first episode: a broken one stops the sweep before it costs anything.
+  for (const scenario of plan.scenarios) {
+    const prepared = await harness.prepare(scenario);
+    const bad = prepared.goldStatuses.findIndex((status) => status < 200 || status >= 300);
+    if (bad >= 0) {
+      throw new ShakedownError(
+        'SHAKEDOWN_SCENARIO',
+        `Failed to prepare scenario ${scenario.id}: gold[${bad}] (${scenario.gold[bad]?.tool}) answered ${prepared.goldStatuses[bad]}, so its goal state is not reachable. Run \`shakedown validate\` and fix the scenario.`,
+      );
+    }
+  }
   const keys = planKeys(plan).filter((k) => !hooks.skip?.has(keyString(k)));
   const records: EpisodeRecord[] = [];
   let next = 0;

@@ -1,3 +1,4 @@
+import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../../src/agents/contract.js';
 import { resolveAgent } from '../../src/agents/registry.js';
@@ -36,6 +37,15 @@ describe('episodes', () => {
     );
     expect(r.ended).toBe('deadline');
     expect(r.simulatedMs).toBeLessThanOrEqual(600_000);
+  });
+
+  it('a bug in the world is an error of the world, not a failure of the agent', async () => {
+    const broken = { ...retail, handlers: (instance: Parameters<typeof retail.handlers>[0]) => [http.get('*/api/orders/:orderId', () => { throw new Error('db down'); }), ...retail.handlers(instance)] };
+    const harness = new WorldHarness(broken, '42');
+    const r = await runEpisode(harness, await harness.prepare(scenario('read-order-status')), resolveAgent('reference:none'), { ...key('reference:none'), scenario: 'read-order-status' }, episodeOptions());
+    expect(r.outcome).toBe('error');
+    expect(r.error?.name).toBe('WorldError');
+    expect(r.error?.message).toMatch(/GET \/api\/orders\/%23W9000101: db down/);
   });
 
   it('a reply that is not a string is an agent error', async () => {
@@ -94,6 +104,14 @@ describe('sweeps', () => {
     for (const c of grid.agents.find((a) => a.agent === 'noop')?.cells ?? []) expect(c.passHatK[0]?.value).toBe(0);
     expect(cell('reference:retry', 0, 0.3)?.passHatK[0]?.value).toBeGreaterThan(cell('reference:none', 0, 0.3)?.passHatK[0]?.value ?? 1);
     for (const { cells } of grid.agents) for (const c of cells) for (let k = 1; k < c.passHatK.length; k++) expect(c.passHatK[k]?.value).toBeLessThanOrEqual((c.passHatK[k - 1]?.value ?? 0) + 1e-12);
+  });
+
+  it('refuse, before any episode runs, a scenario whose gold actions fail', async () => {
+    const s = scenario('cancel-pending-mistake');
+    const broken = { ...s, id: 'broken-gold', gold: [...s.gold, ...s.gold] };
+    let episodes = 0;
+    await expect(runSweep({ ...plan(2), scenarios: [s, broken] }, { onEpisode: () => void episodes++ })).rejects.toThrow(/broken-gold: gold\[1\] \(cancel_order\) answered 409/);
+    expect(episodes).toBe(0);
   });
 
   it('skip finished keys and stop launching when aborted', async () => {

@@ -40,7 +40,7 @@ export interface EpisodeRecord {
   readonly seeds: { readonly run: string; readonly perturbation: string; readonly faults: string; readonly user: string; readonly agent: string };
   readonly outcome: EpisodeOutcome;
   /** Why the conversation ended. */
-  readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'deadline';
+  readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'deadline' | 'simulator-error';
   readonly diff: readonly DiffEntry[];
   readonly missingOutputs: readonly string[];
   readonly error?: { readonly message: string; readonly name: string };
@@ -79,6 +79,25 @@ export interface PreparedScenario {
   /** Whether the gold actions change the database at all. */
   readonly goldChangesState: boolean;
 }
+
+/** A failure of the scripted user, kept apart so that it is never blamed on the agent. */
+export class SimulatorError extends Error {
+  constructor(cause: unknown) {
+    super(`the user simulator failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'SimulatorError';
+  }
+}
+
+const simulated = <T>(f: () => T): T => {
+  try {
+    return f();
+  } catch (error) {
+    throw new SimulatorError(error);
+  }
+};
+
+/** How long an agent's `close()` may take before the episode moves on without it. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** Thrown into an agent's pending work when the episode's deadline passes. */
 export class DeadlineError extends Error {
@@ -228,7 +247,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       }),
       aborted,
     ]);
-    let segments = user.opening();
+    let segments = simulated(() => user.opening());
     for (let i = 0; ; i++) {
       const { segments: perturbed, applied } = perturb(segments, key.eps, options.families, seeds.perturbation, i);
       const text = joinSegments(perturbed);
@@ -236,7 +255,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       const reply = await Promise.race([agent.reply(text), aborted]);
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       messages.push({ role: 'agent', text: reply });
-      const step = user.respond(reply);
+      const step = simulated(() => user.respond(reply));
       if (step.kind === 'end') {
         ended = step.reason;
         break;
@@ -245,16 +264,26 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     }
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    ended = err instanceof DeadlineError ? 'deadline' : 'agent-error';
+    ended = err instanceof DeadlineError ? 'deadline' : err instanceof SimulatorError ? 'simulator-error' : 'agent-error';
     error = { name: err.name, message: err.message };
   } finally {
     clearTimeout(timer);
     if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
     session.close();
-    try {
-      await agent?.close?.();
-    } catch {
-      // A failing close() cannot change the outcome; the episode is already judged below.
+    if (agent?.close) {
+      // The outcome depends on the conversation and the database only: a close() that fails or hangs is ignored.
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => {
+        graceTimer = setTimeout(resolve, CLOSE_GRACE_MS);
+        graceTimer.unref?.();
+      });
+      try {
+        await Promise.race([Promise.resolve().then(() => agent?.close?.()), grace]);
+      } catch {
+        // Ignored, as said above.
+      } finally {
+        clearTimeout(graceTimer);
+      }
     }
   }
 

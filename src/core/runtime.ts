@@ -138,7 +138,9 @@ export class ToolRuntime {
       return { response, replayed: false };
     };
 
+    let closed = false;
     const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      if (closed) throw new TypeError('fetch failed: the episode is over');
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const url = new URL(request.url);
       if (url.host !== expectedHost) {
@@ -208,6 +210,7 @@ export class ToolRuntime {
       worldErrors,
       instance,
       close: () => {
+        closed = true;
         this.instances.delete(episodeId);
       },
     };

@@ -68,6 +68,10 @@ export function parseScenario<Setup>(world: WorldDefinition<unknown, Setup>, raw
       if (!lang.slots[slot]) fail(`user.requests[${i}] names slot \`${slot}\`; valid slots: ${Object.keys(lang.slots).join(', ')}.`);
       if (!(slot in r.slots)) fail(`user.requests[${i}].tell names \`${slot}\`, which has no value in its slots.`);
     }
+    const tell = new Set(r.tell ?? Object.keys(r.slots));
+    if (!(lang.intents[r.intent] ?? []).some((p) => slotsOf(p).every((slot) => tell.has(slot)))) {
+      fail(`user.requests[${i}]: no phrasing of intent \`${r.intent}\` uses only the slots it tells (${[...tell].join(', ') || 'none'}); tell more slots or add a phrasing.`);
+    }
   });
   const tools = new Map(world.tools.map((t) => [t.name, t]));
   s.gold.forEach((g, i) => {

@@ -48,6 +48,11 @@ describe('episodes', () => {
     expect(r.error?.message).toMatch(/GET \/api\/orders\/%23W9000101: db down/);
   });
 
+  it('an agent whose close() hangs does not hold the episode', async () => {
+    const r = await run(defineAgent({ id: 'sticky', description: 's', create: () => ({ reply: async () => 'Done.', close: () => new Promise<void>(() => undefined) }) }));
+    expect(r.outcome).toBe('fail');
+  }, 20_000);
+
   it('a reply that is not a string is an agent error', async () => {
     const r = await run(defineAgent({ id: 'num', description: 'n', create: () => ({ reply: async () => 42 as unknown as string }) }));
     expect(r.outcome).toBe('error');

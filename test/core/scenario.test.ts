@@ -55,6 +55,9 @@ describe('scenario parsing', () => {
     expect(fails({ user: { profile: { email: 'a@b.c' }, identity: 'email', requests: [{ intent: 'teleport' }] } })).toThrow(/intent `teleport` is not one of: order_status/);
     expect(fails({ user: { profile: { email: 'a@b.c' }, identity: 'email', requests: [{ intent: 'cancel', slots: { mood: 'x' } }] } })).toThrow(/slot `mood`/);
     expect(fails({ user: { profile: {}, identity: 'email', requests: [{ intent: 'cancel' }] } })).toThrow(/needs `email`/);
+    const terse = { ...retail, userLanguage: { ...retail.userLanguage, intents: { ...retail.userLanguage.intents, cancel: ['Cancel {order}.'] } } };
+    const holdsBack = { ...raw('cancel-pending-mistake'), user: { profile: { email: 'a@b.c' }, identity: 'email', requests: [{ intent: 'cancel', slots: { order: '#W9000201', reason: 'x' }, tell: ['reason'] }] } };
+    expect(() => parseScenario(terse, holdsBack, 'x.json')).toThrow(/no phrasing of intent `cancel` uses only the slots it tells \(reason\)/);
   });
 
   it('refuses a setup that does not fit the world', () => {

@@ -26,8 +26,10 @@ interface CompiledTool {
   readonly pattern: RegExp;
 }
 
+/** Literal paths match before templated ones (`/users/by-email` before `/users/{userId}`), whatever the order of the specs. */
 function compileTools(tools: readonly ToolSpec[]): CompiledTool[] {
-  return tools.map((spec) => ({
+  const placeholders = (t: ToolSpec) => (t.path.match(/\{/g) ?? []).length;
+  return [...tools].sort((a, b) => placeholders(a) - placeholders(b)).map((spec) => ({
     spec,
     pattern: new RegExp(`^/api${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
   }));

@@ -71,3 +71,14 @@ describe('tool runtime', () => {
     b.close();
   });
 });
+
+describe('tool matching', () => {
+  it('matches literal paths before templated ones, whatever the order of the specs', async () => {
+    const { ToolRuntime } = await import('../../src/core/runtime.js');
+    const reversed = new ToolRuntime({ ...retail, tools: [...retail.tools].reverse() });
+    expect(reversed.matchTool('GET', '/api/users/by-email')?.name).toBe('find_user_by_email');
+    expect(reversed.matchTool('GET', '/api/users/ava_1')?.name).toBe('get_user');
+    expect(reversed.matchTool('GET', '/api/users/ava_1/orders')?.name).toBe('list_user_orders');
+    expect(reversed.matchTool('POST', '/api/users/ava_1')).toBeNull();
+  });
+});

@@ -131,14 +131,15 @@ export class RetailReferenceAgent implements Agent {
     try {
       if (this.pending) {
         const toks = tokens(message);
+        // A refusal wins over a stray "okay" (as in "if that is okay, no, not that one").
+        if (hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
+          this.pending = undefined;
+          return await this.step();
+        }
         if (hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
           const action = this.pending;
           this.pending = undefined;
           return await this.execute(action);
-        }
-        if (hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
-          this.pending = undefined;
-          return await this.step();
         }
         return 'Please answer yes or no: shall I proceed?';
       }

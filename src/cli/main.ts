@@ -192,7 +192,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency },
     {
       onEpisode(record: EpisodeRecord) {
-        appendEpisode(files.episodes, record);
+        appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayCommand(config, record.key) });
         done++;
         if (flags.quiet) return;
         const now = performance.now();

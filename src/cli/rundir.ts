@@ -32,7 +32,7 @@ export function writeJson(path: string, value: unknown): void {
 }
 
 /** Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode. */
-export function appendEpisode(path: string, record: EpisodeRecord): void {
+export function appendEpisode(path: string, record: EpisodeRecord & { readonly replay?: string }): void {
   appendFileSync(path, `${JSON.stringify(record)}\n`);
 }
 

@@ -53,7 +53,15 @@ export interface KEstimate {
   readonly value: number;
   /** Standard error over tasks. */
   readonly se: number;
+  /**
+   * 95% interval over tasks by the normal approximation (value ± 1.96 se, clipped to [0, 1]). With few
+   * tasks or values near 0 and 1 it is rough; treat it as a first guide.
+   */
+  readonly ci95: readonly [number, number];
 }
+
+const clip = (x: number) => Math.min(1, Math.max(0, x));
+const estimate = (k: number, { mean, se }: { mean: number; se: number }): KEstimate => ({ k, value: mean, se, ci95: [clip(mean - 1.96 * se), clip(mean + 1.96 * se)] });
 
 export interface CellSummary {
   readonly eps: number;
@@ -77,10 +85,8 @@ export function summarizeCell(eps: number, lambda: number, perTask: readonly Tas
   const hat: KEstimate[] = [];
   const at: KEstimate[] = [];
   for (let k = 1; k <= n; k++) {
-    const h = meanSe(tasks.map((t) => passHatK(t.n, t.c, k)));
-    const a = meanSe(tasks.map((t) => passAtK(t.n, t.c, k)));
-    hat.push({ k, value: h.mean, se: h.se });
-    at.push({ k, value: a.mean, se: a.se });
+    hat.push(estimate(k, meanSe(tasks.map((t) => passHatK(t.n, t.c, k)))));
+    at.push(estimate(k, meanSe(tasks.map((t) => passAtK(t.n, t.c, k)))));
   }
   return { eps, lambda, tasks: tasks.length, trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks };
 }

@@ -59,6 +59,9 @@ describe('cell summaries', () => {
     expect(cell.passHatK[1]?.value).toBeCloseTo((1 + 1 / 6) / 2, 12);
     expect(cell.passHatK[0]?.value).toBeCloseTo(0.75, 12);
     expect(cell.passHatK[0]?.se).toBeCloseTo(meanSe([1, 0.5]).se, 12);
+    const [low, high] = cell.passHatK[0]?.ci95 ?? [NaN, NaN];
+    expect(low).toBeCloseTo(Math.max(0, 0.75 - 1.96 * 0.25), 12);
+    expect(high).toBe(1);
     expect(cell.episodes).toBe(8);
   });
 

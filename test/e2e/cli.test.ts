@@ -40,6 +40,8 @@ describe('shakedown sweep (end to end)', () => {
     expect(new Set(lines.map((l) => JSON.stringify(l.key))).size).toBe(128);
     for (const l of lines) {
       expect(['pass', 'fail', 'error']).toContain(l.outcome);
+      if (l.outcome === 'pass') expect(l.replay).toBeUndefined();
+      else expect(l.replay).toBe(`npx shakedown replay --world retail --seed 7 --profile mixed --scenario ${l.key.scenario} --agent ${l.key.agent} --eps ${l.key.eps} --lambda ${l.key.lambda} --trial ${l.key.trial}`);
       expect(l.seeds.run).toBe('7');
       expect(l.messages[0].role).toBe('user');
     }

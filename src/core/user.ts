@@ -131,8 +131,9 @@ export class ScriptedUser {
     if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts) };
 
     if (asks.length > 0) {
+      // Neutral, and no hint beyond what the user wants: a person restates the request.
       this.confusions.push({ turn: this.turn, agentText });
-      return { kind: 'message', segments: [{ text: "Sorry, I'm not sure what you're asking." }] };
+      return { kind: 'message', segments: [{ text: "Sorry, I'm not sure what you're asking. " }, ...this.openingOf(request, false)] };
     }
     // A statement (or "anything else?") closes the current request.
     this.requestIndex++;

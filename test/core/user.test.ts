@@ -46,7 +46,7 @@ describe('scripted user', () => {
     const user = userFor('cancel-pending-mistake');
     user.opening();
     const step = user.respond('What is your favourite colour?');
-    expect(step.kind === 'message' && joinSegments(step.segments)).toMatch(/not sure what you're asking/);
+    expect(step.kind === 'message' && joinSegments(step.segments)).toMatch(/^Sorry, I'm not sure what you're asking\. .*cancel.*#W9000201/);
     expect(user.confusions).toEqual([{ turn: 1, agentText: 'What is your favourite colour?' }]);
   });
 

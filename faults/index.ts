@@ -11,12 +11,14 @@ export const faultKinds: readonly FaultKind[] = [timeout, rateLimit, schemaDrift
 
 export { profiles as faultProfiles };
 
+/** A fault profile by id; an unknown id lists the valid ones. */
 export function getFaultProfile(id: string): FaultProfile {
   const p = profiles.find((x) => x.id === id);
   if (!p) throw unknownId('fault profile', id, profiles.map((x) => x.id));
   return p;
 }
 
+/** A fault kind by id; an unknown id lists the valid ones. */
 export function getFaultKind(id: string): FaultKind {
   const k = faultKinds.find((x) => x.id === id);
   if (!k) throw unknownId('fault kind', id, faultKinds.map((x) => x.id));

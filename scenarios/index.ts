@@ -9,6 +9,7 @@ import { retailWorld } from './retail/index.js';
 /** Every built-in world. */
 export const worlds: readonly WorldDefinition[] = [retailWorld as unknown as WorldDefinition];
 
+/** A built-in world by id; an unknown id lists the valid ones. */
 export function getWorld(id: string): WorldDefinition {
   const w = worlds.find((x) => x.id === id);
   if (!w) throw unknownId('world', id, worlds.map((x) => x.id));

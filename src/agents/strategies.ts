@@ -54,6 +54,7 @@ const retry: Strategy<typeof retryParams> = {
 /** Every strategy, by id. */
 export const strategies: readonly Strategy[] = [none, retry as unknown as Strategy];
 
+/** A strategy by id; an unknown id lists the valid ones. */
 export function getStrategy(id: string): Strategy {
   const s = strategies.find((x) => x.id === id);
   if (!s) throw unknownId('strategy', id, strategies.map((x) => x.id));

@@ -20,6 +20,7 @@ export interface EpisodeKey {
   readonly trial: number;
 }
 
+/** The episode key as one string, e.g. for sets of finished keys. */
 export const keyString = (k: EpisodeKey): string => `${k.scenario}|${k.agent}|${k.eps}|${k.lambda}|${k.trial}`;
 
 export type EpisodeOutcome = 'pass' | 'fail' | 'error';

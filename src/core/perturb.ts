@@ -28,6 +28,7 @@ export interface PerturbationFamily<P extends z.ZodObject = z.ZodObject> {
   apply(segments: readonly Segment[], ctx: PerturbationContext, params: z.output<P>): Segment[];
 }
 
+/** The text of a message from its segments. */
 export const joinSegments = (segments: readonly Segment[]): string => segments.map((s) => s.text).join('');
 
 /**

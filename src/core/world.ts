@@ -39,6 +39,7 @@ export interface ToolSpecJson {
   readonly inputSchema: Record<string, unknown>;
 }
 
+/** The JSON form of a tool spec, with its input as JSON Schema, as handed to agents. */
 export function toolSpecJson(spec: ToolSpec): ToolSpecJson {
   return {
     name: spec.name,

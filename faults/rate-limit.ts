@@ -20,10 +20,16 @@ export const rateLimit: TransientFaultKind<typeof params> = {
   canStrikeAfterCommit: false,
   params,
   async strike(ctx, p) {
-    const lo = Math.min(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
-    const hi = Math.max(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
-    const seconds = lo + Math.floor(ctx.rng() * (hi - lo + 1));
-    if (p.window) ctx.state.blockedUntil = Math.max(ctx.state.blockedUntil, ctx.clock.now() + seconds * 1000);
+    let seconds: number;
+    if (ctx.windowUntil !== undefined) {
+      // Inside the window an earlier 429 opened: say how long is left of it.
+      seconds = Math.max(1, Math.ceil((ctx.windowUntil - ctx.clock.now()) / 1000));
+    } else {
+      const lo = Math.min(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
+      const hi = Math.max(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
+      seconds = lo + Math.floor(ctx.rng() * (hi - lo + 1));
+      if (p.window) ctx.state.window = { kind: rateLimit.id, until: ctx.clock.now() + seconds * 1000 };
+    }
     return Response.json(
       { error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` },
       { status: 429, headers: { 'Retry-After': String(seconds) } },

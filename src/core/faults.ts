@@ -16,37 +16,42 @@ export interface StrikeContext {
   readonly clock: EpisodeClock;
   readonly rng: Rng;
   readonly signal?: AbortSignal;
-  /** Per-episode fault state, e.g. the end of a rate-limit window. */
+  /** Per-episode fault state: a kind may open a window here. */
   readonly state: FaultState;
+  /** Set when the call falls inside a window this kind opened: the window's end, simulated ms. */
+  readonly windowUntil?: number;
 }
 
 export interface FaultState {
-  /** Calls before this simulated instant are refused with 429 (a rate-limit window). */
-  blockedUntil: number;
+  /**
+   * A window opened by a transient kind (a rate limit's Retry-After): until it ends, every call is struck
+   * by that kind again, whatever the schedule says.
+   */
+  window: { readonly kind: string; readonly until: number } | null;
 }
 
-/** A fault that strikes one call: it produces the failed response (or rejects) instead of the real one. */
-export interface TransientFaultKind<P extends z.ZodObject = z.ZodObject> {
+/** What every fault kind declares: the engine reads these and never switches on the id. */
+interface FaultKindBase<P extends z.ZodObject> {
   readonly id: string;
   readonly description: string;
-  readonly scope: 'transient';
   readonly touches: readonly FaultTouch[];
   /** Which calls it may strike. */
   readonly appliesTo: 'read' | 'write' | 'any';
+  /** Its parameters, with defaults. */
+  readonly params: P;
+}
+
+/** A fault that strikes one call: it produces the failed response (or rejects) instead of the real one. */
+export interface TransientFaultKind<P extends z.ZodObject = z.ZodObject> extends FaultKindBase<P> {
+  readonly scope: 'transient';
   /** Whether, on a write, it may strike after the database changed. */
   readonly canStrikeAfterCommit: boolean;
-  readonly params: P;
   strike(ctx: StrikeContext, params: z.output<P>): Promise<Response>;
 }
 
 /** A fault that holds for a whole episode on one tool: it rewrites every response of that tool. */
-export interface PersistentFaultKind<P extends z.ZodObject = z.ZodObject> {
-  readonly id: string;
-  readonly description: string;
+export interface PersistentFaultKind<P extends z.ZodObject = z.ZodObject> extends FaultKindBase<P> {
   readonly scope: 'persistent';
-  readonly touches: readonly FaultTouch[];
-  readonly appliesTo: 'read' | 'write' | 'any';
-  readonly params: P;
   /** Picks the episode's variant of the fault for a tool (e.g. which drift), from the seeded stream. */
   variant(rng: Rng, params: z.output<P>): string;
   transform(response: { status: number; body: unknown }, variant: string, params: z.output<P>): { status: number; body: unknown };
@@ -101,9 +106,9 @@ export interface FaultInjectorOptions {
  */
 export class FaultInjector {
   readonly lambda: number;
-  readonly state: FaultState = { blockedUntil: Number.NEGATIVE_INFINITY };
-  readonly fired: FiredFault[] = [];
+  readonly state: FaultState = { window: null };
   private readonly seed: string;
+  private readonly kinds: ReadonlyMap<string, FaultKind>;
   private readonly transient: TransientFaultKind[];
   private readonly persistent: PersistentFaultKind[];
   private readonly weights: Record<string, number>;
@@ -114,9 +119,9 @@ export class FaultInjector {
     if (!(options.lambda >= 0 && options.lambda <= 1)) throw new RangeError(`λ must be in [0, 1], got ${options.lambda}`);
     this.seed = options.seed;
     this.lambda = options.lambda;
-    const known = new Map(options.kinds.map((k) => [k.id, k]));
+    this.kinds = new Map(options.kinds.map((k) => [k.id, k]));
     for (const id of Object.keys(options.profile.weights)) {
-      if (!known.has(id)) throw unknownId('fault kind', id, [...known.keys()]);
+      if (!this.kinds.has(id)) throw unknownId('fault kind', id, [...this.kinds.keys()]);
     }
     this.weights = { ...options.profile.weights };
     this.transient = options.kinds.filter((k): k is TransientFaultKind => k.scope === 'transient' && (this.weights[k.id] ?? 0) > 0);
@@ -126,6 +131,13 @@ export class FaultInjector {
 
   paramsOf(kind: FaultKind): unknown {
     return this.params.get(kind.id);
+  }
+
+  /** The kind whose window is open at this simulated instant, if any, with the window's end. */
+  openWindow(now: number): { kind: TransientFaultKind; until: number } | null {
+    const w = this.state.window;
+    const kind = w && now < w.until ? this.kinds.get(w.kind) : undefined;
+    return kind?.scope === 'transient' && w ? { kind, until: w.until } : null;
   }
 
   /** The transient fault for this call, if any. */
@@ -144,7 +156,7 @@ export class FaultInjector {
     const pick = rng();
     const phaseDraw = rng();
     if (u >= this.lambda * Math.min(1, total)) return null;
-    const id = pickWeighted(() => pick, weights);
+    const id = pickWeighted(pick, weights);
     const kind = eligible.find((k) => k.id === id);
     if (!kind) return null;
     const share = (this.params.get(kind.id) as { afterCommit?: number } | undefined)?.afterCommit ?? 0;

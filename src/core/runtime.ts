@@ -106,7 +106,7 @@ export class ToolRuntime {
     this.instances.set(episodeId, instance);
     const trace: TraceEntry[] = [];
     const worldErrors: string[] = [];
-    const fired: FiredFault[] = faults ? faults.fired : [];
+    const fired: FiredFault[] = [];
     const ordinals = new Map<string, number>();
     const idempotency = new Map<string, StoredResponse>();
     const startMs = clock.now();
@@ -158,18 +158,13 @@ export class ToolRuntime {
         trace.push({ tool: name, method: request.method, path: url.pathname + url.search, ordinal, status, atMs, ...(key ? { idempotencyKey: key } : {}), ...extra });
 
       if (faults && tool) {
-        // A call inside an open rate-limit window is refused whatever the schedule says.
-        if (clock.now() < faults.state.blockedUntil) {
-          const seconds = Math.max(1, Math.ceil((faults.state.blockedUntil - clock.now()) / 1000));
-          fired.push({ kind: 'rate-limit', tool: tool.name, ordinal, scope: 'transient', window: true });
-          record(429, { fault: 'rate-limit' });
-          return Response.json({ error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` }, { status: 429, headers: { 'Retry-After': String(seconds) } });
-        }
-        const decision = faults.decide(tool, ordinal);
+        // A call inside a window an earlier fault opened is struck again, whatever the schedule says.
+        const window = faults.openWindow(clock.now());
+        const decision = window ? { kind: window.kind, phase: 'before' as const } : faults.decide(tool, ordinal);
         if (decision) {
-          const ctx = { tool, ordinal, clock, rng: faults.strikeRng(tool, ordinal), state: faults.state, ...(signal ? { signal } : {}) };
+          const ctx = { tool, ordinal, clock, rng: faults.strikeRng(tool, ordinal), state: faults.state, ...(signal ? { signal } : {}), ...(window ? { windowUntil: window.until } : {}) };
           if (decision.phase === 'after') await dispatch(request, tool);
-          fired.push({ kind: decision.kind.id, tool: tool.name, ordinal, scope: 'transient', ...(tool.write ? { phase: decision.phase } : {}) });
+          fired.push({ kind: decision.kind.id, tool: tool.name, ordinal, scope: 'transient', ...(window ? { window: true } : tool.write ? { phase: decision.phase } : {}) });
           try {
             const response = await decision.kind.strike(ctx, faults.paramsOf(decision.kind) as never);
             record(response.status, { fault: decision.kind.id });
@@ -183,7 +178,7 @@ export class ToolRuntime {
 
       const { response, replayed } = await dispatch(request, tool);
       const persistent = faults && tool ? faults.persistentFor(tool) : null;
-      if (persistent && tool) {
+      if (faults && persistent && tool) {
         const text = await response.text();
         let body: unknown = text;
         try {
@@ -191,7 +186,7 @@ export class ToolRuntime {
         } catch {
           // Not JSON: a persistent fault rewrites JSON bodies only.
         }
-        const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults?.paramsOf(persistent.kind) as never);
+        const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults.paramsOf(persistent.kind) as never);
         if (out.status !== response.status || out.body !== body) {
           fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
           record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}) });

@@ -55,12 +55,12 @@ export function pick<T>(rng: Rng, items: readonly T[]): T {
   return items[randInt(rng, items.length)] as T;
 }
 
-/** Picks a key in proportion to its weight; undefined when every weight is zero. */
-export function pickWeighted<K extends string>(rng: Rng, weights: Readonly<Partial<Record<K, number>>>): K | undefined {
+/** Picks a key in proportion to its weight, from a uniform draw `u` in [0, 1); undefined when every weight is zero. */
+export function pickWeighted<K extends string>(u: number, weights: Readonly<Partial<Record<K, number>>>): K | undefined {
   const entries = Object.entries(weights).filter(([, w]) => typeof w === 'number' && w > 0) as [K, number][];
   const total = entries.reduce((s, [, w]) => s + w, 0);
   if (total <= 0) return undefined;
-  let x = rng() * total;
+  let x = u * total;
   for (const [k, w] of entries) {
     x -= w;
     if (x < 0) return k;

@@ -127,6 +127,11 @@ describe('fault effects', () => {
     const seconds = Number(r.headers.get('retry-after'));
     expect(seconds).toBeGreaterThanOrEqual(1);
     expect(session.faults.map((f) => f.kind)).toEqual(['rate-limit']);
+    // A second call at the same simulated instant falls inside the window the first 429 opened.
+    const inWindow = await callTool(session.fetch, session.baseUrl, tool('get_product'), { productId: 'tee' });
+    expect(inWindow.status).toBe(429);
+    expect(Number(inWindow.headers.get('retry-after'))).toBe(seconds);
+    expect(session.faults[1]).toMatchObject({ kind: 'rate-limit', tool: 'get_product', window: true });
     session.close();
   });
 
@@ -161,7 +166,7 @@ describe('fault effects', () => {
       const first = await callTool(session.fetch, session.baseUrl, write, args, options);
       const second = await callTool(session.fetch, session.baseUrl, write, args, options);
       session.close();
-      return { first, second, db, fired: faults.fired };
+      return { first, second, db, fired: session.faults };
     };
     const naive = await run('naive');
     expect(naive.first.status).toBe(504);

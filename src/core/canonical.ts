@@ -166,7 +166,6 @@ export function diffCanonical(expected: unknown, actual: unknown, path = ''): Di
   if (deepEqual(expected, actual)) return [];
   const here = path || '(root)';
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    if (expected.length === actual.length && expected.every((e, i) => deepEqual(e, actual[i]))) return [];
     const key = keyField(expected, actual);
     return key ? diffKeyed(expected as Record<string, unknown>[], actual as Record<string, unknown>[], key, path) : diffMultiset(expected, actual, here);
   }
@@ -223,7 +222,10 @@ function diffKeyed(expected: Record<string, unknown>[], actual: Record<string, u
 
 function diffMultiset(expected: unknown[], actual: unknown[], path: string): DiffEntry[] {
   const remaining = new Map<string, number>();
-  for (const e of expected) remaining.set(stableJson(e), (remaining.get(stableJson(e)) ?? 0) + 1);
+  for (const e of expected) {
+    const k = stableJson(e);
+    remaining.set(k, (remaining.get(k) ?? 0) + 1);
+  }
   const expectedKeys = new Set(remaining.keys());
   const unexpected: unknown[] = [];
   for (const a of actual) {

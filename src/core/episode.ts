@@ -8,7 +8,7 @@ import type { Scenario } from './scenario.js';
 import { deriveSeed, makeRng } from './seeds.js';
 import { callTool } from './tools.js';
 import { ScriptedUser, type Confusion } from './user.js';
-import { toolSpecJson, type WorldDefinition } from './world.js';
+import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 
 /** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
@@ -38,7 +38,7 @@ export interface EpisodeMessage {
 export interface EpisodeRecord {
   readonly key: EpisodeKey;
   readonly episodeId: string;
-  readonly seeds: { readonly run: string; readonly perturbation: string; readonly faults: string; readonly user: string; readonly agent: string };
+  readonly seeds: Readonly<ReturnType<typeof episodeSeeds>>;
   readonly outcome: EpisodeOutcome;
   /** Why the conversation ended. */
   readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'deadline' | 'simulator-error';
@@ -116,6 +116,8 @@ export class WorldHarness {
   readonly world: WorldDefinition;
   readonly runtime: ToolRuntime;
   readonly runSeed: string;
+  /** The tool specs agents are given, built once (JSON Schema generation is not free) and frozen, since every episode shares them. */
+  readonly toolsJson: readonly ToolSpecJson[];
   private base: unknown;
   private readonly prepared = new Map<string, Promise<PreparedScenario>>();
 
@@ -123,6 +125,7 @@ export class WorldHarness {
     this.world = world;
     this.runSeed = runSeed;
     this.runtime = new ToolRuntime(world);
+    this.toolsJson = deepFreeze(world.tools.map(toolSpecJson));
   }
 
   clone<T>(db: T): T {
@@ -172,6 +175,14 @@ export class WorldHarness {
       goldChangesState: diffCanonical(initialCanonical, goldCanonical).length > 0,
     };
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
@@ -237,7 +248,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         episodeId,
         world: world.id,
         policy: world.policy,
-        tools: world.tools.map(toolSpecJson),
+        tools: harness.toolsJson,
         toolSpecs: world.tools,
         baseUrl: session.baseUrl,
         fetch: session.fetch,

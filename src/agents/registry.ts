@@ -9,7 +9,7 @@ export interface AgentEntry {
   readonly id: string;
   readonly description: string;
   /** Builds the factory for an option string (e.g. `retry+none` for `reference:retry+none`). */
-  build(options: string | undefined, spec: string): AgentFactory;
+  build(options: string | undefined): AgentFactory;
 }
 
 const referenceEntry: AgentEntry = {
@@ -52,5 +52,5 @@ export function resolveAgent(spec: string): AgentFactory {
   if (!entry) {
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to find agent \`${spec}\`: no such agent. Built-in agents: ${agentEntries.map((e) => e.id).join(', ')} (e.g. reference:retry).`);
   }
-  return entry.build(options, trimmed);
+  return entry.build(options);
 }

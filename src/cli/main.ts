@@ -166,6 +166,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const agents = resolveAgentsFor(config);
   const options = episodeOptions(config);
+  // clock: the default run directory is named after the wall-clock start; no outcome depends on it.
   const dir = flags.out ?? join('runs', new Date().toISOString().replace(/[:.]/g, '-'));
   createRunDir(dir);
   const files = runFiles(dir);
@@ -173,7 +174,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   writeJson(files.manifest, {
     schemaVersion: RUN_SCHEMA_VERSION,
     shakedown: packageVersion(),
-    createdAt: new Date().toISOString(),
+    createdAt: new Date().toISOString(), // clock: a timing field of the manifest, outside every outcome
     node: process.version,
     gitCommit: gitCommit(),
     config,
@@ -185,7 +186,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
   });
   io.err(`shakedown: ${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) -> ${dir}\n`);
-  const started = performance.now();
+  const started = performance.now(); // clock: progress rate and the closing timing line only
   let done = 0;
   let lastPrint = 0;
   await runSweep(
@@ -277,8 +278,7 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   const { trials: _unused, ...replayFlags } = flags;
   const config = resolveConfig(configFromFlags(replayFlags));
   const world = getWorld(config.world);
-  const scenarios = selectScenarios(loadScenarios(world), []);
-  const scenario = scenarios.find((s) => s.id === flags.scenario?.[0]);
+  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: no scenario \`${flags.scenario?.[0]}\` in world ${world.id}.`);
   const [agent] = resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] });
   const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };

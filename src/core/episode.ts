@@ -210,7 +210,7 @@ export function judge(world: WorldDefinition, finalDb: unknown, prepared: Prepar
  * or hangs gives outcome `error`).
  */
 export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
-  const wallStart = performance.now();
+  const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
   const world = harness.world;
   const seeds = episodeSeeds(options.runSeed, key, options.fixedTrials);
   const episodeId = `e${deriveSeed(options.runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
@@ -230,6 +230,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   };
   const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds });
   const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, signal: controller.signal });
+  // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
   timer.unref?.();
   const aborted = new Promise<never>((_, reject) => {

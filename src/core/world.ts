@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { RequestHandler } from 'msw';
 import type { EpisodeClock } from './clock.js';
-import type { Rng } from './seeds.js';
 
 /**
  * Marks a schema node as volatile: generated ids and timestamps that the comparator leaves out of the
@@ -108,6 +107,3 @@ export interface WorldDefinition<DB = unknown, Setup = unknown> {
   /** Copies a database. Defaults to a deep copy of JSON-shaped data. */
   clone?(db: DB): DB;
 }
-
-/** Extra randomness a world may use when generating, kept separate from the engine streams. */
-export type WorldRng = Rng;

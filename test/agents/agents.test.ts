@@ -4,7 +4,7 @@ import { composeStrategies, parseStrategies, type ToolCall } from '../../src/age
 import { createClock } from '../../src/core/clock.js';
 import { ShakedownError } from '../../src/core/errors.js';
 import { runEpisode, WorldHarness } from '../../src/core/episode.js';
-import { detectIntent } from '../../src/agents/reference/retail.js';
+import { detectIntent } from '../../src/agents/reference/retail-understanding.js';
 import { tokens, editDistance } from '../../src/agents/reference/text.js';
 import { episodeOptions, retail, retailScenarios } from '../helpers.js';
 

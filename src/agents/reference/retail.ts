@@ -2,18 +2,9 @@ import type { ToolResult } from '../../core/tools.js';
 import { callTool } from '../../core/tools.js';
 import type { Agent, AgentContext } from '../contract.js';
 import { composeStrategies, type Strategy } from '../strategies.js';
-import { hasAny, money, tokens, wordMatches } from './text.js';
-
-type Intent = 'order_status' | 'order_total' | 'gift_card_balance' | 'cancel' | 'change_address' | 'return' | 'exchange';
-type Reason = 'no longer needed' | 'ordered by mistake';
-
-interface AddressInput {
-  address1: string;
-  address2: string;
-  city: string;
-  state: string;
-  zip: string;
-}
+import { hasAny, money, tokens } from './text.js';
+import { ADDRESS, detectIntent, EMAIL, itemScore, matchLines, mentionsOption, NAME, ORDER_ID, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
+import { asOrder, asOrderList, asPaymentMethods, asVariants, isObj, optionText, pmLabel, type Line, type OrderView, type PaymentMethodView } from './retail-views.js';
 
 interface Task {
   intent: Intent;
@@ -31,66 +22,7 @@ interface PendingAction {
   success: (body: unknown) => string;
 }
 
-interface Line {
-  itemId: string;
-  productId: string;
-  name: string;
-  options: Record<string, string>;
-  price: number;
-  quantity: number;
-  returned: number;
-  exchanged: number;
-}
-
-interface OrderView {
-  id: string;
-  userId: string;
-  status: string;
-  items: Line[];
-  payments: { type: string; amount: number; paymentMethodId: string }[];
-  total: number;
-}
-
-type PaymentMethodView = { id: string; source: string; brand?: string; last4?: string; balance?: number };
-
 const ANYTHING_ELSE = ' Is there anything else I can help you with?';
-const ORDER_ID = /#?\s?\b(W\d{7})\b/gi;
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
-const ADDRESS = /\b(\d+\s[^,\n]+?),\s*(?:((?:apt|apartment|suite|unit|#)[^,\n]*?),\s*)?([A-Za-z][A-Za-z .'-]*?),\s*([A-Za-z]{2})\s+(\d{5})\b/i;
-const NAME = /(?:\bi'?m|\bi am|\bname is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isLine = (v: unknown): v is Line =>
-  isObj(v) && typeof v.itemId === 'string' && typeof v.productId === 'string' && typeof v.name === 'string' && isObj(v.options) && typeof v.price === 'number' && typeof v.quantity === 'number';
-
-function asOrder(body: unknown): OrderView | undefined {
-  if (!isObj(body) || typeof body.id !== 'string' || typeof body.userId !== 'string' || typeof body.status !== 'string') return undefined;
-  if (!['pending', 'processed', 'delivered', 'cancelled'].includes(body.status)) return undefined;
-  if (!Array.isArray(body.items) || !body.items.every(isLine) || !Array.isArray(body.payments) || typeof body.total !== 'number') return undefined;
-  return body as unknown as OrderView;
-}
-
-function asOrderList(body: unknown): { orderId: string; status: string; placedAt: string; items: { name: string; options: Record<string, string> }[] }[] | undefined {
-  if (!isObj(body) || !Array.isArray(body.orders)) return undefined;
-  const ok = body.orders.every((o) => isObj(o) && typeof o.orderId === 'string' && typeof o.status === 'string' && Array.isArray(o.items));
-  return ok ? (body.orders as never) : undefined;
-}
-
-function asPaymentMethods(body: unknown): PaymentMethodView[] | undefined {
-  if (!isObj(body) || !isObj(body.paymentMethods)) return undefined;
-  const list = Object.values(body.paymentMethods);
-  return list.every((p) => isObj(p) && typeof p.id === 'string' && typeof p.source === 'string') ? (list as PaymentMethodView[]) : undefined;
-}
-
-function asVariants(body: unknown): { itemId: string; options: Record<string, string>; price: number; available: boolean }[] | undefined {
-  if (!isObj(body) || !isObj(body.variants)) return undefined;
-  const list = Object.values(body.variants);
-  return list.every((v) => isObj(v) && typeof v.itemId === 'string' && isObj(v.options) && typeof v.price === 'number' && typeof v.available === 'boolean') ? (list as never) : undefined;
-}
-
-const optionText = (options: Record<string, string>) => Object.values(options).join(', ');
-const pmLabel = (pm: PaymentMethodView | undefined) =>
-  !pm ? 'the original payment method' : pm.source === 'gift_card' ? 'your gift card' : pm.source === 'paypal' ? 'your PayPal account' : `your ${pm.brand ?? 'credit'} card ending in ${pm.last4 ?? '????'}`;
 
 class Failure extends Error {}
 
@@ -100,7 +32,6 @@ class Failure extends Error {}
  * ordinary variation in wording, not magic.
  */
 export class RetailReferenceAgent implements Agent {
-  private readonly ctx: AgentContext;
   private readonly call: (tool: string, args: Readonly<Record<string, unknown>>) => Promise<ToolResult>;
   private userId: string | undefined;
   private email: string | undefined;
@@ -111,19 +42,13 @@ export class RetailReferenceAgent implements Agent {
   private pending: PendingAction | undefined;
 
   constructor(ctx: AgentContext, strategies: readonly Strategy[], params: Readonly<Record<string, unknown>> = {}) {
-    this.ctx = ctx;
     const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
     const raw = (tool: string, args: Readonly<Record<string, unknown>>) => {
       const spec = specs.get(tool);
       if (!spec) throw new Error(`unknown tool ${tool}`);
-      return callTool(ctx.fetch, ctx.baseUrl, spec, args, this.keyFor(tool));
+      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal });
     };
     this.call = composeStrategies(raw, strategies, { clock: ctx.clock, signal: ctx.signal, isWrite: (t) => specs.get(t)?.write ?? false }, params);
-  }
-
-  /** No idempotency key by default; a strategy that wants one sets it (see the `idempotency` strategy). */
-  protected keyFor(_tool: string): { signal: AbortSignal } {
-    return { signal: this.ctx.signal };
   }
 
   async reply(message: string): Promise<string> {
@@ -418,48 +343,5 @@ export class RetailReferenceAgent implements Agent {
     if (!r.ok) throw this.systemFailure(r);
     return this.done(action.success(r.body));
   }
-}
-
-const INTENTS: readonly [Intent, readonly string[]][] = [
-  ['exchange', ['exchange', 'swap', 'switch', 'trade']],
-  ['return', ['return', 'send back', 'refund']],
-  ['cancel', ['cancel', 'call off']],
-  ['change_address', ['shipping address', 'delivery address', 'ships to', 'ship to', 'change the address', 'update the address', 'new address']],
-  ['gift_card_balance', ['gift card balance', 'balance', 'left on my gift card']],
-  ['order_total', ['how much', 'total', 'cost']],
-  ['order_status', ['status', 'where is', 'where my order', 'track', 'shipped', 'check on', 'arrived']],
-];
-
-export function detectIntent(toks: readonly string[]): Intent | undefined {
-  for (const [intent, phrases] of INTENTS) if (hasAny(toks, phrases)) return intent;
-  return undefined;
-}
-
-function mentionsOption(toks: readonly string[], axis: string, value: string): boolean {
-  const v = value.toLowerCase();
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i] ?? '';
-    if (v.length <= 2) {
-      // Short values ("l", "uk") count only next to their axis name: "size L", "UK layout".
-      if (t === v && (toks[i - 1] === axis || toks[i + 1] === axis)) return true;
-    } else if (wordMatches(t, v)) return true;
-  }
-  return false;
-}
-
-function itemScore(toks: readonly string[], name: string, options: Record<string, string>): number {
-  const nameWords = tokens(name).filter((w) => w.length >= 4);
-  const nameHit = nameWords.some((w) => toks.some((t) => wordMatches(t, w) || (w.endsWith('s') && wordMatches(t, w.slice(0, -1)))));
-  if (!nameHit) return 0;
-  return 10 + Object.entries(options).filter(([axis, v]) => mentionsOption(toks, axis, v)).length;
-}
-
-function matchLines(order: OrderView, text: string): Line[] {
-  const toks = tokens(text);
-  const scored = order.items.map((l) => ({ l, score: itemScore(toks, l.name, l.options) })).filter((x) => x.score > 0);
-  // Lines of different products all count; among lines of one product, the best-matching options win.
-  const best = new Map<string, number>();
-  for (const { l, score } of scored) best.set(l.productId, Math.max(best.get(l.productId) ?? 0, score));
-  return scored.filter(({ l, score }) => score === best.get(l.productId)).map((x) => x.l);
 }
 

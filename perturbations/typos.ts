@@ -12,10 +12,12 @@ for (let r = 0; r < ROWS.length; r++) {
   }
 }
 
-const params = z.object({
-  /** Probability that a word of four or more letters gets one typo, at ε = 1. @default 0.3 */
-  rate: z.number().min(0).max(1).default(0.3),
-});
+const params = z
+  .object({
+    /** Probability that a word of four or more letters gets one typo, at full strength. @default 0.25 */
+    rate: z.number().min(0).max(1).default(0.25),
+  })
+  .strict();
 
 function typo(word: string, rng: Rng): string {
   const i = 1 + Math.floor(rng() * (word.length - 2));
@@ -35,12 +37,11 @@ function typo(word: string, rng: Rng): string {
 export const typos: PerturbationFamily<typeof params> = {
   id: 'typos',
   description: 'keyboard-adjacent substitutions, transposed and dropped letters in ordinary words',
-  touches: ['user-text'],
+  touches: ['letters'],
+  onset: 0,
   params,
-  apply(segments, { eps, rng }, p) {
-    if (eps === 0) return [...segments];
-    return mapUnprotected(segments, (text) =>
-      text.replace(/[A-Za-z]{4,}/g, (word) => (rng() < eps * p.rate ? typo(word, rng) : word)),
-    );
+  apply(segments, { level, rng }, p) {
+    if (level === 0) return [...segments];
+    return mapUnprotected(segments, (text) => text.replace(/[A-Za-z]{4,}/g, (word) => (rng() < level * p.rate ? typo(word, rng) : word)));
   },
 };

@@ -2,6 +2,7 @@ import { faultKinds, getFaultProfile } from '../faults/index.js';
 import { perturbationFamilies } from '../perturbations/index.js';
 import { getWorld, loadScenarios } from '../scenarios/index.js';
 import type { EpisodeOptions } from '../src/core/episode.js';
+import { resolveFamilies } from '../src/core/perturb.js';
 import type { FaultProfile } from '../src/core/faults.js';
 
 export const retail = getWorld('retail');
@@ -17,7 +18,7 @@ export function episodeOptions(overrides: Partial<EpisodeOptions> & { profileId?
   const { profileId, ...rest } = overrides;
   return {
     runSeed: '42',
-    families: perturbationFamilies,
+    families: resolveFamilies(perturbationFamilies),
     faultKinds,
     profile: getFaultProfile(profileId ?? 'mixed'),
     ...rest,

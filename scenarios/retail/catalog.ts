@@ -37,6 +37,9 @@ function cartesian(axes: Readonly<Record<string, Readonly<Record<string, number>
   return combos;
 }
 
+/** The product names of the catalogue ("Desk Lamp"), for the words that would name a competing item. */
+export const productNames = (): string[] => CATALOG.map((e) => e.name);
+
 /** The catalogue as database records, keyed by product id. */
 export function buildCatalog(): Record<string, Product> {
   const out: Record<string, Product> = {};

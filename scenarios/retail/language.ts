@@ -1,4 +1,5 @@
-import type { UserLanguage } from '../../src/core/world.js';
+import type { PerturbationLanguage, UserLanguage } from '../../src/core/world.js';
+import { productNames } from './catalog.js';
 
 /**
  * How a retail customer words things: opening phrasings per intent and answers per slot. Slots in
@@ -55,7 +56,8 @@ export const retailLanguage: UserLanguage = {
     order: { asked: [/order (number|id)\b/i, /which (one|order)/i, /what order/i], answers: ["It's order {order}.", 'The order number is {order}.', 'Order {order}.'] },
     items: { asked: [/which items?/i, /what items?/i, /which products?/i], answers: ['The {items}.', "It's the {items}."] },
     reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },
-    refund: { asked: [/refund (it |this )?(to|go)/i, /where should .*refund/i, /(which|what) payment method/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
+    // The policy refunds to the original payment method unless told otherwise: a user who wants a gift card says so upfront.
+    refund: { optional: true, asked: [/refund (it |this )?(to|go)/i, /where should .*refund/i, /(which|what) payment method/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
     target: { asked: [/which (option|variant|colou?r|size)/i, /what would you like (it )?instead/i, /exchange (it|them) for/i], answers: ["I'd like {target} instead.", '{target}, please.'] },
     address: { asked: [/(new|shipping|delivery) address/i, /where should .*ship/i, /(?<!e-?mail )address should/i], answers: ['The new address is {address}.', 'Please ship it to {address}.'] },
   },
@@ -64,4 +66,92 @@ export const retailLanguage: UserLanguage = {
   anythingElse: [/anything else/i, /something else/i, /else i can help/i],
   entityPattern: /#?W\d{7}/g,
   confirmSlots: ['order'],
+  perturbation: retailPerturbation(),
 };
+
+/**
+ * The retail material for the perturbation families. Paraphrases name exactly the details of the
+ * phrasing they replace and imply no reason for a cancellation; asides and stories name no product,
+ * order, payment method or reason.
+ */
+function retailPerturbation(): PerturbationLanguage {
+  const productWords = [...new Set(productNames().flatMap((n) => n.toLowerCase().split(/\s+/)))];
+  return {
+    entityFormats: { order: 'id', email: 'email', name: 'name', zip: 'digits', items: 'text', target: 'text', refund: 'text', reason: 'text', address: 'verbatim' },
+    lexicon: {
+      order: ['purchase'],
+      cancel: ['call off'],
+      'return the': ['send back the'],
+      exchange: ['swap'],
+      refund: ['reimbursement'],
+      status: ['progress'],
+      change: ['update', 'modify'],
+      'shipping address': ['delivery address'],
+      total: ['full amount'],
+      bought: ['purchased', 'got'],
+      please: ['kindly'],
+      'tell me': ['let me know'],
+      "I'd like to": ['I want to', 'I wish to'],
+      'Can you': ['Could you', 'Would you'],
+    },
+    paraphrases: {
+      order_status: [
+        'Has order {order} shipped yet?',
+        "Any news on order {order}? I'm still waiting for it.",
+        "I'm wondering what's going on with order {order}.",
+        "I'm still waiting for something I ordered. Can you see where it is?",
+        'Could you look up how one of my orders is doing?',
+      ],
+      order_total: [
+        'What did order {order} cost me altogether?',
+        'I need the amount I was charged for order {order}.',
+        'I need to know how much I was charged for one of my orders.',
+      ],
+      gift_card_balance: ['How much credit do I still have on my gift card?', "I want to know what's left to spend on my gift card."],
+      cancel: [
+        'Please make sure order {order} never ships; I want it cancelled.',
+        'Order {order} should be called off before it goes out.',
+        "One of my orders hasn't shipped yet and I want it stopped and cancelled.",
+      ],
+      change_address: [
+        'Order {order} is going to the wrong address; it needs to be delivered somewhere else.',
+        'I moved, so order {order} should be delivered to a different address.',
+        'I moved recently and one of my orders needs to go to my new address.',
+      ],
+      return: [
+        "I don't need the {items} any more. Can I send it back and get my money back?",
+        "The {items} didn't work out for me; I'd like to return it for a refund.",
+        "I'd like a refund for the {items}; I'm sending it back.",
+        "Something I bought didn't work out, and I'd like to send it back for a refund.",
+      ],
+      exchange: [
+        "The {items} isn't right for me. Could I exchange it for {target} instead?",
+        "Instead of the {items}, I'd rather have {target}. Can we do an exchange?",
+        "The {items} isn't quite right; I'd like to exchange it for a different version.",
+        "I got something in the wrong variant and I'd like to exchange it for another one.",
+      ],
+    },
+    distractors: [
+      'The weather here has been awful all week.',
+      'I am writing this from my phone, so excuse the formatting.',
+      'My neighbour recommended your shop to me.',
+      'I had a long day at work.',
+      'I tried the chat yesterday but had to leave before anyone answered.',
+      'Your website looks different than it used to.',
+      'I have been a customer for a few years now.',
+      'My kids are making a lot of noise in the background.',
+    ],
+    stories: {
+      '*': [
+        'I have been meaning to sort this out for a few days now.',
+        'It has been a busy couple of weeks and I am only now getting to this.',
+        'I talked it over with my partner last night before writing.',
+        'I read through the help pages first but could not work it out myself.',
+      ],
+      order_status: ['I have been checking my mailbox every day.', 'I was expecting it to arrive sooner.'],
+      change_address: ['We moved house recently and I am still updating everything.'],
+      exchange: ['I really like it otherwise.'],
+    },
+    competing: [...productWords, 'tee', 'shirt', 'gift card', 'credit card', 'paypal', 'mistake', 'accident', 'changed my mind'],
+  };
+}

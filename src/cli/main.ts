@@ -6,11 +6,13 @@ import { perturbationFamilies } from '../../perturbations/index.js';
 import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
+import { resolveFamilies } from '../core/perturb.js';
 import { resolveConfig, type ResolvedConfig, type SweepConfig } from '../core/config.js';
 import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeOptions, type EpisodeRecord } from '../core/episode.js';
 import { runSweep, planKeys } from '../core/sweep.js';
 import type { Scenario } from '../core/scenario.js';
 import { validateScenarios } from '../core/validate.js';
+import { measureLadder, perturbSamples } from '../core/ladder.js';
 import { buildGrid } from '../report/grid.js';
 import { renderTable } from '../report/table.js';
 import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
@@ -22,6 +24,8 @@ Commands:
   validate   check every scenario: gold succeeds, noop fails, oracle passes at ε = λ = 0
   list       list scenarios | agents | perturbations | faults | profiles | strategies | worlds
   replay     rerun one episode and print its conversation, faults, trace and verdict
+  perturb    print perturbed samples of a scenario's first message beside the original
+  ladder     measure the ε ladder: mean distance of perturbed messages from the original per ε
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -34,10 +38,16 @@ Sweep options:
   --scenario F        scenario id, id substring or category:NAME; repeatable (default all)
   --concurrency N     episodes in flight (default 8)
   --profile ID        fault profile (default mixed)
+  --perturbations L   perturbation families to apply, comma-separated (default all)
   --fixed-trials      hold wording and faults fixed across trials
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --quiet             no progress lines
+
+Perturb options: --scenario ID --eps E [--samples N] plus --seed, --world, --perturbations; sample i is
+  what trial i of a sweep with that seed sees first.
+Ladder options: [--levels LIST] (default 0,0.1,...,1) [--samples N] (default 8) plus --seed, --world,
+  --scenario, --perturbations.
 
 Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
   --fixed-trials and --max-turns as in the sweep; --json prints the episode record.
@@ -55,10 +65,13 @@ const OPTIONS = {
   scenario: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
   profile: { type: 'string' },
+  perturbations: { type: 'string' },
   'fixed-trials': { type: 'boolean' },
   'max-turns': { type: 'string' },
   'deadline-ms': { type: 'string' },
   quiet: { type: 'boolean' },
+  samples: { type: 'string' },
+  levels: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -106,6 +119,7 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags.scenario !== undefined) c.scenarios = flags.scenario;
   if (flags.concurrency !== undefined) c.concurrency = parseInteger('concurrency', flags.concurrency);
   if (flags.profile !== undefined) c.profile = flags.profile;
+  if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
   if (flags['fixed-trials'] !== undefined) c.fixedTrials = flags['fixed-trials'];
   if (flags['max-turns'] !== undefined) c.maxTurns = parseInteger('max-turns', flags['max-turns']);
   if (flags['deadline-ms'] !== undefined) c.deadlineMs = parseInteger('deadline-ms', flags['deadline-ms']);
@@ -129,7 +143,7 @@ export function selectScenarios(all: readonly Scenario[], filters: readonly stri
 function episodeOptions(config: ResolvedConfig): EpisodeOptions {
   return {
     runSeed: config.seed,
-    families: perturbationFamilies,
+    families: resolveFamilies(perturbationFamilies, config.perturbations, config.perturbationParams),
     faultKinds,
     profile: getFaultProfile(config.profile),
     fixedTrials: config.fixedTrials,
@@ -304,6 +318,54 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   return 0;
 }
 
+function samplesFlag(flags: Flags, fallback: number): number {
+  const n = flags.samples === undefined ? fallback : parseInteger('samples', flags.samples);
+  if (n < 1 || n > 10_000) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--samples\`: ${n} is out of range. Give 1 to 10000.`);
+  return n;
+}
+
+function perturbCommand(flags: Flags, io: Io): number {
+  if (flags.scenario?.length !== 1 || flags.eps === undefined) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to perturb: give one `--scenario ID` and one `--eps E`, e.g. `shakedown perturb --scenario cancel-pending-mistake --eps 0.4 --samples 5`.');
+  }
+  const config = resolveConfig(configFromFlags(flags));
+  if (config.eps.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: \`--eps\` takes one value here, got ${config.eps.join(',')}.`);
+  const world = getWorld(config.world);
+  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
+  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
+  const eps = config.eps[0] ?? 0;
+  const samples = perturbSamples(world, scenario, eps, episodeOptions(config).families, config.seed, samplesFlag(flags, 5));
+  io.out(`${scenario.id} (${scenario.title}), ε = ${eps}, seed ${config.seed}: sample i is the first message of trial i\n`);
+  for (const s of samples) {
+    io.out(`\n#${s.trial}  original : ${s.original}\n    perturbed: ${s.perturbed}\n`);
+    io.out(`    operators: ${s.applied.length > 0 ? s.applied.join(', ') : '(none)'}${s.rejected.length > 0 ? `; discarded: ${s.rejected.join(', ')}` : ''}\n`);
+    const entities = s.entities.map((e) => `${e.slot}=${JSON.stringify(e.value)}${e.written === undefined ? ' (held back until asked)' : e.written !== e.value ? ` as ${JSON.stringify(e.written)}` : ''}`);
+    io.out(`    entities : ${entities.length > 0 ? entities.join(', ') : '(none)'}\n    distance : ${s.distance.toFixed(3)}\n`);
+  }
+  return 0;
+}
+
+function ladderCommand(flags: Flags, io: Io): number {
+  const levels = flags.levels === undefined ? Array.from({ length: 11 }, (_, i) => i / 10) : parseNumberList('levels', flags.levels);
+  const config = resolveConfig({ ...configFromFlags(flags), eps: levels });
+  const world = getWorld(config.world);
+  const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
+  const families = episodeOptions(config).families;
+  const steps = measureLadder(world, scenarios, config.eps, families, config.seed, samplesFlag(flags, 8));
+  io.out(`ε ladder of world ${world.id}: first messages of ${scenarios.length} scenarios x ${steps[0]?.messages ? steps[0].messages / scenarios.length : 0} trials per level, seed ${config.seed}\n\n`);
+  io.out('| ε | mean token distance | messages changed | discarded outputs per message | families that fired (share of messages) |\n| --- | --- | --- | --- | --- |\n');
+  for (const step of steps) {
+    const fired = Object.entries(step.families)
+      .filter(([, share]) => share > 0)
+      .map(([id, share]) => `${id} ${share.toFixed(2)}`)
+      .join(', ');
+    io.out(`| ${step.eps} | ${step.meanDistance.toFixed(3)} | ${(step.changed * 100).toFixed(0)}% | ${step.rejectedPerMessage.toFixed(3)} | ${fired || '-'} |\n`);
+  }
+  const falls = steps.slice(1).filter((s, i) => s.meanDistance <= (steps[i]?.meanDistance ?? 0));
+  if (falls.length > 0) io.err(`shakedown: the distance does not rise at ε = ${falls.map((s) => s.eps).join(', ')}\n`);
+  return falls.length > 0 ? 1 : 0;
+}
+
 /** Runs the CLI; returns the exit code. Library code below never exits. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -332,8 +394,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return list(parsed.positionals[0], flags, io);
       case 'replay':
         return await replay(flags, io);
+      case 'perturb':
+        return perturbCommand(flags, io);
+      case 'ladder':
+        return ladderCommand(flags, io);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

@@ -26,6 +26,10 @@ export const sweepConfigSchema = z
     scenarios: z.array(z.string().min(1)).default([]),
     /** Episodes in flight at once. @default 8 */
     concurrency: z.number().int().min(1).max(4096).default(8),
+    /** Perturbation families to apply at ε > 0, by id (see `shakedown list perturbations`); they always apply in ladder order. @default all */
+    perturbations: z.array(z.string().min(1)).min(1).optional(),
+    /** Parameters per perturbation family, e.g. `{ typos: { rate: 0.5 } }`; each is checked against the family's schema. @default {} */
+    perturbationParams: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** Fault profile (see `shakedown list profiles`). @default "mixed" */
     profile: z.string().default('mixed'),
     /** Hold wording and faults fixed across trials, isolating the agent's own randomness. @default false */

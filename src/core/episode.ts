@@ -2,7 +2,7 @@ import type { AgentFactory } from '../agents/contract.js';
 import { canonicalize, cloneJson, diffCanonical, outputMatches, type DiffEntry } from './canonical.js';
 import { createClock, type EpisodeClock } from './clock.js';
 import { FaultInjector, type FaultKind, type FaultProfile, type FiredFault } from './faults.js';
-import { joinSegments, perturb, type PerturbationFamily } from './perturb.js';
+import { joinSegments, perturb, type ResolvedFamily } from './perturb.js';
 import { ToolRuntime, type TraceEntry } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { deriveSeed, makeRng } from './seeds.js';
@@ -30,8 +30,10 @@ export interface EpisodeMessage {
   readonly text: string;
   /** The user message before perturbation, when a family changed it. */
   readonly original?: string;
-  /** Perturbation families that changed this user message. */
+  /** Perturbation families that changed this user message, in the order they applied. */
   readonly perturbations?: readonly string[];
+  /** Perturbation families whose output lost an entity and was discarded. */
+  readonly rejected?: readonly string[];
 }
 
 /** One episode's record: a line of `episodes.jsonl`. */
@@ -57,7 +59,8 @@ export interface EpisodeRecord {
 /** Options that shape every episode of a run. */
 export interface EpisodeOptions {
   readonly runSeed: string;
-  readonly families: readonly PerturbationFamily[];
+  /** Perturbation families with validated parameters (`resolveFamilies`). */
+  readonly families: readonly ResolvedFamily[];
   readonly faultKinds: readonly FaultKind[];
   readonly profile: FaultProfile;
   /** Hold wording and faults fixed across trials (DESIGN decision 3). @default false */
@@ -260,11 +263,16 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       }),
       aborted,
     ]);
-    let segments = simulated(() => user.opening());
+    let message = simulated(() => user.opening());
     for (let i = 0; ; i++) {
-      const { segments: perturbed, applied } = perturb(segments, key.eps, options.families, seeds.perturbation, i);
+      const { segments: perturbed, applied, rejected } = perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage);
       const text = joinSegments(perturbed);
-      messages.push({ role: 'user', text, ...(applied.length > 0 ? { original: joinSegments(segments), perturbations: applied } : {}) });
+      messages.push({
+        role: 'user',
+        text,
+        ...(applied.length > 0 ? { original: joinSegments(message.segments), perturbations: applied } : {}),
+        ...(rejected.length > 0 ? { rejected } : {}),
+      });
       const reply = await Promise.race([agent.reply(text), aborted]);
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       messages.push({ role: 'agent', text: reply });
@@ -273,7 +281,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         ended = step.reason;
         break;
       }
-      segments = step.segments;
+      message = step;
     }
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));

@@ -1,6 +1,6 @@
 import type { Scenario, ScenarioRequest } from './scenario.js';
 import { slotsOf } from './scenario.js';
-import type { Segment } from './perturb.js';
+import type { MessageAbout, Segment } from './perturb.js';
 import { pick, type Rng } from './seeds.js';
 import type { UserLanguage } from './world.js';
 
@@ -10,21 +10,32 @@ export interface Confusion {
   readonly agentText: string;
 }
 
-export type UserStep = { readonly kind: 'message'; readonly segments: Segment[] } | { readonly kind: 'end'; readonly reason: 'done' | 'turn-limit' };
+/** A user message before perturbation, with what it is about. */
+export interface UserMessage {
+  readonly segments: Segment[];
+  readonly about: MessageAbout;
+}
 
-/** Fills a template's `{slot}` placeholders, keeping each filled value as a protected segment. */
-export function renderTemplate(template: string, values: Readonly<Record<string, string>>): Segment[] {
+export type UserStep = ({ readonly kind: 'message' } & UserMessage) | { readonly kind: 'end'; readonly reason: 'done' | 'turn-limit' };
+
+/**
+ * Fills a template's `{slot}` placeholders, keeping each filled value as a protected segment that names
+ * its slot; every segment is tagged with `part` when one is given.
+ */
+export function renderTemplate(template: string, values: Readonly<Record<string, string>>, part?: string): Segment[] {
   const out: Segment[] = [];
+  const tag = part === undefined ? {} : { part };
   let last = 0;
   for (const m of template.matchAll(/\{(\w+)\}/g)) {
     const idx = m.index ?? 0;
-    if (idx > last) out.push({ text: template.slice(last, idx) });
-    const value = values[m[1] as string];
-    if (value === undefined) throw new Error(`template "${template}" needs slot \`${m[1]}\``);
-    out.push({ text: value, protected: true });
+    if (idx > last) out.push({ text: template.slice(last, idx), ...tag });
+    const slot = m[1] as string;
+    const value = values[slot];
+    if (value === undefined) throw new Error(`template "${template}" needs slot \`${slot}\``);
+    out.push({ text: value, protected: true, slot, ...tag });
     last = idx + m[0].length;
   }
-  if (last < template.length) out.push({ text: template.slice(last) });
+  if (last < template.length) out.push({ text: template.slice(last), ...tag });
   return out;
 }
 
@@ -81,12 +92,23 @@ export class ScriptedUser {
       (this.lang.identity[k] ?? []).every((t) => slotsOf(t).every((slot) => profile[slot] !== undefined)),
     );
     const kind = usable[this.identityGiven++ % Math.max(1, usable.length)] ?? preferred;
-    return renderTemplate(pick(this.rng, this.lang.identity[kind] ?? []), profile);
+    return renderTemplate(pick(this.rng, this.lang.identity[kind] ?? []), profile, 'identity');
   }
 
   private slotSegments(slot: string, request: ScenarioRequest): Segment[] {
     const templates = this.lang.slots[slot]?.answers ?? [`{${slot}}.`];
-    return renderTemplate(pick(this.rng, templates), request.slots);
+    return renderTemplate(pick(this.rng, templates), request.slots, `slot:${slot}`);
+  }
+
+  /** What a message about a request is about; only a message that states the request may hold details back. */
+  private about(request: ScenarioRequest, states: boolean): MessageAbout {
+    const deferrable = states
+      ? [
+          ...Object.keys(request.slots).filter((slot) => (this.lang.slots[slot]?.asked.length ?? 0) > 0 && !this.lang.slots[slot]?.optional),
+          ...(this.lang.identityAsked.length > 0 ? [...new Set(Object.values(this.lang.identity).flatMap((ts) => ts.flatMap(slotsOf)))] : []),
+        ]
+      : [];
+    return { intent: request.intent, slots: request.slots, states, deferrable };
   }
 
   /** The opening of a request: a phrasing that uses only what the user tells upfront, then the rest. */
@@ -98,17 +120,17 @@ export class ScriptedUser {
     const best = Math.max(...phrasings.map((p) => slotsOf(p).length));
     const phrasing = pick(this.rng, phrasings.filter((p) => slotsOf(p).length === best));
     const used = new Set(slotsOf(phrasing));
-    const parts: Segment[][] = [renderTemplate(phrasing, request.slots)];
+    const parts: Segment[][] = [renderTemplate(phrasing, request.slots, 'request')];
     if (withIdentity) parts.push(this.identitySegments());
     for (const slot of Object.keys(request.slots)) if (tell.has(slot) && !used.has(slot)) parts.push(this.slotSegments(slot, request));
     return sentenceJoin(parts);
   }
 
   /** The first message of the conversation. */
-  opening(): Segment[] {
+  opening(): UserMessage {
     const first = this.request;
     if (!first) throw new Error('a scenario needs at least one request');
-    return this.openingOf(first, this.scenario.user.tellIdentity);
+    return { segments: this.openingOf(first, this.scenario.user.tellIdentity), about: this.about(first, true) };
   }
 
   /** The user's answer to the agent's reply. */
@@ -127,19 +149,20 @@ export class ScriptedUser {
       if (request.slots[slot] !== undefined && asked(language.asked)) parts.push(this.slotSegments(slot, request));
     }
     if (asked(this.lang.confirmAsked)) parts.push(this.confirmation(agentText, request));
-    if (parts.length === 0 && asked(this.lang.helpAsked)) parts.push(this.openingOf(request, false));
-    if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts) };
+    if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts), about: this.about(request, false) };
+    if (asked(this.lang.helpAsked)) return { kind: 'message', segments: this.openingOf(request, false), about: this.about(request, true) };
 
     if (asks.length > 0) {
       // Neutral, and no hint beyond what the user wants: a person restates the request.
       this.confusions.push({ turn: this.turn, agentText });
-      return { kind: 'message', segments: [{ text: "Sorry, I'm not sure what you're asking. " }, ...this.openingOf(request, false)] };
+      const restated = [{ text: "Sorry, I'm not sure what you're asking.", part: 'aside' }, { text: ' ' }, ...this.openingOf(request, false)];
+      return { kind: 'message', segments: restated, about: this.about(request, true) };
     }
     // A statement (or "anything else?") closes the current request.
     this.requestIndex++;
     const next = this.request;
     if (!next) return { kind: 'end', reason: 'done' };
-    return { kind: 'message', segments: this.openingOf(next, false) };
+    return { kind: 'message', segments: this.openingOf(next, false), about: this.about(next, true) };
   }
 
   private confirmation(agentText: string, request: ScenarioRequest): Segment[] {
@@ -150,9 +173,9 @@ export class ScriptedUser {
       const value = request.slots[slot];
       if (value === undefined || mentioned.length === 0) continue;
       if (!mentioned.includes(norm(value))) {
-        return [{ text: "No, that's not the one. " }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots)];
+        return [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')];
       }
     }
-    return [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']) }];
+    return [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']), part: 'confirm' }];
   }
 }

@@ -1,3 +1,4 @@
+import type { EntityFormat } from './perturb.js';
 import { z } from 'zod';
 import type { RequestHandler } from 'msw';
 import type { EpisodeClock } from './clock.js';
@@ -79,11 +80,39 @@ export interface UserLanguage {
   readonly entityPattern: RegExp;
   /** Slots whose value must match the entity the agent proposes to act on. */
   readonly confirmSlots: readonly string[];
+  /** The world's material for the perturbation families (ε); without it, families that need it do nothing. */
+  readonly perturbation?: PerturbationLanguage;
+}
+
+/**
+ * What the perturbation families draw on in a world. Everything here must leave the user's goal as it
+ * is: synonyms that mean the same in this world, paraphrases that ask for the same thing, asides that
+ * name no entity.
+ */
+export interface PerturbationLanguage {
+  /** Entity format per slot (how the engine recognises it after reformatting). A slot not listed is `verbatim`. */
+  readonly entityFormats: Readonly<Record<string, EntityFormat>>;
+  /** Words and phrases with alternatives that mean the same in this world: `{ cancel: ['call off'] }`. */
+  readonly lexicon: Readonly<Record<string, readonly string[]>>;
+  /** Whole-request paraphrases per intent, direct and indirect; `{slot}` placeholders as in `intents`. */
+  readonly paraphrases: Readonly<Record<string, readonly string[]>>;
+  /** Plausible, irrelevant sentences that name no entity and no preference. */
+  readonly distractors: readonly string[];
+  /** Back-story sentences per intent (`*` for any), for verbose users; they name no entity and no preference. */
+  readonly stories: Readonly<Record<string, readonly string[]>>;
+  /** Terms that would name a competing entity (products, payment methods); a family may not add one. */
+  readonly competing: readonly string[];
 }
 
 export interface SlotLanguage {
   readonly asked: readonly RegExp[];
   readonly answers: readonly string[];
+  /**
+   * The policy has a default for this detail, so an agent need not ask for it; a user never holds it
+   * back, since an agent that goes with the default would do something else than the user wants.
+   * @default false
+   */
+  readonly optional?: boolean;
 }
 
 /** A world: a domain with a typed database, a seeded generator, a tool API and a policy. */

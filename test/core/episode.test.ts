@@ -65,6 +65,17 @@ describe('episodes', () => {
     expect(seen).toMatchObject({ policy: expect.stringContaining('Retail'), tools: expect.arrayContaining(['cancel_order', 'get_order']), schema: { type: 'object' }, gold: undefined });
   });
 
+  it('perturbs every user turn and keeps each original beside the families that fired', async () => {
+    const harness = new WorldHarness(retail, '42');
+    const s = scenario('missing-info-cancel');
+    const agent = resolveAgent('reference:none');
+    const records = await Promise.all([0, 1, 2, 3].map(async (trial) => runEpisode(harness, await harness.prepare(s), agent, { scenario: s.id, agent: agent.id, eps: 1, lambda: 0, trial }, episodeOptions())));
+    const later = records.flatMap((r) => r.messages.filter((m) => m.role === 'user').slice(1));
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.some((m) => m.original !== undefined && m.original !== m.text && (m.perturbations?.length ?? 0) > 0)).toBe(true);
+    for (const m of records.flatMap((r) => r.messages)) if (m.original !== undefined) expect(m.perturbations?.length).toBeGreaterThan(0);
+  });
+
   it('derives wording and fault seeds from the cell, never from the agent (common random numbers)', () => {
     const a = episodeSeeds('42', key('reference:none', 0.5, 0.3, 1));
     const b = episodeSeeds('42', key('reference:retry', 0.5, 0.3, 1));

@@ -9,7 +9,7 @@ const userFor = (id: string, seed = 'u') => new ScriptedUser(scenario(id), retai
 describe('scripted user', () => {
   it('opens with the goal and protects the entities it mentions', () => {
     const user = userFor('cancel-pending-mistake');
-    const opening = user.opening();
+    const opening = user.opening().segments;
     const text = joinSegments(opening);
     expect(text).toContain('#W9000201');
     expect(text).toContain('emma.novak@example.org');
@@ -17,13 +17,26 @@ describe('scripted user', () => {
   });
 
   it('varies the phrasing with the seed', () => {
-    const openings = new Set(Array.from({ length: 12 }, (_, i) => joinSegments(userFor('cancel-pending-mistake', `s${i}`).opening())));
+    const openings = new Set(Array.from({ length: 12 }, (_, i) => joinSegments(userFor('cancel-pending-mistake', `s${i}`).opening().segments)));
     expect(openings.size).toBeGreaterThan(1);
+  });
+
+  it('says what each message is about: a statement of the request may hold back details, an answer may not', () => {
+    const user = userFor('return-to-gift-card');
+    const opening = user.opening();
+    expect(opening.about).toMatchObject({ intent: 'return', states: true });
+    // The refund has a policy default, so a user who wants a gift card never holds it back.
+    expect(opening.about.deferrable).toEqual(expect.arrayContaining(['order', 'items', 'email', 'name', 'zip']));
+    expect(opening.about.deferrable).not.toContain('refund');
+    expect(opening.segments.find((s) => s.slot === 'items')).toMatchObject({ protected: true, part: 'request' });
+    const answer = user.respond('Which order is it? Please give me the order number.');
+    expect(answer.kind === 'message' && answer.about).toMatchObject({ states: false, deferrable: [] });
+    expect(answer.kind === 'message' && answer.segments.find((s) => s.protected)).toMatchObject({ slot: 'order', part: 'slot:order' });
   });
 
   it('holds back what the scenario says to reveal only when asked', () => {
     const user = userFor('missing-info-cancel');
-    const text = joinSegments(user.opening());
+    const text = joinSegments(user.opening().segments);
     expect(text).not.toContain('W9000811');
     expect(text).not.toMatch(/Daniel|19106/);
     const identity = user.respond('Could you give me your email address, or your name and zip code?');

@@ -127,4 +127,32 @@ describe('shakedown validate, list and replay', () => {
     expect(strip(json.stdout)).toEqual(strip(again.stdout));
     expect((await shakedown('replay', '--scenario', 'x')).stderr).toMatch(/missing `--agent`/);
   });
+
+  it('perturb prints samples beside the original with operators and entities, as the trials of a sweep see them', async () => {
+    const r = await shakedown('perturb', '--scenario', 'return-two-items', '--eps', '0.4', '--samples', '3', '--seed', '42');
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/^#\d {2}original : /gm)).toHaveLength(3);
+    expect(r.stdout).toMatch(/^ {4}perturbed: /m);
+    expect(r.stdout).toMatch(/^ {4}operators: /m);
+    expect(r.stdout).toMatch(/entities : .*order="#W9000404"/);
+    const replayed = await shakedown('replay', '--json', '--seed', '42', '--scenario', 'return-two-items', '--agent', 'noop', '--eps', '0.4', '--lambda', '0', '--trial', '2');
+    const first = JSON.parse(replayed.stdout).messages[0].text as string;
+    expect(r.stdout).toContain(`#2  original`);
+    expect(r.stdout.split('#2  ')[1]).toContain(`perturbed: ${first}`);
+    expect((await shakedown('perturb', '--scenario', 'return-two-items')).stderr).toMatch(/one `--eps E`/);
+    expect((await shakedown('perturb', '--scenario', 'nope', '--eps', '1')).stderr).toMatch(/no scenario `nope`/);
+    expect((await shakedown('perturb', '--scenario', 'return-two-items', '--eps', '1', '--perturbations', 'typos,wat')).stderr).toMatch(/Valid perturbation family ids: spread/);
+  });
+
+  it('ladder measures the mean distance per ε and exits 0 when it rises at every step', async () => {
+    const r = await shakedown('ladder', '--levels', '0,0.5,1', '--samples', '2', '--scenario', 'category:cancel');
+    expect(r.code).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^\| [\d.]+ \|/.test(l));
+    expect(rows).toHaveLength(3);
+    const distances = rows.map((l) => Number(l.split('|')[2]));
+    expect(distances[0]).toBe(0);
+    expect(distances[1]).toBeGreaterThan(0);
+    expect(distances[2]).toBeGreaterThan(distances[1] ?? 1);
+    expect((await shakedown('ladder', '--samples', '0')).stderr).toMatch(/`--samples`/);
+  });
 });

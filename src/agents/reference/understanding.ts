@@ -1,0 +1,161 @@
+/**
+ * How a scripted reference agent reads the user's words, in two modes:
+ *
+ * - `strict`: exact keywords (case aside) and canonical entity formats (`#W9000404`), as a rule-based
+ *   bot written against the happy path reads.
+ * - `tolerant`: Unicode and case normalisation, common chat abbreviations, the world's synonym lexicon,
+ *   one typo per longer word, and entities in any common format (`w 9000404`, `# W9000404`).
+ *
+ * Both are general-purpose readers: neither knows how Shakedown's perturbation families work.
+ */
+import { editDistance } from './text.js';
+
+export type UnderstandingMode = 'strict' | 'tolerant';
+
+export interface Understanding {
+  readonly mode: UnderstandingMode;
+  /** Lower-case word tokens of a text as this mode reads it. */
+  tokens(text: string): string[];
+  /** Whether a token is the word. */
+  wordMatches(token: string, word: string): boolean;
+  /** Whether the token list contains any of the phrases (space-separated words). */
+  hasAny(toks: readonly string[], phrases: readonly string[]): boolean;
+  /** Order-style ids (letter prefix and digits, e.g. `W9000404`) in the text, in order, upper case without `#`. */
+  ids(text: string, prefix: string, digits: number): string[];
+  /** The text with the ids `ids` finds blanked out. */
+  withoutIds(text: string, prefix: string, digits: number): string;
+}
+
+/** Common English chat abbreviations and missing apostrophes, as a tolerant reader expands them. */
+const CHAT: Readonly<Record<string, string>> = {
+  u: 'you',
+  ur: 'your',
+  r: 'are',
+  pls: 'please',
+  plz: 'please',
+  pleas: 'please',
+  thx: 'thanks',
+  thnx: 'thanks',
+  tnx: 'thanks',
+  ty: 'thank you',
+  wanna: 'want to',
+  gonna: 'going to',
+  gotta: 'got to',
+  bc: 'because',
+  cuz: 'because',
+  coz: 'because',
+  b4: 'before',
+  smth: 'something',
+  sth: 'something',
+  idk: "i don't know",
+  im: "i'm",
+  ive: "i've",
+  dont: "don't",
+  didnt: "didn't",
+  doesnt: "doesn't",
+  isnt: "isn't",
+  cant: "can't",
+  wasnt: "wasn't",
+  havent: "haven't",
+  hasnt: "hasn't",
+  thats: "that's",
+  whats: "what's",
+  k: 'okay',
+  ok: 'okay',
+  kk: 'okay',
+  rn: 'right now',
+  tmrw: 'tomorrow',
+  btw: 'by the way',
+  tbh: 'to be honest',
+  asap: 'as soon as possible',
+  nr: 'number',
+  yea: 'yes',
+  ya: 'yes',
+  yup: 'yes',
+};
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function baseTokens(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/(\w)-(\w)/g, '$1$2')
+    .split(/[^a-z0-9']+/)
+    .filter(Boolean);
+}
+
+function phraseIn(toks: readonly string[], phrase: string, matches: (t: string, w: string) => boolean): boolean {
+  const words = baseTokens(phrase);
+  outer: for (let i = 0; i + words.length <= toks.length; i++) {
+    for (let j = 0; j < words.length; j++) if (!matches(toks[i + j] ?? '', words[j] ?? '')) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Exact keywords, canonical formats. */
+export function strictUnderstanding(): Understanding {
+  const wordMatches = (t: string, w: string) => t === w;
+  return {
+    mode: 'strict',
+    tokens: baseTokens,
+    wordMatches,
+    hasAny: (toks, phrases) => phrases.some((p) => phraseIn(toks, p, wordMatches)),
+    ids: (text, prefix, digits) => [...text.matchAll(new RegExp(`#${escapeRegExp(prefix)}(\\d{${digits}})\\b`, 'g'))].map((m) => `${prefix}${m[1] ?? ''}`),
+    withoutIds: (text, prefix, digits) => text.replace(new RegExp(`#${escapeRegExp(prefix)}\\d{${digits}}\\b`, 'g'), ' '),
+  };
+}
+
+/**
+ * Normalised, typo-tolerant reading with the world's synonym lexicon (`{ canonical: [alternatives] }`):
+ * an alternative reads as its canonical word.
+ */
+export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly string[]>> = {}): Understanding {
+  const canonicalOf = new Map<string, string>();
+  for (const [canonical, alternatives] of Object.entries(lexicon)) for (const a of alternatives) if (!canonicalOf.has(baseTokens(a).join(' '))) canonicalOf.set(baseTokens(a).join(' '), baseTokens(canonical).join(' '));
+  const longestFirst = [...canonicalOf.keys()].sort((a, b) => b.split(' ').length - a.split(' ').length);
+  const wordMatches = (t: string, w: string): boolean => {
+    if (t === w) return true;
+    // Two slips in a long word, but not a shorter word inside it ("change" is no "exchange").
+    if (w.length >= 8 && t[0] === w[0] && Math.abs(t.length - w.length) <= 1) return editDistance(t, w, 2) <= 2;
+    if (w.length >= 5) return editDistance(t, w, 1) <= 1;
+    // Four letters: a swapped pair only ("crad" for "card"), since one changed letter makes another word too often.
+    return w.length === 4 && t.length === 4 && editDistance(t, w, 1) <= 1 && [...t].sort().join('') === [...w].sort().join('');
+  };
+  const tokens = (text: string): string[] => {
+    const raw = baseTokens(text.normalize('NFKC').replace(/[‘’ʼ`]/g, "'"));
+    const expanded = raw.flatMap((t) => baseTokens(CHAT[t] ?? t));
+    // "id like to" is "I'd like to"; "order id" stays an id.
+    for (let i = 0; i < expanded.length; i++) if (expanded[i] === 'id' && expanded[i + 1] === 'like') expanded[i] = "i'd";
+    // Lexicon alternatives read as their canonical words, longest phrases first.
+    const out: string[] = [];
+    for (let i = 0; i < expanded.length; ) {
+      const hit = longestFirst.find((alt) => {
+        const words = alt.split(' ');
+        return words.every((w, j) => expanded[i + j] === w);
+      });
+      if (hit) {
+        out.push(...(canonicalOf.get(hit) ?? hit).split(' '));
+        i += hit.split(' ').length;
+      } else {
+        out.push(expanded[i] ?? '');
+        i++;
+      }
+    }
+    return out;
+  };
+  const idPattern = (prefix: string, digits: number) => new RegExp(`#?\\s?(?<![A-Za-z0-9])${escapeRegExp(prefix)}[\\s-]?(\\d{${digits}})\\b`, 'gi');
+  return {
+    mode: 'tolerant',
+    tokens,
+    wordMatches,
+    hasAny: (toks, phrases) =>
+      phrases.some((p) => {
+        // Inside a phrase of several words a four-letter word may carry any one slip ("gidt card"): the other words make the match specific.
+        const matches = p.includes(' ') ? (t: string, w: string) => wordMatches(t, w) || (w.length === 4 && editDistance(t, w, 1) <= 1) : wordMatches;
+        return phraseIn(toks, p, matches) || phraseIn(toks, p.replace(/'/g, ''), matches);
+      }),
+    ids: (text, prefix, digits) => [...text.normalize('NFKC').matchAll(idPattern(prefix, digits))].map((m) => `${prefix.toUpperCase()}${m[1] ?? ''}`),
+    withoutIds: (text, prefix, digits) => text.normalize('NFKC').replace(idPattern(prefix, digits), ' '),
+  };
+}

@@ -3,6 +3,8 @@ import { noopAgent, oracleAgent } from './baselines.js';
 import { RetailReferenceAgent } from './reference/retail.js';
 import { parseStrategies, strategies } from './strategies.js';
 import { ShakedownError } from '../core/errors.js';
+import { strictUnderstanding, tolerantUnderstanding, type UnderstandingMode } from './reference/understanding.js';
+import { getWorld } from '../../scenarios/index.js';
 
 /** A built-in agent family, selectable as `id` or `id:options`. */
 export interface AgentEntry {
@@ -12,23 +14,25 @@ export interface AgentEntry {
   build(options: string | undefined): AgentFactory;
 }
 
-const referenceEntry: AgentEntry = {
-  id: 'reference',
-  description: `scripted reference agent with fallback strategies, e.g. reference:retry (strategies: ${strategies.map((s) => s.id).join(', ')})`,
+/** The scripted reference agent in one understanding mode; its options are strategies (`retry+none`). */
+const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
+  id: name,
+  description: `scripted reference agent reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies, e.g. ${name}:retry (strategies: ${strategies.map((s) => s.id).join(', ')})`,
   build(options) {
     const list = parseStrategies(options ?? 'none');
-    const id = `reference:${list.map((s) => s.id).join('+')}`;
+    const id = `${name}:${list.map((s) => s.id).join('+')}`;
     return {
       id,
-      description: `reference agent with strategies ${list.map((s) => s.id).join(' + ')}`,
+      description: `reference agent (${mode} understanding) with strategies ${list.map((s) => s.id).join(' + ')}`,
       worlds: ['retail'],
       create: (ctx) => {
         if (ctx.world !== 'retail') throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to create ${id}: the reference agent knows the retail world only, not \`${ctx.world}\`.`);
-        return new RetailReferenceAgent(ctx, list);
+        const lexicon = getWorld(ctx.world).userLanguage.perturbation?.lexicon ?? {};
+        return new RetailReferenceAgent(ctx, list, mode === 'strict' ? strictUnderstanding() : tolerantUnderstanding(lexicon));
       },
     };
   },
-};
+});
 
 const fixed = (factory: AgentFactory): AgentEntry => ({
   id: factory.id,
@@ -40,7 +44,7 @@ const fixed = (factory: AgentFactory): AgentEntry => ({
 });
 
 /** Every built-in agent. */
-export const agentEntries: readonly AgentEntry[] = [fixed(noopAgent), fixed(oracleAgent), referenceEntry];
+export const agentEntries: readonly AgentEntry[] = [fixed(noopAgent), fixed(oracleAgent), referenceEntry('reference', 'tolerant'), referenceEntry('reference-strict', 'strict')];
 
 /** Resolves an agent spec such as `oracle` or `reference:retry`. */
 export function resolveAgent(spec: string): AgentFactory {

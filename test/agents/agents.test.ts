@@ -5,7 +5,8 @@ import { createClock } from '../../src/core/clock.js';
 import { ShakedownError } from '../../src/core/errors.js';
 import { runEpisode, WorldHarness } from '../../src/core/episode.js';
 import { detectIntent } from '../../src/agents/reference/retail-understanding.js';
-import { tokens, editDistance } from '../../src/agents/reference/text.js';
+import { editDistance } from '../../src/agents/reference/text.js';
+import { strictUnderstanding, tolerantUnderstanding } from '../../src/agents/reference/understanding.js';
 import { episodeOptions, retail, retailScenarios } from '../helpers.js';
 
 describe('agent registry', () => {
@@ -14,6 +15,7 @@ describe('agent registry', () => {
     expect(resolveAgent('reference').id).toBe('reference:none');
     expect(resolveAgent('reference:retry').id).toBe('reference:retry');
     expect(resolveAgent('reference:retry+none').id).toBe('reference:retry+none');
+    expect(resolveAgent('reference-strict:retry').id).toBe('reference-strict:retry');
   });
 
   it('names the valid ids for an unknown agent or strategy', () => {
@@ -58,17 +60,42 @@ describe('strategies', () => {
   });
 });
 
-describe('reference agent', () => {
-  it('understands ordinary variation in wording', () => {
-    expect(detectIntent(tokens('I wnat to cancle my order'))).toBe('cancel');
-    expect(detectIntent(tokens('Can I swap the T-Shirt for the red one?'))).toBe('exchange');
-    expect(detectIntent(tokens("What's my gift card balance?"))).toBe('gift_card_balance');
-    expect(detectIntent(tokens('Can you update where my order ships to?'))).toBe('change_address');
-    expect(detectIntent(tokens('hello'))).toBeUndefined();
+describe('reference agent understanding', () => {
+  const strict = strictUnderstanding();
+  const tolerant = tolerantUnderstanding(retail.userLanguage.perturbation?.lexicon);
+  const intent = (u: typeof strict, text: string) => detectIntent(u, u.tokens(text));
+
+  it('reads exact keywords in strict mode and nothing else', () => {
+    expect(intent(strict, 'I want to cancel my order')).toBe('cancel');
+    expect(intent(strict, 'I wnat to cancle my order')).toBeUndefined();
+    expect(intent(strict, 'pls call off my purchase')).toBe('cancel');
+    expect(intent(strict, 'whats the progress of my purchase?')).toBeUndefined();
+    expect(strict.ids('order #W9000404, not w9000405', 'W', 7)).toEqual(['W9000404']);
+    expect(strict.ids('order W9000404', 'W', 7)).toEqual([]);
+  });
+
+  it('reads typos, chat-speak, the world lexicon and other id formats in tolerant mode', () => {
+    expect(intent(tolerant, 'I wnat to cancle my order')).toBe('cancel');
+    expect(intent(tolerant, 'whats the progress of my purchase?')).toBe('order_status');
+    expect(intent(tolerant, 'how much credit do i still have on my gidt card')).toBe('gift_card_balance');
+    expect(intent(tolerant, 'Can I swap the T-Shirt for the red one?')).toBe('exchange');
+    expect(intent(tolerant, 'Can you update where my order ships to?')).toBe('change_address');
+    expect(intent(tolerant, 'hello')).toBeUndefined();
+    expect(tolerant.tokens('u r great, id like to send back the lamp')).toEqual(['you', 'are', 'great', "i'd", 'like', 'to', 'return', 'the', 'lamp']);
+    expect(tolerant.ids('order # w 9000404, no: W-9000405 and #W9000406', 'W', 7)).toEqual(['W9000404', 'W9000405', 'W9000406']);
     expect(editDistance('mistake', 'mistkae')).toBe(1);
   });
 
-  it.each(['reference:none', 'reference:retry'])('%s passes every retail scenario at ε = λ = 0', async (spec) => {
+  it('keeps a longer word apart from a shorter one inside it, and a four-letter word from its neighbours', () => {
+    expect(tolerant.wordMatches('change', 'exchange')).toBe(false);
+    expect(tolerant.wordMatches('crad', 'card')).toBe(true);
+    expect(tolerant.wordMatches('cart', 'card')).toBe(false);
+    expect(tolerant.wordMatches('exchagne', 'exchange')).toBe(true);
+  });
+});
+
+describe('reference agent', () => {
+  it.each(['reference:none', 'reference:retry', 'reference-strict:none'])('%s passes every retail scenario at ε = λ = 0', async (spec) => {
     const harness = new WorldHarness(retail, '42');
     const agent = resolveAgent(spec);
     const failures: string[] = [];

@@ -2,8 +2,9 @@ import type { ToolResult } from '../../core/tools.js';
 import { callTool } from '../../core/tools.js';
 import type { Agent, AgentContext } from '../contract.js';
 import { composeStrategies, type Strategy } from '../strategies.js';
-import { hasAny, money, tokens } from './text.js';
-import { ADDRESS, detectIntent, EMAIL, itemScore, matchLines, mentionsOption, NAME, ORDER_ID, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
+import { money } from './text.js';
+import type { Understanding } from './understanding.js';
+import { ADDRESS, detectIntent, EMAIL, itemScore, matchLines, mentionsOption, NAME, NAME_LOOSE, ORDER_DIGITS, ORDER_PREFIX, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
 import { asOrder, asOrderList, asPaymentMethods, asVariants, isObj, optionText, pmLabel, type Line, type OrderView, type PaymentMethodView } from './retail-views.js';
 
 interface Task {
@@ -23,6 +24,8 @@ interface PendingAction {
 }
 
 const ANYTHING_ELSE = ' Is there anything else I can help you with?';
+/** Re-prompts in a row before the agent gives up on a message it cannot place. */
+const MAX_REPROMPTS = 2;
 
 class Failure extends Error {}
 
@@ -40,8 +43,12 @@ export class RetailReferenceAgent implements Agent {
   private readonly triedIdentities = new Set<string>();
   private task: Task | undefined;
   private pending: PendingAction | undefined;
+  private readonly u: Understanding;
+  /** Replies in a row in which the agent could not place the user's message. */
+  private unplaced = 0;
 
-  constructor(ctx: AgentContext, strategies: readonly Strategy[], params: Readonly<Record<string, unknown>> = {}) {
+  constructor(ctx: AgentContext, strategies: readonly Strategy[], understanding: Understanding, params: Readonly<Record<string, unknown>> = {}) {
+    this.u = understanding;
     const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
     const raw = (tool: string, args: Readonly<Record<string, unknown>>) => {
       const spec = specs.get(tool);
@@ -55,18 +62,19 @@ export class RetailReferenceAgent implements Agent {
     this.absorb(message);
     try {
       if (this.pending) {
-        const toks = tokens(message);
+        const toks = this.u.tokens(message);
         // A refusal wins over a stray "okay" (as in "if that is okay, no, not that one").
-        if (hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
+        if (this.u.hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
           this.pending = undefined;
           return await this.step();
         }
-        if (hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
+        if (this.u.hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
           const action = this.pending;
           this.pending = undefined;
+          this.unplaced = 0;
           return await this.execute(action);
         }
-        return 'Please answer yes or no: shall I proceed?';
+        return this.notUnderstood('Please answer yes or no: shall I proceed?');
       }
       return await this.step();
     } catch (error) {
@@ -81,9 +89,10 @@ export class RetailReferenceAgent implements Agent {
 
   private absorb(message: string): void {
     let text = message;
-    const email = EMAIL.exec(text)?.[0];
+    // The last e-mail and the last order id win: "#W9000440, sorry, I mean #W9000404".
+    const email = [...text.matchAll(EMAIL)].at(-1)?.[0];
     if (email) {
-      this.email = email.toLowerCase();
+      this.email = this.u.mode === 'tolerant' ? email.toLowerCase() : email;
       text = text.replace(EMAIL, ' ');
     }
     const addr = ADDRESS.exec(text);
@@ -92,17 +101,18 @@ export class RetailReferenceAgent implements Agent {
       address = { address1: (addr[1] ?? '').trim(), address2: (addr[2] ?? '').trim(), city: (addr[3] ?? '').trim(), state: (addr[4] ?? '').toUpperCase(), zip: addr[5] ?? '' };
       text = text.replace(ADDRESS, ' ');
     }
-    const orderIds = [...text.matchAll(ORDER_ID)].map((m) => (m[1] ?? '').toUpperCase());
-    text = text.replace(ORDER_ID, ' ');
+    const orderIds = this.u.ids(text, ORDER_PREFIX, ORDER_DIGITS);
+    text = this.u.withoutIds(text, ORDER_PREFIX, ORDER_DIGITS);
     const zip = /\b(\d{5})\b/.exec(text)?.[1];
     if (zip) {
       this.zip = zip;
-      const name = NAME.exec(text);
+      // A tolerant reader also finds the name after a mistyped "name is" ("my nmae is Ada Lovelace").
+      const name = NAME.exec(text) ?? (this.u.mode === 'tolerant' ? NAME_LOOSE.exec(text) : null);
       if (name?.[1] && name[2]) this.name = { first: name[1], last: name[2] };
     }
-    const toks = tokens(text);
+    const toks = this.u.tokens(text);
     if (!this.task && !this.pending) {
-      const intent = detectIntent(toks);
+      const intent = detectIntent(this.u, toks);
       if (intent) this.task = { intent, text: '' };
     }
     const task = this.task;
@@ -111,15 +121,16 @@ export class RetailReferenceAgent implements Agent {
     const lastOrderId = orderIds.at(-1);
     if (lastOrderId) task.orderId = lastOrderId;
     if (address) task.address = address;
-    if (hasAny(toks, ['mistake', 'by accident', 'accidentally', 'wrong order'])) task.reason = 'ordered by mistake';
-    else if (hasAny(toks, ['no longer', "don't need", 'do not need', 'not need', 'changed my mind', "don't want", 'any more', 'anymore'])) task.reason = 'no longer needed';
-    if (hasAny(toks, ['gift card', 'giftcard'])) task.refund = 'gift';
-    else if (hasAny(toks, ['original', 'same card', 'same payment', 'paid with'])) task.refund = 'original';
+    if (this.u.hasAny(toks, ['mistake', 'by accident', 'accidentally', 'wrong order'])) task.reason = 'ordered by mistake';
+    else if (this.u.hasAny(toks, ['no longer', "don't need", 'do not need', 'not need', 'changed my mind', "don't want", 'any more', 'anymore'])) task.reason = 'no longer needed';
+    if (this.u.hasAny(toks, ['gift card', 'giftcard'])) task.refund = 'gift';
+    else if (this.u.hasAny(toks, ['original', 'same card', 'same payment', 'paid with'])) task.refund = 'original';
   }
 
   private async step(): Promise<string> {
     const task = this.task;
-    if (!task) return 'Could you tell me what you need help with today?';
+    if (!task) return this.notUnderstood('Could you tell me what you need help with today?');
+    this.unplaced = 0;
     const userId = await this.identify();
     if (!userId) {
       if (this.triedIdentities.size > 0) return "I couldn't find an account with those details. Could you give me your email address, or your first and last name and zip code?";
@@ -148,6 +159,19 @@ export class RetailReferenceAgent implements Agent {
       case 'exchange':
         return this.planExchange(order, task, userId);
     }
+  }
+
+  /**
+   * Asks again, as a bot's fallback does; after two re-prompts in a row it gives up rather than loop,
+   * the way deployed assistants hand a conversation they cannot parse back to the customer.
+   */
+  private notUnderstood(prompt: string): string {
+    this.unplaced++;
+    if (this.unplaced <= MAX_REPROMPTS) return prompt;
+    this.unplaced = 0;
+    this.pending = undefined;
+    this.task = undefined;
+    return "I'm sorry, I couldn't understand your request, so I can't help with it here. Please contact us again with your order number and what you need.";
   }
 
   private done(text: string): string {
@@ -213,13 +237,13 @@ export class RetailReferenceAgent implements Agent {
 
   /** Resolves the order from the items the user mentioned; returns a question when it cannot. */
   private async findOrder(userId: string, task: Task): Promise<string | undefined> {
-    const toks = tokens(task.text);
+    const toks = this.u.tokens(task.text);
     const r = await this.call('list_user_orders', { userId });
     if (!r.ok) throw this.systemFailure(r);
     const orders = asOrderList(r.body);
     if (!orders) throw this.malformed();
     const scored = orders
-      .map((o) => ({ o, score: Math.max(0, ...o.items.map((i) => itemScore(toks, i.name, i.options))) }))
+      .map((o) => ({ o, score: Math.max(0, ...o.items.map((i) => itemScore(this.u, toks, i.name, i.options))) }))
       .filter((x) => x.score > 0);
     const top = Math.max(0, ...scored.map((x) => x.score));
     const candidates = scored.filter((x) => x.score === top).map((x) => x.o);
@@ -283,7 +307,7 @@ export class RetailReferenceAgent implements Agent {
     if (order.status !== 'delivered') {
       throw new Failure(`I'm sorry, order #${order.id} is ${order.status}, so its items can't be returned; only delivered orders can be returned.`);
     }
-    const lines = matchLines(order, task.text).filter((l) => l.quantity - l.returned - l.exchanged > 0);
+    const lines = matchLines(this.u, order, task.text).filter((l) => l.quantity - l.returned - l.exchanged > 0);
     if (lines.length === 0) return `Which items of order #${order.id} would you like to return?`;
     const pm = await this.refundTarget(order, task, userId);
     const amount = Math.round(lines.reduce((s, l) => s + l.price, 0) * 100) / 100;
@@ -302,9 +326,9 @@ export class RetailReferenceAgent implements Agent {
     if (order.status !== 'delivered') {
       throw new Failure(`I'm sorry, order #${order.id} is ${order.status}, so its items can't be exchanged; only delivered orders can be exchanged.`);
     }
-    const lines = matchLines(order, task.text).filter((l) => l.quantity - l.returned - l.exchanged > 0);
+    const lines = matchLines(this.u, order, task.text).filter((l) => l.quantity - l.returned - l.exchanged > 0);
     if (lines.length === 0) return `Which items of order #${order.id} would you like to exchange?`;
-    const toks = tokens(task.text);
+    const toks = this.u.tokens(task.text);
     const pairs: { line: Line; to: { itemId: string; options: Record<string, string>; price: number } }[] = [];
     for (const line of lines) {
       const r = await this.call('get_product', { productId: line.productId });
@@ -315,7 +339,7 @@ export class RetailReferenceAgent implements Agent {
       let changed = false;
       for (const axis of Object.keys(line.options)) {
         const values = [...new Set(variants.map((v) => v.options[axis]).filter((v): v is string => !!v && v !== line.options[axis]))];
-        const said = values.filter((v) => mentionsOption(toks, axis, v));
+        const said = values.filter((v) => mentionsOption(this.u, toks, axis, v));
         if (said.length === 1) {
           wanted[axis] = said[0] as string;
           changed = true;

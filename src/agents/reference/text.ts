@@ -1,13 +1,4 @@
-/** Text understanding for the scripted reference agents: tokens and forgiving keyword matching. */
-
-/** Lower-case word tokens; hyphens inside words are dropped ("T-Shirt" -> "tshirt"). */
-export function tokens(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/(\w)-(\w)/g, '$1$2')
-    .split(/[^a-z0-9']+/)
-    .filter(Boolean);
-}
+/** Text helpers for the scripted reference agents. */
 
 /** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
 export function editDistance(a: string, b: string, max = 2): number {
@@ -30,25 +21,6 @@ export function editDistance(a: string, b: string, max = 2): number {
   }
   return prev[b.length] ?? max + 1;
 }
-
-/** Whether a token is the word, allowing one typo in words of five letters or more. */
-export function wordMatches(token: string, word: string): boolean {
-  if (token === word) return true;
-  if (word.length < 5) return false;
-  return editDistance(token, word, 1) <= 1;
-}
-
-/** Whether the token list contains the phrase (a space-separated sequence of words), typo-tolerantly. */
-export function hasPhrase(toks: readonly string[], phrase: string): boolean {
-  const words = phrase.split(' ');
-  outer: for (let i = 0; i + words.length <= toks.length; i++) {
-    for (let j = 0; j < words.length; j++) if (!wordMatches(toks[i + j] ?? '', words[j] ?? '')) continue outer;
-    return true;
-  }
-  return false;
-}
-
-export const hasAny = (toks: readonly string[], phrases: readonly string[]): boolean => phrases.some((p) => hasPhrase(toks, p));
 
 const money = (n: number) => `$${n.toFixed(2)}`;
 export { money };

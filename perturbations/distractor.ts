@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { joinParts, partsOf, type PerturbationFamily } from '../src/core/perturb.js';
-import { pick, randInt } from '../src/core/seeds.js';
+import { randInt } from '../src/core/seeds.js';
 import { chance } from './util.js';
 
 const params = z
@@ -24,7 +24,11 @@ export const distractor: PerturbationFamily<typeof params> = {
     if (level === 0 || pool.length === 0 || !chance(rng, level * p.rate)) return [...segments];
     const parts = partsOf(segments);
     const count = 1 + randInt(rng, Math.max(1, Math.round(p.max * level)));
-    for (let n = 0; n < count; n++) parts.splice(randInt(rng, parts.length + 1), 0, [{ text: pick(rng, pool), part: 'aside' }]);
+    const unused = [...pool];
+    for (let n = 0; n < count && unused.length > 0; n++) {
+      const [aside] = unused.splice(randInt(rng, unused.length), 1);
+      parts.splice(randInt(rng, parts.length + 1), 0, [{ text: aside as string, part: 'aside' }]);
+    }
     return joinParts(parts);
   },
 };

@@ -29,9 +29,12 @@ export const filler: PerturbationFamily<typeof params> = {
     if (level === 0 || segments.length === 0) return [...segments];
     let out: Segment[] = [...segments];
     if (chance(rng, level * p.hedge)) {
-      // "I think can I return ..." reads as a person writes; "I" and protected names keep their capital.
-      const part = out[0]?.part;
-      out = [{ text: `${pick(rng, HEDGES)} `, ...(part ? { part } : {}) }, ...lowerFirst(out)];
+      // The hedge goes before the request ("I think can I return ..."), never before a detail, where it
+      // would sound unsure of it; "I" and protected names keep their capital.
+      const at = Math.max(0, out.findIndex((x) => x.part === 'request'));
+      const part = out[at]?.part;
+      // A part starts a sentence, so the hedge takes the capital.
+      out = [...out.slice(0, at), ...upperFirst([{ text: `${pick(rng, HEDGES)} `, ...(part ? { part } : {}) }]), ...lowerFirst(out.slice(at))];
     }
     if (chance(rng, level * p.opener)) {
       const opener = pick(rng, OPENERS);

@@ -80,10 +80,11 @@ function retailPerturbation(): PerturbationLanguage {
     entityFormats: { order: 'id', email: 'email', name: 'name', zip: 'digits', items: 'text', target: 'text', refund: 'text', reason: 'text', address: 'verbatim' },
     lexicon: {
       order: ['purchase'],
+      'an order': ['a purchase'],
       cancel: ['call off'],
       'return the': ['send back the'],
       exchange: ['swap'],
-      refund: ['reimbursement'],
+      'a refund': ['a reimbursement'],
       status: ['progress'],
       change: ['update', 'modify'],
       'shipping address': ['delivery address'],

@@ -136,6 +136,7 @@ export function perturb(
   if (!(eps >= 0 && eps <= 1)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb a message: ε must be in [0, 1], got ${eps}. Fix \`eps\`.`);
   if (eps === 0) return { segments: [...segments], applied: [], rejected: [] };
   let current: Segment[] = [...segments];
+  let currentMentions = mentions(standingText(current), language);
   const applied: string[] = [];
   const rejected: string[] = [];
   for (const { family, params } of families) {
@@ -144,13 +145,13 @@ export function perturb(
     const rng = makeRng(deriveSeed(seed, family.id, messageIndex));
     const next = family.apply(current, { eps, level, rng, about, language }, params);
     if (joinSegments(next) === joinSegments(current)) continue;
-    const problem = checkMeaning(current, next, language, family.defers ? about.deferrable : []);
-    if (problem) {
+    if (meaningProblem(current, next, language, family.defers ? about.deferrable : [], currentMentions)) {
       rejected.push(family.id);
       continue;
     }
     applied.push(family.id);
     current = next;
+    currentMentions = mentions(standingText(current), language);
   }
   return { segments: current, applied, rejected };
 }
@@ -161,6 +162,11 @@ export function perturb(
  * asked and may hold back), and no entity or competing term appears more often than before.
  */
 export function checkMeaning(before: readonly Segment[], after: readonly Segment[], language: UserLanguage, deferrable: readonly string[] = []): string | undefined {
+  return meaningProblem(before, after, language, deferrable, mentions(standingText(before), language));
+}
+
+/** `checkMeaning` with the mentions of `before` already counted (perturb() carries them from step to step). */
+function meaningProblem(before: readonly Segment[], after: readonly Segment[], language: UserLanguage, deferrable: readonly string[], beforeMentions: ReadonlyMap<string, number>): string | undefined {
   const text = standingText(after);
   const formats = language.perturbation?.entityFormats ?? {};
   for (const s of before) {
@@ -171,20 +177,43 @@ export function checkMeaning(before: readonly Segment[], after: readonly Segment
     if (s.slot && deferrable.includes(s.slot)) continue;
     return `entity \`${s.slot ?? '?'}\` (${value}) is no longer recoverable`;
   }
-  const beforeText = standingText(before);
-  const idPattern = language.entityPattern;
-  const counters: [string, (t: string) => number][] = [
-    ['id', (t) => countMatches(new RegExp(idPattern.source, `${idPattern.flags.replace('g', '')}gi`), looseIds(t))],
-    ['email', (t) => countMatches(EMAIL_G, t)],
-    ...(language.perturbation?.competing ?? []).map((term): [string, (t: string) => number] => [term, (t) => countMatches(new RegExp(`\\b${escapeRegExp(term)}\\b`, 'gi'), t)]),
-  ];
-  for (const [name, count] of counters) {
-    if (count(text) > count(beforeText)) return `a competing ${name === 'id' || name === 'email' ? name : `mention of "${name}"`} appeared`;
+  for (const [name, n] of mentions(text, language)) {
+    if (n > (beforeMentions.get(name) ?? 0)) return `a competing ${name === ID || name === EMAIL ? name : `mention of "${name}"`} appeared`;
   }
   return undefined;
 }
 
+const ID = 'id';
+const EMAIL = 'email';
 const EMAIL_G = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+
+/** Per language, one regex for its ids and one for all its competing terms (built once; perturb() runs per message). */
+const mentionPatterns = new WeakMap<UserLanguage, { id: RegExp; terms?: RegExp }>();
+
+/** How often each entity kind and competing term is mentioned in a text. */
+function mentions(text: string, language: UserLanguage): Map<string, number> {
+  let patterns = mentionPatterns.get(language);
+  if (!patterns) {
+    const terms = language.perturbation?.competing ?? [];
+    patterns = {
+      id: new RegExp(language.entityPattern.source, `${language.entityPattern.flags.replace(/[gi]/g, '')}gi`),
+      ...(terms.length > 0 ? { terms: new RegExp(`\\b(?:${[...terms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})\\b`, 'gi') } : {}),
+    };
+    mentionPatterns.set(language, patterns);
+  }
+  const counts = new Map<string, number>([
+    [ID, countMatches(patterns.id, looseIds(text))],
+    [EMAIL, countMatches(EMAIL_G, text)],
+  ]);
+  if (patterns.terms) {
+    patterns.terms.lastIndex = 0;
+    for (const m of text.matchAll(patterns.terms)) {
+      const term = m[0].toLowerCase();
+      counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -275,7 +304,11 @@ export function partsOf(segments: readonly Segment[]): Segment[][] {
   const parts: Segment[][] = [];
   let last: string | undefined;
   for (const s of segments) {
-    if (s.part === undefined && s.text.trim() === '') continue;
+    if (s.part === undefined && s.text.trim() === '') {
+      // Glue ends a part: two asides side by side stay two parts.
+      last = undefined;
+      continue;
+    }
     if (parts.length > 0 && s.part !== undefined && s.part === last) parts.at(-1)?.push(s);
     else parts.push([s]);
     last = s.part;

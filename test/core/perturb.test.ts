@@ -7,6 +7,8 @@ import {
   checkMeaning,
   datesIn,
   familyLevel,
+  joinParts,
+  partsOf,
   perturb,
   recoverable,
   resolveFamilies,
@@ -106,6 +108,14 @@ describe('perturb()', () => {
     expect(familyLevel(0.2, 0.2)).toBe(0);
     expect(familyLevel(0.6, 0.2)).toBeCloseTo(0.5);
     expect(familyLevel(1, 0.6)).toBe(1);
+  });
+});
+
+describe('message parts', () => {
+  it('keeps two asides side by side as two parts, so that joining them keeps the space between', () => {
+    const segments: Segment[] = [{ text: 'One.', part: 'aside' }, { text: ' ' }, { text: 'Two.', part: 'aside' }, { text: ' ' }, ...message];
+    expect(partsOf(segments).map((p) => p.map((s) => s.text).join(''))).toEqual(['One.', 'Two.', 'Please cancel order #W9000201.', 'My email is emma.novak@example.org.']);
+    expect(joinParts(partsOf(segments)).map((s) => s.text).join('')).toBe('One. Two. Please cancel order #W9000201. My email is emma.novak@example.org.');
   });
 });
 

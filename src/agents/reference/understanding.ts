@@ -113,7 +113,12 @@ export function strictUnderstanding(): Understanding {
 export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly string[]>> = {}): Understanding {
   const canonicalOf = new Map<string, string>();
   for (const [canonical, alternatives] of Object.entries(lexicon)) for (const a of alternatives) if (!canonicalOf.has(baseTokens(a).join(' '))) canonicalOf.set(baseTokens(a).join(' '), baseTokens(canonical).join(' '));
-  const longestFirst = [...canonicalOf.keys()].sort((a, b) => b.split(' ').length - a.split(' ').length);
+  // Alternatives by their first word, longest first, so that reading a token looks at a handful of phrases only.
+  const byFirstWord = new Map<string, string[][]>();
+  for (const alt of [...canonicalOf.keys()].sort((a, b) => b.split(' ').length - a.split(' ').length)) {
+    const words = alt.split(' ');
+    byFirstWord.set(words[0] ?? '', [...(byFirstWord.get(words[0] ?? '') ?? []), words]);
+  }
   const wordMatches = (t: string, w: string): boolean => {
     if (t === w) return true;
     // Two slips in a long word, but not a shorter word inside it ("change" is no "exchange").
@@ -130,13 +135,10 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     // Lexicon alternatives read as their canonical words, longest phrases first.
     const out: string[] = [];
     for (let i = 0; i < expanded.length; ) {
-      const hit = longestFirst.find((alt) => {
-        const words = alt.split(' ');
-        return words.every((w, j) => expanded[i + j] === w);
-      });
+      const hit = byFirstWord.get(expanded[i] ?? '')?.find((words) => words.every((w, j) => expanded[i + j] === w));
       if (hit) {
-        out.push(...(canonicalOf.get(hit) ?? hit).split(' '));
-        i += hit.split(' ').length;
+        out.push(...(canonicalOf.get(hit.join(' ')) ?? '').split(' '));
+        i += hit.length;
       } else {
         out.push(expanded[i] ?? '');
         i++;

@@ -40,6 +40,9 @@ function cartesian(axes: Readonly<Record<string, Readonly<Record<string, number>
 /** The product names of the catalogue ("Desk Lamp"), for the words that would name a competing item. */
 export const productNames = (): string[] => CATALOG.map((e) => e.name);
 
+/** Every option value of the catalogue ("red", "wireless", "6mm"), for the words that would name a competing variant. */
+export const optionValues = (): string[] => [...new Set(CATALOG.flatMap((e) => Object.values(e.axes).flatMap((values) => Object.keys(values))))];
+
 /** The catalogue as database records, keyed by product id. */
 export function buildCatalog(): Record<string, Product> {
   const out: Record<string, Product> = {};

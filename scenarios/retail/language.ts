@@ -1,5 +1,5 @@
 import type { PerturbationLanguage, UserLanguage } from '../../src/core/world.js';
-import { productNames } from './catalog.js';
+import { optionValues, productNames } from './catalog.js';
 
 /**
  * How a retail customer words things: opening phrasings per intent and answers per slot. Slots in
@@ -72,10 +72,12 @@ export const retailLanguage: UserLanguage = {
 /**
  * The retail material for the perturbation families. Paraphrases name exactly the details of the
  * phrasing they replace and imply no reason for a cancellation; asides and stories name no product,
- * order, payment method or reason.
+ * order, variant, payment method or reason.
  */
 function retailPerturbation(): PerturbationLanguage {
   const productWords = [...new Set(productNames().flatMap((n) => n.toLowerCase().split(/\s+/)))];
+  // Option values of three letters or more: a typo that turns "read" into "red" names another variant.
+  const variantWords = optionValues().filter((v) => v.length >= 3);
   return {
     entityFormats: { order: 'id', email: 'email', name: 'name', zip: 'digits', items: 'text', target: 'text', refund: 'text', reason: 'text', address: 'verbatim' },
     lexicon: {
@@ -153,6 +155,6 @@ function retailPerturbation(): PerturbationLanguage {
       change_address: ['We moved house recently and I am still updating everything.'],
       exchange: ['I really like it otherwise.'],
     },
-    competing: [...productWords, 'tee', 'shirt', 'gift card', 'credit card', 'paypal', 'mistake', 'accident', 'changed my mind'],
+    competing: [...productWords, ...variantWords, 'tee', 'shirt', 'gift card', 'credit card', 'paypal', 'mistake', 'accident', 'changed my mind'],
   };
 }

@@ -17,7 +17,8 @@ export interface AddressInput {
 export const ORDER_PREFIX = 'W';
 export const ORDER_DIGITS = 7;
 export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
-export const ADDRESS = /\b(\d+\s[^,\n]+?),\s*(?:((?:apt|apartment|suite|unit|#)[^,\n]*?),\s*)?([A-Za-z][A-Za-z .'-]*?),\s*([A-Za-z]{2})\s+(\d{5})\b/i;
+/** A street address; the street has no digits after its number, so a zip code before it is not taken for one. */
+export const ADDRESS = /\b(\d+\s[^,\n\d]+?),\s*(?:((?:apt|apartment|suite|unit|#)[^,\n]*?),\s*)?([A-Za-z][A-Za-z .'-]*?),\s*([A-Za-z]{2})\s+(\d{5})\b/i;
 /** A name after "I'm", "my name is", "under", "this is". */
 export const NAME = /(?:\bi'?m|\bi am|\bname is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
 /** The same with any short word before "is", for a mistyped "name is". */

@@ -135,7 +135,10 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     // Lexicon alternatives read as their canonical words, longest phrases first.
     const out: string[] = [];
     for (let i = 0; i < expanded.length; ) {
-      const hit = byFirstWord.get(expanded[i] ?? '')?.find((words) => words.every((w, j) => expanded[i + j] === w));
+      const token = expanded[i] ?? '';
+      // An alternative with a typo in it still reads as its canonical word ("peogress" is "status").
+      const starts = byFirstWord.get(token) ?? (token.length >= 5 ? [...byFirstWord].filter(([first]) => wordMatches(token, first)).flatMap(([, alts]) => alts) : []);
+      const hit = starts.find((words) => words.every((w, j) => (j === 0 ? true : wordMatches(expanded[i + j] ?? '', w))));
       if (hit) {
         out.push(...(canonicalOf.get(hit.join(' ')) ?? '').split(' '));
         i += hit.length;
@@ -153,8 +156,10 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     wordMatches,
     hasAny: (toks, phrases) =>
       phrases.some((p) => {
-        // Inside a phrase of several words a four-letter word may carry any one slip ("gidt card"): the other words make the match specific.
-        const matches = p.includes(' ') ? (t: string, w: string) => wordMatches(t, w) || (w.length === 4 && editDistance(t, w, 1) <= 1) : wordMatches;
+        // Inside a phrase with two words of three letters or more, a four-letter word may carry any one
+        // slip ("gidt card", "cal off"): the other word makes the match specific. "ship to" is too short for it.
+        const specific = p.split(' ').filter((w) => w.length >= 3).length >= 2;
+        const matches = specific ? (t: string, w: string) => wordMatches(t, w) || (w.length === 4 && editDistance(t, w, 1) <= 1) : wordMatches;
         return phraseIn(toks, p, matches) || phraseIn(toks, p.replace(/'/g, ''), matches);
       }),
     ids: (text, prefix, digits) => [...text.normalize('NFKC').matchAll(idPattern(prefix, digits))].map((m) => `${prefix.toUpperCase()}${m[1] ?? ''}`),

@@ -266,7 +266,7 @@ function list(what: string | undefined, flags: Flags, io: Io): number {
       case 'agents':
         return agentEntries.map((a) => [a.id, a.description]);
       case 'perturbations':
-        return perturbationFamilies.map((f) => [f.id, f.description]);
+        return perturbationFamilies.map((f) => [f.id, `(ε > ${f.onset}) ${f.description}`]);
       case 'faults':
         return faultKinds.map((k) => [k.id, `(${k.scope}) ${k.description}`]);
       case 'profiles':

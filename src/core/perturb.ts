@@ -45,6 +45,7 @@ export type EntityFormat = 'id' | 'email' | 'name' | 'text' | 'amount' | 'date' 
 /** What a family touches; the engine reads these flags and never switches on a family's id. */
 export type PerturbationTouch = 'wording' | 'letters' | 'structure' | 'entity-format' | 'dialogue';
 
+/** What a family is given for one message. */
 export interface PerturbationContext {
   readonly eps: number;
   /** The family's strength at this ε: 0 up to its onset, rising linearly to 1 at ε = 1. */

@@ -12,6 +12,7 @@ import { editDistance } from './text.js';
 
 export type UnderstandingMode = 'strict' | 'tolerant';
 
+/** How an agent reads words, ids and phrases in one mode. */
 export interface Understanding {
   readonly mode: UnderstandingMode;
   /** Lower-case word tokens of a text as this mode reads it. */

@@ -2,14 +2,19 @@ import type { FaultKind, FaultProfile } from '../src/core/faults.js';
 import { unknownId } from '../src/core/errors.js';
 import { timeout } from './timeout.js';
 import { rateLimit } from './rate-limit.js';
+import { serverError } from './server-error.js';
+import { connectionReset } from './connection-reset.js';
+import { truncatedBody } from './truncated-body.js';
+import { latencySpike } from './latency-spike.js';
 import { schemaDrift } from './schema-drift.js';
 import { emptyResult } from './empty-result.js';
 import { profiles } from './profiles.js';
 
 /** Every fault kind, in a fixed order (the order matters for seeded decisions). */
-export const faultKinds: readonly FaultKind[] = [timeout, rateLimit, schemaDrift, emptyResult] as readonly FaultKind[];
+export const faultKinds: readonly FaultKind[] = [timeout, rateLimit, serverError, connectionReset, truncatedBody, latencySpike, schemaDrift, emptyResult] as readonly FaultKind[];
 
 export { profiles as faultProfiles };
+export { connectionResetError } from './connection-reset.js';
 
 /** A fault profile by id; an unknown id lists the valid ones. */
 export function getFaultProfile(id: string): FaultProfile {

@@ -1,19 +1,23 @@
 import { z } from 'zod';
 import type { TransientFaultKind } from '../src/core/faults.js';
 
-const params = z.object({
+const params = z
+  .object({
   /** Smallest Retry-After, in seconds. @default 1 */
   minRetryAfterSeconds: z.number().int().min(1).default(1),
   /** Largest Retry-After, in seconds. @default 4 */
   maxRetryAfterSeconds: z.number().int().min(1).default(4),
   /** Whether calls inside the Retry-After window are refused too. @default true */
   window: z.boolean().default(true),
-});
+    /** How Retry-After is written: delay seconds, an HTTP date, or either at random. @default "mixed" */
+    retryAfterFormat: z.enum(['seconds', 'http-date', 'mixed']).default('mixed'),
+  })
+  .strict();
 
 /** 429 Too Many Requests with Retry-After; further calls fail until the window has passed. */
 export const rateLimit: TransientFaultKind<typeof params> = {
   id: 'rate-limit',
-  description: '429 Too Many Requests with Retry-After (seconds); calls inside the window fail too',
+  description: '429 Too Many Requests with Retry-After (seconds or an HTTP date); calls inside the window fail too',
   scope: 'transient',
   touches: ['status', 'timing'],
   appliesTo: 'any',
@@ -30,9 +34,11 @@ export const rateLimit: TransientFaultKind<typeof params> = {
       seconds = lo + Math.floor(ctx.rng() * (hi - lo + 1));
       if (p.window) ctx.state.window = { kind: rateLimit.id, until: ctx.clock.now() + seconds * 1000 };
     }
-    return Response.json(
-      { error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` },
-      { status: 429, headers: { 'Retry-After': String(seconds) } },
-    );
+    // An HTTP date is computed on the episode clock, so that it means the same wait as the seconds would.
+    const asDate = p.retryAfterFormat === 'http-date' || (p.retryAfterFormat === 'mixed' && ctx.rng() < 0.5);
+    // An HTTP date has whole seconds: round up, so that waiting until it never lands inside the window.
+    const retryAfter = asDate ? new Date(Math.ceil((ctx.clock.now() + seconds * 1000) / 1000) * 1000).toUTCString() : String(seconds);
+    ctx.note({ status: 429, retryAfterSeconds: seconds, ...(asDate ? { retryAfter } : {}) });
+    return Response.json({ error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` }, { status: 429, headers: { 'Retry-After': retryAfter } });
   },
 };

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { TransientFaultKind } from '../src/core/faults.js';
 
-const params = z.object({
+const params = z
+  .object({
   /** Simulated time the call hangs before the gateway gives up. @default 30000 */
   gatewayMs: z.number().int().positive().default(30_000),
   /** Share of timeouts on writes that strike after the database changed. @default 0.5 */
   afterCommit: z.number().min(0).max(1).default(0.5),
-});
+  })
+  .strict();
 
 /** The call hangs until a simulated gateway deadline passes, then fails with 504. */
 export const timeout: TransientFaultKind<typeof params> = {
@@ -18,6 +20,7 @@ export const timeout: TransientFaultKind<typeof params> = {
   canStrikeAfterCommit: true,
   params,
   async strike(ctx, p) {
+    ctx.note({ status: 504, gatewayMs: p.gatewayMs });
     await ctx.clock.sleep(p.gatewayMs, ctx.signal);
     return Response.json({ error: 'gateway_timeout', message: 'The upstream service did not answer in time.' }, { status: 504 });
   },

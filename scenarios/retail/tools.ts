@@ -1,11 +1,36 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../../src/core/world.js';
+import { orderSchema, orderStatus, productSchema, userSchema } from './schema.js';
 
 const orderId = z.string().describe('order id, e.g. "#W9000001" (the "#" is optional)');
 const userId = z.string().describe('user id as returned by the find_user tools');
 
+const found = z.object({ userId: z.string() });
+const orderView = orderSchema.extend({ orderId: z.string(), total: z.number() });
+const orderSummary = z.object({
+  orderId: z.string(),
+  status: orderStatus,
+  placedAt: z.string(),
+  total: z.number(),
+  items: z.array(z.object({ itemId: z.string(), name: z.string(), options: z.record(z.string(), z.string()), quantity: z.number().int() })),
+});
+
+/** What each tool answers on success: schema drift and empty results derive their changes from it. */
+const OUTPUTS: Readonly<Record<string, z.ZodType>> = {
+  find_user_by_email: found,
+  find_user_by_name_zip: found,
+  get_user: userSchema,
+  list_user_orders: z.object({ orders: z.array(orderSummary) }),
+  get_order: orderView,
+  get_product: productSchema,
+  cancel_order: orderView,
+  change_order_address: orderView,
+  return_items: z.object({ order: orderView, refund: z.object({ amount: z.number(), paymentMethodId: z.string() }) }),
+  exchange_items: z.object({ order: orderView, priceDifference: z.number(), paymentMethodId: z.string() }),
+};
+
 /** The retail tool API, as agents see it. */
-export const retailTools: readonly ToolSpec[] = [
+export const retailTools: readonly ToolSpec[] = ([
   {
     name: 'find_user_by_email',
     description: "Finds a user's id by e-mail address. 404 if no user has it.",
@@ -94,4 +119,7 @@ export const retailTools: readonly ToolSpec[] = [
     input: z.object({ orderId, itemIds: z.array(z.string()).min(1), newItemIds: z.array(z.string()).min(1), paymentMethodId: z.string() }),
     write: true,
   },
-];
+] as const satisfies readonly Omit<ToolSpec, 'output'>[]).map((t): ToolSpec => {
+  const output = OUTPUTS[t.name];
+  return output ? { ...t, output } : t;
+});

@@ -32,6 +32,16 @@ export const sweepConfigSchema = z
     perturbationParams: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** Fault profile (see `shakedown list profiles`). @default "mixed" */
     profile: z.string().default('mixed'),
+    /** Only these tools may be struck by faults (by name). @default every tool */
+    faultTools: z.array(z.string().min(1)).min(1).optional(),
+    /** Only reads or only writes may be struck. @default both */
+    faultAccess: z.enum(['read', 'write']).optional(),
+    /** Bursty faults: a transient fault opens an outage of this many simulated ms in which every call fails the same way. @default independent faults (or the profile's) */
+    outageMs: z.number().int().min(1).optional(),
+    /** Parameters per fault kind, e.g. `{ timeout: { afterCommit: 1 } }`; each is checked against the kind's schema. @default {} */
+    faultParams: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+    /** Real ms a fault waits per simulated ms, for agents with their own timers (0 keeps simulated time free). @default 0 */
+    realWaitScale: z.number().min(0).max(1).default(0),
     /** Hold wording and faults fixed across trials, isolating the agent's own randomness. @default false */
     fixedTrials: z.boolean().default(false),
     /** User turns before the simulator gives up. @default 12 */

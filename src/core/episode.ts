@@ -63,6 +63,10 @@ export interface EpisodeOptions {
   readonly families: readonly ResolvedFamily[];
   readonly faultKinds: readonly FaultKind[];
   readonly profile: FaultProfile;
+  /** Parameters per fault kind, over the profile's. @default {} */
+  readonly faultParams?: Readonly<Record<string, unknown>>;
+  /** Real ms a fault waits per simulated ms, for agents with their own timers. @default 0 */
+  readonly realWaitScale?: number;
   /** Hold wording and faults fixed across trials (DESIGN decision 3). @default false */
   readonly fixedTrials?: boolean;
   /** User turns before the simulator gives up. @default 12 */
@@ -231,8 +235,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       await baseClock.sleep(ms, signal);
     },
   };
-  const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds });
-  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, signal: controller.signal });
+  const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds, params: options.faultParams ?? {} });
+  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, signal: controller.signal, realWaitScale: options.realWaitScale ?? 0 });
   // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
   timer.unref?.();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EpisodeClock } from './clock.js';
 import { deriveSeed, makeRng, pickWeighted, type Rng } from './seeds.js';
 import type { ToolSpec } from './world.js';
-import { unknownId } from './errors.js';
+import { ShakedownError, unknownId } from './errors.js';
 
 /** What a fault touches; the engine reads these flags and never switches on a fault's id. */
 export type FaultTouch = 'status' | 'timing' | 'body' | 'connection';
@@ -13,6 +13,7 @@ export type CommitPhase = 'before' | 'after';
 export interface StrikeContext {
   readonly tool: ToolSpec;
   readonly ordinal: number;
+  /** The episode clock; its `sleep` may also wait real time, scaled down, for agents with their own timers. */
   readonly clock: EpisodeClock;
   readonly rng: Rng;
   readonly signal?: AbortSignal;
@@ -20,6 +21,14 @@ export interface StrikeContext {
   readonly state: FaultState;
   /** Set when the call falls inside a window this kind opened: the window's end, simulated ms. */
   readonly windowUntil?: number;
+  /**
+   * The real response of the world's handler, computed once: a write commits when it is called. A kind
+   * that is slow but correct, or that cuts a real body short, calls it; one that fails before the world
+   * sees the call does not.
+   */
+  real(): Promise<Response>;
+  /** Records what the strike chose (a status, a delay, where a body was cut) in the episode's fault log. */
+  note(detail: Readonly<Record<string, string | number | boolean>>): void;
 }
 
 export interface FaultState {
@@ -53,17 +62,35 @@ export interface TransientFaultKind<P extends z.ZodObject = z.ZodObject> extends
 export interface PersistentFaultKind<P extends z.ZodObject = z.ZodObject> extends FaultKindBase<P> {
   readonly scope: 'persistent';
   /** Picks the episode's variant of the fault for a tool (e.g. which drift), from the seeded stream. */
-  variant(rng: Rng, params: z.output<P>): string;
-  transform(response: { status: number; body: unknown }, variant: string, params: z.output<P>): { status: number; body: unknown };
+  variant(rng: Rng, params: z.output<P>, tool: ToolSpec): string;
+  /** Rewrites one response of the tool; `tool.output`, when the world declares it, says the response's shape. */
+  transform(response: { status: number; body: unknown }, variant: string, params: z.output<P>, tool: ToolSpec): { status: number; body: unknown };
 }
 
 export type FaultKind = TransientFaultKind | PersistentFaultKind;
+
+/** Which calls a profile's faults may strike. */
+export interface FaultTarget {
+  /** Only these tools, by name. @default every tool */
+  readonly tools?: readonly string[];
+  /** Only reads or only writes. @default both */
+  readonly access?: 'read' | 'write';
+}
 
 /** A named mix of fault kinds: the weight scales λ for each kind (DESIGN decision 5). */
 export interface FaultProfile {
   readonly id: string;
   readonly description: string;
   readonly weights: Readonly<Record<string, number>>;
+  /** Which calls may be struck. @default every call */
+  readonly target?: FaultTarget;
+  /**
+   * Bursty faults: a transient fault that strikes opens a short outage, and every call in the next
+   * `outageMs` of simulated time fails the same way. @default independent faults
+   */
+  readonly burst?: { readonly outageMs: number };
+  /** Parameters per kind for this profile (e.g. `{ timeout: { afterCommit: 1 } }`); options passed to the injector win. */
+  readonly params?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A fault that fired, as logged in the episode record. */
@@ -75,8 +102,10 @@ export interface FiredFault {
   /** For writes: whether it struck before or after the commit. */
   readonly phase?: CommitPhase;
   readonly variant?: string;
-  /** True for a call refused inside a rate-limit window opened by an earlier fault. */
+  /** True for a call refused inside a window (a rate limit's, or an outage's) that an earlier fault opened. */
   readonly window?: boolean;
+  /** What the strike chose: status, Retry-After, delay, where a body was cut. */
+  readonly detail?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export interface TransientDecision {
@@ -114,6 +143,9 @@ export class FaultInjector {
   private readonly weights: Record<string, number>;
   private readonly params = new Map<string, unknown>();
   private readonly persistentCache = new Map<string, PersistentDecision | null>();
+  private readonly target: FaultTarget | undefined;
+  /** The profile's outage length when faults are bursty. */
+  readonly outageMs: number | undefined;
 
   constructor(options: FaultInjectorOptions) {
     if (!(options.lambda >= 0 && options.lambda <= 1)) throw new RangeError(`λ must be in [0, 1], got ${options.lambda}`);
@@ -126,7 +158,26 @@ export class FaultInjector {
     this.weights = { ...options.profile.weights };
     this.transient = options.kinds.filter((k): k is TransientFaultKind => k.scope === 'transient' && (this.weights[k.id] ?? 0) > 0);
     this.persistent = options.kinds.filter((k): k is PersistentFaultKind => k.scope === 'persistent' && (this.weights[k.id] ?? 0) > 0);
-    for (const kind of options.kinds) this.params.set(kind.id, kind.params.parse(options.params?.[kind.id] ?? {}));
+    for (const id of Object.keys(options.params ?? {})) if (!this.kinds.has(id)) throw unknownId('fault kind', id, [...this.kinds.keys()]);
+    for (const tool of options.profile.target?.tools ?? []) if (!/^[\w-]+$/.test(tool)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to target faults at tool \`${tool}\`: not a tool name.`);
+    this.target = options.profile.target;
+    this.outageMs = options.profile.burst?.outageMs;
+    for (const kind of options.kinds) {
+      const given = { ...options.profile.params?.[kind.id], ...(options.params?.[kind.id] as Record<string, unknown> | undefined) };
+      const parsed = kind.params.safeParse(given);
+      if (!parsed.success) {
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to configure fault kind \`${kind.id}\`:\n${z.prettifyError(parsed.error)}\nFix \`faultParams.${kind.id}\` (or the profile's parameters).`);
+      }
+      this.params.set(kind.id, parsed.data);
+    }
+  }
+
+  /** Whether the profile's target lets faults strike this tool. */
+  targets(tool: ToolSpec): boolean {
+    const t = this.target;
+    if (!t) return true;
+    if (t.tools && !t.tools.includes(tool.name)) return false;
+    return t.access === undefined || (t.access === 'write') === tool.write;
   }
 
   paramsOf(kind: FaultKind): unknown {
@@ -142,7 +193,7 @@ export class FaultInjector {
 
   /** The transient fault for this call, if any. */
   decide(tool: ToolSpec, ordinal: number): TransientDecision | null {
-    if (this.lambda === 0 || this.transient.length === 0) return null;
+    if (this.lambda === 0 || this.transient.length === 0 || !this.targets(tool)) return null;
     const eligible = this.transient.filter((k) => applies(k.appliesTo, tool));
     if (eligible.length === 0) return null;
     const rng = makeRng(deriveSeed(this.seed, 'transient', tool.name, ordinal));
@@ -169,12 +220,12 @@ export class FaultInjector {
     const cached = this.persistentCache.get(tool.name);
     if (cached !== undefined) return cached;
     let decision: PersistentDecision | null = null;
-    if (this.lambda > 0) {
+    if (this.lambda > 0 && this.targets(tool)) {
       for (const kind of this.persistent) {
         if (!applies(kind.appliesTo, tool)) continue;
         const rng = makeRng(deriveSeed(this.seed, 'persistent', tool.name, kind.id));
         if (rng() < this.lambda * Math.min(1, this.weights[kind.id] ?? 0)) {
-          decision = { kind, variant: kind.variant(rng, this.params.get(kind.id) as never) };
+          decision = { kind, variant: kind.variant(rng, this.params.get(kind.id) as never, tool) };
           break;
         }
       }
@@ -191,6 +242,37 @@ export class FaultInjector {
 
 function applies(target: 'read' | 'write' | 'any', tool: ToolSpec): boolean {
   return target === 'any' || (target === 'write') === tool.write;
+}
+
+/** One planned fault: what strikes which call (transient) or which tool for the episode (persistent). */
+export interface PlannedFault {
+  readonly tool: string;
+  /** The call to that tool, counting from 0; absent for a persistent fault. */
+  readonly ordinal?: number;
+  readonly kind: string;
+  readonly scope: 'transient' | 'persistent';
+  /** For a transient fault on a write that can strike after the commit: where it strikes. */
+  readonly phase?: CommitPhase;
+  /** For a persistent fault: its variant (which drift). */
+  readonly variant?: string;
+}
+
+/**
+ * The faults the seed plans for the first `calls` calls to each tool, and the persistent faults of the
+ * episode: what `shakedown faults` prints. Windows and outages that a strike opens come on top, since
+ * they depend on when the agent calls.
+ */
+export function faultSchedule(injector: FaultInjector, tools: readonly ToolSpec[], calls: number): PlannedFault[] {
+  const out: PlannedFault[] = [];
+  for (const tool of tools) {
+    const persistent = injector.persistentFor(tool);
+    if (persistent) out.push({ tool: tool.name, kind: persistent.kind.id, scope: 'persistent', variant: persistent.variant });
+    for (let i = 0; i < calls; i++) {
+      const d = injector.decide(tool, i);
+      if (d) out.push({ tool: tool.name, ordinal: i, kind: d.kind.id, scope: 'transient', ...(tool.write && d.kind.canStrikeAfterCommit ? { phase: d.phase } : {}) });
+    }
+  }
+  return out;
 }
 
 /** The schedule of transient faults for the first `calls` calls to each tool: for inspection and tests. */

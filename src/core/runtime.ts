@@ -1,6 +1,6 @@
 import { getResponse, type RequestHandler } from 'msw';
 import type { EpisodeClock } from './clock.js';
-import type { FaultInjector, FiredFault } from './faults.js';
+import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import type { ToolSpec, WorldDefinition, WorldInstance } from './world.js';
 
 /** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
@@ -60,6 +60,35 @@ export interface OpenOptions {
   readonly clock: EpisodeClock;
   readonly faults?: FaultInjector;
   readonly signal?: AbortSignal;
+  /**
+   * Real milliseconds a fault waits per simulated millisecond, on top of the simulated wait, for agents
+   * that keep their own timers instead of the episode's `sleep`. 0 keeps simulated time free. @default 0
+   */
+  readonly realWaitScale?: number;
+}
+
+/** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */
+function withRealWaits(clock: EpisodeClock, scale: number): EpisodeClock {
+  return {
+    now: clock.now,
+    elapsed: clock.elapsed,
+    async sleep(ms, signal) {
+      await clock.sleep(ms, signal);
+      if (!(ms > 0)) return;
+      // clock: a deliberate real wait, scaled down, so that an agent's own timers see a slow call; outcomes still run on simulated time.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms * scale);
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
 }
 
 /**
@@ -72,6 +101,8 @@ export class ToolRuntime {
   private readonly handlers: RequestHandler[];
   private readonly tools: CompiledTool[];
   private readonly instances = new Map<string, WorldInstance<unknown>>();
+  /** Each open episode's fetch by its tool host, for the delivery paths that see a request without its session. */
+  private readonly fetchers = new Map<string, typeof fetch>();
 
   constructor(world: WorldDefinition) {
     this.world = world;
@@ -87,6 +118,23 @@ export class ToolRuntime {
     return instance;
   }
 
+  /** Whether a URL names a tool host of this world (`<episode>.<world>.shakedown.test`). */
+  servesHost(host: string): boolean {
+    return host.endsWith(`.${this.world.id}.${TOOL_DOMAIN}`);
+  }
+
+  /**
+   * Answers a request by its host, through the open episode's fetch: the same handlers, faults and
+   * idempotency as the injected fetch. Rejects as that fetch does (a reset is a TypeError with an
+   * ECONNRESET cause); a host with no open episode rejects too.
+   */
+  async route(request: Request): Promise<Response> {
+    const host = new URL(request.url).host;
+    const f = this.fetchers.get(host);
+    if (!f) throw new TypeError(`fetch failed: no open episode serves ${host}`);
+    return f(request);
+  }
+
   baseUrl(episodeId: string): string {
     return `http://${episodeId}.${this.world.id}.${TOOL_DOMAIN}/api`;
   }
@@ -99,6 +147,8 @@ export class ToolRuntime {
   /** Opens an episode: its database becomes reachable under its own host until `close()`. */
   open(options: OpenOptions): EpisodeSession {
     const { episodeId, clock, faults, signal } = options;
+    const realWaitScale = options.realWaitScale ?? 0;
+    if (!(realWaitScale >= 0 && realWaitScale <= 1)) throw new RangeError(`realWaitScale must be in [0, 1], got ${realWaitScale}`);
     if (!/^[a-z0-9-]+$/.test(episodeId)) throw new Error(`episode id must be a DNS label, got ${episodeId}`);
     if (this.instances.has(episodeId)) throw new Error(`episode ${episodeId} is already open`);
     let counter = 0;
@@ -162,16 +212,42 @@ export class ToolRuntime {
         const window = faults.openWindow(clock.now());
         const decision = window ? { kind: window.kind, phase: 'before' as const } : faults.decide(tool, ordinal);
         if (decision) {
-          const ctx = { tool, ordinal, clock, rng: faults.strikeRng(tool, ordinal), state: faults.state, ...(signal ? { signal } : {}), ...(window ? { windowUntil: window.until } : {}) };
-          if (decision.phase === 'after') await dispatch(request, tool);
-          fired.push({ kind: decision.kind.id, tool: tool.name, ordinal, scope: 'transient', ...(window ? { window: true } : tool.write ? { phase: decision.phase } : {}) });
+          let dispatched: Promise<{ response: Response; replayed: boolean }> | undefined;
+          const real = async () => (await (dispatched ??= dispatch(request, tool))).response.clone();
+          const detail: Record<string, string | number | boolean> = {};
+          const ctx: StrikeContext = {
+            tool,
+            ordinal,
+            clock: realWaitScale > 0 ? withRealWaits(clock, realWaitScale) : clock,
+            rng: faults.strikeRng(tool, ordinal),
+            state: faults.state,
+            ...(signal ? { signal } : {}),
+            ...(window ? { windowUntil: window.until } : {}),
+            real,
+            note: (d) => Object.assign(detail, d),
+          };
+          if (decision.phase === 'after') await real();
+          const windowBefore = faults.state.window;
           try {
             const response = await decision.kind.strike(ctx, faults.paramsOf(decision.kind) as never);
+            // Bursty profiles: a fault opens a short outage, unless the kind opened a window of its own.
+            if (!window && faults.outageMs !== undefined && faults.state.window === windowBefore) {
+              faults.state.window = { kind: decision.kind.id, until: clock.now() + faults.outageMs };
+            }
             record(response.status, { fault: decision.kind.id });
             return response;
           } catch (error) {
             record(0, { fault: decision.kind.id });
             throw error;
+          } finally {
+            fired.push({
+              kind: decision.kind.id,
+              tool: tool.name,
+              ordinal,
+              scope: 'transient',
+              ...(window ? { window: true } : tool.write ? { phase: dispatched ? 'after' : 'before' } : {}),
+              ...(Object.keys(detail).length > 0 ? { detail } : {}),
+            });
           }
         }
       }
@@ -186,7 +262,7 @@ export class ToolRuntime {
         } catch {
           // Not JSON: a persistent fault rewrites JSON bodies only.
         }
-        const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults.paramsOf(persistent.kind) as never);
+        const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults.paramsOf(persistent.kind) as never, tool);
         if (out.status !== response.status || out.body !== body) {
           fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
           record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}) });
@@ -199,6 +275,7 @@ export class ToolRuntime {
       return response;
     };
 
+    this.fetchers.set(expectedHost, sessionFetch as typeof fetch);
     return {
       baseUrl: this.baseUrl(episodeId),
       fetch: sessionFetch as typeof fetch,
@@ -209,6 +286,7 @@ export class ToolRuntime {
       close: () => {
         closed = true;
         this.instances.delete(episodeId);
+        this.fetchers.delete(expectedHost);
       },
     };
   }

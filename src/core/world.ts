@@ -27,6 +27,8 @@ export interface ToolSpec {
   readonly input: z.ZodObject;
   /** Whether the tool changes the database. Writes honour `Idempotency-Key`. */
   readonly write: boolean;
+  /** The shape of a successful response; schema drift derives its changes from it (enums, optional fields, amounts). */
+  readonly output?: z.ZodType;
 }
 
 /** A tool spec in the JSON form handed to agents (JSON Schema for the input). */

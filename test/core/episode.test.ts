@@ -76,6 +76,20 @@ describe('episodes', () => {
     for (const m of records.flatMap((r) => r.messages)) if (m.original !== undefined) expect(m.perturbations?.length).toBeGreaterThan(0);
   });
 
+  it('under timeouts after the commit, a retry without an Idempotency-Key writes twice and the diff names the duplicate', async () => {
+    const harness = new WorldHarness(retail, '42');
+    const s = scenario('return-one-of-two');
+    const options = episodeOptions({ profileId: 'timeout-after-commit' });
+    const keyFor = (agent: string) => ({ scenario: s.id, agent, eps: 0, lambda: 1, trial: 0 });
+    const retry = await runEpisode(harness, await harness.prepare(s), resolveAgent('reference:retry'), keyFor('reference:retry'), options);
+    expect(retry.outcome).toBe('fail');
+    expect(retry.faults.every((f) => f.kind === 'timeout' && f.phase === 'after')).toBe(true);
+    expect(retry.diff.map((d) => d.message)).toEqual(expect.arrayContaining([expect.stringMatching(/payments: .*"type":"refund".* duplicated/)]));
+    // One attempt commits once: the database is right even though the agent saw a 504.
+    const none = await runEpisode(harness, await harness.prepare(s), resolveAgent('reference:none'), keyFor('reference:none'), options);
+    expect(none.diff).toEqual([]);
+  });
+
   it('derives wording and fault seeds from the cell, never from the agent (common random numbers)', () => {
     const a = episodeSeeds('42', key('reference:none', 0.5, 0.3, 1));
     const b = episodeSeeds('42', key('reference:retry', 0.5, 0.3, 1));

@@ -1,21 +1,24 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { getWorld, loadScenarios, worlds } from '../../scenarios/index.js';
-import { faultKinds, faultProfiles, getFaultProfile } from '../../faults/index.js';
+import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
-import { resolveFamilies } from '../core/perturb.js';
-import { resolveConfig, type ResolvedConfig, type SweepConfig } from '../core/config.js';
-import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeOptions, type EpisodeRecord } from '../core/episode.js';
+import { resolveConfig } from '../core/config.js';
+import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { runSweep, planKeys } from '../core/sweep.js';
-import type { Scenario } from '../core/scenario.js';
 import { validateScenarios } from '../core/validate.js';
-import { measureLadder, perturbSamples } from '../core/ladder.js';
 import { buildGrid } from '../report/grid.js';
 import { renderTable } from '../report/table.js';
+import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
+import { configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
+import { serveToolsCommand } from './serve-tools.js';
+
+export { configFromFlags, replayCommand, selectScenarios } from './options.js';
+export type { Io } from './options.js';
 
 const USAGE = `Usage: shakedown <command> [options]
 
@@ -26,6 +29,8 @@ Commands:
   replay     rerun one episode and print its conversation, faults, trace and verdict
   perturb    print perturbed samples of a scenario's first message beside the original
   ladder     measure the ε ladder: mean distance of perturbed messages from the original per ε
+  faults     print the faults a seed plans for one episode: which calls fail and how
+  serve-tools  serve a world's tools over loopback HTTP for agents in other processes
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -39,6 +44,10 @@ Sweep options:
   --concurrency N     episodes in flight (default 8)
   --profile ID        fault profile (default mixed)
   --perturbations L   perturbation families to apply, comma-separated (default all)
+  --fault-tools L     only these tools may fault, comma-separated (default all)
+  --fault-access A    only \`read\` or only \`write\` calls may fault (default both)
+  --outage-ms N       bursty faults: each fault opens an outage of N simulated ms
+  --real-wait-scale F real ms a fault waits per simulated ms, for agents with own timers (default 0)
   --fixed-trials      hold wording and faults fixed across trials
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)
@@ -49,137 +58,20 @@ Perturb options: --scenario ID --eps E [--samples N] plus --seed, --world, --per
 Ladder options: [--levels LIST] (default 0,0.1,...,1) [--samples N] (default 8) plus --seed, --world,
   --scenario, --perturbations.
 
+Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plus --seed, --profile,
+  --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
+Serve-tools options: [--port N] (default 0: any free port) [--world ID]; see docs/faults.md.
+
 Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
   --fixed-trials and --max-turns as in the sweep; --json prints the episode record.
 `;
-
-const OPTIONS = {
-  world: { type: 'string' },
-  seed: { type: 'string' },
-  out: { type: 'string' },
-  agent: { type: 'string', multiple: true },
-  eps: { type: 'string' },
-  lambda: { type: 'string' },
-  trials: { type: 'string' },
-  trial: { type: 'string' },
-  scenario: { type: 'string', multiple: true },
-  concurrency: { type: 'string' },
-  profile: { type: 'string' },
-  perturbations: { type: 'string' },
-  'fixed-trials': { type: 'boolean' },
-  'max-turns': { type: 'string' },
-  'deadline-ms': { type: 'string' },
-  quiet: { type: 'boolean' },
-  samples: { type: 'string' },
-  levels: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsConfig['options'];
-
-type Flags = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
-
-/** Where the CLI writes; tests pass their own. */
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  /** Whether stderr is a terminal (progress redraws one line). */
-  readonly tty: boolean;
-}
-
-const processIo: Io = {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  tty: Boolean(process.stderr.isTTY) && !process.env.CI,
-};
-
-function parseNumberList(flag: string, raw: string): number[] {
-  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const values = parts.map(Number);
-  if (parts.length === 0 || values.some((v) => !Number.isFinite(v))) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--${flag}\`: "${raw}" is not a comma-separated list of numbers. Write e.g. \`--${flag} 0,0.1,0.3\`.`);
-  }
-  return values;
-}
-
-function parseInteger(flag: string, raw: string): number {
-  const v = Number(raw);
-  if (!Number.isInteger(v)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--${flag}\`: "${raw}" is not a whole number.`);
-  return v;
-}
-
-/** Maps flags onto config keys; unset flags leave the defaults. */
-export function configFromFlags(flags: Flags): SweepConfig {
-  const c: Record<string, unknown> = {};
-  if (flags.world !== undefined) c.world = flags.world;
-  if (flags.seed !== undefined) c.seed = flags.seed;
-  if (flags.agent !== undefined) c.agents = flags.agent.flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
-  if (flags.eps !== undefined) c.eps = parseNumberList('eps', flags.eps);
-  if (flags.lambda !== undefined) c.lambda = parseNumberList('lambda', flags.lambda);
-  if (flags.trials !== undefined) c.trials = parseInteger('trials', flags.trials);
-  if (flags.scenario !== undefined) c.scenarios = flags.scenario;
-  if (flags.concurrency !== undefined) c.concurrency = parseInteger('concurrency', flags.concurrency);
-  if (flags.profile !== undefined) c.profile = flags.profile;
-  if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
-  if (flags['fixed-trials'] !== undefined) c.fixedTrials = flags['fixed-trials'];
-  if (flags['max-turns'] !== undefined) c.maxTurns = parseInteger('max-turns', flags['max-turns']);
-  if (flags['deadline-ms'] !== undefined) c.deadlineMs = parseInteger('deadline-ms', flags['deadline-ms']);
-  return c as SweepConfig;
-}
-
-/** Scenarios selected by filters: an exact id, a substring of ids, or `category:NAME`. */
-export function selectScenarios(all: readonly Scenario[], filters: readonly string[]): Scenario[] {
-  if (filters.length === 0) return [...all];
-  const chosen = new Set<Scenario>();
-  for (const f of filters) {
-    const hits = f.startsWith('category:') ? all.filter((s) => s.tags.category === f.slice('category:'.length)) : all.some((s) => s.id === f) ? all.filter((s) => s.id === f) : all.filter((s) => s.id.includes(f));
-    if (hits.length === 0) {
-      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none. Scenario ids: ${all.map((s) => s.id).join(', ')}.`);
-    }
-    for (const h of hits) chosen.add(h);
-  }
-  return all.filter((s) => chosen.has(s));
-}
-
-function episodeOptions(config: ResolvedConfig): EpisodeOptions {
-  return {
-    runSeed: config.seed,
-    families: resolveFamilies(perturbationFamilies, config.perturbations, config.perturbationParams),
-    faultKinds,
-    profile: getFaultProfile(config.profile),
-    fixedTrials: config.fixedTrials,
-    maxTurns: config.maxTurns,
-    deadlineMs: config.deadlineMs,
-  };
-}
-
-/** The one-line command that reruns exactly this episode. */
-export function replayCommand(config: ResolvedConfig, key: EpisodeKey): string {
-  const parts = ['npx shakedown replay', `--world ${config.world}`, `--seed ${config.seed}`, `--profile ${config.profile}`];
-  if (config.fixedTrials) parts.push('--fixed-trials');
-  if (config.maxTurns !== 12) parts.push(`--max-turns ${config.maxTurns}`);
-  parts.push(`--scenario ${key.scenario}`, `--agent ${key.agent}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);
-  return parts.join(' ');
-}
-
-function resolveAgentsFor(config: ResolvedConfig) {
-  const agents = config.agents.map(resolveAgent);
-  const ids = new Set<string>();
-  for (const a of agents) {
-    if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);
-    ids.add(a.id);
-    if (a.worlds && !a.worlds.includes(config.world)) {
-      throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to use agent \`${a.id}\` on world \`${config.world}\`: it knows ${a.worlds.join(', ')} only. Pick another agent or world.`);
-    }
-  }
-  return agents;
-}
 
 async function sweep(flags: Flags, io: Io): Promise<number> {
   const config = resolveConfig(configFromFlags(flags));
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const agents = resolveAgentsFor(config);
-  const options = episodeOptions(config);
+  const options = episodeOptions(config, world);
   // clock: the default run directory is named after the wall-clock start; no outcome depends on it.
   const dir = flags.out ?? join('runs', new Date().toISOString().replace(/[:.]/g, '-'));
   createRunDir(dir);
@@ -242,7 +134,7 @@ async function validate(flags: Flags, io: Io): Promise<number> {
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const harness = new WorldHarness(world, config.seed);
-  const results = await validateScenarios(harness, scenarios, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config));
+  const results = await validateScenarios(harness, scenarios, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
   for (const r of results) {
     io.out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.scenario}\n`);
     for (const p of r.problems) io.out(`       ${p}\n`);
@@ -268,7 +160,7 @@ function list(what: string | undefined, flags: Flags, io: Io): number {
       case 'perturbations':
         return perturbationFamilies.map((f) => [f.id, `(ε > ${f.onset}) ${f.description}`]);
       case 'faults':
-        return faultKinds.map((k) => [k.id, `(${k.scope}) ${k.description}`]);
+        return faultKinds.map((k) => [k.id, `(${k.scope}, ${k.appliesTo === 'any' ? 'reads and writes' : `${k.appliesTo}s`}) ${k.description}`]);
       case 'profiles':
         return faultProfiles.map((p) => [p.id, p.description]);
       case 'strategies':
@@ -297,7 +189,7 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   const [agent] = resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] });
   const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };
   const harness = new WorldHarness(world, config.seed);
-  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config));
+  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world));
   if (flags.json) {
     io.out(`${JSON.stringify(record, null, 2)}\n`);
     return 0;
@@ -316,54 +208,6 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);
   if (record.error) io.out(`  ${record.error.name}: ${record.error.message}\n`);
   return 0;
-}
-
-function samplesFlag(flags: Flags, fallback: number): number {
-  const n = flags.samples === undefined ? fallback : parseInteger('samples', flags.samples);
-  if (n < 1 || n > 10_000) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--samples\`: ${n} is out of range. Give 1 to 10000.`);
-  return n;
-}
-
-function perturbCommand(flags: Flags, io: Io): number {
-  if (flags.scenario?.length !== 1 || flags.eps === undefined) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to perturb: give one `--scenario ID` and one `--eps E`, e.g. `shakedown perturb --scenario cancel-pending-mistake --eps 0.4 --samples 5`.');
-  }
-  const config = resolveConfig(configFromFlags(flags));
-  if (config.eps.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: \`--eps\` takes one value here, got ${config.eps.join(',')}.`);
-  const world = getWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
-  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
-  const eps = config.eps[0] ?? 0;
-  const samples = perturbSamples(world, scenario, eps, episodeOptions(config).families, config.seed, samplesFlag(flags, 5));
-  io.out(`${scenario.id} (${scenario.title}), ε = ${eps}, seed ${config.seed}: sample i is the first message of trial i\n`);
-  for (const s of samples) {
-    io.out(`\n#${s.trial}  original : ${s.original}\n    perturbed: ${s.perturbed}\n`);
-    io.out(`    operators: ${s.applied.length > 0 ? s.applied.join(', ') : '(none)'}${s.rejected.length > 0 ? `; discarded: ${s.rejected.join(', ')}` : ''}\n`);
-    const entities = s.entities.map((e) => `${e.slot}=${JSON.stringify(e.value)}${e.written === undefined ? ' (held back until asked)' : e.written !== e.value ? ` as ${JSON.stringify(e.written)}` : ''}`);
-    io.out(`    entities : ${entities.length > 0 ? entities.join(', ') : '(none)'}\n    distance : ${s.distance.toFixed(3)}\n`);
-  }
-  return 0;
-}
-
-function ladderCommand(flags: Flags, io: Io): number {
-  const levels = flags.levels === undefined ? Array.from({ length: 11 }, (_, i) => i / 10) : parseNumberList('levels', flags.levels);
-  const config = resolveConfig({ ...configFromFlags(flags), eps: levels });
-  const world = getWorld(config.world);
-  const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
-  const families = episodeOptions(config).families;
-  const steps = measureLadder(world, scenarios, config.eps, families, config.seed, samplesFlag(flags, 8));
-  io.out(`ε ladder of world ${world.id}: first messages of ${scenarios.length} scenarios x ${steps[0]?.messages ? steps[0].messages / scenarios.length : 0} trials per level, seed ${config.seed}\n\n`);
-  io.out('| ε | mean token distance | messages changed | discarded outputs per message | families that fired (share of messages) |\n| --- | --- | --- | --- | --- |\n');
-  for (const step of steps) {
-    const fired = Object.entries(step.families)
-      .filter(([, share]) => share > 0)
-      .map(([id, share]) => `${id} ${share.toFixed(2)}`)
-      .join(', ');
-    io.out(`| ${step.eps} | ${step.meanDistance.toFixed(3)} | ${(step.changed * 100).toFixed(0)}% | ${step.rejectedPerMessage.toFixed(3)} | ${fired || '-'} |\n`);
-  }
-  const falls = steps.slice(1).filter((s, i) => s.meanDistance <= (steps[i]?.meanDistance ?? 0));
-  if (falls.length > 0) io.err(`shakedown: the distance does not rise at ε = ${falls.map((s) => s.eps).join(', ')}\n`);
-  return falls.length > 0 ? 1 : 0;
 }
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */
@@ -398,8 +242,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return perturbCommand(flags, io);
       case 'ladder':
         return ladderCommand(flags, io);
+      case 'faults':
+        return faultsCommand(flags, io);
+      case 'serve-tools':
+        return await serveToolsCommand(flags, io);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

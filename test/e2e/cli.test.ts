@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,7 +109,8 @@ describe('shakedown validate, list and replay', () => {
       expect(lines.length).toBeGreaterThan(0);
       for (const l of lines) expect(l).toMatch(/^\S+ {2,}\S/);
     }
-    expect((await shakedown('list', 'faults')).stdout).toMatch(/^rate-limit +\(transient\)/m);
+    expect((await shakedown('list', 'faults')).stdout).toMatch(/^rate-limit +\(transient, reads and writes\)/m);
+    expect((await shakedown('list', 'perturbations')).stdout).toMatch(/^spread +\(ε > 0.6\)/m);
     expect((await shakedown('list', 'bananas')).code).toBe(2);
   });
 
@@ -154,5 +155,41 @@ describe('shakedown validate, list and replay', () => {
     expect(distances[1]).toBeGreaterThan(0);
     expect(distances[2]).toBeGreaterThan(distances[1] ?? 1);
     expect((await shakedown('ladder', '--samples', '0')).stderr).toMatch(/`--samples`/);
+  });
+
+  it('faults prints the schedule a seed plans for one episode, the same every time', async () => {
+    const args = ['faults', '--scenario', 'return-two-items', '--lambda', '0.3', '--trial', '2', '--seed', '42'];
+    const r = await shakedown(...args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^per call \(transient\):/m);
+    expect(r.stdout).toMatch(/^ {2}\w+ +call \d+ {2}(timeout|rate-limit|server-error|connection-reset|truncated-body|latency-spike)/m);
+    expect((await shakedown(...args)).stdout).toBe(r.stdout);
+    const json = JSON.parse((await shakedown(...args, '--json')).stdout);
+    expect(json.faults.length).toBeGreaterThan(0);
+    const writes = JSON.parse((await shakedown('faults', '--scenario', 'return-two-items', '--lambda', '1', '--profile', 'timeout-after-commit', '--json')).stdout);
+    expect(writes.faults.every((f: { tool: string; phase?: string }) => /cancel|change|return|exchange/.test(f.tool) && f.phase === 'after')).toBe(true);
+    expect((await shakedown('faults', '--scenario', 'return-two-items')).stderr).toMatch(/one `--lambda L`/);
+    expect((await shakedown('faults', '--scenario', 'return-two-items', '--lambda', '0.3', '--fault-tools', 'teleport')).stderr).toMatch(/no such tool. Tools: find_user_by_email/);
+  });
+
+  it('serve-tools serves one episode over loopback HTTP and reports what happened when stopped', async () => {
+    const child = spawn(process.execPath, [bin, 'serve-tools', '--scenario', 'return-one-of-two', '--lambda', '0'], { env: { ...process.env, CI: '1' } });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const base = await new Promise<string>((resolve, reject) => {
+      child.on('exit', () => reject(new Error(`serve-tools exited early: ${stdout}`)));
+      child.stdout.on('data', () => {
+        const m = /base URL: (\S+)/.exec(stdout);
+        if (m?.[1]) resolve(m[1]);
+      });
+    });
+    const order = await fetch(`${base}/orders/%23W9000403`);
+    expect(order.status).toBe(200);
+    expect(await order.json()).toMatchObject({ orderId: '#W9000403' });
+    const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await done).toBe(0);
+    expect(stdout).toMatch(/1 tool call\(s\); faults fired: none/);
+    expect(stdout).toMatch(/database differs from the gold state/);
   });
 });

@@ -1,0 +1,179 @@
+/** The CLI's options, their parsing into a config, and what the commands share. */
+import type { ParseArgsConfig } from 'node:util';
+import { faultKinds, getFaultProfile } from '../../faults/index.js';
+import { perturbationFamilies } from '../../perturbations/index.js';
+import { resolveAgent } from '../agents/registry.js';
+import { ShakedownError } from '../core/errors.js';
+import { resolveFamilies } from '../core/perturb.js';
+import type { ResolvedConfig, SweepConfig } from '../core/config.js';
+import type { EpisodeKey, EpisodeOptions } from '../core/episode.js';
+import { FaultInjector, type FaultProfile } from '../core/faults.js';
+import type { Scenario } from '../core/scenario.js';
+import type { WorldDefinition } from '../core/world.js';
+
+export const OPTIONS = {
+  world: { type: 'string' },
+  seed: { type: 'string' },
+  out: { type: 'string' },
+  agent: { type: 'string', multiple: true },
+  eps: { type: 'string' },
+  lambda: { type: 'string' },
+  trials: { type: 'string' },
+  trial: { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  concurrency: { type: 'string' },
+  profile: { type: 'string' },
+  perturbations: { type: 'string' },
+  'fault-tools': { type: 'string' },
+  'fault-access': { type: 'string' },
+  'outage-ms': { type: 'string' },
+  'real-wait-scale': { type: 'string' },
+  calls: { type: 'string' },
+  port: { type: 'string' },
+  'fixed-trials': { type: 'boolean' },
+  'max-turns': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  quiet: { type: 'boolean' },
+  samples: { type: 'string' },
+  levels: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export type Flags = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
+
+/** Where the CLI writes; tests pass their own. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress redraws one line). */
+  readonly tty: boolean;
+}
+
+export const processIo: Io = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  tty: Boolean(process.stderr.isTTY) && !process.env.CI,
+};
+
+export function parseNumberList(flag: string, raw: string): number[] {
+  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const values = parts.map(Number);
+  if (parts.length === 0 || values.some((v) => !Number.isFinite(v))) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--${flag}\`: "${raw}" is not a comma-separated list of numbers. Write e.g. \`--${flag} 0,0.1,0.3\`.`);
+  }
+  return values;
+}
+
+export function parseInteger(flag: string, raw: string): number {
+  const v = Number(raw);
+  if (!Number.isInteger(v)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--${flag}\`: "${raw}" is not a whole number.`);
+  return v;
+}
+
+/** Maps flags onto config keys; unset flags leave the defaults. */
+export function configFromFlags(flags: Flags): SweepConfig {
+  const c: Record<string, unknown> = {};
+  if (flags.world !== undefined) c.world = flags.world;
+  if (flags.seed !== undefined) c.seed = flags.seed;
+  if (flags.agent !== undefined) c.agents = flags.agent.flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
+  if (flags.eps !== undefined) c.eps = parseNumberList('eps', flags.eps);
+  if (flags.lambda !== undefined) c.lambda = parseNumberList('lambda', flags.lambda);
+  if (flags.trials !== undefined) c.trials = parseInteger('trials', flags.trials);
+  if (flags.scenario !== undefined) c.scenarios = flags.scenario;
+  if (flags.concurrency !== undefined) c.concurrency = parseInteger('concurrency', flags.concurrency);
+  if (flags.profile !== undefined) c.profile = flags.profile;
+  if (flags['fault-tools'] !== undefined) c.faultTools = flags['fault-tools'].split(',').map((t) => t.trim()).filter(Boolean);
+  if (flags['fault-access'] !== undefined) c.faultAccess = flags['fault-access'];
+  if (flags['outage-ms'] !== undefined) c.outageMs = parseInteger('outage-ms', flags['outage-ms']);
+  if (flags['real-wait-scale'] !== undefined) c.realWaitScale = parseNumberList('real-wait-scale', flags['real-wait-scale'])[0];
+  if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
+  if (flags['fixed-trials'] !== undefined) c.fixedTrials = flags['fixed-trials'];
+  if (flags['max-turns'] !== undefined) c.maxTurns = parseInteger('max-turns', flags['max-turns']);
+  if (flags['deadline-ms'] !== undefined) c.deadlineMs = parseInteger('deadline-ms', flags['deadline-ms']);
+  return c as SweepConfig;
+}
+
+/** Scenarios selected by filters: an exact id, a substring of ids, or `category:NAME`. */
+export function selectScenarios(all: readonly Scenario[], filters: readonly string[]): Scenario[] {
+  if (filters.length === 0) return [...all];
+  const chosen = new Set<Scenario>();
+  for (const f of filters) {
+    const hits = f.startsWith('category:') ? all.filter((s) => s.tags.category === f.slice('category:'.length)) : all.some((s) => s.id === f) ? all.filter((s) => s.id === f) : all.filter((s) => s.id.includes(f));
+    if (hits.length === 0) {
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none. Scenario ids: ${all.map((s) => s.id).join(', ')}.`);
+    }
+    for (const h of hits) chosen.add(h);
+  }
+  return all.filter((s) => chosen.has(s));
+}
+
+/**
+ * The fault profile a run uses: the named profile with the config's targeting, outage and parameters on
+ * top. A tool name the world does not have is refused with the world's tools.
+ */
+export function effectiveProfile(config: ResolvedConfig, world: WorldDefinition): FaultProfile {
+  const base = getFaultProfile(config.profile);
+  for (const tool of config.faultTools ?? []) {
+    if (!world.tools.some((t) => t.name === tool)) {
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to target faults at tool \`${tool}\`: world ${world.id} has no such tool. Tools: ${world.tools.map((t) => t.name).join(', ')}.`);
+    }
+  }
+  const target = { ...base.target, ...(config.faultTools ? { tools: config.faultTools } : {}), ...(config.faultAccess ? { access: config.faultAccess } : {}) };
+  return {
+    ...base,
+    ...(Object.keys(target).length > 0 ? { target } : {}),
+    ...(config.outageMs !== undefined ? { burst: { outageMs: config.outageMs } } : {}),
+  };
+}
+
+/** What every episode of a run shares, from the resolved config. */
+export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): EpisodeOptions {
+  const profile = effectiveProfile(config, world);
+  // Checked once here, so that a bad fault parameter stops the run before any episode starts.
+  new FaultInjector({ seed: 'check', lambda: 0, profile, kinds: faultKinds, params: config.faultParams });
+  return {
+    runSeed: config.seed,
+    families: resolveFamilies(perturbationFamilies, config.perturbations, config.perturbationParams),
+    faultKinds,
+    profile,
+    faultParams: config.faultParams,
+    realWaitScale: config.realWaitScale,
+    fixedTrials: config.fixedTrials,
+    maxTurns: config.maxTurns,
+    deadlineMs: config.deadlineMs,
+  };
+}
+
+/** The one-line command that reruns exactly this episode. */
+export function replayCommand(config: ResolvedConfig, key: EpisodeKey): string {
+  const parts = ['npx shakedown replay', `--world ${config.world}`, `--seed ${config.seed}`, `--profile ${config.profile}`];
+  if (config.faultTools) parts.push(`--fault-tools ${config.faultTools.join(',')}`);
+  if (config.faultAccess) parts.push(`--fault-access ${config.faultAccess}`);
+  if (config.outageMs !== undefined) parts.push(`--outage-ms ${config.outageMs}`);
+  if (config.perturbations) parts.push(`--perturbations ${config.perturbations.join(',')}`);
+  if (config.fixedTrials) parts.push('--fixed-trials');
+  if (config.maxTurns !== 12) parts.push(`--max-turns ${config.maxTurns}`);
+  parts.push(`--scenario ${key.scenario}`, `--agent ${key.agent}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);
+  return parts.join(' ');
+}
+
+export function resolveAgentsFor(config: ResolvedConfig) {
+  const agents = config.agents.map(resolveAgent);
+  const ids = new Set<string>();
+  for (const a of agents) {
+    if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);
+    ids.add(a.id);
+    if (a.worlds && !a.worlds.includes(config.world)) {
+      throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to use agent \`${a.id}\` on world \`${config.world}\`: it knows ${a.worlds.join(', ')} only. Pick another agent or world.`);
+    }
+  }
+  return agents;
+}
+
+export function samplesFlag(flags: Flags, fallback: number): number {
+  const n = flags.samples === undefined ? fallback : parseInteger('samples', flags.samples);
+  if (n < 1 || n > 10_000) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--samples\`: ${n} is out of range. Give 1 to 10000.`);
+  return n;
+}
+

@@ -1,0 +1,73 @@
+/** `shakedown serve-tools`: one episode's tools over loopback HTTP, for an agent in another process. */
+import { getWorld, loadScenarios } from '../../scenarios/index.js';
+import { startToolServer } from '../agents/tool-server.js';
+import { createClock } from '../core/clock.js';
+import { resolveConfig } from '../core/config.js';
+import { ShakedownError } from '../core/errors.js';
+import { episodeSeeds, judge, WorldHarness } from '../core/episode.js';
+import { FaultInjector } from '../core/faults.js';
+import { configFromFlags, episodeOptions, parseInteger, type Flags, type Io } from './options.js';
+
+/** Real ms per simulated ms that a served episode's faults wait unless `--real-wait-scale` says otherwise. */
+export const SERVED_REAL_WAIT_SCALE = 0.001;
+
+/**
+ * Opens the episode of `--scenario` at `--lambda` and `--trial` (its database, with faults from the
+ * seed) and serves its tools until SIGINT or SIGTERM; then prints the faults that fired and the verdict
+ * on the database against the gold state. `stop` resolves when the server should close (tests pass one).
+ */
+export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void> = signalled()): Promise<number> {
+  if (flags.scenario?.length !== 1) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to serve tools: give one `--scenario ID` (the episode whose database the tools serve), e.g. `shakedown serve-tools --scenario return-two-items --lambda 0.3`.');
+  }
+  const { trials: _unused, ...rest } = flags;
+  const config = resolveConfig({ ...configFromFlags(rest), ...(flags.lambda === undefined ? { lambda: [0] } : {}) });
+  if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
+  const port = flags.port === undefined ? 0 : parseInteger('port', flags.port);
+  if (port < 0 || port > 65_535) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--port ${port}\` is out of range. Give 0 to 65535 (0: any free port).`);
+  const world = getWorld(config.world);
+  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
+  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
+  const lambda = config.lambda[0] ?? 0;
+  const trial = flags.trial === undefined ? 0 : parseInteger('trial', flags.trial);
+  const options = episodeOptions(config, world);
+  const harness = new WorldHarness(world, config.seed);
+  const prepared = await harness.prepare(scenario);
+  const seeds = episodeSeeds(config.seed, { scenario: scenario.id, agent: 'external', eps: 0, lambda, trial }, config.fixedTrials);
+  const faults = new FaultInjector({ seed: seeds.faults, lambda, profile: options.profile, kinds: options.faultKinds, params: options.faultParams ?? {} });
+  const episodeId = `served-${seeds.faults}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  // An agent in another process keeps its own timers: by default a simulated wait also takes 1/1000 of its length in real time.
+  const realWaitScale = flags['real-wait-scale'] === undefined ? SERVED_REAL_WAIT_SCALE : config.realWaitScale;
+  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock: createClock(), faults, realWaitScale });
+  let server;
+  try {
+    server = await startToolServer(harness.runtime, { port });
+  } catch (error) {
+    session.close();
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools on port ${port}: ${(error as Error).message}. Pick another \`--port\`, or 0 for any free one.`, { cause: error });
+  }
+  const base = server.baseUrlFor(episodeId);
+  io.out(`serving ${world.id} tools for ${scenario.id} (λ = ${lambda}, trial ${trial}, seed ${config.seed}, profile ${config.profile}; simulated waits take ${realWaitScale} of their length in real time)\n`);
+  io.out(`base URL: ${base}\n`);
+  for (const t of harness.toolsJson) io.out(`  ${t.method.padEnd(4)} ${base}${t.path}  (${t.name})\n`);
+  io.out('Stop with Ctrl-C: the faults that fired and the verdict on the database follow.\n');
+  await stop;
+  await server.close();
+  session.close();
+  io.out(`\n${session.trace.length} tool call(s); faults fired: ${session.faults.length === 0 ? 'none' : session.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}`).join(', ')}\n`);
+  const { diff } = judge(world, session.instance.db, prepared, []);
+  io.out(diff.length === 0 ? 'database: equals the gold state\n' : `database differs from the gold state:\n${diff.map((d) => `  ${d.message}`).join('\n')}\n`);
+  return 0;
+}
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}

@@ -40,6 +40,14 @@ describe.each(faultKinds.map((k) => [k.id, k] as const))('fault kind %s', (id, k
     session.close();
   });
 
+  it('records what fired, with the call it struck', async () => {
+    const { session } = await openEpisode(`r-${id}`, 1, only(id));
+    await callTool(session.fetch, session.baseUrl, tool('get_order'), { orderId: 'W9000403' });
+    expect(session.faults[0]).toMatchObject({ kind: id, tool: 'get_order', ordinal: 0, scope: kind.scope });
+    expect(session.trace[0]?.fault).toBe(id);
+    session.close();
+  });
+
   it('injects on every eligible call at λ = 1', async () => {
     const injector = new FaultInjector({ seed: 's', lambda: 1, profile: only(id), kinds: faultKinds });
     for (const t of eligible) {

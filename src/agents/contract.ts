@@ -21,6 +21,11 @@ export interface AgentContext {
   readonly signal: AbortSignal;
   /** A seed for the agent's own randomness. */
   readonly seed: string;
+  /**
+   * Hands the conversation to a human: the episode is recorded as `escalated` instead of `fail` when the
+   * database holds no wrong action (a safe failure). Call it with a short reason, then tell the user.
+   */
+  readonly escalate: (reason: string) => void;
   /** Gold actions and required outputs: given only to agents that declare `needsGold` (the oracle). */
   readonly gold?: { readonly actions: readonly { tool: string; args: Record<string, unknown> }[]; readonly outputs: readonly string[] };
 }

@@ -1,7 +1,7 @@
 import type { AgentFactory } from './contract.js';
 import { noopAgent, oracleAgent } from './baselines.js';
 import { RetailReferenceAgent } from './reference/retail.js';
-import { parseStrategies, strategies } from './strategies.js';
+import { compositions, parseStrategies, strategies, strategyName } from './strategies.js';
 import { ShakedownError } from '../core/errors.js';
 import { strictUnderstanding, tolerantUnderstanding, type UnderstandingMode } from './reference/understanding.js';
 import { getWorld } from '../../scenarios/index.js';
@@ -17,10 +17,12 @@ export interface AgentEntry {
 /** The scripted reference agent in one understanding mode; its options are strategies (`retry+none`). */
 const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
   id: name,
-  description: `scripted reference agent reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies, e.g. ${name}:retry (strategies: ${strategies.map((s) => s.id).join(', ')})`,
+  description: `scripted reference agent reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies, e.g. ${name}:retry (strategies: ${strategies.map((s) => s.id).join(', ')}; compositions: ${Object.keys(compositions).join(', ')})`,
   build(options) {
     const list = parseStrategies(options ?? 'none');
-    const id = `${name}:${list.map((s) => s.id).join('+')}`;
+    // A named composition keeps its name (`reference:robust`); otherwise the strategies in layer order.
+    const spec = (options ?? 'none').trim();
+    const id = `${name}:${/^[a-z-]+$/.test(spec) && compositions[spec] ? spec : strategyName(list)}`;
     return {
       id,
       description: `reference agent (${mode} understanding) with strategies ${list.map((s) => s.id).join(' + ')}`,

@@ -36,7 +36,7 @@ Sweep options:
   --world ID          world to sweep (default retail)
   --seed S            run seed (default 42)
   --out DIR           run directory (default runs/<time>)
-  --agent SPEC        agent, repeatable or comma-separated (default oracle,noop,reference-strict:none,reference:none,reference:retry)
+  --agent SPEC        agent, repeatable or comma-separated (default oracle,noop,reference-strict:none,reference:none,reference:retry,reference:idempotency+backoff,reference:robust)
   --eps LIST          ε values in [0, 1] (default 0,0.5,1)
   --lambda LIST       λ values in [0, 1] (default 0,0.1,0.3)
   --trials N          trials per cell and task (default 4)

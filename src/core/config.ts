@@ -14,8 +14,8 @@ export const sweepConfigSchema = z
     world: z.string().default('retail'),
     /** Run seed: same seed, same outcomes. @default "42" */
     seed: z.string().min(1).default('42'),
-    /** Agents, as `id` or `id:options` (e.g. `reference:retry`). @default ["oracle", "noop", "reference-strict:none", "reference:none", "reference:retry"] */
-    agents: z.array(z.string().min(1)).min(1).default(['oracle', 'noop', 'reference-strict:none', 'reference:none', 'reference:retry']),
+    /** Agents, as `id` or `id:options` (e.g. `reference:retry`). @default ["oracle", "noop", "reference-strict:none", "reference:none", "reference:retry", "reference:idempotency+backoff", "reference:robust"] */
+    agents: z.array(z.string().min(1)).min(1).default(['oracle', 'noop', 'reference-strict:none', 'reference:none', 'reference:retry', 'reference:idempotency+backoff', 'reference:robust']),
     /** Perturbation intensities ε. @default [0, 0.5, 1] */
     eps: z.array(unit).min(1).default([0, 0.5, 1]).transform(sortedUnique),
     /** Fault intensities λ. @default [0, 0.1, 0.3] */

@@ -23,7 +23,12 @@ export interface EpisodeKey {
 /** The episode key as one string, e.g. for sets of finished keys. */
 export const keyString = (k: EpisodeKey): string => `${k.scenario}|${k.agent}|${k.eps}|${k.lambda}|${k.trial}`;
 
-export type EpisodeOutcome = 'pass' | 'fail' | 'error';
+/**
+ * `pass`: the goal state and outputs were reached; `fail`: they were not; `escalated`: the agent handed
+ * the conversation to a human and changed nothing it should not have (a safe failure); `error`: the
+ * agent threw or hung, or the world failed.
+ */
+export type EpisodeOutcome = 'pass' | 'fail' | 'escalated' | 'error';
 
 export interface EpisodeMessage {
   readonly role: 'user' | 'agent';
@@ -52,6 +57,8 @@ export interface EpisodeRecord {
   readonly trace: readonly TraceEntry[];
   /** Agent questions the user simulator could not place. */
   readonly confusions: readonly Confusion[];
+  /** The agent's hand-off to a human, if it made one: its reason and the user turn it came after. */
+  readonly escalation?: { readonly reason: string; readonly turn: number };
   readonly simulatedMs: number;
   readonly wallMs: number;
 }
@@ -82,6 +89,8 @@ export interface PreparedScenario {
   readonly scenario: Scenario;
   readonly initial: unknown;
   readonly goldCanonical: unknown;
+  /** The initial database in canonical form, to tell a wrong action from an action not taken. */
+  readonly initialCanonical: unknown;
   /** Each gold action's response status on the fresh copy. */
   readonly goldStatuses: readonly number[];
   /** Whether the gold actions change the database at all. */
@@ -178,6 +187,7 @@ export class WorldHarness {
       scenario,
       initial,
       goldCanonical,
+      initialCanonical,
       goldStatuses: statuses,
       goldChangesState: diffCanonical(initialCanonical, goldCanonical).length > 0,
     };
@@ -205,11 +215,15 @@ export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = fal
 }
 
 /** Compares the final database with the gold state and checks the required outputs. */
-export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[]): { diff: DiffEntry[]; missingOutputs: string[] } {
-  const diff = diffCanonical(prepared.goldCanonical, canonicalize(world.dbSchema, finalDb));
+export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[]): { diff: DiffEntry[]; missingOutputs: string[]; wrongActions: number } {
+  const finalCanonical = canonicalize(world.dbSchema, finalDb);
+  const diff = diffCanonical(prepared.goldCanonical, finalCanonical);
   const said = agentTexts.join('\n');
   const missingOutputs = prepared.scenario.outputs.filter((o) => !outputMatches(o, said));
-  return { diff, missingOutputs };
+  // A wrong action changed something away from both the start and the goal; an action not taken did not.
+  const changed = new Set(diff.length === 0 ? [] : diffCanonical(prepared.initialCanonical, finalCanonical).map((d) => d.path));
+  const wrongActions = diff.filter((d) => changed.has(d.path)).length;
+  return { diff, missingOutputs, wrongActions };
 }
 
 /**
@@ -250,6 +264,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   let ended: EpisodeRecord['ended'] = 'done';
   let error: EpisodeRecord['error'];
   let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
+  let escalation: { reason: string; turn: number } | undefined;
   try {
     agent = await Promise.race([
       factory.create({
@@ -263,6 +278,9 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         clock: { now: clock.now, sleep: clock.sleep },
         signal: controller.signal,
         seed: seeds.agent,
+        escalate: (reason: string) => {
+          escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
+        },
         ...(factory.needsGold ? { gold: { actions: prepared.scenario.gold, outputs: prepared.scenario.outputs } } : {}),
       }),
       aborted,
@@ -315,8 +333,9 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   if (!error && session.worldErrors.length > 0) {
     error = { name: 'WorldError', message: `the world's tool handlers failed (a bug in the world, not the agent): ${session.worldErrors.join('; ')}` };
   }
-  const { diff, missingOutputs } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text));
-  const outcome: EpisodeOutcome = error ? 'error' : diff.length === 0 && missingOutputs.length === 0 ? 'pass' : 'fail';
+  const { diff, missingOutputs, wrongActions } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text));
+  const reached = diff.length === 0 && missingOutputs.length === 0;
+  const outcome: EpisodeOutcome = error ? 'error' : reached ? 'pass' : escalation && wrongActions === 0 ? 'escalated' : 'fail';
   return {
     key,
     episodeId,
@@ -330,6 +349,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     messages,
     trace: session.trace,
     confusions: user.confusions,
+    ...(escalation ? { escalation } : {}),
     simulatedMs: clock.elapsed(),
     wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
   };

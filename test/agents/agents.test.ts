@@ -14,13 +14,16 @@ describe('agent registry', () => {
     expect(resolveAgent('noop').id).toBe('noop');
     expect(resolveAgent('reference').id).toBe('reference:none');
     expect(resolveAgent('reference:retry').id).toBe('reference:retry');
-    expect(resolveAgent('reference:retry+none').id).toBe('reference:retry+none');
+    expect(resolveAgent('reference:robust').id).toBe('reference:robust');
+    expect(resolveAgent('reference:backoff+idempotency').id).toBe(resolveAgent('reference:idempotency+backoff').id);
+    expect(() => resolveAgent('reference:retry+none')).toThrow(/`none` means no strategy/);
+    expect(() => resolveAgent('reference:retry+backoff')).toThrow(/pick one/);
     expect(resolveAgent('reference-strict:retry').id).toBe('reference-strict:retry');
   });
 
   it('names the valid ids for an unknown agent or strategy', () => {
     expect(() => resolveAgent('gpt')).toThrow(/Built-in agents: noop, oracle, reference/);
-    expect(() => resolveAgent('reference:teleport')).toThrow(/Valid strategy ids: none, retry/);
+    expect(() => resolveAgent('reference:teleport')).toThrow(/Valid strategy ids: none, retry, backoff, idempotency, verify, breaker, tolerant, fallback, escalate, robust/);
     expect(() => resolveAgent('noop:retry')).toThrow(ShakedownError);
     expect(() => parseStrategies('retry+retry')).toThrow(/listed twice/);
   });

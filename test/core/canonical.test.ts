@@ -42,7 +42,7 @@ describe('comparator', () => {
       refund.at = '2030-01-01T00:00:00.000Z';
     }
     const verdict = judge(retail, db, prepared, ['The refund of $51.50 is on its way.']);
-    expect(verdict).toEqual({ diff: [], missingOutputs: [] });
+    expect(verdict).toEqual({ diff: [], missingOutputs: [], wrongActions: 0 });
   });
 
   it('names a duplicated refund', async () => {
@@ -50,7 +50,10 @@ describe('comparator', () => {
     const prepared = await harness.prepare(scenario('return-one-of-two'));
     const db = cloneJson(prepared.initial) as RetailDb;
     await applyGold(harness, db, 'return-one-of-two', 2);
-    const { diff } = judge(retail, db, prepared, ['$25.99']);
+    const { diff, wrongActions } = judge(retail, db, prepared, ['$25.99']);
+    // Both entries changed the database away from the start and from the goal: wrong actions, not omissions.
+    expect(wrongActions).toBe(2);
+    expect(judge(retail, cloneJson(prepared.initial), prepared, []).wrongActions).toBe(0);
     expect(diff.map((d) => d.message)).toMatchInlineSnapshot(`
       [
         "orders.W9000403.items[bottle-steel-500ml].returned: 2 != 1 (actual != expected)",

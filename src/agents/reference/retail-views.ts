@@ -18,6 +18,10 @@ export interface OrderView {
   items: Line[];
   payments: { type: string; amount: number; paymentMethodId: string }[];
   total: number;
+  address?: { address1: string; zip: string };
+  placedAt?: string;
+  /** Rebuilt from the order list when the order itself could not be read: status and total only. */
+  partial?: boolean;
 }
 
 export type PaymentMethodView = { id: string; source: string; brand?: string; last4?: string; balance?: number };

@@ -1,7 +1,9 @@
 import type { ToolResult } from '../../core/tools.js';
 import { callTool } from '../../core/tools.js';
 import type { Agent, AgentContext } from '../contract.js';
-import { composeStrategies, type Strategy } from '../strategies.js';
+import { composeStrategies, type Strategy, type ToolCall } from '../strategies.js';
+import { deriveSeed, makeRng } from '../../core/seeds.js';
+import { retailAlternative, verifyRetailWrite } from './retail-recovery.js';
 import { money } from './text.js';
 import type { Understanding } from './understanding.js';
 import { ADDRESS, detectIntent, EMAIL, itemScore, matchLines, mentionsOption, NAME, NAME_LOOSE, ORDER_DIGITS, ORDER_PREFIX, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
@@ -27,7 +29,25 @@ const ANYTHING_ELSE = ' Is there anything else I can help you with?';
 /** Re-prompts in a row before the agent gives up on a message it cannot place. */
 const MAX_REPROMPTS = 2;
 
-class Failure extends Error {}
+/** Why the agent cannot go on with a task; `system` when the tools failed rather than the policy said no. */
+class Failure extends Error {
+  readonly system: boolean;
+  constructor(message: string, system = false) {
+    super(message);
+    this.system = system;
+  }
+}
+
+/** A 404 for an order: a policy-level failure unless the agent confirms and still cannot find it. */
+class NotFound extends Failure {
+  readonly orderId: string;
+  constructor(orderId: string) {
+    super(`I couldn't find order #${orderId}.`);
+    this.orderId = orderId;
+  }
+}
+
+const HANDED_OFF = "I'm sorry, I can't complete this myself right now, so I've handed your request to a colleague on our support team, who will follow up with you by e-mail.";
 
 /**
  * The scripted reference agent for the retail world: an intent parser and slot extractor of its own,
@@ -35,7 +55,16 @@ class Failure extends Error {}
  * ordinary variation in wording, not magic.
  */
 export class RetailReferenceAgent implements Agent {
-  private readonly call: (tool: string, args: Readonly<Record<string, unknown>>) => Promise<ToolResult>;
+  private readonly call: ToolCall;
+  /** The order as it was when the agent planned a write, to tell afterwards whether the write took effect. */
+  private planned: OrderView | undefined;
+  /** Whether a strategy hands failures it cannot fix to a human. */
+  private readonly handsOff: boolean;
+  /** Whether a strategy asks the user to confirm a record the tools cannot find. */
+  private readonly confirmsNotFound: boolean;
+  /** Order ids the user has already confirmed once after a 404. */
+  private readonly confirmedMissing = new Set<string>();
+  private readonly escalate: (reason: string) => void;
   private userId: string | undefined;
   private email: string | undefined;
   private name: { first: string; last: string } | undefined;
@@ -50,12 +79,28 @@ export class RetailReferenceAgent implements Agent {
   constructor(ctx: AgentContext, strategies: readonly Strategy[], understanding: Understanding, params: Readonly<Record<string, unknown>> = {}) {
     this.u = understanding;
     const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-    const raw = (tool: string, args: Readonly<Record<string, unknown>>) => {
+    const raw: ToolCall = (tool, args, options) => {
       const spec = specs.get(tool);
       if (!spec) throw new Error(`unknown tool ${tool}`);
-      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal });
+      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal, ...(options?.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) });
     };
-    this.call = composeStrategies(raw, strategies, { clock: ctx.clock, signal: ctx.signal, isWrite: (t) => specs.get(t)?.write ?? false }, params);
+    this.handsOff = strategies.some((s) => s.handsOff);
+    this.confirmsNotFound = strategies.some((s) => s.confirmsNotFound);
+    this.escalate = ctx.escalate;
+    this.call = composeStrategies(
+      raw,
+      strategies,
+      {
+        clock: ctx.clock,
+        signal: ctx.signal,
+        isWrite: (t) => specs.get(t)?.write ?? false,
+        toolSpecs: ctx.toolSpecs,
+        rng: makeRng(deriveSeed(ctx.seed, 'strategies')),
+        verifyWrite: (tool, args) => verifyRetailWrite(this.call, tool, args, this.planned),
+        alternative: (tool, args, call) => retailAlternative(call, tool, args, this.userId),
+      },
+      params,
+    );
   }
 
   async reply(message: string): Promise<string> {
@@ -81,6 +126,10 @@ export class RetailReferenceAgent implements Agent {
       if (error instanceof Failure) {
         this.task = undefined;
         this.pending = undefined;
+        if (error.system && this.handsOff) {
+          this.escalate(error.message);
+          return HANDED_OFF + ANYTHING_ELSE;
+        }
         return error.message + ANYTHING_ELSE;
       }
       throw error;
@@ -141,7 +190,20 @@ export class RetailReferenceAgent implements Agent {
       const question = await this.findOrder(userId, task);
       if (question) return question;
     }
-    const order = await this.getOrder(task.orderId as string);
+    const order = await this.getOrder(task.orderId as string).catch((error: unknown) => {
+      // The user may have mistyped it, or the system may be lagging: ask once, then believe the user.
+      if (error instanceof NotFound && this.confirmsNotFound && !this.confirmedMissing.has(error.orderId)) {
+        this.confirmedMissing.add(error.orderId);
+        return error;
+      }
+      if (error instanceof NotFound && this.confirmsNotFound) throw new Failure(`I'm sorry, I still can't find order #${error.orderId} in our system, so I can't help with it here.`, true);
+      throw error;
+    });
+    if (order instanceof NotFound) return `I couldn't find order #${order.orderId}. Could you check the order number and give it to me again?`;
+    if (order.partial && task.intent !== 'order_status' && task.intent !== 'order_total') {
+      throw new Failure(`I'm sorry, I can't see the details of order #${order.id} right now, so I can't change it.`, true);
+    }
+    this.planned = order;
     if (order.userId !== userId) {
       throw new Failure(`I'm sorry, order #${order.id} is not on your account, so I can't look into it or change it.`);
     }
@@ -196,20 +258,21 @@ export class RetailReferenceAgent implements Agent {
         if (r.status !== 404) throw this.systemFailure(r);
       }
     }
-    if (this.triedIdentities.size >= 2) throw new Failure("I'm sorry, I can't find an account matching what you gave me, so I can't help with this order.");
+    // Two identities the user is sure of and no account: a lagging directory as likely as a wrong detail.
+    if (this.triedIdentities.size >= 2) throw new Failure("I'm sorry, I can't find an account matching what you gave me, so I can't help with this order.", true);
     return undefined;
   }
 
   private systemFailure(r: ToolResult): Failure {
     if (r.status === 0 || r.status === 429 || r.status >= 500) {
-      return new Failure(`I'm sorry, our systems are not responding right now (${r.status === 0 ? 'no response' : `error ${r.status}`}), so I can't complete this. Please try again later.`);
+      return new Failure(`I'm sorry, our systems are not responding right now (${r.status === 0 ? 'no response' : `error ${r.status}`}), so I can't complete this. Please try again later.`, true);
     }
     const message = isObj(r.body) && typeof r.body.message === 'string' ? r.body.message : `error ${r.status}`;
     return new Failure(`I'm sorry, I couldn't complete that: ${message}`);
   }
 
   private malformed(): Failure {
-    return new Failure("I'm sorry, I got a response from our order system that I can't read, so I can't complete this right now.");
+    return new Failure("I'm sorry, I got a response from our order system that I can't read, so I can't complete this right now.", true);
   }
 
   private async giftCardBalance(userId: string): Promise<string> {
@@ -229,7 +292,7 @@ export class RetailReferenceAgent implements Agent {
     const r = await this.call('get_order', { orderId: `#${orderId}` });
     if (r.status === 404) {
       if (this.task) delete this.task.orderId;
-      throw new Failure(`I couldn't find order #${orderId}.`);
+      throw new NotFound(orderId);
     }
     if (!r.ok) throw this.systemFailure(r);
     return asOrder(r.body) ?? (() => { throw this.malformed(); })();

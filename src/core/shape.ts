@@ -1,11 +1,11 @@
 /**
  * Walking a JSON value beside the zod schema that describes it, for faults that derive their changes
- * from a tool's response schema. Without a schema the walk still visits every value, with `undefined`
+ * from a tool's response schema and for agents that read a drifted response back into it. Without a schema the walk still visits every value, with `undefined`
  * for the schema.
  */
 import type { z } from 'zod';
 
-interface Def {
+export interface Def {
   readonly type: string;
   readonly shape?: Readonly<Record<string, z.ZodType>>;
   readonly element?: z.ZodType;
@@ -13,11 +13,14 @@ interface Def {
   readonly options?: readonly z.ZodType[];
   readonly valueType?: z.ZodType;
   readonly in?: z.ZodType;
+  readonly entries?: Readonly<Record<string, string | number>>;
+  readonly values?: readonly unknown[];
 }
 
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+/** The zod definition of a schema node (zod 4 keeps it at `_zod.def`). */
+export const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schema under optional/nullable/default wrappers (and the input side of a pipe). */
 export function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {

@@ -47,6 +47,8 @@ export interface AgentFactory {
   /** Whether it must be given the gold actions (baselines only). */
   readonly needsGold?: boolean;
   create(context: AgentContext): Agent | Promise<Agent>;
+  /** Called once after the run, to release what the factory holds (a server, a pool). */
+  dispose?(): void | Promise<void>;
 }
 
 /** Identity helper that types an agent definition, for agents in user modules. */

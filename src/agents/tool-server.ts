@@ -7,7 +7,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ToolRuntime } from '../core/runtime.js';
+/** What a tool server serves: a runtime, or any router of episode requests with the same behaviour. */
+export interface ToolSource {
+  /** The episode's tool base URL on its own host, e.g. `http://e1.retail.shakedown.test/api`. */
+  baseUrl(episodeId: string): string;
+  /** Answers a request addressed to an episode's tool host; rejects as that episode's fetch does. */
+  route(request: Request): Promise<Response>;
+}
 
 export interface ToolServer {
   /** `http://127.0.0.1:PORT`. */
@@ -18,6 +24,8 @@ export interface ToolServer {
 }
 
 export interface ToolServerOptions {
+  /** Let the process exit while the server is open (for a server that lives as long as a run). @default false */
+  readonly unref?: boolean;
   /** Port to listen on; 0 picks a free one. @default 0 */
   readonly port?: number;
   /** Interface to listen on; loopback only unless told otherwise. @default "127.0.0.1" */
@@ -32,8 +40,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Starts a loopback server for the tools of `runtime`'s open episodes. */
-export async function startToolServer(runtime: ToolRuntime, options: ToolServerOptions = {}): Promise<ToolServer> {
+/** Starts a loopback server for the tools of `runtime`'s open episodes (or any other tool source). */
+export async function startToolServer(runtime: ToolSource, options: ToolServerOptions = {}): Promise<ToolServer> {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const m = /^\/([a-z0-9-]+)(\/api(?:\/.*)?)$/.exec(req.url ?? '');
     if (!m) {
@@ -71,6 +79,7 @@ export async function startToolServer(runtime: ToolRuntime, options: ToolServerO
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
+  if (options.unref) server.unref();
   const { port, address } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {

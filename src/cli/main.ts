@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { getWorld, loadScenarios, worlds } from '../../scenarios/index.js';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
+import type { AgentFactory } from '../agents/contract.js';
 import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
@@ -13,7 +14,7 @@ import { validateScenarios } from '../core/validate.js';
 import { buildGrid } from '../report/grid.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
-import { configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
+import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
 import { serveToolsCommand } from './serve-tools.js';
 
@@ -70,7 +71,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const config = resolveConfig(configFromFlags(flags));
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
-  const agents = resolveAgentsFor(config);
+  const agents = await resolveAgentsFor(config);
+  const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
   const options = episodeOptions(config, world);
   // clock: the default run directory is named after the wall-clock start; no outcome depends on it.
   const dir = flags.out ?? join('runs', new Date().toISOString().replace(/[:.]/g, '-'));
@@ -99,7 +101,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency },
     {
       onEpisode(record: EpisodeRecord) {
-        appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayCommand(config, record.key) });
+        appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) });
         done++;
         if (flags.quiet) return;
         const now = performance.now();
@@ -112,6 +114,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       },
     },
   );
+  await disposeAll(agents);
   const { tally, failing, torn } = await tallyLog(files.episodes);
   const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, agents: agents.map((a) => a.id) }, tally);
   writeJson(files.grid, grid);
@@ -124,7 +127,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const shown = notBaseline.length > 0 ? notBaseline : failing.filter((k) => k.agent !== 'noop');
   if (shown.length > 0) {
     io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
-    for (const key of shown.slice(0, 3)) io.out(`  ${replayCommand(config, key)}\n`);
+    for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
   }
   return 0;
 }
@@ -186,10 +189,10 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   const world = getWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: no scenario \`${flags.scenario?.[0]}\` in world ${world.id}.`);
-  const [agent] = resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] });
+  const [agent] = await resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] });
   const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };
   const harness = new WorldHarness(world, config.seed);
-  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world));
+  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world)).finally(() => disposeAll(agent ? [agent] : []));
   if (flags.json) {
     io.out(`${JSON.stringify(record, null, 2)}\n`);
     return 0;
@@ -208,6 +211,17 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);
   if (record.error) io.out(`  ${record.error.name}: ${record.error.message}\n`);
   return 0;
+}
+
+/** Lets each agent factory release what it holds (a tool server, a pool); a failure to do so is reported, never fatal. */
+async function disposeAll(agents: readonly AgentFactory[]): Promise<void> {
+  for (const a of agents) {
+    try {
+      await a.dispose?.();
+    } catch (error) {
+      processIo.err(`shakedown: agent \`${a.id}\` failed to clean up: ${(error as Error).message}\n`);
+    }
+  }
 }
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */

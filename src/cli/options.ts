@@ -2,7 +2,8 @@
 import type { ParseArgsConfig } from 'node:util';
 import { faultKinds, getFaultProfile } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
-import { resolveAgent } from '../agents/registry.js';
+import type { AgentFactory } from '../agents/contract.js';
+import { loadAgent } from '../agents/loader.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveFamilies } from '../core/perturb.js';
 import type { ResolvedConfig, SweepConfig } from '../core/config.js';
@@ -146,7 +147,7 @@ export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): 
 }
 
 /** The one-line command that reruns exactly this episode. */
-export function replayCommand(config: ResolvedConfig, key: EpisodeKey): string {
+export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec: string = key.agent): string {
   const parts = ['npx shakedown replay', `--world ${config.world}`, `--seed ${config.seed}`, `--profile ${config.profile}`];
   if (config.faultTools) parts.push(`--fault-tools ${config.faultTools.join(',')}`);
   if (config.faultAccess) parts.push(`--fault-access ${config.faultAccess}`);
@@ -154,12 +155,14 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey): string {
   if (config.perturbations) parts.push(`--perturbations ${config.perturbations.join(',')}`);
   if (config.fixedTrials) parts.push('--fixed-trials');
   if (config.maxTurns !== 12) parts.push(`--max-turns ${config.maxTurns}`);
-  parts.push(`--scenario ${key.scenario}`, `--agent ${key.agent}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);
+  parts.push(`--scenario ${key.scenario}`, `--agent ${agentSpec}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);
   return parts.join(' ');
 }
 
-export function resolveAgentsFor(config: ResolvedConfig) {
-  const agents = config.agents.map(resolveAgent);
+/** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */
+export async function resolveAgentsFor(config: ResolvedConfig): Promise<AgentFactory[]> {
+  const agents: AgentFactory[] = [];
+  for (const spec of config.agents) agents.push(await loadAgent(spec));
   const ids = new Set<string>();
   for (const a of agents) {
     if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);
@@ -169,6 +172,12 @@ export function resolveAgentsFor(config: ResolvedConfig) {
     }
   }
   return agents;
+}
+
+/** The spec that selects an agent by its id in this run (a module path for a module agent), for replay commands. */
+export function agentSpecOf(config: ResolvedConfig, agents: readonly AgentFactory[], id: string): string {
+  const i = agents.findIndex((a) => a.id === id);
+  return i >= 0 ? (config.agents[i] ?? id) : id;
 }
 
 export function samplesFlag(flags: Flags, fallback: number): number {

@@ -19,6 +19,8 @@ export interface TraceEntry {
   readonly fault?: string;
   readonly idempotencyKey?: string;
   readonly replayed?: boolean;
+  /** Why the call was refused without reaching the world (a URL outside it). */
+  readonly refused?: string;
 }
 
 interface CompiledTool {
@@ -196,6 +198,8 @@ export class ToolRuntime {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const url = new URL(request.url);
       if (url.host !== expectedHost) {
+        // Refused and recorded: an agent that wanders outside the world is visible in its trace.
+        trace.push({ tool: null, method: request.method, path: url.href, ordinal: 0, status: 0, atMs: clock.now() - startMs, refused: 'outside the world' });
         throw new TypeError(`fetch failed: ${url.host} is not this episode's tool host (${expectedHost})`);
       }
       const tool = this.matchTool(request.method, url.pathname);

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,5 +191,36 @@ describe('shakedown validate, list and replay', () => {
     expect(await done).toBe(0);
     expect(stdout).toMatch(/1 tool call\(s\); faults fired: none/);
     expect(stdout).toMatch(/database differs from the gold state/);
+  });
+
+  it('sweeps a module agent and a Python service agent side by side; both meet the same faults', async () => {
+    const python = spawnSync('python3', ['--version']);
+    if (python.status !== 0) {
+      console.warn('skipping the Python agent: python3 is not installed');
+      return;
+    }
+    const agent = spawn('python3', [fileURLToPath(new URL('../../examples/http-agent/agent.py', import.meta.url)), '--port', '0']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        agent.on('exit', () => reject(new Error(`agent.py exited: ${out}`)));
+        agent.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /listening on (\S+)/.exec(out);
+          if (m?.[1]) resolve(m[1]);
+        });
+      });
+      const out = join(mkdtempSync(join(tmpdir(), 'shakedown-http-')), 'run');
+      const r = await shakedown('sweep', '--out', out, '--agent', url, '--agent', './examples/status-bot.ts', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.3', '--trials', '2');
+      expect(r.code).toBe(0);
+      const lines = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const of = (agentId: string) => lines.filter((l) => l.key.agent === agentId).sort((a, b) => a.key.lambda - b.key.lambda || a.key.trial - b.key.trial);
+      expect(of(url).filter((l) => l.key.lambda === 0).every((l) => l.outcome === 'pass')).toBe(true);
+      // The Python agent calls the tools over loopback HTTP and meets exactly the faults the module agent meets in-process.
+      expect(of(url).map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)])).toEqual(of('status-bot').map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)]));
+      expect(of(url).some((l) => l.trace.length > 0)).toBe(true);
+    } finally {
+      agent.kill();
+    }
   });
 });

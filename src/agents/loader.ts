@@ -1,0 +1,43 @@
+/**
+ * Turns an agent spec from the command line or a config into a factory: a built-in (`reference:robust`),
+ * a module (`./my-agent.ts`, loaded without a build step), or a service (`http://127.0.0.1:8000`).
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ShakedownError } from '../core/errors.js';
+import type { AgentFactory } from './contract.js';
+import { httpAgent } from './http-agent.js';
+import { resolveAgent } from './registry.js';
+
+/** Whether a spec names a module file rather than a built-in agent. */
+export const isModuleSpec = (spec: string): boolean => /^(\.{1,2}\/|\/)/.test(spec) || /\.(ts|mts|js|mjs)$/.test(spec) || isAbsolute(spec);
+
+/** Loads an agent module: its default export (or an export named `agent`) must be an agent factory. */
+export async function loadModuleAgent(spec: string, cwd: string = process.cwd()): Promise<AgentFactory> {
+  const path = resolve(cwd, spec);
+  if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: no such file (looked at ${path}). Check the path; it is relative to the current directory.`);
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: importing it threw ${(error as Error).name}: ${(error as Error).message}. Fix the module so that it imports.`, { cause: error });
+  }
+  const candidate = (mod.default ?? mod.agent) as Partial<AgentFactory> | undefined;
+  if (!candidate || typeof candidate !== 'object' || typeof candidate.id !== 'string' || candidate.id === '' || typeof candidate.create !== 'function') {
+    throw new ShakedownError(
+      'SHAKEDOWN_AGENT',
+      `Failed to load agent module \`${spec}\`: it must \`export default defineAgent({ id, description, create })\` (from 'shakedown'); found ${candidate === undefined ? 'no default export' : `a default export without ${typeof candidate?.id !== 'string' || candidate.id === '' ? 'a string `id`' : 'a `create` function'}`}.`,
+    );
+  }
+  if (/[\s|]/.test(candidate.id)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: its id \`${candidate.id}\` has spaces or \`|\`. Use letters, digits, \`-\`, \`:\` or \`+\`.`);
+  return { description: '', ...candidate } as AgentFactory;
+}
+
+/** Resolves any agent spec. */
+export async function loadAgent(spec: string, cwd?: string): Promise<AgentFactory> {
+  const s = spec.trim();
+  if (/^https?:\/\//.test(s)) return httpAgent(s);
+  if (isModuleSpec(s)) return loadModuleAgent(s, cwd);
+  return resolveAgent(s);
+}

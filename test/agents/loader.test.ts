@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isModuleSpec, loadAgent, loadModuleAgent } from '../../src/agents/loader.js';
+import { defineAgent } from '../../src/agents/contract.js';
+import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { ShakedownError } from '../../src/core/errors.js';
+import { episodeOptions, retail, scenario } from '../helpers.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('agent specs', () => {
+  it('tell a module path and a service URL from a built-in', async () => {
+    expect(isModuleSpec('./my-agent.ts')).toBe(true);
+    expect(isModuleSpec('agents/bot.mjs')).toBe(true);
+    expect(isModuleSpec('reference:robust')).toBe(false);
+    expect((await loadAgent('reference:robust')).id).toBe('reference:robust');
+    expect((await loadAgent('http://127.0.0.1:9/')).id).toBe('http://127.0.0.1:9');
+  });
+
+  it('load a TypeScript module and a plain JavaScript one without a build step', async () => {
+    expect((await loadModuleAgent('./examples/status-bot.ts', root)).id).toBe('status-bot');
+    const echo = await loadModuleAgent('test/fixtures/agents/echo.mjs', root);
+    const agent = await echo.create({} as never);
+    expect(await agent.reply('hi')).toBe('You said: hi');
+  });
+
+  it('refuse a missing file, a module without an agent and one that throws, saying what to fix', async () => {
+    await expect(loadModuleAgent('./nope.ts', root)).rejects.toThrow(/no such file .*Check the path/);
+    await expect(loadModuleAgent('test/fixtures/agents/no-default.ts', root)).rejects.toThrow(/must `export default defineAgent\(\{ id, description, create \}\)`.*no default export/);
+    await expect(loadModuleAgent('test/fixtures/agents/throws-on-import.ts', root)).rejects.toThrow(/importing it threw Error: missing API key/);
+    await expect(loadModuleAgent('test/fixtures/agents/throws-on-import.ts', root)).rejects.toBeInstanceOf(ShakedownError);
+  });
+});
+
+describe('misbehaving agents', () => {
+  it('a call to a URL outside the world is refused and recorded, and the episode goes on', async () => {
+    const wanderer = defineAgent({
+      id: 'wanderer',
+      description: 'tries the real internet first',
+      create: (ctx) => ({
+        async reply() {
+          const outside = await ctx.fetch('https://api.example.com/orders').then(
+            () => 'reached',
+            (e: Error) => e.message,
+          );
+          return `Tried outside: ${outside}`;
+        },
+      }),
+    });
+    const harness = new WorldHarness(retail, '42');
+    const s = scenario('read-order-status');
+    const r = await runEpisode(harness, await harness.prepare(s), wanderer, { scenario: s.id, agent: 'wanderer', eps: 0, lambda: 0, trial: 0 }, episodeOptions());
+    expect(r.trace[0]).toMatchObject({ tool: null, status: 0, path: 'https://api.example.com/orders', refused: 'outside the world' });
+    expect(r.messages[1]?.text).toMatch(/fetch failed: api.example.com is not this episode's tool host/);
+    expect(r.outcome).toBe('fail');
+  });
+});

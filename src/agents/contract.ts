@@ -26,6 +26,8 @@ export interface AgentContext {
    * database holds no wrong action (a safe failure). Call it with a short reason, then tell the user.
    */
   readonly escalate: (reason: string) => void;
+  /** Reports the episode's token usage so far (LLM agents); the last report is recorded. */
+  readonly reportUsage?: (usage: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number }) => void;
   /** Gold actions and required outputs: given only to agents that declare `needsGold` (the oracle). */
   readonly gold?: { readonly actions: readonly { tool: string; args: Record<string, unknown> }[]; readonly outputs: readonly string[] };
 }

@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { ShakedownError } from '../core/errors.js';
 import type { AgentFactory } from './contract.js';
 import { httpAgent } from './http-agent.js';
+import { apiKeyFrom, llmAgent } from './llm.js';
+import { llmSettingsSchema, type LlmSettings } from '../core/config.js';
 import { resolveAgent } from './registry.js';
 
 /** Whether a spec names a module file rather than a built-in agent. */
@@ -34,9 +36,14 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
   return { description: '', ...candidate } as AgentFactory;
 }
 
-/** Resolves any agent spec. */
-export async function loadAgent(spec: string, cwd?: string): Promise<AgentFactory> {
+/** Resolves any agent spec; `llm:MODEL` uses the given LLM settings with that model. */
+export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = llmSettingsSchema.parse({})): Promise<AgentFactory> {
   const s = spec.trim();
+  if (s === 'llm' || s.startsWith('llm:')) {
+    const settings = s.length > 4 ? { ...llm, model: s.slice(4) } : llm;
+    apiKeyFrom(settings); // refuse before any episode runs, not once per episode
+    return llmAgent(settings);
+  }
   if (/^https?:\/\//.test(s)) return httpAgent(s);
   if (isModuleSpec(s)) return loadModuleAgent(s, cwd);
   return resolveAgent(s);

@@ -49,6 +49,8 @@ Sweep options:
   --fault-access A    only \`read\` or only \`write\` calls may fault (default both)
   --outage-ms N       bursty faults: each fault opens an outage of N simulated ms
   --real-wait-scale F real ms a fault waits per simulated ms, for agents with own timers (default 0)
+  --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
+  --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
   --fixed-trials      hold wording and faults fixed across trials
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)

@@ -30,6 +30,8 @@ export const OPTIONS = {
   'outage-ms': { type: 'string' },
   'real-wait-scale': { type: 'string' },
   calls: { type: 'string' },
+  'llm-base-url': { type: 'string' },
+  'llm-api-key-env': { type: 'string' },
   port: { type: 'string' },
   'fixed-trials': { type: 'boolean' },
   'max-turns': { type: 'string' },
@@ -88,6 +90,9 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['fault-access'] !== undefined) c.faultAccess = flags['fault-access'];
   if (flags['outage-ms'] !== undefined) c.outageMs = parseInteger('outage-ms', flags['outage-ms']);
   if (flags['real-wait-scale'] !== undefined) c.realWaitScale = parseNumberList('real-wait-scale', flags['real-wait-scale'])[0];
+  if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined) {
+    c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
+  }
   if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
   if (flags['fixed-trials'] !== undefined) c.fixedTrials = flags['fixed-trials'];
   if (flags['max-turns'] !== undefined) c.maxTurns = parseInteger('max-turns', flags['max-turns']);
@@ -153,6 +158,8 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
   if (config.faultAccess) parts.push(`--fault-access ${config.faultAccess}`);
   if (config.outageMs !== undefined) parts.push(`--outage-ms ${config.outageMs}`);
   if (config.perturbations) parts.push(`--perturbations ${config.perturbations.join(',')}`);
+  if (config.llm.baseUrl !== 'https://api.openai.com/v1') parts.push(`--llm-base-url ${config.llm.baseUrl}`);
+  if (config.llm.apiKeyEnv !== 'OPENAI_API_KEY') parts.push(`--llm-api-key-env ${config.llm.apiKeyEnv}`);
   if (config.fixedTrials) parts.push('--fixed-trials');
   if (config.maxTurns !== 12) parts.push(`--max-turns ${config.maxTurns}`);
   parts.push(`--scenario ${key.scenario}`, `--agent ${agentSpec}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);
@@ -162,7 +169,7 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
 /** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */
 export async function resolveAgentsFor(config: ResolvedConfig): Promise<AgentFactory[]> {
   const agents: AgentFactory[] = [];
-  for (const spec of config.agents) agents.push(await loadAgent(spec));
+  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm));
   const ids = new Set<string>();
   for (const a of agents) {
     if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);

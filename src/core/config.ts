@@ -4,6 +4,28 @@ import { ShakedownError } from './errors.js';
 const unit = z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]');
 const sortedUnique = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
 
+/** Settings of the LLM agent (`llm:MODEL`), for any OpenAI-compatible Chat Completions API. */
+export const llmSettingsSchema = z
+  .object({
+    /** Base URL of the OpenAI-compatible API. @default "https://api.openai.com/v1" */
+    baseUrl: z.string().url().default('https://api.openai.com/v1'),
+    /** Model name; `llm:MODEL` on the command line overrides it. @default "gpt-4o-mini" */
+    model: z.string().min(1).default('gpt-4o-mini'),
+    /** Name of the environment variable that holds the API key (never the key itself). @default "OPENAI_API_KEY" */
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').default('OPENAI_API_KEY'),
+    /** Sampling temperature. @default 0 */
+    temperature: z.number().min(0).max(2).default(0),
+    /** Model turns (each may call tools) per user message before the agent gives up. @default 8 */
+    maxSteps: z.number().int().min(1).max(100).default(8),
+    /** Real ms one API request may take. @default 60000 */
+    timeoutMs: z.number().int().min(100).default(60_000),
+    /** Retries of a failed API request (429, 5xx, no response), with backoff in real time, apart from tool faults. @default 2 */
+    retries: z.number().int().min(0).max(10).default(2),
+  })
+  .strict();
+
+export type LlmSettings = z.output<typeof llmSettingsSchema>;
+
 /**
  * The options of a sweep, with their defaults. CLI flags map onto the same keys; `resolveConfig`
  * validates them once into a ResolvedConfig.
@@ -46,6 +68,8 @@ export const sweepConfigSchema = z
     fixedTrials: z.boolean().default(false),
     /** User turns before the simulator gives up. @default 12 */
     maxTurns: z.number().int().min(1).max(200).default(12),
+    /** Settings of the LLM agent (see `llmSettingsSchema`). @default {} */
+    llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
     /** Wall-clock limit per episode, in ms. @default 60000 */
     deadlineMs: z.number().int().min(1).default(60_000),
   })

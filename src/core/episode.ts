@@ -57,6 +57,8 @@ export interface EpisodeRecord {
   readonly trace: readonly TraceEntry[];
   /** Agent questions the user simulator could not place. */
   readonly confusions: readonly Confusion[];
+  /** Token usage an LLM agent reported, summed over the episode. */
+  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
   /** The agent's hand-off to a human, if it made one: its reason and the user turn it came after. */
   readonly escalation?: { readonly reason: string; readonly turn: number };
   readonly simulatedMs: number;
@@ -265,6 +267,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   let error: EpisodeRecord['error'];
   let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
   let escalation: { reason: string; turn: number } | undefined;
+  let usage: { promptTokens: number; completionTokens: number; calls: number } | undefined;
   try {
     agent = await Promise.race([
       factory.create({
@@ -278,6 +281,9 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         clock: { now: clock.now, sleep: clock.sleep },
         signal: controller.signal,
         seed: seeds.agent,
+        reportUsage: (u) => {
+          usage = { promptTokens: Number(u.promptTokens) || 0, completionTokens: Number(u.completionTokens) || 0, calls: Number(u.calls) || 0 };
+        },
         escalate: (reason: string) => {
           escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
         },
@@ -350,6 +356,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     trace: session.trace,
     confusions: user.confusions,
     ...(escalation ? { escalation } : {}),
+    ...(usage ? { usage } : {}),
     simulatedMs: clock.elapsed(),
     wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
   };

@@ -223,4 +223,32 @@ describe('shakedown validate, list and replay', () => {
       agent.kill();
     }
   });
+
+  it('sweeps an LLM agent against a local OpenAI-compatible server; its key appears in no run file or log', async () => {
+    const { startLlmStub } = await import('../llm-stub.js');
+    const stub = await startLlmStub();
+    const secret = 'sk-e2e-0b9d2c7e-must-not-leak';
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'shakedown-llm-')), 'run');
+      const args = ['sweep', '--out', out, '--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_E2E_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.3', '--trials', '2'];
+      const r = await new Promise<{ code: number | null; text: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1', SHAKEDOWN_E2E_KEY: secret } });
+        let text = '';
+        child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('exit', (code) => resolve({ code, text }));
+      });
+      expect(r.code).toBe(0);
+      const lines = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.filter((l) => l.key.lambda === 0).every((l) => l.outcome === 'pass' && l.usage.calls > 0)).toBe(true);
+      for (const file of ['run.json', 'episodes.jsonl', 'grid.json']) expect(readFileSync(join(out, file), 'utf8')).not.toContain(secret);
+      expect(r.text).not.toContain(secret);
+      expect(stub.requests.every((q) => q.authorization === `Bearer ${secret}`)).toBe(true);
+      const missing = await shakedown('sweep', '--out', `${out}-2`, '--agent', 'llm:stub-model', '--llm-api-key-env', 'SHAKEDOWN_E2E_UNSET_KEY', '--scenario', 'read-order-status');
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/`SHAKEDOWN_E2E_UNSET_KEY` is empty. Set it to your API key/);
+    } finally {
+      await stub.close();
+    }
+  });
 });

@@ -1,0 +1,120 @@
+/**
+ * An agent backed by any OpenAI-compatible Chat Completions endpoint with tool calling. The world's tools
+ * become function tools; the model's tool calls become HTTP requests through the episode's fetch (so
+ * faults reach it); its own API calls are retried apart from tool faults. The API key is read from an
+ * environment variable when an episode starts and never leaves this module.
+ */
+import { callTool } from '../core/tools.js';
+import { ShakedownError } from '../core/errors.js';
+import type { LlmSettings } from '../core/config.js';
+import type { AgentContext, AgentFactory } from './contract.js';
+
+interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+interface Completion {
+  choices?: { message?: ChatMessage; finish_reason?: string }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+/** Token usage of one episode, summed over its API calls. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+}
+
+const sleepReal = (ms: number) =>
+  // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One Chat Completions request with its own retries; throws a message that never contains the key. */
+export async function chatCompletion(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<Completion> {
+  let lastError = '';
+  for (let attempt = 0; attempt <= settings.retries; attempt++) {
+    if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
+    let response: Response;
+    try {
+      response = await fetch(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ model: settings.model, temperature: settings.temperature, ...body }),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      lastError = `no response (${(error as Error).message})`;
+      continue;
+    }
+    if (response.ok) return (await response.json()) as Completion;
+    const text = (await response.text()).slice(0, 300).replaceAll(apiKey, '[key]');
+    lastError = `${response.status} ${text}`;
+    if (response.status !== 429 && response.status < 500) break;
+  }
+  throw new Error(`the LLM API at ${settings.baseUrl} failed: ${lastError}`);
+}
+
+/** Reads the API key from its environment variable, or explains what to set. */
+export function apiKeyFrom(settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): string {
+  const key = env[settings.apiKeyEnv];
+  if (!key) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to start the LLM agent: the environment variable \`${settings.apiKeyEnv}\` is empty. Set it to your API key (or name another variable with \`llm.apiKeyEnv\`).`);
+  return key;
+}
+
+const SYSTEM = (policy: string) =>
+  `You are a customer service agent. Follow this policy exactly.\n\n${policy}\n\nUse the tools to look things up and to act; never invent ids or amounts. Ask the user for anything you need.`;
+
+/** The LLM agent for the given settings; `llm:MODEL` on the command line overrides the model. */
+export function llmAgent(settings: LlmSettings): AgentFactory {
+  return {
+    id: `llm:${settings.model}`,
+    description: `OpenAI-compatible Chat Completions agent (${settings.model} at ${settings.baseUrl})`,
+    create(ctx: AgentContext) {
+      const apiKey = apiKeyFrom(settings);
+      const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+      const tools = ctx.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+      const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM(ctx.policy) }];
+      const usage: Usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
+      return {
+        async reply(message: string) {
+          messages.push({ role: 'user', content: message });
+          for (let step = 0; step < settings.maxSteps; step++) {
+            const completion = await chatCompletion(settings, apiKey, { messages, tools }, ctx.signal);
+            usage.calls++;
+            usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
+            usage.completionTokens += completion.usage?.completion_tokens ?? 0;
+            ctx.reportUsage?.({ ...usage });
+            const answer = completion.choices?.[0]?.message;
+            if (!answer) throw new Error('the LLM API answered without a message');
+            messages.push({ role: 'assistant', content: answer.content ?? null, ...(answer.tool_calls?.length ? { tool_calls: answer.tool_calls } : {}) });
+            if (!answer.tool_calls?.length) return answer.content ?? '';
+            for (const call of answer.tool_calls) {
+              messages.push({ role: 'tool', tool_call_id: call.id, content: await runToolCall(ctx, specs, call.function.name, call.function.arguments) });
+            }
+          }
+          return "I'm sorry, I couldn't finish this in time. Please try again.";
+        },
+      };
+    },
+  };
+}
+
+/** Runs one tool call for the model; whatever goes wrong becomes a message to the model, not a crash. */
+async function runToolCall(ctx: AgentContext, specs: ReadonlyMap<string, AgentContext['toolSpecs'][number]>, name: string, rawArgs: string): Promise<string> {
+  const spec = specs.get(name);
+  if (!spec) return JSON.stringify({ error: `no tool named ${name}; tools: ${[...specs.keys()].join(', ')}` });
+  let args: unknown;
+  try {
+    args = JSON.parse(rawArgs || '{}');
+  } catch (error) {
+    return JSON.stringify({ error: `the arguments are not valid JSON (${(error as Error).message}); call ${name} again with a JSON object` });
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return JSON.stringify({ error: `the arguments of ${name} must be a JSON object` });
+  const r = await callTool(ctx.fetch, ctx.baseUrl, spec, args as Record<string, unknown>, { signal: ctx.signal });
+  if (r.status === 0) return JSON.stringify({ error: `the call failed without a response (${(r.error as Error | undefined)?.message ?? 'network error'})` });
+  return JSON.stringify({ status: r.status, ...(r.headers.get('retry-after') ? { retryAfter: r.headers.get('retry-after') } : {}), body: r.body });
+}

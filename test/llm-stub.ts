@@ -1,0 +1,85 @@
+/**
+ * A local OpenAI-compatible Chat Completions server for tests: real HTTP on loopback and the real wire
+ * format (tool_calls, usage, finish_reason). Its "model" answers order-status questions by calling
+ * get_order, so an agent's whole loop (tools, tool results, a final answer) can be exercised.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StubOptions {
+  /** Answer the first N requests with 500 before behaving. */
+  readonly failFirst?: number;
+  /** Send the first tool call with arguments that are not valid JSON. */
+  readonly malformedFirst?: boolean;
+}
+
+export interface LlmStub {
+  readonly baseUrl: string;
+  readonly requests: { authorization: string | undefined; body: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+
+type Message = { role: string; content: string | null; tool_calls?: unknown[] };
+
+export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> {
+  const requests: LlmStub['requests'] = [];
+  let served = 0;
+  let malformedSent = false;
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      const body = JSON.parse(raw || '{}') as { model?: string; messages?: Message[] };
+      requests.push({ authorization: req.headers.authorization, body });
+      served++;
+      if (req.url !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        return;
+      }
+      if (served <= (options.failFirst ?? 0)) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream overloaded' } }));
+        return;
+      }
+      const messages = body.messages ?? [];
+      const last = messages.at(-1);
+      const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+      const id = /#?\s?(W\d{7})/i.exec(lastUser?.content ?? '')?.[1]?.toUpperCase();
+      let message: Record<string, unknown>;
+      let finish = 'stop';
+      if (last?.role === 'tool') {
+        const result = JSON.parse(last.content ?? '{}') as { status?: number; body?: { status?: string }; error?: string };
+        if (result.error?.includes('not valid JSON') && id) {
+          message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${served}`, type: 'function', function: { name: 'get_order', arguments: JSON.stringify({ orderId: `#${id}` }) } }] };
+          finish = 'tool_calls';
+        } else {
+          message = { role: 'assistant', content: result.status === 200 && result.body?.status ? `Order #${id} is ${result.body.status}.` : `Sorry, I could not look up order #${id} (${result.status ?? result.error}).` };
+        }
+      } else if (id) {
+        const broken = options.malformedFirst && !malformedSent;
+        malformedSent ||= Boolean(broken);
+        message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${served}`, type: 'function', function: { name: 'get_order', arguments: broken ? `{"orderId": "#${id}` : JSON.stringify({ orderId: `#${id}` }) } }] };
+        finish = 'tool_calls';
+      } else {
+        message = { role: 'assistant', content: 'Which order do you mean? Please give me the order number.' };
+      }
+      const prompt = Math.ceil(raw.length / 4);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: `chatcmpl-${served}`,
+          object: 'chat.completion',
+          created: 1_767_000_000,
+          model: body.model ?? 'stub',
+          choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+          usage: { prompt_tokens: prompt, completion_tokens: 12, total_tokens: prompt + 12 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

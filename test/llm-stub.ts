@@ -42,6 +42,15 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
       }
       const messages = body.messages ?? [];
       const last = messages.at(-1);
+      if (messages[0]?.role === 'system' && messages[0].content?.startsWith('You are a customer contacting')) {
+        // Playing the user: ask about the order the instructions name, then say DONE once answered.
+        const order = /order = (#?W\d{7})/.exec(messages[0].content)?.[1] ?? '#W0000000';
+        const email = /email: ([^;\s]+)/.exec(messages[0].content)?.[1] ?? 'someone@example.org';
+        const said = last?.content ?? '';
+        const content = said.includes('support chat opens') ? `Hi, what's the status of order ${order}? My email is ${email}.` : /order number|which order/i.test(said) ? `It's order ${order}.` : 'DONE';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+        return;
+      }
       const lastUser = [...messages].reverse().find((m) => m.role === 'user');
       const id = /#?\s?(W\d{7})/i.exec(lastUser?.content ?? '')?.[1]?.toUpperCase();
       let message: Record<string, unknown>;

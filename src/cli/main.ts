@@ -51,6 +51,8 @@ Sweep options:
   --real-wait-scale F real ms a fault waits per simulated ms, for agents with own timers (default 0)
   --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
   --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
+  --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)
+  --simulator-model M model for the LLM user, when it should differ from the agent's
   --fixed-trials      hold wording and faults fixed across trials
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)

@@ -4,6 +4,7 @@ import { faultKinds, getFaultProfile } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { loadAgent } from '../agents/loader.js';
+import { llmUserSimulator } from '../agents/llm-user.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveFamilies } from '../core/perturb.js';
 import type { ResolvedConfig, SweepConfig } from '../core/config.js';
@@ -31,6 +32,8 @@ export const OPTIONS = {
   'real-wait-scale': { type: 'string' },
   calls: { type: 'string' },
   'llm-base-url': { type: 'string' },
+  simulator: { type: 'string' },
+  'simulator-model': { type: 'string' },
   'llm-api-key-env': { type: 'string' },
   port: { type: 'string' },
   'fixed-trials': { type: 'boolean' },
@@ -93,6 +96,8 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined) {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
   }
+  if (flags.simulator !== undefined) c.simulator = flags.simulator;
+  if (flags['simulator-model'] !== undefined) c.simulatorModel = flags['simulator-model'];
   if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
   if (flags['fixed-trials'] !== undefined) c.fixedTrials = flags['fixed-trials'];
   if (flags['max-turns'] !== undefined) c.maxTurns = parseInteger('max-turns', flags['max-turns']);
@@ -148,6 +153,7 @@ export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): 
     fixedTrials: config.fixedTrials,
     maxTurns: config.maxTurns,
     deadlineMs: config.deadlineMs,
+    ...(config.simulator === 'llm' ? { userSimulator: llmUserSimulator({ ...config.llm, ...(config.simulatorModel ? { model: config.simulatorModel } : {}) }) } : {}),
   };
 }
 
@@ -160,6 +166,8 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
   if (config.perturbations) parts.push(`--perturbations ${config.perturbations.join(',')}`);
   if (config.llm.baseUrl !== 'https://api.openai.com/v1') parts.push(`--llm-base-url ${config.llm.baseUrl}`);
   if (config.llm.apiKeyEnv !== 'OPENAI_API_KEY') parts.push(`--llm-api-key-env ${config.llm.apiKeyEnv}`);
+  if (config.simulator !== 'scripted') parts.push(`--simulator ${config.simulator}`);
+  if (config.simulatorModel) parts.push(`--simulator-model ${config.simulatorModel}`);
   if (config.fixedTrials) parts.push('--fixed-trials');
   if (config.maxTurns !== 12) parts.push(`--max-turns ${config.maxTurns}`);
   parts.push(`--scenario ${key.scenario}`, `--agent ${agentSpec}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);

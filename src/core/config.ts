@@ -68,6 +68,10 @@ export const sweepConfigSchema = z
     fixedTrials: z.boolean().default(false),
     /** User turns before the simulator gives up. @default 12 */
     maxTurns: z.number().int().min(1).max(200).default(12),
+    /** The simulated user: `scripted` (the default, and the only one ε perturbs) or `llm` (free-form, with the `llm` settings). @default "scripted" */
+    simulator: z.enum(['scripted', 'llm']).default('scripted'),
+    /** Model for the LLM user simulator, when it should differ from the agent's. @default the `llm` model */
+    simulatorModel: z.string().min(1).optional(),
     /** Settings of the LLM agent (see `llmSettingsSchema`). @default {} */
     llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
     /** Wall-clock limit per episode, in ms. @default 60000 */

@@ -7,7 +7,7 @@ import { ToolRuntime, type TraceEntry } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { deriveSeed, makeRng } from './seeds.js';
 import { callTool } from './tools.js';
-import { ScriptedUser, type Confusion } from './user.js';
+import { ScriptedUser, type Confusion, type UserSimulatorFactory } from './user.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 
@@ -55,6 +55,8 @@ export interface EpisodeRecord {
   readonly faults: readonly FiredFault[];
   readonly messages: readonly EpisodeMessage[];
   readonly trace: readonly TraceEntry[];
+  /** Which user simulator ran: `scripted`, or e.g. `llm:gpt-4o-mini`. */
+  readonly simulator: string;
   /** Agent questions the user simulator could not place. */
   readonly confusions: readonly Confusion[];
   /** Token usage an LLM agent reported, summed over the episode. */
@@ -80,6 +82,8 @@ export interface EpisodeOptions {
   readonly fixedTrials?: boolean;
   /** User turns before the simulator gives up. @default 12 */
   readonly maxTurns?: number;
+  /** Makes each episode's simulated user. @default the scripted user */
+  readonly userSimulator?: UserSimulatorFactory;
   /** Wall-clock limit per episode, ms. @default 60000 */
   readonly deadlineMs?: number;
   /** Simulated-time limit per episode, ms. @default 3600000 */
@@ -107,9 +111,9 @@ export class SimulatorError extends Error {
   }
 }
 
-const simulated = <T>(f: () => T): T => {
+const simulated = async <T>(f: () => T | Promise<T>): Promise<T> => {
   try {
-    return f();
+    return await f();
   } catch (error) {
     throw new SimulatorError(error);
   }
@@ -262,7 +266,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   aborted.catch(() => undefined);
 
   const messages: EpisodeMessage[] = [];
-  const user = new ScriptedUser(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12);
+  const user = (options.userSimulator ?? ((sc, lang, rng, turns) => new ScriptedUser(sc, lang, rng, turns)))(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12, controller.signal);
   let ended: EpisodeRecord['ended'] = 'done';
   let error: EpisodeRecord['error'];
   let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
@@ -291,9 +295,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       }),
       aborted,
     ]);
-    let message = simulated(() => user.opening());
+    let message = await Promise.race([simulated(() => user.opening()), aborted]);
     for (let i = 0; ; i++) {
-      const { segments: perturbed, applied, rejected } = perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage);
+      // A free-form simulator's messages have no protected parts to keep: they are not perturbed.
+      const { segments: perturbed, applied, rejected } = user.perturbable ? perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage) : { segments: message.segments, applied: [], rejected: [] };
       const text = joinSegments(perturbed);
       messages.push({
         role: 'user',
@@ -304,7 +309,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       const reply = await Promise.race([agent.reply(text), aborted]);
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       messages.push({ role: 'agent', text: reply });
-      const step = simulated(() => user.respond(reply));
+      const step = await Promise.race([simulated(() => user.respond(reply)), aborted]);
       if (step.kind === 'end') {
         ended = step.reason;
         break;
@@ -354,6 +359,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     faults: session.faults,
     messages,
     trace: session.trace,
+    simulator: user.id,
     confusions: user.confusions,
     ...(escalation ? { escalation } : {}),
     ...(usage ? { usage } : {}),

@@ -18,6 +18,20 @@ export interface UserMessage {
 
 export type UserStep = ({ readonly kind: 'message' } & UserMessage) | { readonly kind: 'end'; readonly reason: 'done' | 'turn-limit' };
 
+/** A simulated user: the scripted default, or another (an LLM) for free-form conversations. */
+export interface UserSimulator {
+  /** Recorded in each episode: `scripted`, or e.g. `llm:gpt-4o-mini`. */
+  readonly id: string;
+  /** Whether its messages are built from protected parts that the ε families may perturb. */
+  readonly perturbable: boolean;
+  readonly confusions: Confusion[];
+  opening(): UserMessage | Promise<UserMessage>;
+  respond(agentText: string): UserStep | Promise<UserStep>;
+}
+
+/** Makes the simulated user of one episode. */
+export type UserSimulatorFactory = (scenario: Scenario, language: UserLanguage, rng: Rng, maxTurns: number, signal: AbortSignal) => UserSimulator;
+
 /**
  * Fills a template's `{slot}` placeholders, keeping each filled value as a protected segment that names
  * its slot; every segment is tagged with `part` when one is given.
@@ -60,7 +74,9 @@ const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => 
  * the profile, reveals only what it is asked where the scenario says so, confirms only the action it
  * wants, and ends when its requests are done or at the turn limit.
  */
-export class ScriptedUser {
+export class ScriptedUser implements UserSimulator {
+  readonly id = 'scripted';
+  readonly perturbable = true;
   readonly confusions: Confusion[] = [];
   private requestIndex = 0;
   private turn = 0;

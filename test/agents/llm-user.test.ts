@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { llmAgent } from '../../src/agents/llm.js';
+import { llmUserSimulator, userInstructions } from '../../src/agents/llm-user.js';
+import { resolveAgent } from '../../src/agents/registry.js';
+import { llmSettingsSchema } from '../../src/core/config.js';
+import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { startLlmStub, type LlmStub } from '../llm-stub.js';
+import { episodeOptions, retail, scenario } from '../helpers.js';
+
+const harness = new WorldHarness(retail, '42');
+let stub: LlmStub | undefined;
+
+afterEach(async () => {
+  await stub?.close();
+  delete process.env.SHAKEDOWN_TEST_USER_KEY;
+});
+
+describe('the LLM user simulator', () => {
+  it('takes its instructions from the scenario goal and profile', () => {
+    const text = userInstructions(scenario('read-order-status'));
+    expect(text).toMatch(/order status \(order = #W9000101\)/);
+    expect(text).toMatch(/email: liam\.okafor@example\.org|email: [\w.]+@example\.org/);
+    expect(text).toMatch(/reply with exactly: DONE/);
+  });
+
+  it('holds a free-form conversation with an LLM agent and with the reference agent; the record says which simulator ran', async () => {
+    stub = await startLlmStub();
+    process.env.SHAKEDOWN_TEST_USER_KEY = 'sk-user-test';
+    const settings = llmSettingsSchema.parse({ baseUrl: stub.baseUrl, model: 'stub-user', apiKeyEnv: 'SHAKEDOWN_TEST_USER_KEY' });
+    const options = episodeOptions({ userSimulator: llmUserSimulator(settings) });
+    const s = scenario('read-order-status');
+    for (const agent of [llmAgent({ ...settings, model: 'stub-agent' }), resolveAgent('reference:none')]) {
+      const r = await runEpisode(harness, await harness.prepare(s), agent, { scenario: s.id, agent: agent.id, eps: 1, lambda: 0, trial: 0 }, options);
+      expect(r.simulator).toBe('llm:stub-user');
+      expect(r.ended).toBe('done');
+      expect(r.outcome).toBe('pass');
+      // Free-form messages have no protected parts: ε does not touch them.
+      expect(r.messages.filter((m) => m.role === 'user').every((m) => m.original === undefined)).toBe(true);
+    }
+    const scripted = await runEpisode(harness, await harness.prepare(s), resolveAgent('reference:none'), { scenario: s.id, agent: 'reference:none', eps: 0, lambda: 0, trial: 0 }, episodeOptions());
+    expect(scripted.simulator).toBe('scripted');
+  });
+});

@@ -264,6 +264,11 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
   });
   aborted.catch(() => undefined);
+  // Whatever loses the race to the deadline may still reject later; that must not become an unhandled rejection.
+  const untilDeadline = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined);
+    return Promise.race([work, aborted]);
+  };
 
   const messages: EpisodeMessage[] = [];
   const user = (options.userSimulator ?? ((sc, lang, rng, turns) => new ScriptedUser(sc, lang, rng, turns)))(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12, controller.signal);
@@ -273,8 +278,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   let escalation: { reason: string; turn: number } | undefined;
   let usage: { promptTokens: number; completionTokens: number; calls: number } | undefined;
   try {
-    agent = await Promise.race([
-      factory.create({
+    const created = await untilDeadline(
+      Promise.resolve().then(() => factory.create({
         episodeId,
         world: world.id,
         policy: world.policy,
@@ -292,10 +297,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
           escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
         },
         ...(factory.needsGold ? { gold: { actions: prepared.scenario.gold, outputs: prepared.scenario.outputs } } : {}),
-      }),
-      aborted,
-    ]);
-    let message = await Promise.race([simulated(() => user.opening()), aborted]);
+      })),
+    );
+    agent = created;
+    let message = await untilDeadline(simulated(() => user.opening()));
     for (let i = 0; ; i++) {
       // A free-form simulator's messages have no protected parts to keep: they are not perturbed.
       const { segments: perturbed, applied, rejected } = user.perturbable ? perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage) : { segments: message.segments, applied: [], rejected: [] };
@@ -306,10 +311,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         ...(applied.length > 0 ? { original: joinSegments(message.segments), perturbations: applied } : {}),
         ...(rejected.length > 0 ? { rejected } : {}),
       });
-      const reply = await Promise.race([agent.reply(text), aborted]);
+      const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text)));
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       messages.push({ role: 'agent', text: reply });
-      const step = await Promise.race([simulated(() => user.respond(reply)), aborted]);
+      const step = await untilDeadline(simulated(() => user.respond(reply)));
       if (step.kind === 'end') {
         ended = step.reason;
         break;

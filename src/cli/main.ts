@@ -12,8 +12,10 @@ import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '.
 import { runSweep, planKeys } from '../core/sweep.js';
 import { validateScenarios } from '../core/validate.js';
 import { buildGrid } from '../report/grid.js';
+import { ResampleBank } from '../core/bootstrap.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
+import { compareCommand, statsCommand } from './analyze.js';
 import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
 import { serveToolsCommand } from './serve-tools.js';
@@ -32,6 +34,8 @@ Commands:
   ladder     measure the ε ladder: mean distance of perturbed messages from the original per ε
   faults     print the faults a seed plans for one episode: which calls fail and how
   serve-tools  serve a world's tools over loopback HTTP for agents in other processes
+  stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
+  compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -65,6 +69,8 @@ Ladder options: [--levels LIST] (default 0,0.1,...,1) [--samples N] (default 8) 
 
 Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plus --seed, --profile,
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
+Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RUN_B [--agent ID] [--k K],
+  or RUN --agents A,B [--k K].
 Serve-tools options: [--port N] (default 0: any free port) [--world ID]; see docs/faults.md.
 
 Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
@@ -120,7 +126,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   );
   await disposeAll(agents);
   const { tally, failing, torn } = await tallyLog(files.episodes);
-  const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, agents: agents.map((a) => a.id) }, tally);
+  const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));
   writeJson(files.grid, grid);
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
@@ -264,8 +270,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return faultsCommand(flags, io);
       case 'serve-tools':
         return await serveToolsCommand(flags, io);
+      case 'stats':
+        return await statsCommand(parsed.positionals, flags, io);
+      case 'compare':
+        return await compareCommand(parsed.positionals, flags, io);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

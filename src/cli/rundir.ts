@@ -48,14 +48,18 @@ export async function tallyLog(path: string): Promise<{ tally: Tally; episodes: 
   const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
-    let record: Pick<EpisodeRecord, 'key' | 'outcome'>;
+    let record: EpisodeRecord;
     try {
       record = JSON.parse(line) as EpisodeRecord;
     } catch {
       torn++;
       continue;
     }
-    tally.add(record.key, record.outcome);
+    tally.add(record.key, record.outcome, {
+      ...(record.failure ? { failure: record.failure } : {}),
+      faults: (record.faults ?? []).map((f) => f.kind),
+      families: (record.messages ?? []).flatMap((m) => m.perturbations ?? []),
+    });
     if (record.outcome !== 'pass') failing.push(record.key);
     episodes++;
   }

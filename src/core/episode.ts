@@ -10,6 +10,7 @@ import { callTool } from './tools.js';
 import { ScriptedUser, type Confusion, type UserSimulatorFactory } from './user.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
+import type { FailureClass } from './stats.js';
 
 /** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
 export interface EpisodeKey {
@@ -51,6 +52,8 @@ export interface EpisodeRecord {
   readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'deadline' | 'simulator-error';
   readonly diff: readonly DiffEntry[];
   readonly missingOutputs: readonly string[];
+  /** Why it did not pass (absent when it passed). */
+  readonly failure?: FailureClass;
   readonly error?: { readonly message: string; readonly name: string };
   readonly faults: readonly FiredFault[];
   readonly messages: readonly EpisodeMessage[];
@@ -233,6 +236,29 @@ export function judge(world: WorldDefinition, finalDb: unknown, prepared: Prepar
 }
 
 /**
+ * The failure class of an episode that did not pass: how it ended for errors, a hand-off, or what its
+ * diff shows (a duplicate, a wrong change where the goal changes something, any change where the goal is
+ * a refusal, a write not made, or only an output not stated).
+ */
+export function classifyFailure(e: {
+  outcome: EpisodeOutcome;
+  ended: EpisodeRecord['ended'];
+  errorName?: string | undefined;
+  diff: readonly DiffEntry[];
+  missingOutputs: readonly string[];
+  wrongActions: number;
+  goldChangesState: boolean;
+}): FailureClass | undefined {
+  if (e.outcome === 'pass') return undefined;
+  if (e.outcome === 'error') return e.errorName === 'WorldError' ? 'world-error' : e.ended === 'deadline' ? 'deadline' : e.ended === 'simulator-error' ? 'simulator-error' : 'agent-error';
+  if (e.outcome === 'escalated') return 'escalated';
+  if (e.diff.some((d) => d.kind === 'duplicated')) return 'duplicated-write';
+  if (e.wrongActions > 0) return e.goldChangesState ? 'wrong-target-or-value' : 'policy-violation';
+  if (e.diff.length > 0) return 'missing-write';
+  return 'missing-output';
+}
+
+/**
  * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
  * or hangs gives outcome `error`).
  */
@@ -352,6 +378,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   const { diff, missingOutputs, wrongActions } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text));
   const reached = diff.length === 0 && missingOutputs.length === 0;
   const outcome: EpisodeOutcome = error ? 'error' : reached ? 'pass' : escalation && wrongActions === 0 ? 'escalated' : 'fail';
+  const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState });
   return {
     key,
     episodeId,
@@ -360,6 +387,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     ended,
     diff,
     missingOutputs,
+    ...(failure ? { failure } : {}),
     ...(error ? { error } : {}),
     faults: session.faults,
     messages,

@@ -1,5 +1,22 @@
 import { ShakedownError } from './errors.js';
 import type { EpisodeOutcome } from './episode.js';
+import { bootstrapMean, type ResampleBank, type Resamples } from './bootstrap.js';
+
+/** Why an episode did not pass, from its diff, outputs, outcome and how it ended. */
+export type FailureClass =
+  | 'duplicated-write'
+  | 'wrong-target-or-value'
+  | 'policy-violation'
+  | 'missing-write'
+  | 'missing-output'
+  | 'escalated'
+  | 'agent-error'
+  | 'deadline'
+  | 'simulator-error'
+  | 'world-error';
+
+/** Every failure class, in the order reports list them. */
+export const FAILURE_CLASSES: readonly FailureClass[] = ['duplicated-write', 'wrong-target-or-value', 'policy-violation', 'missing-write', 'missing-output', 'escalated', 'agent-error', 'deadline', 'simulator-error', 'world-error'];
 
 /** C(n, k) as a float; exact for the sizes used here (n ≤ a few hundred trials). */
 export function binomial(n: number, k: number): number {
@@ -46,6 +63,8 @@ export interface TaskCount {
   readonly n: number;
   readonly c: number;
   readonly errors: number;
+  /** Failures of this task by class. */
+  readonly failures?: Readonly<Partial<Record<FailureClass, number>>>;
 }
 
 export interface KEstimate {
@@ -54,14 +73,19 @@ export interface KEstimate {
   /** Standard error over tasks. */
   readonly se: number;
   /**
-   * 95% interval over tasks by the normal approximation (value ± 1.96 se, clipped to [0, 1]). With few
-   * tasks or values near 0 and 1 it is rough; treat it as a first guide.
+   * 95% interval over tasks: the percentile bootstrap over tasks with the run's resamples when given
+   * (the same for every cell and agent), else the normal approximation clipped to [0, 1].
    */
   readonly ci95: readonly [number, number];
 }
 
 const clip = (x: number) => Math.min(1, Math.max(0, x));
-const estimate = (k: number, { mean, se }: { mean: number; se: number }): KEstimate => ({ k, value: mean, se, ci95: [clip(mean - 1.96 * se), clip(mean + 1.96 * se)] });
+const estimate = (k: number, values: readonly number[], resamples?: Resamples): KEstimate => {
+  const { mean, se } = meanSe(values);
+  if (!resamples || values.length < 2) return { k, value: mean, se, ci95: [clip(mean - 1.96 * se), clip(mean + 1.96 * se)] };
+  const b = bootstrapMean(values, resamples);
+  return { k, value: mean, se, ci95: [b.low, b.high] };
+};
 
 export interface CellSummary {
   readonly eps: number;
@@ -73,52 +97,94 @@ export interface CellSummary {
   readonly passHatK: readonly KEstimate[];
   readonly passAtK: readonly KEstimate[];
   readonly perTask: readonly TaskCount[];
+  /** Episodes that did not pass, by failure class. */
+  readonly failures: Readonly<Partial<Record<FailureClass, number>>>;
+  /** Of the episodes that did not pass, how many met each fault kind. */
+  readonly failuresByFault: Readonly<Record<string, number>>;
+  /** Of the episodes that did not pass, how many had their wording changed by each perturbation family. */
+  readonly failuresByFamily: Readonly<Record<string, number>>;
+}
+
+/** What an episode adds to a cell beyond its outcome. */
+export interface EpisodeFacts {
+  readonly failure?: FailureClass;
+  readonly faults?: readonly string[];
+  readonly families?: readonly string[];
 }
 
 /**
  * Summarises one cell: per-task estimates first, then their mean over tasks (the task is the
  * statistical unit, DESIGN decision 13). k runs from 1 to the smallest trial count of any task.
  */
-export function summarizeCell(eps: number, lambda: number, perTask: readonly TaskCount[]): CellSummary {
+export function summarizeCell(
+  eps: number,
+  lambda: number,
+  perTask: readonly TaskCount[],
+  resamples?: Resamples,
+  extra: Pick<CellSummary, 'failures' | 'failuresByFault' | 'failuresByFamily'> = { failures: {}, failuresByFault: {}, failuresByFamily: {} },
+): CellSummary {
   const tasks = [...perTask].sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
   const n = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
   const hat: KEstimate[] = [];
   const at: KEstimate[] = [];
   for (let k = 1; k <= n; k++) {
-    hat.push(estimate(k, meanSe(tasks.map((t) => passHatK(t.n, t.c, k)))));
-    at.push(estimate(k, meanSe(tasks.map((t) => passAtK(t.n, t.c, k)))));
+    hat.push(estimate(k, tasks.map((t) => passHatK(t.n, t.c, k)), resamples));
+    at.push(estimate(k, tasks.map((t) => passAtK(t.n, t.c, k)), resamples));
   }
-  return { eps, lambda, tasks: tasks.length, trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks };
+  return { eps, lambda, tasks: tasks.length, trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks, ...extra };
 }
+
+interface CellCounts {
+  readonly byTask: Map<string, { n: number; c: number; errors: number; failures: Partial<Record<FailureClass, number>> }>;
+  readonly failures: Partial<Record<FailureClass, number>>;
+  readonly byFault: Record<string, number>;
+  readonly byFamily: Record<string, number>;
+}
+
+const sortedKeys = <T extends Readonly<Partial<Record<string, number>>>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
+
+const bump = <K extends string>(o: Partial<Record<K, number>>, k: K) => {
+  o[k] = (o[k] ?? 0) + 1;
+};
 
 /** Accumulates episode outcomes into per-agent, per-cell, per-task counts, one record at a time. */
 export class Tally {
-  private readonly counts = new Map<string, Map<string, Map<string, { n: number; c: number; errors: number }>>>();
+  private readonly counts = new Map<string, Map<string, CellCounts>>();
 
-  add(key: { agent: string; eps: number; lambda: number; scenario: string }, outcome: EpisodeOutcome): void {
+  add(key: { agent: string; eps: number; lambda: number; scenario: string }, outcome: EpisodeOutcome, facts: EpisodeFacts = {}): void {
     let byCell = this.counts.get(key.agent);
     if (!byCell) this.counts.set(key.agent, (byCell = new Map()));
     const cellKey = `${key.eps}|${key.lambda}`;
-    let byTask = byCell.get(cellKey);
-    if (!byTask) byCell.set(cellKey, (byTask = new Map()));
-    const t = byTask.get(key.scenario) ?? { n: 0, c: 0, errors: 0 };
+    let cell = byCell.get(cellKey);
+    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, byFault: {}, byFamily: {} }));
+    const t = cell.byTask.get(key.scenario) ?? { n: 0, c: 0, errors: 0, failures: {} };
     t.n++;
     if (outcome === 'pass') t.c++;
     if (outcome === 'error') t.errors++;
-    byTask.set(key.scenario, t);
+    if (outcome !== 'pass') {
+      const failure = facts.failure ?? (outcome === 'error' ? 'agent-error' : outcome === 'escalated' ? 'escalated' : 'missing-write');
+      bump(t.failures, failure);
+      bump(cell.failures, failure);
+      for (const kind of new Set(facts.faults ?? [])) bump(cell.byFault, kind);
+      for (const family of new Set(facts.families ?? [])) bump(cell.byFamily, family);
+    }
+    cell.byTask.set(key.scenario, t);
   }
 
   agents(): string[] {
     return [...this.counts.keys()];
   }
 
-  cells(agent: string): CellSummary[] {
+  /** The agent's cells, with bootstrap intervals when a resample bank is given. */
+  cells(agent: string, bank?: ResampleBank): CellSummary[] {
     const byCell = this.counts.get(agent);
     if (!byCell) return [];
     return [...byCell.entries()]
-      .map(([cellKey, byTask]) => {
+      .map(([cellKey, cell]) => {
         const [eps, lambda] = cellKey.split('|').map(Number) as [number, number];
-        return summarizeCell(eps, lambda, [...byTask.entries()].map(([scenario, t]) => ({ scenario, ...t })));
+        // Keys sorted, so that the grid does not depend on the order episodes finished in.
+        const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
+        return summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) });
       })
       .sort((a, b) => a.eps - b.eps || a.lambda - b.lambda);
   }

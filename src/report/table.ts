@@ -4,7 +4,7 @@ const fmt = (x: number, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) :
 
 /**
  * The terminal table: per agent, one row per (ε, λ) cell and one column per k, each value with its
- * standard error over tasks.
+ * standard error over tasks, then the surface summary and the failures by class.
  */
 export function renderTable(grid: Grid): string {
   const lines: string[] = [];
@@ -22,6 +22,17 @@ export function renderTable(grid: Grid): string {
       });
       lines.push([fmt(c.eps, 2).padStart(4), fmt(c.lambda, 2).padStart(5), ...values].join('  '));
     }
+    const surface = grid.agents.find((a) => a.agent === agent)?.surfaces;
+    const one = surface?.[0];
+    const last = surface?.at(-1);
+    if (one && last) {
+      const at = (x: number | null) => (x === null ? 'nowhere' : String(x));
+      lines.push(`  surface: volume ${fmt(one.volume)} (pass^1), ${fmt(last.volume)} (pass^${last.k}); pass^${last.k} >= ${last.theta} up to ε = ${at(last.criticalEps)} and λ = ${at(last.criticalLambda)}`);
+    }
+    const failures: Record<string, number> = {};
+    for (const c of cells) for (const [k, v] of Object.entries(c.failures)) failures[k] = (failures[k] ?? 0) + (v ?? 0);
+    const total = Object.values(failures).reduce((s, v) => s + v, 0);
+    if (total > 0) lines.push(`  did not pass: ${total} (${Object.entries(failures).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')})`);
     lines.push('');
   }
   return lines.join('\n');

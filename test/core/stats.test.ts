@@ -75,7 +75,8 @@ describe('cell summaries', () => {
     const t = new Tally();
     for (const outcome of ['pass', 'fail', 'error', 'pass'] as const) t.add({ agent: 'x', eps: 0, lambda: 0.1, scenario: 's' }, outcome);
     const [cell] = t.cells('x');
-    expect(cell?.perTask).toEqual([{ scenario: 's', n: 4, c: 2, errors: 1 }]);
+    expect(cell?.perTask).toEqual([{ scenario: 's', n: 4, c: 2, errors: 1, failures: { 'agent-error': 1, 'missing-write': 1 } }]);
+    expect(cell?.failures).toEqual({ 'agent-error': 1, 'missing-write': 1 });
     expect(cell?.passHatK[1]?.value).toBeCloseTo(1 / 6, 12);
   });
 });

@@ -63,6 +63,20 @@ describe('shakedown sweep (end to end)', () => {
     await shakedown('sweep', '--out', join(base, 'a'), '--quiet', ...SMALL);
     await shakedown('sweep', '--out', join(base, 'b'), '--quiet', '--concurrency', '1', ...SMALL);
     expect(readFileSync(join(base, 'a', 'grid.json'), 'utf8')).toBe(readFileSync(join(base, 'b', 'grid.json'), 'utf8'));
+    // Statistics come from the logs: stats prints surfaces and unstable tasks; compare finds the two runs identical.
+    const stats = await shakedown('stats', join(base, 'a'));
+    expect(stats.code).toBe(0);
+    expect(stats.stdout).toMatch(/^reference:retry\n {2}k {2}volume {2}slope ε/m);
+    expect(stats.stdout).toMatch(/^unstable tasks \(0 < successes < trials\)/m);
+    const same = await shakedown('compare', join(base, 'a'), join(base, 'b'));
+    expect(same.stdout).toMatch(/Cohen's kappa 1.000/);
+    expect(same.stdout).not.toMatch(/ better| worse/);
+    const agents = await shakedown('compare', join(base, 'a'), '--agents', 'reference:retry,noop');
+    expect(agents.stdout).toMatch(/reference:retry against noop/);
+    // Four tasks cannot make any difference significant (the smallest sign-flip p is 2/16): said so, not hidden.
+    expect(agents.stdout).toMatch(/\+1\.000 .*no detectable difference/);
+    expect((await shakedown('compare', join(base, 'a'), '--agents', 'reference:retry,ghost')).stderr).toMatch(/has no agent `ghost`/);
+    expect((await shakedown('stats', join(base, 'missing'))).stderr).toMatch(/no run.json and episodes.jsonl/);
   });
 
   it('refuses bad flags with a message that says what to fix', async () => {

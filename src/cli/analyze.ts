@@ -1,0 +1,129 @@
+/** `shakedown stats` and `shakedown compare`: statistics recomputed from run directories' episode logs. */
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ResampleBank } from '../core/bootstrap.js';
+import { cohensKappa, compareCells, type CellComparison } from '../core/compare.js';
+import { ShakedownError } from '../core/errors.js';
+import { keyString, type EpisodeRecord } from '../core/episode.js';
+import { Tally } from '../core/stats.js';
+import { DEFAULT_THETA, unstableTasks } from '../core/surface.js';
+import { buildGrid, type Grid } from '../report/grid.js';
+import { parseNumberList, parseInteger, type Flags, type Io } from './options.js';
+
+interface LoadedRun {
+  readonly dir: string;
+  readonly grid: Grid;
+  /** Pass or not per episode key. */
+  readonly outcomes: Map<string, boolean>;
+}
+
+/** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
+async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
+  const manifestPath = join(dir, 'run.json');
+  const logPath = join(dir, 'episodes.jsonl');
+  if (!existsSync(manifestPath) || !existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read run \`${dir}\`: it has no run.json and episodes.jsonl. Give the directory a sweep wrote.`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { seed: string; world: string; config: { profile: string; fixedTrials: boolean; eps: number[]; lambda: number[]; trials: number }; agents: { id: string }[] };
+  const tally = new Tally();
+  const outcomes = new Map<string, boolean>();
+  for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    let r: EpisodeRecord;
+    try {
+      r = JSON.parse(line) as EpisodeRecord;
+    } catch {
+      continue;
+    }
+    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []) });
+    outcomes.set(keyString(r.key), r.outcome === 'pass');
+  }
+  const c = manifest.config;
+  const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
+  return { dir, grid, outcomes };
+}
+
+const f3 = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : x.toFixed(3));
+
+function thetaFlag(flags: Flags): number {
+  if (flags.theta === undefined) return DEFAULT_THETA;
+  const [t] = parseNumberList('theta', flags.theta);
+  if (t === undefined || t < 0 || t > 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--theta\`: ${flags.theta} is not in [0, 1].`);
+  return t;
+}
+
+/** `shakedown stats RUN`: surface summaries, failures by class, fault kind and family, unstable tasks. */
+export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
+  if (dirs.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to show statistics: give one run directory, e.g. `shakedown stats runs/2026-11-30T09-00-00`.');
+  const run = await loadRun(dirs[0] as string, thetaFlag(flags));
+  const unstable = unstableTasks(run.grid.agents);
+  if (flags.json) {
+    io.out(`${JSON.stringify({ agents: run.grid.agents.map((a) => ({ agent: a.agent, surfaces: a.surfaces, cells: a.cells.map((c) => ({ eps: c.eps, lambda: c.lambda, failures: c.failures, failuresByFault: c.failuresByFault, failuresByFamily: c.failuresByFamily })) })), unstable }, null, 2)}\n`);
+    return 0;
+  }
+  for (const a of run.grid.agents) {
+    io.out(`${a.agent}\n  k  volume  slope ε  slope λ  critical ε  critical λ  (θ = ${a.surfaces[0]?.theta ?? DEFAULT_THETA})\n`);
+    for (const s of a.surfaces) io.out(`  ${String(s.k).padStart(1)}  ${f3(s.volume)}   ${f3(s.slopeEps).padStart(6)}   ${f3(s.slopeLambda).padStart(6)}   ${String(s.criticalEps ?? 'none').padStart(9)}   ${String(s.criticalLambda ?? 'none').padStart(9)}\n`);
+    for (const c of a.cells) {
+      const failed = Object.values(c.failures).reduce((s, v) => s + (v ?? 0), 0);
+      if (failed === 0) continue;
+      const share = (o: Readonly<Record<string, number>>) => Object.entries(o).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${((100 * v) / failed).toFixed(0)}%`).join(', ') || '-';
+      io.out(`  ε ${c.eps}, λ ${c.lambda}: ${failed} did not pass — ${Object.entries(c.failures).map(([k, v]) => `${k} ${v}`).join(', ')}; with faults: ${share(c.failuresByFault)}; reworded by: ${share(c.failuresByFamily)}\n`);
+    }
+    io.out('\n');
+  }
+  io.out(`unstable tasks (0 < successes < trials), most unstable first: ${unstable.length}\n`);
+  io.out('  agent  ε  λ  task  trials  successes  pass^1  pass^n  dominant failure\n');
+  for (const u of unstable.slice(0, flags.calls === undefined ? 20 : parseInteger('calls', flags.calls))) io.out(`  ${u.agent}  ${u.eps}  ${u.lambda}  ${u.scenario}  ${u.trials}  ${u.successes}  ${f3(u.pass1)}  ${f3(u.passN)}  ${u.dominantFailure}\n`);
+  return 0;
+}
+
+function printComparison(io: Io, title: string, rows: readonly CellComparison[], kappa: number, pairs: number): void {
+  io.out(`${title}\n  ε     λ     k  tasks  difference  95% interval        p       Holm p   smallest detectable  verdict\n`);
+  for (const r of rows) {
+    io.out(`  ${String(r.eps).padEnd(5)} ${String(r.lambda).padEnd(5)} ${r.k}  ${String(r.tasks).padStart(5)}  ${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}      [${f3(r.ci95[0])}, ${f3(r.ci95[1])}]  ${r.p.toFixed(4)}  ${r.pAdjusted.toFixed(4)}   ${r.minDetectable.toFixed(3).padStart(6)}               ${r.verdict}\n`);
+  }
+  io.out(`  agreement of per-episode outcomes on ${pairs} shared keys: Cohen's kappa ${Number.isFinite(kappa) ? kappa.toFixed(3) : '-'}\n\n`);
+}
+
+/**
+ * `shakedown compare RUN_A RUN_B` (each agent both runs have), or `shakedown compare RUN --agents A,B`
+ * (two agents of one run, paired on the same wording and faults).
+ */
+export async function compareCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
+  const k = flags.k === undefined ? undefined : parseInteger('k', flags.k);
+  if (dirs.length === 1 && flags.agents) {
+    const [a, b] = flags.agents.split(',').map((s) => s.trim());
+    if (!a || !b) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: `--agents` takes two agent ids, e.g. `--agents reference:robust,reference:none`.');
+    const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
+    const cellsOf = (id: string) => run.grid.agents.find((x) => x.agent === id)?.cells ?? (() => { throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: run ${run.dir} has no agent \`${id}\`. Agents: ${run.grid.agents.map((x) => x.agent).join(', ')}.`); })();
+    const ca = cellsOf(a);
+    const cb = cellsOf(b);
+    const kk = k ?? Math.min(...ca.map((c) => c.trials));
+    const pairs: [boolean, boolean][] = [];
+    for (const [key, pass] of run.outcomes) {
+      const [scenario, agent, ...rest] = key.split('|');
+      if (agent !== a) continue;
+      const other = run.outcomes.get([scenario, b, ...rest].join('|'));
+      if (other !== undefined) pairs.push([pass, other]);
+    }
+    printComparison(io, `${a} against ${b} in ${run.dir} (pass^${kk}; paired by task, same wording and faults)`, compareCells(ca, cb, kk, new ResampleBank(run.grid.seed), run.grid.seed), cohensKappa(pairs), pairs.length);
+    return 0;
+  }
+  if (dirs.length !== 2) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: give two run directories (`shakedown compare RUN_A RUN_B`), or one with `--agents A,B`.');
+  const [ra, rb] = [await loadRun(dirs[0] as string, DEFAULT_THETA), await loadRun(dirs[1] as string, DEFAULT_THETA)];
+  const common = ra.grid.agents.map((x) => x.agent).filter((id) => rb.grid.agents.some((y) => y.agent === id) && (flags.agent === undefined || flags.agent.includes(id)));
+  if (common.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: the runs share no agent${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. ${ra.dir}: ${ra.grid.agents.map((x) => x.agent).join(', ')}; ${rb.dir}: ${rb.grid.agents.map((x) => x.agent).join(', ')}.`);
+  for (const id of common) {
+    const ca = ra.grid.agents.find((x) => x.agent === id)?.cells ?? [];
+    const cb = rb.grid.agents.find((x) => x.agent === id)?.cells ?? [];
+    const kk = k ?? Math.min(...ca.map((c) => c.trials), ...cb.map((c) => c.trials));
+    const pairs: [boolean, boolean][] = [];
+    for (const [key, pass] of ra.outcomes) {
+      if (key.split('|')[1] !== id) continue;
+      const other = rb.outcomes.get(key);
+      if (other !== undefined) pairs.push([pass, other]);
+    }
+    printComparison(io, `${id}: ${ra.dir} (A) against ${rb.dir} (B), pass^${kk}`, compareCells(ca, cb, kk, new ResampleBank(ra.grid.seed), ra.grid.seed), cohensKappa(pairs), pairs.length);
+  }
+  return 0;
+}

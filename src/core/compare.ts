@@ -1,0 +1,97 @@
+/**
+ * Paired comparisons of two agents (or one agent in two runs) cell by cell, with the task as the unit:
+ * per-task differences of pass^k, their bootstrap interval, a paired sign-flip permutation test,
+ * Holm's adjustment across cells, a verdict and the smallest difference the data could have detected.
+ */
+import { bootstrapMean, type ResampleBank } from './bootstrap.js';
+import { deriveSeed, makeRng } from './seeds.js';
+import { meanSe, passHatK, type CellSummary } from './stats.js';
+
+export type Verdict = 'better' | 'worse' | 'no detectable difference';
+
+export interface CellComparison {
+  readonly eps: number;
+  readonly lambda: number;
+  readonly k: number;
+  /** Tasks both sides ran with at least k trials. */
+  readonly tasks: number;
+  /** Mean over tasks of pass^k(A) - pass^k(B). */
+  readonly difference: number;
+  readonly ci95: readonly [number, number];
+  /** Two-sided p-value of the paired sign-flip permutation test. */
+  readonly p: number;
+  /** p adjusted across the cells compared (Holm). */
+  readonly pAdjusted: number;
+  readonly verdict: Verdict;
+  /** The smallest difference this many tasks could detect with 80% power at the 5% level, (1.96 + 0.84) SE. */
+  readonly minDetectable: number;
+}
+
+/** How many sign flips the permutation test draws. @default 10000 */
+export const PERMUTATIONS = 10_000;
+
+/** Two-sided p-value of the paired sign-flip test on per-task differences (exact for up to 16 tasks). */
+export function signFlipTest(differences: readonly number[], seed: string, draws: number = PERMUTATIONS): number {
+  const observed = Math.abs(differences.reduce((s, d) => s + d, 0));
+  const T = differences.length;
+  if (T === 0 || observed === 0) return 1;
+  const at = (flips: (i: number) => boolean) => Math.abs(differences.reduce((s, d, i) => s + (flips(i) ? -d : d), 0));
+  const tolerance = 1e-12;
+  if (T <= 16) {
+    let hits = 0;
+    for (let mask = 0; mask < 2 ** T; mask++) if (at((i) => ((mask >> i) & 1) === 1) >= observed - tolerance) hits++;
+    return hits / 2 ** T;
+  }
+  const rng = makeRng(deriveSeed(seed, 'sign-flip', T));
+  let hits = 1;
+  for (let b = 0; b < draws; b++) if (at(() => rng() < 0.5) >= observed - tolerance) hits++;
+  return hits / (draws + 1);
+}
+
+/** Holm's step-down adjustment of p-values (order kept). */
+export function holm(ps: readonly number[]): number[] {
+  const order = ps.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
+  const out = new Array<number>(ps.length).fill(1);
+  let running = 0;
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (ps.length - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}
+
+/** Compares A with B in every cell both have, for pass^k. */
+export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[], k: number, bank: ResampleBank, seed: string, alpha = 0.05): CellComparison[] {
+  const raw = a.flatMap((ca) => {
+    const cb = b.find((c) => c.eps === ca.eps && c.lambda === ca.lambda);
+    if (!cb) return [];
+    const bTasks = new Map(cb.perTask.map((t) => [t.scenario, t]));
+    const diffs: number[] = [];
+    for (const ta of ca.perTask) {
+      const tb = bTasks.get(ta.scenario);
+      if (!tb || ta.n < k || tb.n < k) continue;
+      diffs.push(passHatK(ta.n, ta.c, k) - passHatK(tb.n, tb.c, k));
+    }
+    if (diffs.length === 0) return [];
+    const { mean, se } = meanSe(diffs);
+    const boot = diffs.length >= 2 ? bootstrapMean(diffs, bank.for(diffs.length)) : { low: mean, high: mean };
+    return [{ eps: ca.eps, lambda: ca.lambda, k, tasks: diffs.length, difference: mean, ci95: [boot.low, boot.high] as const, p: signFlipTest(diffs, deriveSeed(seed, ca.eps, ca.lambda, k)), minDetectable: (1.96 + 0.84) * se }];
+  });
+  const adjusted = holm(raw.map((r) => r.p));
+  return raw.map((r, i) => {
+    const pAdjusted = adjusted[i] ?? 1;
+    const verdict: Verdict = pAdjusted < alpha ? (r.difference > 0 ? 'better' : 'worse') : 'no detectable difference';
+    return { ...r, pAdjusted, verdict };
+  });
+}
+
+/** Cohen's kappa of two raters' binary labels on the same items (1 = perfect agreement, 0 = chance). */
+export function cohensKappa(pairs: readonly (readonly [boolean, boolean])[]): number {
+  const n = pairs.length;
+  if (n === 0) return Number.NaN;
+  const agree = pairs.filter(([x, y]) => x === y).length / n;
+  const pa = pairs.filter(([x]) => x).length / n;
+  const pb = pairs.filter(([, y]) => y).length / n;
+  const chance = pa * pb + (1 - pa) * (1 - pb);
+  return chance === 1 ? 1 : (agree - chance) / (1 - chance);
+}

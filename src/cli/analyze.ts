@@ -23,7 +23,7 @@ async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const manifestPath = join(dir, 'run.json');
   const logPath = join(dir, 'episodes.jsonl');
   if (!existsSync(manifestPath) || !existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read run \`${dir}\`: it has no run.json and episodes.jsonl. Give the directory a sweep wrote.`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { seed: string; world: string; config: { profile: string; fixedTrials: boolean; eps: number[]; lambda: number[]; trials: number }; agents: { id: string }[] };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { seed: string; world: string; config: { profile: string; fixedTrials: boolean; eps: number[]; lambda: number[]; trials: number; adaptiveFirstTrials?: number }; agents: { id: string }[] };
   const tally = new Tally();
   const outcomes = new Map<string, boolean>();
   for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
@@ -38,7 +38,7 @@ async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
     outcomes.set(keyString(r.key), r.outcome === 'pass');
   }
   const c = manifest.config;
-  const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
+  const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
   return { dir, grid, outcomes };
 }
 

@@ -9,9 +9,10 @@ import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveConfig } from '../core/config.js';
 import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
-import { runSweep, planKeys } from '../core/sweep.js';
+import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
 import { validateScenarios } from '../core/validate.js';
-import { buildGrid } from '../report/grid.js';
+import { buildGrid, type Grid } from '../report/grid.js';
+import { readFileSync } from 'node:fs';
 import { ResampleBank } from '../core/bootstrap.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
@@ -58,6 +59,9 @@ Sweep options:
   --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)
   --simulator-model M model for the LLM user, when it should differ from the agent's
   --fixed-trials      hold wording and faults fixed across trials
+  --adaptive N        adaptive trials: N for every task, the rest of --trials only where results are mixed
+  --ablate W          faults | perturbations: one sub-run per fault kind or family, alone, and a table
+  --fault-weights L   a custom fault mix, e.g. timeout=1,rate-limit=0.5 (over the profile's)
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --quiet             no progress lines
@@ -77,7 +81,40 @@ Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --
   --fixed-trials and --max-turns as in the sweep; --json prints the episode record.
 `;
 
+/**
+ * `--ablate faults|perturbations`: one sub-run per fault kind (alone, weight 1) or per perturbation
+ * family (alone), under DIR, then a table of each agent's surface volume per kind or family.
+ */
+async function ablate(flags: Flags, io: Io): Promise<number> {
+  const what = flags.ablate;
+  if (what !== 'faults' && what !== 'perturbations') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--ablate ${what ?? ''}\`: ablate \`faults\` (one kind at a time) or \`perturbations\` (one family at a time).`);
+  const config = resolveConfig(configFromFlags(flags));
+  const world = getWorld(config.world);
+  const options = episodeOptions(config, world);
+  const ids = what === 'faults' ? Object.entries(options.profile.weights).filter(([, w]) => w > 0).map(([id]) => id) : options.families.map((f) => f.family.id);
+  // clock: the default directory is named after the wall-clock start; no outcome depends on it.
+  const dir = flags.out ?? join('runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-ablate-${what}`);
+  const rows: { id: string; agents: { agent: string; volume1: number; volumeN: number; k: number }[] }[] = [];
+  for (const id of ids) {
+    const sub = join(dir, `${what === 'faults' ? 'fault' : 'family'}-${id}`);
+    io.err(`shakedown: ablation ${rows.length + 1}/${ids.length}: ${what === 'faults' ? `fault kind ${id} alone` : `perturbation family ${id} alone`}\n`);
+    const { ablate: _none, ...rest } = flags;
+    const code = await sweep({ ...rest, out: sub, quiet: true, ...(what === 'faults' ? { 'fault-weights': `${id}=1` } : { perturbations: id }) }, { ...io, out: () => undefined });
+    if (code !== 0) return code;
+    const grid = JSON.parse(readFileSync(runFiles(sub).grid, 'utf8')) as Grid;
+    rows.push({ id, agents: grid.agents.map((a) => ({ agent: a.agent, volume1: a.surfaces[0]?.volume ?? Number.NaN, volumeN: a.surfaces.at(-1)?.volume ?? Number.NaN, k: a.surfaces.at(-1)?.k ?? 1 })) });
+  }
+  writeJson(join(dir, 'ablation.json'), { what, rows });
+  const agentIds = rows[0]?.agents.map((a) => a.agent) ?? [];
+  io.out(`\nablation of ${what}: surface volume pass^1 / pass^n per agent (each ${what === 'faults' ? 'kind alone at every λ' : 'family alone at every ε'})\n`);
+  io.out(`| ${what === 'faults' ? 'fault kind' : 'family'} | ${agentIds.join(' | ')} |\n| --- |${agentIds.map(() => ' --- |').join('')}\n`);
+  for (const r of rows) io.out(`| ${r.id} | ${r.agents.map((a) => `${a.volume1.toFixed(3)} / ${a.volumeN.toFixed(3)}`).join(' | ')} |\n`);
+  io.out(`Runs and ablation.json: ${dir}\n`);
+  return 0;
+}
+
 async function sweep(flags: Flags, io: Io): Promise<number> {
+  if (flags.ablate !== undefined) return ablate(flags, io);
   const config = resolveConfig(configFromFlags(flags));
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
@@ -103,12 +140,13 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     episodes: total,
     trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
   });
-  io.err(`shakedown: ${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) -> ${dir}\n`);
+  io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) -> ${dir}\n`);
   const started = performance.now(); // clock: progress rate and the closing timing line only
   let done = 0;
   let lastPrint = 0;
-  await runSweep(
-    { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency },
+  const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
+  const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks));
+  await run(
     {
       onEpisode(record: EpisodeRecord) {
         appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) });
@@ -124,13 +162,14 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       },
     },
   );
+  if (io.tty && !flags.quiet && done !== total) io.err('\n');
   await disposeAll(agents);
   const { tally, failing, torn } = await tallyLog(files.episodes);
-  const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));
+  const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, ...(config.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: config.adaptiveFirstTrials } : {}), agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));
   writeJson(files.grid, grid);
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
-  io.out(`${total} episodes in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json)\n`);
+  io.out(`${done} episodes in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json)\n`);
   if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
   // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
   const notBaseline = failing.filter((k) => k.agent !== 'noop' && k.agent !== 'oracle');

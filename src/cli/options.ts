@@ -32,6 +32,9 @@ export const OPTIONS = {
   'real-wait-scale': { type: 'string' },
   calls: { type: 'string' },
   theta: { type: 'string' },
+  adaptive: { type: 'string' },
+  ablate: { type: 'string' },
+  'fault-weights': { type: 'string' },
   k: { type: 'string' },
   agents: { type: 'string' },
   'llm-base-url': { type: 'string' },
@@ -80,6 +83,17 @@ export function parseInteger(flag: string, raw: string): number {
   return v;
 }
 
+/** `timeout=1,rate-limit=0.5` as weights per kind. */
+function parseWeights(raw: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([\w-]+)=([\d.]+)$/.exec(part);
+    if (!m) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--fault-weights\`: "${part}" is not KIND=WEIGHT. Write e.g. \`--fault-weights timeout=1,rate-limit=0.5\`.`);
+    out[m[1] as string] = Number(m[2]);
+  }
+  return out;
+}
+
 /** Maps flags onto config keys; unset flags leave the defaults. */
 export function configFromFlags(flags: Flags): SweepConfig {
   const c: Record<string, unknown> = {};
@@ -99,6 +113,8 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined) {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
   }
+  if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);
+  if (flags.adaptive !== undefined) c.adaptiveFirstTrials = parseInteger('adaptive', flags.adaptive);
   if (flags.simulator !== undefined) c.simulator = flags.simulator;
   if (flags['simulator-model'] !== undefined) c.simulatorModel = flags['simulator-model'];
   if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
@@ -136,6 +152,7 @@ export function effectiveProfile(config: ResolvedConfig, world: WorldDefinition)
   const target = { ...base.target, ...(config.faultTools ? { tools: config.faultTools } : {}), ...(config.faultAccess ? { access: config.faultAccess } : {}) };
   return {
     ...base,
+    ...(config.faultWeights ? { id: `${base.id}+weights`, weights: config.faultWeights } : {}),
     ...(Object.keys(target).length > 0 ? { target } : {}),
     ...(config.outageMs !== undefined ? { burst: { outageMs: config.outageMs } } : {}),
   };
@@ -167,6 +184,7 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
   if (config.faultAccess) parts.push(`--fault-access ${config.faultAccess}`);
   if (config.outageMs !== undefined) parts.push(`--outage-ms ${config.outageMs}`);
   if (config.perturbations) parts.push(`--perturbations ${config.perturbations.join(',')}`);
+  if (config.faultWeights) parts.push(`--fault-weights ${Object.entries(config.faultWeights).map(([k, v]) => `${k}=${v}`).join(',')}`);
   if (config.llm.baseUrl !== 'https://api.openai.com/v1') parts.push(`--llm-base-url ${config.llm.baseUrl}`);
   if (config.llm.apiKeyEnv !== 'OPENAI_API_KEY') parts.push(`--llm-api-key-env ${config.llm.apiKeyEnv}`);
   if (config.simulator !== 'scripted') parts.push(`--simulator ${config.simulator}`);

@@ -54,6 +54,8 @@ export const sweepConfigSchema = z
     perturbationParams: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** Fault profile (see `shakedown list profiles`). @default "mixed" */
     profile: z.string().default('mixed'),
+    /** A custom mix over the profile's: weight per fault kind, e.g. `{ timeout: 1 }`. @default the profile's weights */
+    faultWeights: z.record(z.string(), z.number().min(0).max(1)).optional(),
     /** Only these tools may be struck by faults (by name). @default every tool */
     faultTools: z.array(z.string().min(1)).min(1).optional(),
     /** Only reads or only writes may be struck. @default both */
@@ -64,6 +66,11 @@ export const sweepConfigSchema = z
     faultParams: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** Real ms a fault waits per simulated ms, for agents with their own timers (0 keeps simulated time free). @default 0 */
     realWaitScale: z.number().min(0).max(1).default(0),
+    /**
+     * Adaptive trials: every task gets this many trials first; only tasks with mixed results get the rest
+     * up to `trials`. pass^k is then reported for k up to this number, unbiased. @default off (uniform trials)
+     */
+    adaptiveFirstTrials: z.number().int().min(2).optional(),
     /** Hold wording and faults fixed across trials, isolating the agent's own randomness. @default false */
     fixedTrials: z.boolean().default(false),
     /** User turns before the simulator gives up. @default 12 */
@@ -77,7 +84,12 @@ export const sweepConfigSchema = z
     /** Wall-clock limit per episode, in ms. @default 60000 */
     deadlineMs: z.number().int().min(1).default(60_000),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.adaptiveFirstTrials !== undefined && c.adaptiveFirstTrials >= c.trials) {
+      ctx.addIssue({ code: 'custom', path: ['adaptiveFirstTrials'], message: `the first round needs 2 to ${c.trials - 1} trials (fewer than \`trials\`, ${c.trials})` });
+    }
+  });
 
 export type SweepConfig = z.input<typeof sweepConfigSchema>;
 export type ResolvedConfig = z.output<typeof sweepConfigSchema>;

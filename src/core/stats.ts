@@ -47,6 +47,28 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - binomial(n - c, k) / binomial(n, k);
 }
 
+/**
+ * An estimate from a two-stage (adaptive) design: n1 trials for every task, then up to n for the tasks
+ * whose first n1 were mixed (0 < c1 < n1). A task that was not extended gives `stage1(c, n1)`; one that
+ * was gives its Rao-Blackwellisation, E[stage1(c1) | c, 0 < c1 < n1], where c1 given the total c is
+ * hypergeometric whatever the pass rate. Unbiased whenever `stage1` is, and never more variable.
+ */
+export function adaptiveEstimate(n1: number, n: number, c: number, stage1: (c1: number) => number): number {
+  if (n <= n1) return stage1(c);
+  const n2 = n - n1;
+  let num = 0;
+  let den = 0;
+  for (let c1 = 1; c1 <= n1 - 1; c1++) {
+    const c2 = c - c1;
+    if (c2 < 0 || c2 > n2) continue;
+    const w = binomial(n1, c1) * binomial(n2, c2);
+    num += w * stage1(c1);
+    den += w;
+  }
+  if (den === 0) throw new ShakedownError('SHAKEDOWN_ESTIMATOR', `Failed to estimate from an adaptive design: ${c} successes in ${n} trials cannot follow a mixed first round of ${n1}.`);
+  return num / den;
+}
+
 /** Mean and standard error of the mean (sample sd / √T); se is 0 for fewer than two values. */
 export function meanSe(values: readonly number[]): { mean: number; se: number } {
   const T = values.length;
@@ -122,14 +144,18 @@ export function summarizeCell(
   perTask: readonly TaskCount[],
   resamples?: Resamples,
   extra: Pick<CellSummary, 'failures' | 'failuresByFault' | 'failuresByFamily'> = { failures: {}, failuresByFault: {}, failuresByFamily: {} },
+  adaptiveFirst?: number,
 ): CellSummary {
   const tasks = [...perTask].sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
   const n = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
   const hat: KEstimate[] = [];
   const at: KEstimate[] = [];
+  // In an adaptive run a task has either the first-round trials or all of them; k never exceeds the first round.
+  const hatOf = (t: TaskCount, k: number) => (adaptiveFirst === undefined ? passHatK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passHatK(adaptiveFirst, c1, k)));
+  const atOf = (t: TaskCount, k: number) => (adaptiveFirst === undefined ? passAtK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passAtK(adaptiveFirst, c1, k)));
   for (let k = 1; k <= n; k++) {
-    hat.push(estimate(k, tasks.map((t) => passHatK(t.n, t.c, k)), resamples));
-    at.push(estimate(k, tasks.map((t) => passAtK(t.n, t.c, k)), resamples));
+    hat.push(estimate(k, tasks.map((t) => hatOf(t, k)), resamples));
+    at.push(estimate(k, tasks.map((t) => atOf(t, k)), resamples));
   }
   return { eps, lambda, tasks: tasks.length, trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks, ...extra };
 }
@@ -175,8 +201,8 @@ export class Tally {
     return [...this.counts.keys()];
   }
 
-  /** The agent's cells, with bootstrap intervals when a resample bank is given. */
-  cells(agent: string, bank?: ResampleBank): CellSummary[] {
+  /** The agent's cells, with bootstrap intervals when a resample bank is given; `adaptiveFirst` for an adaptive run's first round. */
+  cells(agent: string, bank?: ResampleBank, adaptiveFirst?: number): CellSummary[] {
     const byCell = this.counts.get(agent);
     if (!byCell) return [];
     return [...byCell.entries()]
@@ -184,7 +210,7 @@ export class Tally {
         const [eps, lambda] = cellKey.split('|').map(Number) as [number, number];
         // Keys sorted, so that the grid does not depend on the order episodes finished in.
         const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
-        return summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) });
+        return summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst);
       })
       .sort((a, b) => a.eps - b.eps || a.lambda - b.lambda);
   }

@@ -71,3 +71,41 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
   await Promise.all(Array.from({ length: width }, worker));
   return records;
 }
+
+/** The task a key belongs to in a cell of an agent. */
+const taskOf = (k: EpisodeKey) => `${k.agent}|${k.eps}|${k.lambda}|${k.scenario}`;
+
+/**
+ * An adaptive sweep: `firstTrials` trials of every task in every cell, then the remaining trials up to
+ * `plan.trials` only for the tasks whose first round was mixed (0 < c < firstTrials). Estimates stay
+ * unbiased with `adaptiveEstimate`. Keys in `hooks.skip` count as done; their outcomes must be given in
+ * `done` so that the second round knows which tasks were mixed.
+ */
+export async function runAdaptiveSweep(plan: SweepPlan, firstTrials: number, hooks: SweepHooks = {}, done: ReadonlyMap<string, boolean> = new Map()): Promise<EpisodeRecord[]> {
+  if (!Number.isInteger(firstTrials) || firstTrials < 2 || firstTrials >= plan.trials) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to plan an adaptive sweep: the first round needs 2 to ${plan.trials - 1} trials (of \`trials\` ${plan.trials}), got ${firstTrials}.`);
+  }
+  const first = await runSweep({ ...plan, trials: firstTrials }, hooks);
+  if (hooks.signal?.aborted) return first;
+  const passes = new Map<string, { n: number; c: number }>();
+  const count = (k: EpisodeKey, pass: boolean) => {
+    const t = passes.get(taskOf(k)) ?? { n: 0, c: 0 };
+    t.n++;
+    if (pass) t.c++;
+    passes.set(taskOf(k), t);
+  };
+  const ran = new Set(first.map((r) => keyString(r.key)));
+  for (const r of first) count(r.key, r.outcome === 'pass');
+  for (const k of planKeys({ ...plan, trials: firstTrials })) {
+    const pass = done.get(keyString(k));
+    if (pass !== undefined && !ran.has(keyString(k))) count(k, pass);
+  }
+  const settled = (k: EpisodeKey) => {
+    const t = passes.get(taskOf(k));
+    return !t || t.c === 0 || t.c === t.n;
+  };
+  const skip = new Set<string>(hooks.skip ?? []);
+  for (const k of planKeys(plan)) if (k.trial < firstTrials || settled(k)) skip.add(keyString(k));
+  const second = await runSweep(plan, { ...hooks, skip });
+  return [...first, ...second];
+}

@@ -12,6 +12,8 @@ export interface Grid {
   readonly eps: readonly number[];
   readonly lambda: readonly number[];
   readonly trials: number;
+  /** Adaptive runs: the first-round trials every task got; mixed tasks got up to `trials`. */
+  readonly adaptiveFirstTrials?: number;
   readonly agents: readonly { readonly agent: string; readonly cells: readonly CellSummary[]; readonly surfaces: readonly SurfaceSummary[] }[];
 }
 
@@ -31,7 +33,7 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
     schemaVersion: 1,
     ...meta,
     agents: order.map((agent) => {
-      const cells = tally.cells(agent, bank);
+      const cells = tally.cells(agent, bank, meta.adaptiveFirstTrials);
       const n = Math.min(...cells.map((c) => c.trials));
       return { agent, cells, surfaces: Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => surfaceSummary(cells, i + 1, theta)) };
     }),

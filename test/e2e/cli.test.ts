@@ -265,4 +265,33 @@ describe('shakedown validate, list and replay', () => {
       await stub.close();
     }
   });
+
+  it('ablates one fault kind at a time and runs adaptive trials that extend only mixed tasks', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'shakedown-ablate-'));
+    const r = await shakedown('sweep', '--ablate', 'faults', '--out', join(base, 'abl'), '--agent', 'reference:none', '--scenario', 'category:read', '--eps', '0', '--lambda', '0.5', '--trials', '1');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\| timeout \| [\d.]+ \/ [\d.]+ \|$/m);
+    expect(r.stdout).toMatch(/^\| latency-spike \| 1\.000 \/ 1\.000 \|$/m);
+    const ablation = JSON.parse(readFileSync(join(base, 'abl', 'ablation.json'), 'utf8'));
+    expect(ablation.rows.map((x: { id: string }) => x.id)).toEqual(['timeout', 'rate-limit', 'server-error', 'connection-reset', 'latency-spike', 'truncated-body', 'schema-drift', 'empty-result']);
+    expect((await shakedown('sweep', '--ablate', 'agents')).stderr).toMatch(/ablate `faults`/);
+
+    const ad = join(base, 'adaptive');
+    const a = await shakedown('sweep', '--out', ad, '--adaptive', '2', '--trials', '4', '--agent', 'reference:none', '--scenario', 'category:read', '--eps', '0', '--lambda', '0.5');
+    expect(a.code).toBe(0);
+    const lines = readFileSync(join(ad, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const byTask = new Map<string, { n: number; firstRound: boolean[] }>();
+    for (const l of lines) {
+      const t = byTask.get(l.key.scenario) ?? { n: 0, firstRound: [] };
+      t.n++;
+      if (l.key.trial < 2) t.firstRound.push(l.outcome === 'pass');
+      byTask.set(l.key.scenario, t);
+    }
+    for (const t of byTask.values()) expect(t.n).toBe(t.firstRound[0] === t.firstRound[1] ? 2 : 4);
+    const grid = JSON.parse(readFileSync(join(ad, 'grid.json'), 'utf8'));
+    expect(grid.adaptiveFirstTrials).toBe(2);
+    expect(grid.agents[0].cells[0].passHatK).toHaveLength(2);
+    expect((await shakedown('sweep', '--out', join(base, 'never'), '--adaptive', '4', '--trials', '4')).stderr).toMatch(/first round needs 2 to 3 trials[\s\S]*at adaptiveFirstTrials/);
+    expect(existsSync(join(base, 'never'))).toBe(false);
+  });
 });

@@ -1,6 +1,10 @@
 import type { ResampleBank } from '../core/bootstrap.js';
 import type { CellSummary, Tally } from '../core/stats.js';
-import { surfaceSummary, type SurfaceSummary } from '../core/surface.js';
+import { surfaceSummary, unstableTasks, type SurfaceSummary, type UnstableTask } from '../core/surface.js';
+import { compareCells, type CellComparison } from '../core/compare.js';
+
+/** Agents every report frames the others with; they are left out of pairwise comparisons. */
+const BASELINES = new Set(['noop', 'oracle']);
 
 /** The contents of `grid.json`: per agent and cell, pass^k and pass@k with per-task counts. */
 export interface Grid {
@@ -15,6 +19,10 @@ export interface Grid {
   /** Adaptive runs: the first-round trials every task got; mixed tasks got up to `trials`. */
   readonly adaptiveFirstTrials?: number;
   readonly agents: readonly { readonly agent: string; readonly cells: readonly CellSummary[]; readonly surfaces: readonly SurfaceSummary[] }[];
+  /** Tasks with 0 < c < n in some cell, most unstable first. */
+  readonly unstable?: readonly UnstableTask[];
+  /** Every pair of agents under test (baselines aside), per cell, for pass^n. */
+  readonly comparisons?: readonly { readonly a: string; readonly b: string; readonly cells: readonly CellComparison[] }[];
 }
 
 export type GridMeta = Omit<Grid, 'schemaVersion' | 'agents'> & {
@@ -29,13 +37,19 @@ export type GridMeta = Omit<Grid, 'schemaVersion' | 'agents'> & {
 export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, theta?: number): Grid {
   const seen = new Set(tally.agents());
   const order = [...meta.agents.filter((a) => seen.has(a)), ...[...seen].filter((a) => !meta.agents.includes(a)).sort()];
-  return {
-    schemaVersion: 1,
-    ...meta,
-    agents: order.map((agent) => {
-      const cells = tally.cells(agent, bank, meta.adaptiveFirstTrials);
-      const n = Math.min(...cells.map((c) => c.trials));
-      return { agent, cells, surfaces: Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => surfaceSummary(cells, i + 1, theta)) };
-    }),
-  };
+  const agents = order.map((agent) => {
+    const cells = tally.cells(agent, bank, meta.adaptiveFirstTrials);
+    const n = Math.min(...cells.map((c) => c.trials));
+    return { agent, cells, surfaces: Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => surfaceSummary(cells, i + 1, theta)) };
+  });
+  const tested = agents.filter((a) => !BASELINES.has(a.agent));
+  const comparisons = bank
+    ? tested.flatMap((a, i) =>
+        tested.slice(i + 1).map((b) => {
+          const k = Math.min(...a.cells.map((c) => c.trials), ...b.cells.map((c) => c.trials));
+          return { a: a.agent, b: b.agent, cells: Number.isFinite(k) && k >= 1 ? compareCells(a.cells, b.cells, k, bank, meta.seed) : [] };
+        }),
+      )
+    : [];
+  return { schemaVersion: 1, ...meta, agents, unstable: unstableTasks(agents), comparisons };
 }

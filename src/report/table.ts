@@ -35,5 +35,14 @@ export function renderTable(grid: Grid): string {
     if (total > 0) lines.push(`  did not pass: ${total} (${Object.entries(failures).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')})`);
     lines.push('');
   }
+  if ((grid.comparisons ?? []).length > 0) {
+    lines.push('paired comparisons per cell (pass^n, per-task differences, sign-flip test, Holm across cells):');
+    for (const c of grid.comparisons ?? []) {
+      const count = (v: string) => c.cells.filter((x) => x.verdict === v).length;
+      lines.push(`  ${c.a} vs ${c.b}: better in ${count('better')}, worse in ${count('worse')}, no detectable difference in ${count('no detectable difference')} of ${c.cells.length} cells`);
+    }
+    lines.push('');
+  }
+  if (grid.unstable) lines.push(`${grid.unstable.length} unstable task cells (0 < passes < trials); \`shakedown stats RUN\` lists them.`, '');
   return lines.join('\n');
 }

@@ -30,6 +30,15 @@ describe('shakedown sweep (end to end)', () => {
     expect(r.stdout).toMatch(/reference:retry {2}\(4 tasks x 2 trials per cell/);
     expect(r.stdout).toMatch(/pass\^1 +pass\^2/);
 
+    expect(r.stdout).toMatch(/^ {2}reference:none vs reference:retry: better in \d+, worse in \d+, no detectable difference in \d+ of 4 cells$/m);
+    expect(r.stdout).toMatch(/^ {2}surface: volume [\d.]+ \(pass\^1\)/m);
+    const stats = JSON.parse(readFileSync(join(out, 'grid.json'), 'utf8'));
+    expect(stats.comparisons.map((c: { a: string; b: string }) => `${c.a}/${c.b}`)).toEqual(['reference:none/reference:retry']);
+    expect(stats.agents[0].surfaces.map((x: { k: number }) => x.k)).toEqual([1, 2]);
+    expect(Array.isArray(stats.unstable)).toBe(true);
+    for (const cell of stats.agents.flatMap((a: { cells: { passHatK: { value: number; ci95: [number, number] }[] }[] }) => a.cells)) {
+      for (const e of cell.passHatK) expect(e.ci95[0] <= e.value + 1e-9 && e.value <= e.ci95[1] + 1e-9).toBe(true);
+    }
     const manifest = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(manifest).toMatchObject({ schemaVersion: 1, seed: '7', world: 'retail', node: process.version, episodes: 128 });
     expect(manifest.grid).toEqual({ eps: [0, 0.5], lambda: [0, 0.3], trials: 2, scenarios: ['cancel-gift-card-refund', 'cancel-pending-mistake', 'cancel-pending-no-longer-needed', 'return-to-gift-card'] });

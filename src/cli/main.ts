@@ -75,7 +75,8 @@ Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plu
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
 Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RUN_B [--agent ID] [--k K],
   or RUN --agents A,B [--k K].
-Serve-tools options: [--port N] (default 0: any free port) [--world ID]; see docs/faults.md.
+Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
+  --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
 
 Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
   --fixed-trials and --max-turns as in the sweep; --json prints the episode record.

@@ -11,7 +11,7 @@ import { DEFAULT_THETA, unstableTasks } from '../core/surface.js';
 import { buildGrid, type Grid } from '../report/grid.js';
 import { parseNumberList, parseInteger, type Flags, type Io } from './options.js';
 
-interface LoadedRun {
+export interface LoadedRun {
   readonly dir: string;
   readonly grid: Grid;
   /** Pass or not per episode key. */
@@ -19,7 +19,7 @@ interface LoadedRun {
 }
 
 /** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
-async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
+export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const manifestPath = join(dir, 'run.json');
   const logPath = join(dir, 'episodes.jsonl');
   if (!existsSync(manifestPath) || !existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read run \`${dir}\`: it has no run.json and episodes.jsonl. Give the directory a sweep wrote.`);

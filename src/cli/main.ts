@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { getWorld, loadScenarios, worlds } from '../../scenarios/index.js';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
@@ -17,6 +17,7 @@ import { ResampleBank } from '../core/bootstrap.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, statsCommand } from './analyze.js';
+import { reportCommand, writeReport } from './report.js';
 import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
 import { serveToolsCommand } from './serve-tools.js';
@@ -37,6 +38,7 @@ Commands:
   serve-tools  serve a world's tools over loopback HTTP for agents in other processes
   stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
   compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
+  report     heatmaps (SVG, PNG), grid.csv and summary.md of a run (a sweep writes them to RUN/report)
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -75,6 +77,8 @@ Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plu
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
 Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RUN_B [--agent ID] [--k K],
   or RUN --agents A,B [--k K].
+Report options: RUN [--k K] (default n) [--format svg,png,md,csv] [--out DIR] (default RUN/report)
+  [--baseline RUN_B] (the biggest changes against it in summary.md).
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
   --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
 
@@ -168,9 +172,10 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const { tally, failing, torn } = await tallyLog(files.episodes);
   const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, ...(config.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: config.adaptiveFirstTrials } : {}), agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));
   writeJson(files.grid, grid);
+  const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'));
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
-  io.out(`${done} episodes in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json)\n`);
+  io.out(`${done} episodes in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
   if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
   // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
   const notBaseline = failing.filter((k) => k.agent !== 'noop' && k.agent !== 'oracle');
@@ -314,8 +319,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await statsCommand(parsed.positionals, flags, io);
       case 'compare':
         return await compareCommand(parsed.positionals, flags, io);
+      case 'report':
+        return await reportCommand(parsed.positionals, flags, io);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

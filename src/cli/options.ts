@@ -34,6 +34,8 @@ export const OPTIONS = {
   theta: { type: 'string' },
   adaptive: { type: 'string' },
   ablate: { type: 'string' },
+  format: { type: 'string' },
+  baseline: { type: 'string' },
   'fault-weights': { type: 'string' },
   k: { type: 'string' },
   agents: { type: 'string' },

@@ -1,0 +1,57 @@
+/** `shakedown report RUN`: heatmaps (SVG and PNG), the grid as CSV and summary.md, from a run directory. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { ResampleBank } from '../core/bootstrap.js';
+import { compareCells, type CellComparison } from '../core/compare.js';
+import { ShakedownError } from '../core/errors.js';
+import { DEFAULT_THETA } from '../core/surface.js';
+import { gridCsv, heatmapFiles, summaryMarkdown } from '../report/files.js';
+import { svgToPng } from '../report/png.js';
+import type { Grid } from '../report/grid.js';
+import { loadRun } from './analyze.js';
+import { parseInteger, type Flags, type Io } from './options.js';
+
+/** Report formats this release writes. */
+export const REPORT_FORMATS = ['svg', 'png', 'md', 'csv'] as const;
+type Format = (typeof REPORT_FORMATS)[number];
+
+/** Writes the report files of a grid into `out`; returns their names. */
+export function writeReport(grid: Grid, run: string, out: string, formats: readonly Format[] = REPORT_FORMATS, k?: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] }): string[] {
+  mkdirSync(out, { recursive: true });
+  const kk = k ?? grid.agents[0]?.surfaces.length ?? 1;
+  const written: string[] = [];
+  const put = (name: string, content: string | Buffer) => {
+    writeFileSync(join(out, name), content);
+    written.push(name);
+  };
+  const maps = formats.includes('svg') || formats.includes('png') ? heatmapFiles(grid, run) : [];
+  if (formats.includes('svg')) for (const f of maps) put(f.name, f.content);
+  if (formats.includes('png')) for (const f of maps) put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
+  if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
+  if (formats.includes('md')) put('summary.md', summaryMarkdown(grid, run, kk, changes));
+  return written;
+}
+
+export async function reportCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
+  if (dirs.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to write a report: give one run directory, e.g. `shakedown report runs/2026-11-30T09-00-00`.');
+  const formats = (flags.format ?? REPORT_FORMATS.join(',')).split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = formats.filter((f) => !(REPORT_FORMATS as readonly string[]).includes(f));
+  if (unknown.length > 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: unknown format ${unknown.map((f) => `\`${f}\``).join(', ')}. Formats: ${REPORT_FORMATS.join(', ')}.`);
+  const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
+  const n = Math.min(...run.grid.agents.map((a) => a.surfaces.length));
+  const k = flags.k === undefined ? n : parseInteger('k', flags.k);
+  if (k < 1 || k > n) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: \`--k ${k}\` is out of range; this run has pass^1..pass^${n}.`);
+  let changes: { baseline: string; rows: (CellComparison & { agent: string })[] } | undefined;
+  if (flags.baseline) {
+    const base = await loadRun(flags.baseline, DEFAULT_THETA);
+    const rows = run.grid.agents.flatMap((a) => {
+      const b = base.grid.agents.find((x) => x.agent === a.agent);
+      return b ? compareCells(a.cells, b.cells, k, new ResampleBank(run.grid.seed), run.grid.seed).map((r) => ({ ...r, agent: a.agent })) : [];
+    });
+    changes = { baseline: basename(resolve(flags.baseline)), rows };
+  }
+  const out = flags.out ?? join(dirs[0] as string, 'report');
+  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes);
+  io.out(`${written.length} report files in ${out}: ${written.join(', ')}\n`);
+  return 0;
+}

@@ -1,0 +1,85 @@
+/** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
+import type { CellComparison } from '../core/compare.js';
+import type { Grid } from './grid.js';
+import { differenceSvg, heatmapSvg, type HeatmapContext } from './svg.js';
+
+/** A file name for an agent id (`reference:idempotency+backoff` -> `reference-idempotency-backoff`). */
+export const slug = (id: string): string => id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+
+const BASELINES = ['oracle', 'noop'];
+
+const csvField = (v: string | number): string => {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The grid in long form: one row per agent, cell and k. */
+export function gridCsv(grid: Grid): string {
+  const rows = [['agent', 'eps', 'lambda', 'k', 'value', 'low', 'high', 'tasks', 'trials'].join(',')];
+  for (const a of grid.agents) {
+    for (const c of a.cells) {
+      for (const e of c.passHatK) rows.push([a.agent, c.eps, c.lambda, e.k, e.value.toFixed(6), e.ci95[0].toFixed(6), e.ci95[1].toFixed(6), c.tasks, c.trials].map(csvField).join(','));
+    }
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+export interface ReportFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/** Baseline volumes for the notes under each heatmap. */
+function baselineVolumes(grid: Grid): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const id of BASELINES) {
+    const s = grid.agents.find((a) => a.agent === id)?.surfaces[0];
+    if (s) out[id] = s.volume;
+  }
+  return out;
+}
+
+/** Heatmaps: small multiples per agent, and a difference map per pair of agents under test. */
+export function heatmapFiles(grid: Grid, run: string): ReportFile[] {
+  const ctx: HeatmapContext = { world: grid.world, profile: grid.profile, run, baselines: baselineVolumes(grid) };
+  const files = grid.agents.map((a) => ({ name: `heatmap-${slug(a.agent)}.svg`, content: heatmapSvg(a.agent, a.cells, ctx) }));
+  for (const c of grid.comparisons ?? []) if (c.cells.length > 0) files.push({ name: `difference-${slug(c.a)}-vs-${slug(c.b)}.svg`, content: differenceSvg(c.a, c.b, c.cells, ctx) });
+  return files;
+}
+
+const pct = (x: number) => x.toFixed(3);
+const md = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+
+/**
+ * The summary a reviewer pastes into a release ticket or a CI job summary: headline numbers with
+ * intervals, critical thresholds, the biggest changes against a baseline run when one is given, and
+ * the heatmaps.
+ */
+export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] }): string {
+  const lines: string[] = [];
+  const epsMax = Math.max(...grid.eps);
+  const lambdaMax = Math.max(...grid.lambda);
+  lines.push(`# Shakedown: ${md(run)}`, '', `World \`${md(grid.world)}\`, fault profile \`${md(grid.profile)}\`, seed \`${md(grid.seed)}\`; ε ${grid.eps.join(', ')}; λ ${grid.lambda.join(', ')}; ${grid.trials} trials per task.`, '');
+  lines.push(`| agent | pass^1 at ε = 0, λ = 0 | pass^${k} at ε = 0, λ = 0 | pass^${k} at ε = ${epsMax}, λ = ${lambdaMax} | volume pass^${k} | pass^${k} ≥ θ up to ε / λ |`, '| --- | --- | --- | --- | --- | --- |');
+  for (const a of grid.agents) {
+    const at = (eps: number, lambda: number, kk: number) => {
+      const e = a.cells.find((c) => c.eps === eps && c.lambda === lambda)?.passHatK[kk - 1];
+      return e ? `${pct(e.value)} [${pct(e.ci95[0])}, ${pct(e.ci95[1])}]` : '–';
+    };
+    const s = a.surfaces[k - 1];
+    const minEps = Math.min(...grid.eps);
+    const minLambda = Math.min(...grid.lambda);
+    lines.push(`| \`${md(a.agent)}\` | ${at(minEps, minLambda, 1)} | ${at(minEps, minLambda, k)} | ${at(epsMax, lambdaMax, k)} | ${s ? pct(s.volume) : '–'} | ${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ = ${s.theta})` : '–'} |`);
+  }
+  lines.push('', 'Intervals are 95% bootstrap intervals over tasks. `oracle` and `noop` are the baselines: what a perfect plan and doing nothing score.', '');
+  if (changes) {
+    const top = [...changes.rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 8);
+    lines.push(`## Biggest changes against ${md(changes.baseline)}`, '', `| agent | ε | λ | pass^${k} change | 95% interval | verdict |`, '| --- | --- | --- | --- | --- | --- |');
+    for (const r of top) lines.push(`| \`${md(r.agent)}\` | ${r.eps} | ${r.lambda} | ${(r.difference >= 0 ? '+' : '') + pct(r.difference)} | [${pct(r.ci95[0])}, ${pct(r.ci95[1])}] | ${r.verdict} |`);
+    lines.push('');
+  }
+  lines.push('## Heatmaps', '');
+  for (const a of grid.agents) lines.push(`![${md(a.agent)}](heatmap-${slug(a.agent)}.svg)`);
+  lines.push('');
+  return lines.join('\n');
+}

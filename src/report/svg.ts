@@ -1,0 +1,159 @@
+/**
+ * Heatmaps of the reliability surface as SVG, drawn without a browser: pass^k over ε (rows) and λ
+ * (columns), each cell labelled with its value and 95% interval, on viridis (perceptually uniform and
+ * colour-blind safe), with a legend, axis titles and a title that says agent, k, world, profile and run.
+ * Every text that comes from a run (agent ids, world, profile, run name) is escaped.
+ */
+import type { CellComparison } from '../core/compare.js';
+import type { CellSummary } from '../core/stats.js';
+
+/** Escapes text for SVG and HTML. */
+export const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Viridis at 9 control points (matplotlib), interpolated. */
+const VIRIDIS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'];
+/** A diverging, colour-blind-safe scale for differences (ColorBrewer PuOr): purple below 0, orange above. */
+const PUOR = ['#542788', '#8073ac', '#b2abd2', '#d8daeb', '#f7f7f7', '#fee0b6', '#fdb863', '#e08214', '#b35806'];
+
+const hex = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
+const toHex = (rgb: readonly number[]) => `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+
+function ramp(stops: readonly string[], t: number): string {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(x));
+  const a = hex(stops[i] as string);
+  const b = hex(stops[i + 1] as string);
+  return toHex(a.map((v, j) => v + ((b[j] as number) - v) * (x - i)));
+}
+
+/** The colour of a pass^k value in [0, 1]. */
+export const viridis = (v: number): string => ramp(VIRIDIS, v);
+/** The colour of a difference in [-1, 1]. */
+export const diverging = (d: number): string => ramp(PUOR, (d + 1) / 2);
+
+/** Black or white, whichever reads on the background. */
+function textOn(bg: string): string {
+  const [r, g, b] = hex(bg);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 ? '#000000' : '#ffffff';
+}
+
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+
+export interface HeatmapContext {
+  readonly world: string;
+  readonly profile: string;
+  readonly run: string;
+  /** Baseline volumes to note under the map, e.g. `{ oracle: 0.92, noop: 0 }`. */
+  readonly baselines?: Readonly<Record<string, number>>;
+}
+
+const CELL_W = 92;
+const CELL_H = 54;
+const LEFT = 70;
+const TOP = 58;
+
+interface Panel {
+  readonly svg: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+function axes(eps: readonly number[], lambda: readonly number[], x0: number): string {
+  const parts: string[] = [];
+  lambda.forEach((l, j) => parts.push(`<text x="${x0 + LEFT + j * CELL_W + CELL_W / 2}" y="${TOP - 8}" text-anchor="middle" font-size="12">${f2(l)}</text>`));
+  eps.forEach((e, i) => parts.push(`<text x="${x0 + LEFT - 8}" y="${TOP + i * CELL_H + CELL_H / 2 + 4}" text-anchor="end" font-size="12">${f2(e)}</text>`));
+  parts.push(`<text x="${x0 + LEFT + (lambda.length * CELL_W) / 2}" y="${TOP - 26}" text-anchor="middle" font-size="12" font-weight="bold">λ (tool faults)</text>`);
+  parts.push(`<text transform="translate(${x0 + 16},${TOP + (eps.length * CELL_H) / 2}) rotate(-90)" text-anchor="middle" font-size="12" font-weight="bold">ε (user wording)</text>`);
+  return parts.join('');
+}
+
+/** One panel: pass^k of one agent over the grid. */
+function panel(cells: readonly CellSummary[], k: number, x0: number, subtitle: string): Panel {
+  const eps = [...new Set(cells.map((c) => c.eps))].sort((a, b) => a - b);
+  const lambda = [...new Set(cells.map((c) => c.lambda))].sort((a, b) => a - b);
+  const parts: string[] = [`<text x="${x0 + LEFT}" y="16" font-size="13" font-weight="bold">${escapeXml(subtitle)}</text>`, axes(eps, lambda, x0)];
+  for (const c of cells) {
+    const e = c.passHatK[k - 1];
+    if (!e) continue;
+    const x = x0 + LEFT + lambda.indexOf(c.lambda) * CELL_W;
+    const y = TOP + eps.indexOf(c.eps) * CELL_H;
+    const fill = viridis(e.value);
+    const ink = textOn(fill);
+    parts.push(
+      `<g class="cell" data-eps="${c.eps}" data-lambda="${c.lambda}" data-k="${k}"><title>ε ${c.eps}, λ ${c.lambda}: pass^${k} ${e.value.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}], ${c.tasks} tasks x ${c.trials} trials</title>` +
+        `<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"/>` +
+        `<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${e.value.toFixed(3)}</text>` +
+        `<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(e.ci95[0])}, ${f2(e.ci95[1])}]</text></g>`,
+    );
+  }
+  return { svg: parts.join(''), width: LEFT + lambda.length * CELL_W + 10, height: TOP + eps.length * CELL_H };
+}
+
+function legend(x: number, y: number, height: number, scale: (t: number) => string, labels: readonly [number, string][], title: string): string {
+  const steps = 40;
+  const parts: string[] = [`<text x="${x}" y="${y - 8}" font-size="11" font-weight="bold">${escapeXml(title)}</text>`];
+  for (let i = 0; i < steps; i++) parts.push(`<rect x="${x}" y="${y + (height * i) / steps}" width="14" height="${height / steps + 0.5}" fill="${scale(1 - i / (steps - 1))}"/>`);
+  for (const [t, label] of labels) parts.push(`<text x="${x + 18}" y="${y + height * (1 - t) + 4}" font-size="10">${escapeXml(label)}</text>`);
+  return parts.join('');
+}
+
+function document(contentWidth: number, height: number, title: string, body: string, footer: string): string {
+  // Wide enough for the title and footer lines as well as the panels (about 8.5 px a character at 15 px).
+  const width = Math.ceil(Math.max(contentWidth, 24 + title.length * 8.6, 24 + footer.length * 5.8));
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" aria-label="${escapeXml(title)}">`,
+    `<title>${escapeXml(title)}</title>`,
+    `<rect width="100%" height="100%" fill="#ffffff"/>`,
+    `<text x="12" y="22" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+    `<g transform="translate(0,28)">${body}</g>`,
+    `<text x="12" y="${height - 10}" font-size="10" fill="#444444">${escapeXml(footer)}</text>`,
+    '</svg>',
+  ].join('');
+}
+
+/**
+ * Small multiples of one agent's surface: a panel per k (all k = 1..n, or the ones given), one legend.
+ */
+export function heatmapSvg(agent: string, cells: readonly CellSummary[], ctx: HeatmapContext, ks?: readonly number[]): string {
+  const n = Math.min(...cells.map((c) => c.passHatK.length));
+  const list = (ks ?? Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => i + 1)).filter((k) => k >= 1 && k <= n);
+  let x = 0;
+  let height = 0;
+  const body: string[] = [];
+  for (const k of list) {
+    const p = panel(cells, k, x, `pass^${k}`);
+    body.push(p.svg);
+    x += p.width + 8;
+    height = Math.max(height, p.height);
+  }
+  body.push(legend(x + 10, TOP, height - TOP, viridis, [[0, '0'], [0.5, '0.5'], [1, '1']], 'pass^k'));
+  const base = ctx.baselines && Object.keys(ctx.baselines).length > 0 ? ` Baselines (surface volume, pass^1): ${Object.entries(ctx.baselines).map(([id, v]) => `${id} ${v.toFixed(3)}`).join(', ')}.` : '';
+  const title = `${agent}: pass^k over ε and λ (k = ${list.join(', ')}) · world ${ctx.world} · profile ${ctx.profile} · run ${ctx.run}`;
+  return document(x + 90, height + 28 + 40, title, body.join(''), `Each cell: pass^k over tasks and its 95% bootstrap interval.${base}`);
+}
+
+/** A difference heatmap A - B for pass^k, cells whose difference is significant (Holm) outlined and starred. */
+export function differenceSvg(a: string, b: string, rows: readonly CellComparison[], ctx: HeatmapContext): string {
+  const eps = [...new Set(rows.map((r) => r.eps))].sort((x, y) => x - y);
+  const lambda = [...new Set(rows.map((r) => r.lambda))].sort((x, y) => x - y);
+  const k = rows[0]?.k ?? 1;
+  const parts: string[] = [axes(eps, lambda, 0)];
+  for (const r of rows) {
+    const x = LEFT + lambda.indexOf(r.lambda) * CELL_W;
+    const y = TOP + eps.indexOf(r.eps) * CELL_H;
+    const fill = diverging(r.difference);
+    const ink = textOn(fill);
+    const significant = r.verdict !== 'no detectable difference';
+    parts.push(
+      `<g class="cell" data-eps="${r.eps}" data-lambda="${r.lambda}"><title>ε ${r.eps}, λ ${r.lambda}: ${r.difference.toFixed(3)} [${r.ci95[0].toFixed(3)}, ${r.ci95[1].toFixed(3)}], Holm p ${r.pAdjusted.toFixed(4)}: ${r.verdict}</title>` +
+        `<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"${significant ? ' stroke="#000000" stroke-width="3"' : ''}/>` +
+        `<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}${significant ? '*' : ''}</text>` +
+        `<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(r.ci95[0])}, ${f2(r.ci95[1])}]</text></g>`,
+    );
+  }
+  const width = LEFT + lambda.length * CELL_W + 10;
+  const height = TOP + eps.length * CELL_H;
+  parts.push(legend(width + 10, TOP, height - TOP, (t) => diverging(2 * t - 1), [[0, '-1'], [0.5, '0'], [1, '+1']], 'A - B'));
+  const title = `${a} (A) - ${b} (B): pass^${k} · world ${ctx.world} · profile ${ctx.profile} · run ${ctx.run}`;
+  return document(width + 90, height + 28 + 40, title, parts.join(''), '* outlined: the difference is significant after Holm adjustment (paired sign-flip test, 5%).');
+}

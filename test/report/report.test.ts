@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { ResampleBank } from '../../src/core/bootstrap.js';
+import { Tally } from '../../src/core/stats.js';
+import { gridCsv, heatmapFiles, slug, summaryMarkdown } from '../../src/report/files.js';
+import { buildGrid } from '../../src/report/grid.js';
+import { svgToPng } from '../../src/report/png.js';
+import { diverging, escapeXml, heatmapSvg, viridis } from '../../src/report/svg.js';
+
+const HOSTILE = '<script>alert("x")</script>';
+
+/** A small grid with a hostile agent id, two cells along each axis, two tasks, two trials. */
+function grid(agents: readonly string[] = ['oracle', 'noop', 'reference:none', HOSTILE]) {
+  const t = new Tally();
+  for (const agent of agents)
+    for (const eps of [0, 1])
+      for (const lambda of [0, 0.3])
+        for (const scenario of ['a', 'b'])
+          for (let trial = 0; trial < 2; trial++) t.add({ agent, eps, lambda, scenario }, agent === 'noop' || (lambda > 0 && trial === 1 && scenario === 'b') ? 'fail' : 'pass');
+  return buildGrid({ world: 'retail', seed: '42', profile: 'mixed', fixedTrials: false, eps: [0, 1], lambda: [0, 0.3], trials: 2, agents: [...agents] }, t, new ResampleBank('42'));
+}
+
+describe('heatmaps', () => {
+  it('use viridis for values and a diverging scale for differences', () => {
+    expect(viridis(0)).toBe('#440154');
+    expect(viridis(1)).toBe('#fde725');
+    expect(diverging(0)).toBe('#f7f7f7');
+    expect(diverging(-1)).toBe('#542788');
+  });
+
+  it('label every cell with its value and interval, title agent, k, world, profile and run, and note the baselines', () => {
+    const g = grid();
+    const a = g.agents.find((x) => x.agent === 'reference:none');
+    const svg = heatmapSvg('reference:none', a?.cells ?? [], { world: 'retail', profile: 'mixed', run: 'r1', baselines: { oracle: 1, noop: 0 } });
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('reference:none: pass^k over ε and λ (k = 1, 2) · world retail · profile mixed · run r1');
+    expect(svg.match(/<g class="cell"/g)).toHaveLength(8);
+    expect(svg).toContain('λ (tool faults)');
+    expect(svg).toContain('ε (user wording)');
+    expect(svg).toMatch(/Baselines \(surface volume, pass\^1\): oracle 1.000, noop 0.000/);
+    expect(svg).toMatch(/>0\.750<\/text><text [^>]*>\[/);
+  });
+
+  it('escape every text that comes from a run', () => {
+    const files = heatmapFiles(grid(), `run ${HOSTILE}`);
+    for (const f of files) {
+      expect(f.content).not.toContain('<script>');
+      expect(f.name).toMatch(/^[a-z0-9.-]+$/);
+    }
+    expect(files.some((f) => f.content.includes(escapeXml(HOSTILE)))).toBe(true);
+    expect(files.some((f) => f.name.startsWith('difference-'))).toBe(true);
+    expect(slug('reference:idempotency+backoff')).toBe('reference-idempotency-backoff');
+  });
+
+  it('render to PNG with the shipped font', () => {
+    const png = svgToPng(heatmapFiles(grid(['reference:none']), 'r')[0]?.content ?? '', 1);
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.length).toBeGreaterThan(5000);
+  });
+});
+
+describe('CSV and summary.md', () => {
+  it('write the grid in long form, quoting what needs it', () => {
+    const csv = gridCsv(grid(['reference:none', 'a,"b"']));
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toBe('agent,eps,lambda,k,value,low,high,tasks,trials');
+    expect(lines).toHaveLength(1 + 2 * 4 * 2);
+    expect(lines).toContain('reference:none,0,0.3,1,0.750000,0.500000,1.000000,2,2');
+    expect(csv).toContain('"a,""b""",0,0,1,');
+  });
+
+  it('give headline numbers with intervals, thresholds, changes against a baseline and the heatmaps', () => {
+    const text = summaryMarkdown(grid(), 'r1', 2, { baseline: 'r0', rows: [{ agent: 'reference:none', eps: 0, lambda: 0.3, k: 2, tasks: 2, difference: -0.5, ci95: [-1, 0], p: 0.5, pAdjusted: 1, verdict: 'no detectable difference', minDetectable: 1 }] });
+    expect(text).toMatch(/^# Shakedown: r1$/m);
+    expect(text).toMatch(/\| `reference:none` \| 1\.000 \[1\.000, 1\.000\] \| 1\.000 \[1\.000, 1\.000\] \| 0\.500 \[/);
+    expect(text).toMatch(/## Biggest changes against r0/);
+    expect(text).toMatch(/!\[reference:none\]\(heatmap-reference-none\.svg\)/);
+    expect(text).not.toContain('<script>');
+  });
+});

@@ -9,6 +9,7 @@ import { keyString, type EpisodeRecord } from '../core/episode.js';
 import { Tally } from '../core/stats.js';
 import { DEFAULT_THETA, unstableTasks } from '../core/surface.js';
 import { buildGrid, type Grid } from '../report/grid.js';
+import { episodeView, type EpisodeView } from '../report/html.js';
 import { parseNumberList, parseInteger, type Flags, type Io } from './options.js';
 
 export interface LoadedRun {
@@ -16,7 +17,12 @@ export interface LoadedRun {
   readonly grid: Grid;
   /** Pass or not per episode key. */
   readonly outcomes: Map<string, boolean>;
+  /** Failing episodes to drill into, at most `FAILING_PER_CELL` per agent and cell. */
+  readonly failing: EpisodeView[];
 }
+
+/** How many failing episodes of one agent and cell a report keeps for drill-down. */
+export const FAILING_PER_CELL = 25;
 
 /** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
 export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
@@ -26,6 +32,8 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { seed: string; world: string; config: { profile: string; fixedTrials: boolean; eps: number[]; lambda: number[]; trials: number; adaptiveFirstTrials?: number }; agents: { id: string }[] };
   const tally = new Tally();
   const outcomes = new Map<string, boolean>();
+  const failing: EpisodeView[] = [];
+  const perCell = new Map<string, number>();
   for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
     if (!line.trim()) continue;
     let r: EpisodeRecord;
@@ -36,10 +44,16 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
     }
     tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []) });
     outcomes.set(keyString(r.key), r.outcome === 'pass');
+    if (r.outcome !== 'pass') {
+      const cell = `${r.key.agent}|${r.key.eps}|${r.key.lambda}`;
+      const n = perCell.get(cell) ?? 0;
+      if (n < FAILING_PER_CELL) failing.push(episodeView(r));
+      perCell.set(cell, n + 1);
+    }
   }
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
-  return { dir, grid, outcomes };
+  return { dir, grid, outcomes, failing };
 }
 
 const f3 = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : x.toFixed(3));

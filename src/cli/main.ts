@@ -16,7 +16,8 @@ import { readFileSync } from 'node:fs';
 import { ResampleBank } from '../core/bootstrap.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
-import { compareCommand, statsCommand } from './analyze.js';
+import { compareCommand, loadRun, statsCommand } from './analyze.js';
+import { DEFAULT_THETA } from '../core/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
@@ -38,7 +39,7 @@ Commands:
   serve-tools  serve a world's tools over loopback HTTP for agents in other processes
   stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
   compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
-  report     heatmaps (SVG, PNG), grid.csv and summary.md of a run (a sweep writes them to RUN/report)
+  report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -77,7 +78,7 @@ Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plu
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
 Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RUN_B [--agent ID] [--k K],
   or RUN --agents A,B [--k K].
-Report options: RUN [--k K] (default n) [--format svg,png,md,csv] [--out DIR] (default RUN/report)
+Report options: RUN [--k K] (default n) [--format svg,png,html,md,csv] [--out DIR] (default RUN/report)
   [--baseline RUN_B] (the biggest changes against it in summary.md).
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
   --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
@@ -172,7 +173,9 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const { tally, failing, torn } = await tallyLog(files.episodes);
   const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, ...(config.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: config.adaptiveFirstTrials } : {}), agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));
   writeJson(files.grid, grid);
-  const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'));
+  // The report's drill-down reads the failing episodes back from the log, the run's truth.
+  const drill = (await loadRun(dir, DEFAULT_THETA)).failing;
+  const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])));
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
   io.out(`${done} episodes in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);

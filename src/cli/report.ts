@@ -1,22 +1,33 @@
-/** `shakedown report RUN`: heatmaps (SVG and PNG), the grid as CSV and summary.md, from a run directory. */
+/** `shakedown report RUN`: heatmaps (SVG and PNG), report.html, the grid as CSV and summary.md, from a run directory. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { getWorld, loadScenarios } from '../../scenarios/index.js';
 import { ResampleBank } from '../core/bootstrap.js';
 import { compareCells, type CellComparison } from '../core/compare.js';
 import { ShakedownError } from '../core/errors.js';
 import { DEFAULT_THETA } from '../core/surface.js';
 import { gridCsv, heatmapFiles, summaryMarkdown } from '../report/files.js';
 import { svgToPng } from '../report/png.js';
+import { reportHtml, type EpisodeView } from '../report/html.js';
 import type { Grid } from '../report/grid.js';
 import { loadRun } from './analyze.js';
 import { parseInteger, type Flags, type Io } from './options.js';
 
 /** Report formats this release writes. */
-export const REPORT_FORMATS = ['svg', 'png', 'md', 'csv'] as const;
+export const REPORT_FORMATS = ['svg', 'png', 'html', 'md', 'csv'] as const;
 type Format = (typeof REPORT_FORMATS)[number];
 
 /** Writes the report files of a grid into `out`; returns their names. */
-export function writeReport(grid: Grid, run: string, out: string, formats: readonly Format[] = REPORT_FORMATS, k?: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] }): string[] {
+export function writeReport(
+  grid: Grid,
+  run: string,
+  out: string,
+  formats: readonly Format[] = REPORT_FORMATS,
+  k?: number,
+  changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] },
+  failing: readonly EpisodeView[] = [],
+  titles: Readonly<Record<string, string>> = {},
+): string[] {
   mkdirSync(out, { recursive: true });
   const kk = k ?? grid.agents[0]?.surfaces.length ?? 1;
   const written: string[] = [];
@@ -27,9 +38,19 @@ export function writeReport(grid: Grid, run: string, out: string, formats: reado
   const maps = formats.includes('svg') || formats.includes('png') ? heatmapFiles(grid, run) : [];
   if (formats.includes('svg')) for (const f of maps) put(f.name, f.content);
   if (formats.includes('png')) for (const f of maps) put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
+  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
   if (formats.includes('md')) put('summary.md', summaryMarkdown(grid, run, kk, changes));
   return written;
+}
+
+/** Scenario titles of a world, for the report; empty for a world this installation does not have. */
+export function scenarioTitles(world: string): Record<string, string> {
+  try {
+    return Object.fromEntries(loadScenarios(getWorld(world)).map((s) => [s.id, s.title]));
+  } catch {
+    return {};
+  }
 }
 
 export async function reportCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
@@ -51,7 +72,7 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     changes = { baseline: basename(resolve(flags.baseline)), rows };
   }
   const out = flags.out ?? join(dirs[0] as string, 'report');
-  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes);
+  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, scenarioTitles(run.grid.world));
   io.out(`${written.length} report files in ${out}: ${written.join(', ')}\n`);
   return 0;
 }

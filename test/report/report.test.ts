@@ -40,6 +40,20 @@ describe('heatmaps', () => {
     expect(svg).toMatch(/>0\.750<\/text><text [^>]*>\[/);
   });
 
+  it('show in every cell the number grid.json holds', () => {
+    const g = grid();
+    for (const f of heatmapFiles(g, 'r').filter((x) => x.name.startsWith('heatmap-'))) {
+      const agent = g.agents.find((a) => f.name === `heatmap-${slug(a.agent)}.svg`);
+      for (const m of f.content.matchAll(/<g class="cell" data-eps="([\d.]+)" data-lambda="([\d.]+)" data-k="(\d+)">.*?<text [^>]*>([\d.]+)<\/text><text [^>]*>\[([\d.]+), ([\d.]+)\]/g)) {
+        const cell = agent?.cells.find((c) => c.eps === Number(m[1]) && c.lambda === Number(m[2]));
+        const e = cell?.passHatK[Number(m[3]) - 1];
+        expect(Number(m[4])).toBeCloseTo(e?.value ?? Number.NaN, 3);
+        expect(Number(m[5])).toBeCloseTo(e?.ci95[0] ?? Number.NaN, 2);
+        expect(Number(m[6])).toBeCloseTo(e?.ci95[1] ?? Number.NaN, 2);
+      }
+    }
+  });
+
   it('escape every text that comes from a run', () => {
     const files = heatmapFiles(grid(), `run ${HOSTILE}`);
     for (const f of files) {

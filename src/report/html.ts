@@ -1,0 +1,131 @@
+/**
+ * report.html: one self-contained file (no network) with the surfaces, their summaries, the unstable
+ * tasks and the failure taxonomy, where clicking a heatmap cell lists its failing episodes with their
+ * diff, fault trace, perturbed messages and the command that replays each. Text from runs is escaped;
+ * episode data travels as JSON that the page renders with textContent only.
+ */
+import type { EpisodeRecord } from '../core/episode.js';
+import { FAILURE_CLASSES } from '../core/stats.js';
+import type { Grid } from './grid.js';
+import { heatmapFiles } from './files.js';
+import { escapeXml } from './svg.js';
+
+/** What the page shows of one failing episode. */
+export interface EpisodeView {
+  readonly agent: string;
+  readonly eps: number;
+  readonly lambda: number;
+  readonly scenario: string;
+  readonly trial: number;
+  readonly outcome: string;
+  readonly failure?: string;
+  readonly diff: readonly string[];
+  readonly missingOutputs: readonly string[];
+  readonly faults: readonly string[];
+  /** The tool calls, one line each: time, method, path, status, fault. */
+  readonly trace: readonly string[];
+  readonly messages: readonly { role: string; text: string; original?: string; perturbations?: readonly string[] }[];
+  readonly replay?: string;
+}
+
+/** The view of a record, as the page shows it. */
+export function episodeView(r: EpisodeRecord & { replay?: string }): EpisodeView {
+  return {
+    agent: r.key.agent,
+    eps: r.key.eps,
+    lambda: r.key.lambda,
+    scenario: r.key.scenario,
+    trial: r.key.trial,
+    outcome: r.outcome,
+    ...(r.failure ? { failure: r.failure } : {}),
+    diff: r.diff.map((d) => d.message),
+    missingOutputs: r.missingOutputs,
+    trace: r.trace.map((t) => `+${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'no response'}${t.fault ? ` [${t.fault}]` : ''}${t.replayed ? ' [idempotent replay]' : ''}${t.refused ? ` [refused: ${t.refused}]` : ''}`),
+    faults: r.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}${f.window ? ' (in a window)' : ''}`),
+    messages: r.messages.map((m) => ({ role: m.role, text: m.text, ...(m.original !== undefined ? { original: m.original } : {}), ...(m.perturbations ? { perturbations: m.perturbations } : {}) })),
+    ...(r.replay ? { replay: r.replay } : {}),
+  };
+}
+
+/** JSON safe inside a <script> element: no `<`, `>`, `&` or line separators can close or confuse it. */
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3));
+
+const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:24px;color:#111}h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#f3f3f3}
+.map{overflow-x:auto;margin:8px 0}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
+#details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
+.episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}`;
+
+/** The script that turns a click on a cell into the list of its failing episodes; it never parses HTML from data. */
+const SCRIPT = `(() => {
+  const data = JSON.parse(document.getElementById('episodes').textContent);
+  const panel = document.getElementById('details');
+  const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
+  function show(agent, eps, lambda) {
+    panel.replaceChildren();
+    const list = data.filter((e) => e.agent === agent && e.eps === eps && e.lambda === lambda);
+    panel.append(el('h3', agent + ' at ε ' + eps + ', λ ' + lambda + ': ' + list.length + ' failing episode(s) shown'));
+    for (const e of list) {
+      const box = el('div', undefined, 'episode');
+      box.dataset.scenario = e.scenario;
+      box.append(el('strong', e.scenario + (e.title ? ' (' + e.title + ')' : '') + ', trial ' + e.trial + ': ' + e.outcome + (e.failure ? ' (' + e.failure + ')' : '')));
+      if (e.replay) { const p = el('p'); p.append('Replay: ', el('code', e.replay)); box.append(p); }
+      if (e.diff.length || e.missingOutputs.length) box.append(el('pre', [...e.diff, ...e.missingOutputs.map((o) => 'required output not stated: ' + o)].join('\\n')));
+      box.append(el('p', 'Faults: ' + (e.faults.length ? e.faults.join(', ') : 'none'), 'muted'));
+      if (e.trace.length) box.append(el('pre', e.trace.join('\\n')));
+      const convo = el('pre');
+      convo.textContent = e.messages.map((m) => (m.role === 'user' ? 'user > ' : 'agent> ') + m.text + (m.original !== undefined ? '\\n        (unperturbed: ' + m.original + ') [' + (m.perturbations || []).join(', ') + ']' : '')).join('\\n');
+      box.append(convo);
+      panel.append(box);
+    }
+    panel.scrollIntoView({ block: 'nearest' });
+  }
+  for (const map of document.querySelectorAll('.map[data-agent]')) {
+    for (const cell of map.querySelectorAll('.cell')) {
+      cell.addEventListener('click', () => show(map.dataset.agent, Number(cell.dataset.eps), Number(cell.dataset.lambda)));
+    }
+  }
+})();`;
+
+/** The whole page. `failing` holds the failing episodes to drill into (the caller caps how many per cell). */
+export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}): string {
+  const task = (id: string) => `${escapeXml(id)}${titles[id] ? ` <span class="muted">${escapeXml(titles[id] as string)}</span>` : ''}`;
+  const maps = heatmapFiles(grid, run).filter((f) => f.name.startsWith('heatmap-'));
+  const body: string[] = [];
+  body.push(`<h1>Shakedown report: ${escapeXml(run)}</h1>`);
+  body.push(`<p class="muted">World <code>${escapeXml(grid.world)}</code>, fault profile <code>${escapeXml(grid.profile)}</code>, seed <code>${escapeXml(grid.seed)}</code>, ${grid.trials} trials per task. Click a cell of a heatmap for its failing episodes.</p>`);
+  body.push('<h2>Surface summaries</h2><table><tr><th>agent</th><th>k</th><th>volume</th><th>slope ε</th><th>slope λ</th><th>critical ε</th><th>critical λ</th></tr>');
+  for (const a of grid.agents) for (const s of a.surfaces) body.push(`<tr><td>${escapeXml(a.agent)}</td><td>${s.k}</td><td>${f3(s.volume)}</td><td>${f3(s.slopeEps)}</td><td>${f3(s.slopeLambda)}</td><td>${s.criticalEps ?? 'none'}</td><td>${s.criticalLambda ?? 'none'}</td></tr>`);
+  body.push('</table>');
+  body.push('<h2>Heatmaps</h2>');
+  grid.agents.forEach((a, i) => body.push(`<div class="map" data-agent="${escapeXml(a.agent)}">${maps[i]?.content ?? ''}</div>`));
+  body.push('<div id="details"><p class="muted">Click a cell above.</p></div>');
+  body.push('<h2>Failure taxonomy</h2><table><tr><th>agent</th>' + FAILURE_CLASSES.map((c) => `<th>${c}</th>`).join('') + '</tr>');
+  for (const a of grid.agents) {
+    const total: Record<string, number> = {};
+    for (const c of a.cells) for (const [k, v] of Object.entries(c.failures)) total[k] = (total[k] ?? 0) + (v ?? 0);
+    body.push(`<tr><td>${escapeXml(a.agent)}</td>${FAILURE_CLASSES.map((c) => `<td>${total[c] ?? 0}</td>`).join('')}</tr>`);
+  }
+  body.push('</table>');
+  const unstable = grid.unstable ?? [];
+  body.push(`<h2>Unstable tasks (${unstable.length})</h2><table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
+  for (const u of unstable.slice(0, 200)) body.push(`<tr><td>${escapeXml(u.agent)}</td><td>${u.eps}</td><td>${u.lambda}</td><td>${task(u.scenario)}</td><td>${u.trials}</td><td>${u.successes}</td><td>${f3(u.pass1)}</td><td>${escapeXml(u.dominantFailure)}</td></tr>`);
+  body.push('</table>');
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
+    `<title>Shakedown report: ${escapeXml(run)}</title><style>${STYLE}</style></head><body>`,
+    body.join('\n'),
+    `<script type="application/json" id="episodes">${scriptJson(failing.map((e) => ({ ...e, title: titles[e.scenario] ?? '' })))}</script>`,
+    `<script>${SCRIPT}</script>`,
+    '</body></html>',
+  ].join('\n');
+}

@@ -40,12 +40,12 @@ describe('shakedown sweep (end to end)', () => {
       for (const e of cell.passHatK) expect(e.ci95[0] <= e.value + 1e-9 && e.value <= e.ci95[1] + 1e-9).toBe(true);
     }
     // The sweep writes its report: heatmaps as SVG and PNG, the grid as CSV, summary.md.
-    expect(readdirSync(join(out, 'report')).sort()).toEqual(expect.arrayContaining(['grid.csv', 'summary.md', 'heatmap-reference-retry.svg', 'heatmap-reference-retry.png', 'difference-reference-none-vs-reference-retry.svg']));
+    expect(readdirSync(join(out, 'report')).sort()).toEqual(expect.arrayContaining(['grid.csv', 'summary.md', 'report.html', 'heatmap-reference-retry.svg', 'heatmap-reference-retry.png', 'difference-reference-none-vs-reference-retry.svg']));
     const report = await shakedown('report', out, '--format', 'md,csv', '--k', '1', '--out', join(out, 'r2'), '--baseline', out);
     expect(report.code).toBe(0);
     expect(readdirSync(join(out, 'r2')).sort()).toEqual(['grid.csv', 'summary.md']);
     expect(readFileSync(join(out, 'r2', 'summary.md'), 'utf8')).toMatch(/## Biggest changes against run/);
-    expect((await shakedown('report', out, '--format', 'pdf')).stderr).toMatch(/unknown format `pdf`. Formats: svg, png, md, csv/);
+    expect((await shakedown('report', out, '--format', 'pdf')).stderr).toMatch(/unknown format `pdf`. Formats: svg, png, html, md, csv/);
     expect((await shakedown('report', out, '--k', '9')).stderr).toMatch(/`--k 9` is out of range; this run has pass\^1..pass\^2/);
     const manifest = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(manifest).toMatchObject({ schemaVersion: 1, seed: '7', world: 'retail', node: process.version, episodes: 128 });

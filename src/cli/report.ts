@@ -73,6 +73,8 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
   }
   const out = flags.out ?? join(dirs[0] as string, 'report');
   const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, scenarioTitles(run.grid.world));
-  io.out(`${written.length} report files in ${out}: ${written.join(', ')}\n`);
+  const count = (ext: string) => written.filter((f) => f.endsWith(ext)).length;
+  const named = written.filter((f) => !f.endsWith('.svg') && !f.endsWith('.png'));
+  io.out(`${written.length} report files in ${out}: ${[...named, ...(count('.svg') ? [`${count('.svg')} SVG heatmaps`] : []), ...(count('.png') ? [`${count('.png')} PNG heatmaps`] : [])].join(', ')}\n`);
   return 0;
 }

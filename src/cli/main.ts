@@ -8,19 +8,21 @@ import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveConfig } from '../core/config.js';
-import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
+import { keyString, runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
 import { validateScenarios } from '../core/validate.js';
 import { buildGrid, type Grid } from '../report/grid.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { ResampleBank } from '../core/bootstrap.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, loadRun, statsCommand } from './analyze.js';
 import { DEFAULT_THETA } from '../core/surface.js';
 import { reportCommand, writeReport } from './report.js';
-import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
-import { appendEpisode, createRunDir, gitCommit, packageVersion, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
+import { mergeCommand } from './merge.js';
+import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
+import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
+import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
@@ -40,6 +42,7 @@ Commands:
   stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
   compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
   report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
+  merge      merge the run directories of shards (--shard I/N) into one: DIR... --out OUT
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -68,6 +71,8 @@ Sweep options:
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --quiet             no progress lines
+  --resume            continue the run in --out: skip finished episodes (same options, or --force)
+  --shard I/N         run part I of N of the episode keys (merge the parts with \`shakedown merge\`)
 
 Perturb options: --scenario ID --eps E [--samples N] plus --seed, --world, --perturbations; sample i is
   what trial i of a sweep with that seed sees first.
@@ -127,11 +132,28 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const agents = await resolveAgentsFor(config);
   const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
   const options = episodeOptions(config, world);
+  const shard = parseShard(flags.shard);
+  if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
+  if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
   // clock: the default run directory is named after the wall-clock start; no outcome depends on it.
   const dir = flags.out ?? join('runs', new Date().toISOString().replace(/[:.]/g, '-'));
-  createRunDir(dir);
+  createRunDir(dir, flags.resume === true);
   const files = runFiles(dir);
-  const total = planKeys({ scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials }).length;
+  const hash = configHash(config as unknown as Record<string, unknown>);
+  if (flags.resume && existsSync(files.manifest)) {
+    const previous = JSON.parse(readFileSync(files.manifest, 'utf8')) as { configHash?: string; shard?: string };
+    if (previous.configHash !== hash && !flags.force) {
+      throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration (config hash ${previous.configHash ?? 'missing'}, now ${hash}). Use the same options, or \`--force\` to mix them knowingly.`);
+    }
+    if ((previous.shard ?? null) !== (flags.shard ?? null) && !flags.force) {
+      throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it ran shard ${previous.shard ?? 'none'}, not ${flags.shard ?? 'none'}. Resume it with the same \`--shard\`.`);
+    }
+  }
+  const finished = readFinished(files.episodes, true);
+  const allKeys = planKeys({ scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials });
+  const outOfShard = new Set(shard ? allKeys.filter((k) => hash53(keyString(k)) % shard.count !== shard.index - 1).map(keyString) : []);
+  const skip = new Set([...finished.keys, ...outOfShard]);
+  const total = allKeys.length - outOfShard.size;
   writeJson(files.manifest, {
     schemaVersion: RUN_SCHEMA_VERSION,
     shakedown: packageVersion(),
@@ -139,6 +161,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     node: process.version,
     gitCommit: gitCommit(),
     config,
+    configHash: hash,
+    ...(flags.shard ? { shard: flags.shard } : {}),
     world: world.id,
     seed: config.seed,
     grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
@@ -146,14 +170,25 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     episodes: total,
     trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
   });
+  if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
   io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) -> ${dir}\n`);
   const started = performance.now(); // clock: progress rate and the closing timing line only
-  let done = 0;
+  let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
   let lastPrint = 0;
+  // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    if (stop.signal.aborted) return;
+    io.err('\nshakedown: interrupted: no new episodes; waiting up to 10 s for those in flight. Resume with --resume.\n');
+    stop.abort();
+  };
+  process.once('SIGINT', onInterrupt);
   const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
-  const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks));
-  await run(
+  const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
+  const running = run(
     {
+      skip,
+      signal: stop.signal,
       onEpisode(record: EpisodeRecord) {
         appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) });
         done++;
@@ -168,6 +203,11 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       },
     },
   );
+  const grace = new Promise<void>((resolve) => {
+    stop.signal.addEventListener('abort', () => setTimeout(resolve, 10_000).unref(), { once: true });
+  });
+  await Promise.race([running, grace]);
+  process.off('SIGINT', onInterrupt);
   if (io.tty && !flags.quiet && done !== total) io.err('\n');
   await disposeAll(agents);
   const { tally, failing, torn } = await tallyLog(files.episodes);
@@ -178,7 +218,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])));
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
-  io.out(`${done} episodes in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
+  const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
+  io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
   if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
   // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
   const notBaseline = failing.filter((k) => k.agent !== 'noop' && k.agent !== 'oracle');
@@ -186,6 +227,10 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   if (shown.length > 0) {
     io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
     for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
+  }
+  if (stop.signal.aborted) {
+    io.err(`shakedown: interrupted after ${done} of ${total} episodes; the grid above is partial. Resume with \`shakedown sweep --resume --out ${dir}\` and the same options.\n`);
+    return 130;
   }
   return 0;
 }
@@ -324,8 +369,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await compareCommand(parsed.positionals, flags, io);
       case 'report':
         return await reportCommand(parsed.positionals, flags, io);
+      case 'merge':
+        return await mergeCommand(parsed.positionals, flags, io);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

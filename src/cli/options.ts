@@ -35,6 +35,9 @@ export const OPTIONS = {
   adaptive: { type: 'string' },
   ablate: { type: 'string' },
   format: { type: 'string' },
+  resume: { type: 'boolean' },
+  force: { type: 'boolean' },
+  shard: { type: 'string' },
   baseline: { type: 'string' },
   'fault-weights': { type: 'string' },
   k: { type: 'string' },
@@ -224,3 +227,15 @@ export function samplesFlag(flags: Flags, fallback: number): number {
   return n;
 }
 
+
+/** `--shard i/n` (1 <= i <= n): this process runs the keys whose hash falls in part i of n. */
+export function parseShard(raw: string | undefined): { index: number; count: number } | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\` (in a Kubernetes Indexed Job: \`--shard $((JOB_COMPLETION_INDEX + 1))/N\`).`);
+  }
+  return { index, count };
+}

@@ -1,10 +1,62 @@
-import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { execFileSync } from 'node:child_process';
 import { ShakedownError } from '../core/errors.js';
 import type { EpisodeRecord } from '../core/episode.js';
 import { Tally } from '../core/stats.js';
+import { keyString } from '../core/episode.js';
+import { stableJson } from '../core/canonical.js';
+import { hash53 } from '../core/seeds.js';
+
+/**
+ * A hash of everything in a config that decides what a run's episodes are and how they come out
+ * (not how many run at once, nor which shard this process runs), stored in run.json: a run resumes or
+ * merges only with the same hash.
+ */
+export function configHash(config: Readonly<Record<string, unknown>>): string {
+  const { concurrency: _c, ...rest } = config;
+  return hash53(stableJson(rest)).toString(36);
+}
+
+/**
+ * The episodes a run directory already holds: their keys and outcomes. A torn last line, as a killed
+ * writer leaves, is cut off the file (when `repair`) so that new lines start clean.
+ */
+export function readFinished(path: string, repair = false): { keys: Set<string>; outcomes: Map<string, boolean>; torn: number } {
+  const keys = new Set<string>();
+  const outcomes = new Map<string, boolean>();
+  if (!existsSync(path)) return { keys, outcomes, torn: 0 };
+  const text = readFileSync(path, 'utf8');
+  let torn = 0;
+  let goodBytes = 0;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const end = offset + Buffer.byteLength(line) + 1;
+    const complete = end <= Buffer.byteLength(text);
+    if (line.trim()) {
+      try {
+        if (!complete) throw new Error('no newline');
+        const r = JSON.parse(line) as EpisodeRecord;
+        keys.add(keyString(r.key));
+        outcomes.set(keyString(r.key), r.outcome === 'pass');
+        goodBytes = end;
+      } catch {
+        torn++;
+      }
+    } else if (complete) goodBytes = end;
+    offset = end;
+  }
+  if (repair && torn > 0) {
+    const fd = openSync(path, 'r+');
+    try {
+      ftruncateSync(fd, goodBytes);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { keys, outcomes, torn };
+}
 
 export const RUN_SCHEMA_VERSION = 1;
 
@@ -14,11 +66,11 @@ export const runFiles = (dir: string) => ({
   grid: join(dir, 'grid.json'),
 });
 
-/** Creates a run directory; refuses one that already holds episodes, so no finished episode is lost. */
-export function createRunDir(dir: string): void {
+/** Creates a run directory; refuses one that already holds episodes (unless resuming), so no finished episode is lost. */
+export function createRunDir(dir: string, resume = false): void {
   const files = runFiles(dir);
-  if (existsSync(files.episodes)) {
-    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to start the sweep: ${dir} already holds episodes.jsonl. Choose another \`--out\` directory, or move that run away.`);
+  if (existsSync(files.episodes) && !resume) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to start the sweep: ${dir} already holds episodes.jsonl. Resume it with \`--resume\`, choose another \`--out\` directory, or move that run away.`);
   }
   try {
     mkdirSync(dir, { recursive: true });

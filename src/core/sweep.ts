@@ -4,6 +4,9 @@ import type { Scenario } from './scenario.js';
 import type { WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 
+/** One turn of the event loop (a macrotask), where the platform offers one. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
 /** Everything a sweep needs, resolved. */
 export interface SweepPlan extends EpisodeOptions {
   readonly world: WorldDefinition;
@@ -65,6 +68,9 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
       const record = await runEpisode(harness, prepared, agents.get(key.agent) as AgentFactory, key, plan);
       records.push(record);
       await hooks.onEpisode?.(record);
+      // Episodes resolve through promises alone; let the event loop turn between them, so that signals
+      // (SIGINT), timers and output are served during a long sweep.
+      await yieldToEventLoop();
     }
   };
   const width = Math.max(1, Math.min(plan.concurrency, keys.length));

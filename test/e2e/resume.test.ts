@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { makeRng } from '../../src/core/seeds.js';
+
+const bin = fileURLToPath(new URL('../../bin/shakedown.js', import.meta.url));
+const PLAN = ['--agent', 'reference:none,reference:retry', '--scenario', 'category:cancel', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '9'];
+
+function start(args: readonly string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exit, stderr: () => stderr };
+}
+
+const keysOf = (dir: string) =>
+  readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.stringify(JSON.parse(l).key));
+
+describe('resume after a crash', () => {
+  it('a sweep killed with SIGKILL at random moments and resumed loses no episode, runs none twice and ends with the uninterrupted grid', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'shakedown-resume-'));
+    const whole = start(['sweep', '--out', join(base, 'whole'), ...PLAN]);
+    expect(await whole.exit).toBe(0);
+    const expected = readFileSync(join(base, 'whole', 'grid.json'), 'utf8');
+    const planned = keysOf(join(base, 'whole')).length;
+    // Kill moments from a seeded stream: 20 runs, three at a time.
+    const rng = makeRng('kill-points');
+    const delays = Array.from({ length: 20 }, () => 250 + Math.floor(rng() * 2200));
+    const runOne = async (i: number) => {
+      const dir = join(base, `r${i}`);
+      const victim = start(['sweep', '--out', dir, ...PLAN]);
+      // clock: the test kills a real child process after a real delay; the outcome must not depend on when.
+      await new Promise((r) => setTimeout(r, delays[i]));
+      victim.child.kill('SIGKILL');
+      await victim.exit;
+      // Every other run also leaves a torn last line, as a writer killed mid-line would.
+      if (i % 2 === 1 && existsSync(join(dir, 'episodes.jsonl'))) appendFileSync(join(dir, 'episodes.jsonl'), '{"key":{"scenario":"cancel-pen');
+      const resumed = start(['sweep', '--out', dir, '--resume', ...PLAN]);
+      expect(await resumed.exit, resumed.stderr()).toBe(0);
+      const keys = keysOf(dir);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(keys).toHaveLength(planned);
+      expect(readFileSync(join(dir, 'grid.json'), 'utf8')).toBe(expected);
+    };
+    for (let i = 0; i < delays.length; i += 3) await Promise.all([i, i + 1, i + 2].filter((j) => j < delays.length).map(runOne));
+  }, 240_000);
+
+  it('refuses to resume with another configuration unless forced, and SIGINT stops cleanly with a partial grid', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'shakedown-resume2-'));
+    const dir = join(base, 'run');
+    const first = start(['sweep', '--out', dir, ...PLAN]);
+    expect(await first.exit).toBe(0);
+    const other = start(['sweep', '--out', dir, '--resume', ...PLAN.filter((a) => a !== '9'), '9x']);
+    expect(await other.exit).toBe(2);
+    expect(other.stderr()).toMatch(/started with another configuration .* Use the same options, or `--force`/);
+    const again = start(['sweep', '--out', dir, ...PLAN]);
+    expect(await again.exit).toBe(2);
+    expect(again.stderr()).toMatch(/Resume it with `--resume`/);
+
+    const slow = start(['sweep', '--out', join(base, 'int'), '--agent', 'reference:none', '--trials', '4', '--quiet']);
+    await new Promise((r) => setTimeout(r, 2500));
+    slow.child.kill('SIGINT');
+    expect(await slow.exit).toBe(130);
+    expect(slow.stderr()).toMatch(/interrupted after \d+ of 1008 episodes; the grid above is partial/);
+    expect(existsSync(join(base, 'int', 'grid.json'))).toBe(true);
+  }, 120_000);
+
+  it('shards partition the episodes; merging them gives the unsharded grid byte for byte', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'shakedown-shards-'));
+    const runs = await Promise.all(['1/3', '2/3', '3/3'].map(async (shard, i) => {
+      const s = start(['sweep', '--out', join(base, `s${i}`), '--shard', shard, ...PLAN]);
+      expect(await s.exit, s.stderr()).toBe(0);
+      return keysOf(join(base, `s${i}`));
+    }));
+    const whole = start(['sweep', '--out', join(base, 'whole'), ...PLAN]);
+    expect(await whole.exit).toBe(0);
+    const all = runs.flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.sort()).toEqual(keysOf(join(base, 'whole')).sort());
+    const merge = start(['merge', join(base, 's0'), join(base, 's1'), join(base, 's2'), '--out', join(base, 'merged')]);
+    expect(await merge.exit, merge.stderr()).toBe(0);
+    expect(readFileSync(join(base, 'merged', 'grid.json'), 'utf8')).toBe(readFileSync(join(base, 'whole', 'grid.json'), 'utf8'));
+    const bad = start(['sweep', '--shard', '4/3', ...PLAN]);
+    expect(await bad.exit).toBe(2);
+    expect(bad.stderr()).toMatch(/write i\/n with 1 <= i <= n/);
+  }, 120_000);
+});

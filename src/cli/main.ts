@@ -20,6 +20,7 @@ import { compareCommand, loadRun, statsCommand } from './analyze.js';
 import { DEFAULT_THETA } from '../core/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { mergeCommand } from './merge.js';
+import { gateCommand } from './gate.js';
 import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
@@ -43,6 +44,7 @@ Commands:
   compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
   report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
   merge      merge the run directories of shards (--shard I/N) into one: DIR... --out OUT
+  gate       go/no-go for a release: RUN --rule 'pass^4 >= 0.8 where eps <= 0.2' (exit 1 on no-go)
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -85,6 +87,8 @@ Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RU
   or RUN --agents A,B [--k K].
 Report options: RUN [--k K] (default n) [--format svg,png,html,md,csv] [--out DIR] (default RUN/report)
   [--baseline RUN_B] (the biggest changes against it in summary.md).
+Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
+  [--baseline RUN_B --max-regression D] [--junit FILE]; the verdict is added to RUN/report/summary.md.
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
   --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
 
@@ -371,8 +375,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await reportCommand(parsed.positionals, flags, io);
       case 'merge':
         return await mergeCommand(parsed.positionals, flags, io);
+      case 'gate':
+        return await gateCommand(parsed.positionals, flags, io);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

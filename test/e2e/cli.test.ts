@@ -47,6 +47,15 @@ describe('shakedown sweep (end to end)', () => {
     expect(readFileSync(join(out, 'r2', 'summary.md'), 'utf8')).toMatch(/## Biggest changes against run/);
     expect((await shakedown('report', out, '--format', 'pdf')).stderr).toMatch(/unknown format `pdf`. Formats: svg, png, html, md, csv/);
     expect((await shakedown('report', out, '--k', '9')).stderr).toMatch(/`--k 9` is out of range; this run has pass\^1..pass\^2/);
+    const go = await shakedown('gate', out, '--rule', 'pass^1 >= 0 where lambda <= 0.3', '--junit', join(out, 'junit.xml'));
+    expect(go.code).toBe(0);
+    expect(go.stdout).toMatch(/^gate: GO/m);
+    const noGo = await shakedown('gate', out, '--rule', 'pass^2 >= 1', '--lower');
+    expect(noGo.code).toBe(1);
+    expect(noGo.stdout).toMatch(/^gate: NO-GO/m);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="shakedown gate" tests="\d+" failures="0">/);
+    expect(readFileSync(join(out, 'report', 'summary.md'), 'utf8')).toMatch(/## Release gate: NO-GO/);
+    expect((await shakedown('gate', out, '--rule', 'pass^2 >= lots')).stderr).toMatch(/Failed to read the gate rule/);
     const manifest = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(manifest).toMatchObject({ schemaVersion: 1, seed: '7', world: 'retail', node: process.version, episodes: 128 });
     expect(manifest.grid).toEqual({ eps: [0, 0.5], lambda: [0, 0.3], trials: 2, scenarios: ['cancel-gift-card-refund', 'cancel-pending-mistake', 'cancel-pending-no-longer-needed', 'return-to-gift-card'] });

@@ -1,0 +1,43 @@
+/** `shakedown gate RUN --rule '...'`: a go/no-go for a release, with JUnit XML for CI. */
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ShakedownError } from '../core/errors.js';
+import { evaluateGate, junitXml, parseRule, type GateCheck } from '../core/gate.js';
+import { DEFAULT_THETA } from '../core/surface.js';
+import { loadRun } from './analyze.js';
+import { parseNumberList, type Flags, type Io } from './options.js';
+
+const BASELINES = new Set(['noop', 'oracle']);
+
+export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
+  if (dirs.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', "Failed to gate: give one run directory, e.g. `shakedown gate runs/x --rule 'pass^4 >= 0.8 where eps <= 0.2'`.");
+  const rules = (flags.rule ?? []).map(parseRule);
+  const maxRegression = flags['max-regression'] === undefined ? undefined : parseNumberList('max-regression', flags['max-regression'])[0];
+  if (rules.length === 0 && maxRegression === undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', "Failed to gate: give at least one `--rule 'pass^4 >= 0.8 where eps <= 0.2 and lambda <= 0.2'`, or a `--baseline` with `--max-regression`.");
+  if (maxRegression !== undefined && !flags.baseline) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to gate: `--max-regression` needs `--baseline RUN` to compare with.');
+  const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
+  const base = flags.baseline ? await loadRun(flags.baseline, DEFAULT_THETA) : undefined;
+  const agents = run.grid.agents.filter((a) => (flags.agent ? flags.agent.includes(a.agent) : !BASELINES.has(a.agent)));
+  if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. Agents: ${run.grid.agents.map((a) => a.agent).join(', ')}.`);
+  const checks: GateCheck[] = agents.flatMap((a) =>
+    evaluateGate(a.agent, a.cells, rules, {
+      lower: flags.lower === true,
+      ...(base && maxRegression !== undefined ? { baseline: base.grid.agents.find((b) => b.agent === a.agent)?.cells ?? [], maxRegression } : {}),
+    }),
+  );
+  const failed = checks.filter((c) => !c.passed);
+  for (const a of agents) {
+    const mine = checks.filter((c) => c.agent === a.agent);
+    const bad = mine.filter((c) => !c.passed);
+    io.out(`${bad.length === 0 ? 'PASS' : 'FAIL'} ${a.agent}: ${mine.length - bad.length} of ${mine.length} checks hold\n`);
+    for (const c of bad) io.out(`       ${c.rule}: ${c.message}\n`);
+  }
+  io.out(`gate: ${failed.length === 0 ? 'GO' : 'NO-GO'} (${checks.length - failed.length} of ${checks.length} checks hold)\n`);
+  if (flags.junit) writeFileSync(flags.junit, junitXml(checks));
+  // The verdict goes into the run's summary.md, for the release ticket.
+  const summary = join(dirs[0] as string, 'report', 'summary.md');
+  if (existsSync(summary)) {
+    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
+  }
+  return failed.length === 0 ? 0 : 1;
+}

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { ShakedownError } from '../core/errors.js';
 import type { AgentFactory } from './contract.js';
 import { httpAgent } from './http-agent.js';
@@ -21,11 +22,14 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
   if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: no such file (looked at ${path}). Check the path; it is relative to the current directory.`);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    // tsImport transforms TypeScript wherever the file lives, even outside an ESM package.
+    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
   } catch (error) {
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: importing it threw ${(error as Error).name}: ${(error as Error).message}. Fix the module so that it imports.`, { cause: error });
   }
-  const candidate = (mod.default ?? mod.agent) as Partial<AgentFactory> | undefined;
+  // A TypeScript file outside an ESM package is compiled to CommonJS: its exports arrive one level down.
+  const inner = mod.default !== null && typeof mod.default === 'object' && ('default' in mod.default || 'agent' in mod.default) && typeof (mod.default as { create?: unknown }).create !== 'function' ? (mod.default as Record<string, unknown>) : undefined;
+  const candidate = (inner ? (inner.default ?? inner.agent) : (mod.default ?? mod.agent)) as Partial<AgentFactory> | undefined;
   if (!candidate || typeof candidate !== 'object' || typeof candidate.id !== 'string' || candidate.id === '' || typeof candidate.create !== 'function') {
     throw new ShakedownError(
       'SHAKEDOWN_AGENT',

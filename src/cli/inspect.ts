@@ -1,17 +1,16 @@
 /** Commands that show what a seed does without running agents: perturbed wording, the ε ladder, fault schedules. */
 import { getWorld, loadScenarios } from '../../scenarios/index.js';
-import { resolveConfig } from '../core/config.js';
 import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds } from '../core/episode.js';
 import { FaultInjector, faultSchedule } from '../core/faults.js';
 import { measureLadder, perturbSamples } from '../core/ladder.js';
-import { configFromFlags, episodeOptions, parseInteger, parseNumberList, samplesFlag, selectScenarios, type Flags, type Io } from './options.js';
+import { episodeOptions, loadConfig, parseInteger, parseNumberList, samplesFlag, selectScenarios, type Flags, type Io } from './options.js';
 
-export function perturbCommand(flags: Flags, io: Io): number {
+export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
   if (flags.scenario?.length !== 1 || flags.eps === undefined) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to perturb: give one `--scenario ID` and one `--eps E`, e.g. `shakedown perturb --scenario cancel-pending-mistake --eps 0.4 --samples 5`.');
   }
-  const config = resolveConfig(configFromFlags(flags));
+  const config = await loadConfig(flags);
   if (config.eps.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: \`--eps\` takes one value here, got ${config.eps.join(',')}.`);
   const world = getWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
@@ -28,9 +27,9 @@ export function perturbCommand(flags: Flags, io: Io): number {
   return 0;
 }
 
-export function ladderCommand(flags: Flags, io: Io): number {
+export async function ladderCommand(flags: Flags, io: Io): Promise<number> {
   const levels = flags.levels === undefined ? Array.from({ length: 11 }, (_, i) => i / 10) : parseNumberList('levels', flags.levels);
-  const config = resolveConfig({ ...configFromFlags(flags), eps: levels });
+  const config = await loadConfig(flags, { eps: levels });
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const families = episodeOptions(config, world).families;
@@ -50,12 +49,12 @@ export function ladderCommand(flags: Flags, io: Io): number {
 }
 
 /** `shakedown faults`: the faults a seed plans for one episode, per tool and call. */
-export function faultsCommand(flags: Flags, io: Io): number {
+export async function faultsCommand(flags: Flags, io: Io): Promise<number> {
   if (flags.scenario?.length !== 1 || flags.lambda === undefined) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to show faults: give one `--scenario ID` and one `--lambda L`, e.g. `shakedown faults --scenario return-two-items --lambda 0.3 --trial 2`.');
   }
   const { trials: _unused, ...rest } = flags;
-  const config = resolveConfig(configFromFlags(rest));
+  const config = await loadConfig(rest);
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to show faults: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
   const world = getWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);

@@ -7,7 +7,6 @@ import type { AgentFactory } from '../agents/contract.js';
 import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
-import { resolveConfig } from '../core/config.js';
 import { keyString, runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
 import { validateScenarios } from '../core/validate.js';
@@ -21,7 +20,8 @@ import { DEFAULT_THETA } from '../core/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { mergeCommand } from './merge.js';
 import { gateCommand } from './gate.js';
-import { agentSpecOf, configFromFlags, episodeOptions, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
+import { initCommand } from './init.js';
+import { agentSpecOf, episodeOptions, loadConfig, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
@@ -45,6 +45,10 @@ Commands:
   report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
   merge      merge the run directories of shards (--shard I/N) into one: DIR... --out OUT
   gate       go/no-go for a release: RUN --rule 'pass^4 >= 0.8 where eps <= 0.2' (exit 1 on no-go)
+  init       write a commented starter shakedown.config.ts (flags override its keys; --config FILE)
+
+Every command that takes sweep options reads shakedown.config.{ts,mts,js,mjs,json} from the current
+directory (or --config FILE) first; flags override its keys.
 
 Sweep options:
   --world ID          world to sweep (default retail)
@@ -103,7 +107,7 @@ Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --
 async function ablate(flags: Flags, io: Io): Promise<number> {
   const what = flags.ablate;
   if (what !== 'faults' && what !== 'perturbations') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--ablate ${what ?? ''}\`: ablate \`faults\` (one kind at a time) or \`perturbations\` (one family at a time).`);
-  const config = resolveConfig(configFromFlags(flags));
+  const config = await loadConfig(flags);
   const world = getWorld(config.world);
   const options = episodeOptions(config, world);
   const ids = what === 'faults' ? Object.entries(options.profile.weights).filter(([, w]) => w > 0).map(([id]) => id) : options.families.map((f) => f.family.id);
@@ -130,7 +134,7 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
 
 async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.ablate !== undefined) return ablate(flags, io);
-  const config = resolveConfig(configFromFlags(flags));
+  const config = await loadConfig(flags);
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const agents = await resolveAgentsFor(config);
@@ -240,7 +244,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
 }
 
 async function validate(flags: Flags, io: Io): Promise<number> {
-  const config = resolveConfig(configFromFlags(flags));
+  const config = await loadConfig(flags);
   const world = getWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const harness = new WorldHarness(world, config.seed);
@@ -292,7 +296,7 @@ async function replay(flags: Flags, io: Io): Promise<number> {
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: missing ${missing.map((m) => `\`--${m}\``).join(', ')}. Copy the replay command a sweep prints.`);
   }
   const { trials: _unused, ...replayFlags } = flags;
-  const config = resolveConfig(configFromFlags(replayFlags));
+  const config = await loadConfig(replayFlags);
   const world = getWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: no scenario \`${flags.scenario?.[0]}\` in world ${world.id}.`);
@@ -360,11 +364,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'replay':
         return await replay(flags, io);
       case 'perturb':
-        return perturbCommand(flags, io);
+        return await perturbCommand(flags, io);
       case 'ladder':
-        return ladderCommand(flags, io);
+        return await ladderCommand(flags, io);
       case 'faults':
-        return faultsCommand(flags, io);
+        return await faultsCommand(flags, io);
       case 'serve-tools':
         return await serveToolsCommand(flags, io);
       case 'stats':
@@ -377,8 +381,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await mergeCommand(parsed.positionals, flags, io);
       case 'gate':
         return await gateCommand(parsed.positionals, flags, io);
+      case 'init':
+        return initCommand(io, parsed.positionals[0]);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

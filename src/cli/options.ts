@@ -7,7 +7,12 @@ import { loadAgent } from '../agents/loader.js';
 import { llmUserSimulator } from '../agents/llm-user.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveFamilies } from '../core/perturb.js';
-import type { ResolvedConfig, SweepConfig } from '../core/config.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { z } from 'zod';
+import { resolveConfig, sweepConfigSchema, type ResolvedConfig, type SweepConfig } from '../core/config.js';
 import type { EpisodeKey, EpisodeOptions } from '../core/episode.js';
 import { FaultInjector, type FaultProfile } from '../core/faults.js';
 import type { Scenario } from '../core/scenario.js';
@@ -36,6 +41,7 @@ export const OPTIONS = {
   ablate: { type: 'string' },
   format: { type: 'string' },
   resume: { type: 'boolean' },
+  config: { type: 'string' },
   rule: { type: 'string', multiple: true },
   lower: { type: 'boolean' },
   'max-regression': { type: 'string' },
@@ -242,4 +248,45 @@ export function parseShard(raw: string | undefined): { index: number; count: num
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\` (in a Kubernetes Indexed Job: \`--shard $((JOB_COMPLETION_INDEX + 1))/N\`).`);
   }
   return { index, count };
+}
+
+/** The config files looked for in the current directory, in order, when `--config` is not given. */
+export const CONFIG_FILES = ['shakedown.config.ts', 'shakedown.config.mts', 'shakedown.config.js', 'shakedown.config.mjs', 'shakedown.config.json'];
+
+/** `export default x` as CommonJS interop delivers it: `{ default: x }` (with `__esModule`) becomes x. */
+export function unwrapDefault(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && 'default' in value && (Object.keys(value).every((k) => k === 'default' || k === '__esModule') || (value as { __esModule?: boolean }).__esModule)) return (value as { default: unknown }).default;
+  return value;
+}
+
+/** Reads a config file: JSON, or a module whose default export is the config (or a function returning it). */
+async function readConfigFile(path: string): Promise<SweepConfig> {
+  if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the config file ${path}: no such file. Check \`--config\`, or run \`shakedown init\` to write one.`);
+  try {
+    if (path.endsWith('.json')) return JSON.parse(readFileSync(path, 'utf8')) as SweepConfig;
+    // tsImport transforms TypeScript wherever the file lives, even outside an ESM package.
+    const mod = (await tsImport(pathToFileURL(resolvePath(path)).href, import.meta.url)) as { default?: unknown };
+    // A TypeScript file outside an ESM package is compiled to CommonJS: its export default arrives one level down.
+    const exported = unwrapDefault(mod.default);
+    const value = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+    if (value === null || typeof value !== 'object') throw new Error('its default export is not a config object; write `export default defineConfig({ ... })`');
+    return value as SweepConfig;
+  } catch (error) {
+    if (error instanceof ShakedownError) throw error;
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the config file ${path}: ${(error as Error).message}. Fix the file.`, { cause: error });
+  }
+}
+
+/**
+ * The resolved config of a command: the config file (`--config`, or the first of CONFIG_FILES in the
+ * current directory), with the flags on top; an error names the file and the key to fix.
+ */
+export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise<ResolvedConfig> {
+  const path = flags.config ?? CONFIG_FILES.find((f) => existsSync(f));
+  const fromFile = path ? await readConfigFile(path) : {};
+  const merged = { ...fromFile, ...configFromFlags(flags), ...extra };
+  if (!path) return resolveConfig(merged);
+  const parsed = sweepConfigSchema.safeParse(merged);
+  if (!parsed.success) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve the configuration from ${path} and the flags:\n${z.prettifyError(parsed.error)}\nFix the keys named above in ${path} (or the flags that set them).`);
+  return parsed.data;
 }

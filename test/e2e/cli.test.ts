@@ -1,4 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -319,5 +320,35 @@ describe('shakedown validate, list and replay', () => {
     expect(grid.agents[0].cells[0].passHatK).toHaveLength(2);
     expect((await shakedown('sweep', '--out', join(base, 'never'), '--adaptive', '4', '--trials', '4')).stderr).toMatch(/first round needs 2 to 3 trials[\s\S]*at adaptiveFirstTrials/);
     expect(existsSync(join(base, 'never'))).toBe(false);
+  });
+
+  it('reads shakedown.config.json or .ts from the working directory (or --config), flags on top; init writes a starter', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shakedown-config-'));
+    const inDir = async (...args: string[]) => {
+      try {
+        const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, CI: '1' } });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const e = error as { code: number; stdout: string; stderr: string };
+        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+      }
+    };
+    writeFileSync(join(dir, 'shakedown.config.json'), JSON.stringify({ agents: ['reference:none'], scenarios: ['category:read'], eps: [0], lambda: [0], trials: 3 }));
+    const r = await inDir('sweep', '--out', 'a', '--trials', '2', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'a', 'run.json'), 'utf8'));
+    expect(manifest.config).toMatchObject({ agents: ['reference:none'], eps: [0], trials: 2 });
+    writeFileSync(join(dir, 'other.config.ts'), "const trials: number = 1;\nexport default { agents: ['noop'], scenarios: ['category:read'], eps: [0], lambda: [0], trials, profile: 'network' };\n");
+    const t = await inDir('sweep', '--config', 'other.config.ts', '--out', 'b', '--quiet');
+    expect(t.code, t.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'b', 'run.json'), 'utf8')).config).toMatchObject({ agents: ['noop'], trials: 1, profile: 'network' });
+    writeFileSync(join(dir, 'bad.config.json'), JSON.stringify({ trials: 'many', colour: 'red' }));
+    const bad = await inDir('sweep', '--config', 'bad.config.json');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/from bad.config.json and the flags:[\s\S]*colour[\s\S]*trials[\s\S]*Fix the keys named above in bad.config.json/);
+    const init = await inDir('init');
+    expect(init.stdout).toMatch(/wrote shakedown.config.ts/);
+    expect(readFileSync(join(dir, 'shakedown.config.ts'), 'utf8')).toMatch(/export default defineConfig\(\{/);
+    expect((await inDir('init')).stderr).toMatch(/it exists/);
   });
 });

@@ -347,7 +347,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     try {
       parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
     } catch (error) {
-      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the options of \`shakedown ${command}\`: ${(error as Error).message}. Run \`shakedown --help\` for the options.`);
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the options of \`shakedown ${command}\`: ${(error as Error).message.replace(/\.+\s*$/, '')}. Run \`shakedown --help\` for the options.`);
     }
     const flags = parsed.values as Flags;
     if (flags.help) {

@@ -19,6 +19,7 @@ import { compareCommand, loadRun, statsCommand } from './analyze.js';
 import { DEFAULT_THETA } from '../core/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { mergeCommand } from './merge.js';
+import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
 import { agentSpecOf, episodeOptions, loadConfig, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
@@ -182,7 +183,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) -> ${dir}\n`);
   const started = performance.now(); // clock: progress rate and the closing timing line only
   let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
-  let lastPrint = 0;
+  const progress = startProgress(io, total, done, flags.quiet === true);
   // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
   const stop = new AbortController();
   const onInterrupt = () => {
@@ -200,14 +201,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       onEpisode(record: EpisodeRecord) {
         appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) });
         done++;
-        if (flags.quiet) return;
-        const now = performance.now();
-        if (done === total || now - lastPrint > (io.tty ? 200 : 5000)) {
-          lastPrint = now;
-          const rate = done / ((now - started) / 1000);
-          const line = `  ${done}/${total} episodes, ${rate.toFixed(0)}/s`;
-          io.err(io.tty ? `\r${line}${done === total ? '\n' : ''}` : `${line}\n`);
-        }
+        progress.episode(record.key.agent, record.outcome === 'pass');
       },
     },
   );
@@ -216,7 +210,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   });
   await Promise.race([running, grace]);
   process.off('SIGINT', onInterrupt);
-  if (io.tty && !flags.quiet && done !== total) io.err('\n');
+  progress.stop();
   await disposeAll(agents);
   const { tally, failing, torn } = await tallyLog(files.episodes);
   const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, ...(config.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: config.adaptiveFirstTrials } : {}), agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));

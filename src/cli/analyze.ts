@@ -42,7 +42,7 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
     } catch {
       continue;
     }
-    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []) });
+    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []) });
     outcomes.set(keyString(r.key), r.outcome === 'pass');
     if (r.outcome !== 'pass') {
       const cell = `${r.key.agent}|${r.key.eps}|${r.key.lambda}`;

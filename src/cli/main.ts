@@ -78,6 +78,9 @@ Sweep options:
   --max-turns N       user turns per episode (default 12)
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --quiet             no progress lines
+  --max-episodes N    stop launching after N episodes (resumable)
+  --time-limit S      stop launching after S seconds of wall time (resumable)
+  --max-cost USD      stop once LLM spend passes USD (prices per model in the config's \`prices\`)
   --resume            continue the run in --out: skip finished episodes (same options, or --force)
   --shard I/N         run part I of N of the episode keys (merge the parts with \`shakedown merge\`)
 
@@ -184,6 +187,9 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const started = performance.now(); // clock: progress rate and the closing timing line only
   let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
   const progress = startProgress(io, total, done, flags.quiet === true);
+  let launchedNow = 0;
+  let spent = 0;
+  let budgetReason: string | undefined;
   // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
   const stop = new AbortController();
   const onInterrupt = () => {
@@ -192,6 +198,15 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     stop.abort();
   };
   process.once('SIGINT', onInterrupt);
+  // Budgets stop launching the same way, cleanly: the run stays resumable.
+  const budgetStop = (reason: string) => {
+    if (stop.signal.aborted) return;
+    budgetReason = reason;
+    stop.abort();
+  };
+  // clock: the per-run time limit is wall time by definition; no outcome depends on it.
+  const limitTimer = config.timeLimitS === undefined ? undefined : setTimeout(() => budgetStop(`the time limit of ${config.timeLimitS} s passed`), config.timeLimitS * 1000);
+  limitTimer?.unref();
   const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
   const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
   const running = run(
@@ -199,9 +214,14 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       skip,
       signal: stop.signal,
       onEpisode(record: EpisodeRecord) {
-        appendEpisode(files.episodes, record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) });
+        const cost = costOf(record, config.prices);
+        appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}) });
         done++;
+        launchedNow++;
+        spent += cost ?? 0;
         progress.episode(record.key.agent, record.outcome === 'pass');
+        if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
+        if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
       },
     },
   );
@@ -210,6 +230,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   });
   await Promise.race([running, grace]);
   process.off('SIGINT', onInterrupt);
+  if (limitTimer) clearTimeout(limitTimer);
   progress.stop();
   await disposeAll(agents);
   const { tally, failing, torn } = await tallyLog(files.episodes);
@@ -229,6 +250,10 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   if (shown.length > 0) {
     io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
     for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
+  }
+  if (budgetReason) {
+    io.err(`shakedown: stopped at a budget: ${budgetReason}; ${done} of ${total} episodes done. Continue with \`shakedown sweep --resume --out ${dir}\` (and a larger budget).\n`);
+    return 0;
   }
   if (stop.signal.aborted) {
     io.err(`shakedown: interrupted after ${done} of ${total} episodes; the grid above is partial. Resume with \`shakedown sweep --resume --out ${dir}\` and the same options.\n`);
@@ -316,6 +341,15 @@ async function replay(flags: Flags, io: Io): Promise<number> {
   for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);
   if (record.error) io.out(`  ${record.error.name}: ${record.error.message}\n`);
   return 0;
+}
+
+/** The USD cost of an episode's reported token usage at the configured price of its model, if both are known. */
+function costOf(record: EpisodeRecord, prices: Readonly<Record<string, { input: number; output: number }>>): number | undefined {
+  if (!record.usage) return undefined;
+  const model = record.key.agent.startsWith('llm:') ? record.key.agent.slice(4) : record.key.agent;
+  const price = prices[model];
+  if (!price) return undefined;
+  return Math.round(((record.usage.promptTokens * price.input + record.usage.completionTokens * price.output) / 1e6) * 1e6) / 1e6;
 }
 
 /** Lets each agent factory release what it holds (a tool server, a pool); a failure to do so is reported, never fatal. */

@@ -42,6 +42,9 @@ export const OPTIONS = {
   format: { type: 'string' },
   resume: { type: 'boolean' },
   config: { type: 'string' },
+  'max-episodes': { type: 'string' },
+  'time-limit': { type: 'string' },
+  'max-cost': { type: 'string' },
   rule: { type: 'string', multiple: true },
   lower: { type: 'boolean' },
   'max-regression': { type: 'string' },
@@ -129,6 +132,9 @@ export function configFromFlags(flags: Flags): SweepConfig {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
   }
   if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);
+  if (flags['max-episodes'] !== undefined) c.maxEpisodes = parseInteger('max-episodes', flags['max-episodes']);
+  if (flags['time-limit'] !== undefined) c.timeLimitS = parseNumberList('time-limit', flags['time-limit'])[0];
+  if (flags['max-cost'] !== undefined) c.maxCostUsd = parseNumberList('max-cost', flags['max-cost'])[0];
   if (flags.adaptive !== undefined) c.adaptiveFirstTrials = parseInteger('adaptive', flags.adaptive);
   if (flags.simulator !== undefined) c.simulator = flags.simulator;
   if (flags['simulator-model'] !== undefined) c.simulatorModel = flags['simulator-model'];

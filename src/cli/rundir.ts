@@ -11,11 +11,12 @@ import { hash53 } from '../core/seeds.js';
 
 /**
  * A hash of everything in a config that decides what a run's episodes are and how they come out
- * (not how many run at once, nor which shard this process runs), stored in run.json: a run resumes or
+ * (not how many run at once or how much budget a session has, nor which shard this process runs), stored in run.json: a run resumes or
  * merges only with the same hash.
  */
 export function configHash(config: Readonly<Record<string, unknown>>): string {
-  const { concurrency: _c, ...rest } = config;
+  // Budgets and concurrency decide how much runs and how fast, never how an episode comes out.
+  const { concurrency: _c, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, ...rest } = config;
   return hash53(stableJson(rest)).toString(36);
 }
 
@@ -109,6 +110,7 @@ export async function tallyLog(path: string): Promise<{ tally: Tally; episodes: 
     }
     tally.add(record.key, record.outcome, {
       ...(record.failure ? { failure: record.failure } : {}),
+      ...(record.usage ? { usage: { ...record.usage, ...(record.costUsd !== undefined ? { costUsd: record.costUsd } : {}) } } : {}),
       faults: (record.faults ?? []).map((f) => f.kind),
       families: (record.messages ?? []).flatMap((m) => m.perturbations ?? []),
     });

@@ -79,6 +79,14 @@ export const sweepConfigSchema = z
     simulator: z.enum(['scripted', 'llm']).default('scripted'),
     /** Model for the LLM user simulator, when it should differ from the agent's. @default the `llm` model */
     simulatorModel: z.string().min(1).optional(),
+    /** Stop launching after this many episodes (a resumable partial run). @default no limit */
+    maxEpisodes: z.number().int().min(1).optional(),
+    /** Stop launching after this many seconds of wall time. @default no limit */
+    timeLimitS: z.number().positive().optional(),
+    /** Prices per model in USD per million tokens, for the cost of LLM agents: `{ 'gpt-4o-mini': { input: 0.15, output: 0.6 } }`. @default {} */
+    prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }).strict()).default({}),
+    /** Stop launching once the LLM spend of this run passes this many USD. @default no cap */
+    maxCostUsd: z.number().positive().optional(),
     /** Settings of the LLM agent (see `llmSettingsSchema`). @default {} */
     llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
     /** Wall-clock limit per episode, in ms. @default 60000 */

@@ -62,6 +62,8 @@ export interface EpisodeRecord {
   readonly simulator: string;
   /** Agent questions the user simulator could not place. */
   readonly confusions: readonly Confusion[];
+  /** The cost of `usage` in USD at the run's configured price for the model (written by the sweep). */
+  readonly costUsd?: number;
   /** Token usage an LLM agent reported, summed over the episode. */
   readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
   /** The agent's hand-off to a human, if it made one: its reason and the user turn it came after. */

@@ -125,10 +125,14 @@ export interface CellSummary {
   readonly failuresByFault: Readonly<Record<string, number>>;
   /** Of the episodes that did not pass, how many had their wording changed by each perturbation family. */
   readonly failuresByFamily: Readonly<Record<string, number>>;
+  /** LLM tokens and cost summed over the cell, when its agent reported usage. */
+  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd: number };
 }
 
 /** What an episode adds to a cell beyond its outcome. */
 export interface EpisodeFacts {
+  /** Tokens an LLM agent used, and their cost where a price is known. */
+  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd?: number };
   readonly failure?: FailureClass;
   readonly faults?: readonly string[];
   readonly families?: readonly string[];
@@ -165,6 +169,7 @@ interface CellCounts {
   readonly failures: Partial<Record<FailureClass, number>>;
   readonly byFault: Record<string, number>;
   readonly byFamily: Record<string, number>;
+  usage?: { promptTokens: number; completionTokens: number; costUsd: number };
 }
 
 const sortedKeys = <T extends Readonly<Partial<Record<string, number>>>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
@@ -195,6 +200,12 @@ export class Tally {
       for (const family of new Set(facts.families ?? [])) bump(cell.byFamily, family);
     }
     cell.byTask.set(key.scenario, t);
+    if (facts.usage) {
+      const u = (cell.usage ??= { promptTokens: 0, completionTokens: 0, costUsd: 0 });
+      u.promptTokens += facts.usage.promptTokens;
+      u.completionTokens += facts.usage.completionTokens;
+      u.costUsd = Math.round((u.costUsd + (facts.usage.costUsd ?? 0)) * 1e6) / 1e6;
+    }
   }
 
   agents(): string[] {
@@ -210,7 +221,8 @@ export class Tally {
         const [eps, lambda] = cellKey.split('|').map(Number) as [number, number];
         // Keys sorted, so that the grid does not depend on the order episodes finished in.
         const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
-        return summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst);
+        const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst);
+        return cell.usage ? { ...summary, usage: { ...cell.usage } } : summary;
       })
       .sort((a, b) => a.eps - b.eps || a.lambda - b.lambda);
   }

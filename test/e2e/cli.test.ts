@@ -285,12 +285,41 @@ describe('shakedown validate, list and replay', () => {
       for (const file of ['run.json', 'episodes.jsonl', 'grid.json']) expect(readFileSync(join(out, file), 'utf8')).not.toContain(secret);
       expect(r.text).not.toContain(secret);
       expect(stub.requests.every((q) => q.authorization === `Bearer ${secret}`)).toBe(true);
+      // Prices make a cost per episode and per cell; a cost cap stops the sweep cleanly and it resumes.
+      const capped = join(mkdtempSync(join(tmpdir(), 'shakedown-cost-')), 'run');
+      const cfg = join(capped + '.json');
+      writeFileSync(cfg, JSON.stringify({ prices: { 'stub-model': { input: 1000, output: 1000 } }, maxCostUsd: 2 }));
+      const costArgs = ['sweep', '--config', cfg, '--out', capped, '--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_E2E_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--concurrency', '1', '--quiet'];
+      const stopped = await new Promise<{ code: number | null; text: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, ...costArgs], { env: { ...process.env, CI: '1', SHAKEDOWN_E2E_KEY: secret } });
+        let text = '';
+        child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('exit', (code) => resolve({ code, text }));
+      });
+      expect(stopped.code).toBe(0);
+      expect(stopped.text).toMatch(/stopped at a budget: the LLM spend reached \$[\d.]+ \(cap \$2\)/);
+      const costed = readFileSync(join(capped, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(costed.length).toBeLessThan(4);
+      expect(costed.every((l) => l.costUsd > 0)).toBe(true);
+      expect(JSON.parse(readFileSync(join(capped, 'grid.json'), 'utf8')).agents[0].cells[0].usage.costUsd).toBeGreaterThan(0);
       const missing = await shakedown('sweep', '--out', `${out}-2`, '--agent', 'llm:stub-model', '--llm-api-key-env', 'SHAKEDOWN_E2E_UNSET_KEY', '--scenario', 'read-order-status');
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(/`SHAKEDOWN_E2E_UNSET_KEY` is empty. Set it to your API key/);
     } finally {
       await stub.close();
     }
+  });
+
+  it('stops at --max-episodes, cleanly and resumably', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'shakedown-budget-')), 'run');
+    const args = ['sweep', '--out', dir, '--agent', 'reference:none', '--scenario', 'category:read', '--eps', '0', '--lambda', '0', '--trials', '2', '--concurrency', '1'];
+    const first = await shakedown(...args, '--max-episodes', '3');
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/stopped at a budget: 3 episodes ran/);
+    expect(readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+    const rest = await shakedown(...args, '--resume');
+    expect(rest.code).toBe(0);
+    expect(readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n')).toHaveLength(8);
   });
 
   it('ablates one fault kind at a time and runs adaptive trials that extend only mixed tasks', async () => {

@@ -32,9 +32,10 @@ export function readFinished(path: string, repair = false): { keys: Set<string>;
   let torn = 0;
   let goodBytes = 0;
   let offset = 0;
+  const size = Buffer.byteLength(text);
   for (const line of text.split('\n')) {
     const end = offset + Buffer.byteLength(line) + 1;
-    const complete = end <= Buffer.byteLength(text);
+    const complete = end <= size;
     if (line.trim()) {
       try {
         if (!complete) throw new Error('no newline');

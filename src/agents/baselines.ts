@@ -39,3 +39,6 @@ export const oracleAgent: AgentFactory = {
     };
   },
 };
+
+/** Ids of the baselines that frame every report; reports and the gate leave them out of comparisons. */
+export const BASELINE_IDS: readonly string[] = [oracleAgent.id, noopAgent.id];

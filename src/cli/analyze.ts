@@ -19,6 +19,10 @@ export interface LoadedRun {
   readonly outcomes: Map<string, boolean>;
   /** Failing episodes to drill into, at most `FAILING_PER_CELL` per agent and cell. */
   readonly failing: EpisodeView[];
+  /** Keys of every episode that did not pass, in log order. */
+  readonly failingKeys: EpisodeRecord['key'][];
+  /** Lines that could not be read (a torn last line, as a killed writer leaves). */
+  readonly torn: number;
 }
 
 /** How many failing episodes of one agent and cell a report keeps for drill-down. */
@@ -33,18 +37,22 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const tally = new Tally();
   const outcomes = new Map<string, boolean>();
   const failing: EpisodeView[] = [];
+  const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
+  let torn = 0;
   for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
     if (!line.trim()) continue;
     let r: EpisodeRecord;
     try {
       r = JSON.parse(line) as EpisodeRecord;
     } catch {
+      torn++;
       continue;
     }
     tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []) });
     outcomes.set(keyString(r.key), r.outcome === 'pass');
     if (r.outcome !== 'pass') {
+      failingKeys.push(r.key);
       const cell = `${r.key.agent}|${r.key.eps}|${r.key.lambda}`;
       const n = perCell.get(cell) ?? 0;
       if (n < FAILING_PER_CELL) failing.push(episodeView(r));
@@ -53,7 +61,7 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   }
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
-  return { dir, grid, outcomes, failing };
+  return { dir, grid, outcomes, failing, failingKeys, torn };
 }
 
 const f3 = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : x.toFixed(3));

@@ -1,13 +1,13 @@
 /** `shakedown gate RUN --rule '...'`: a go/no-go for a release, with JUnit XML for CI. */
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../core/errors.js';
 import { evaluateGate, junitXml, parseRule, type GateCheck } from '../core/gate.js';
 import { DEFAULT_THETA } from '../core/surface.js';
 import { loadRun } from './analyze.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
-const BASELINES = new Set(['noop', 'oracle']);
 
 export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
   if (dirs.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', "Failed to gate: give one run directory, e.g. `shakedown gate runs/x --rule 'pass^4 >= 0.8 where eps <= 0.2'`.");
@@ -17,7 +17,7 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   if (maxRegression !== undefined && !flags.baseline) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to gate: `--max-regression` needs `--baseline RUN` to compare with.');
   const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
   const base = flags.baseline ? await loadRun(flags.baseline, DEFAULT_THETA) : undefined;
-  const agents = run.grid.agents.filter((a) => (flags.agent ? flags.agent.includes(a.agent) : !BASELINES.has(a.agent)));
+  const agents = run.grid.agents.filter((a) => (flags.agent ? flags.agent.includes(a.agent) : !BASELINE_IDS.includes(a.agent)));
   if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. Agents: ${run.grid.agents.map((a) => a.agent).join(', ')}.`);
   const checks: GateCheck[] = agents.flatMap((a) =>
     evaluateGate(a.agent, a.cells, rules, {

@@ -4,15 +4,15 @@ import { getWorld, loadScenarios, worlds } from '../../scenarios/index.js';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import type { AgentFactory } from '../agents/contract.js';
+import { BASELINE_IDS } from '../agents/baselines.js';
 import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
 import { keyString, runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
 import { validateScenarios } from '../core/validate.js';
-import { buildGrid, type Grid } from '../report/grid.js';
+import type { Grid } from '../report/grid.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { ResampleBank } from '../core/bootstrap.js';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, loadRun, statsCommand } from './analyze.js';
@@ -23,7 +23,7 @@ import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
 import { agentSpecOf, episodeOptions, loadConfig, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
-import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, tallyLog, writeJson } from './rundir.js';
+import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 
@@ -115,8 +115,7 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
   const world = getWorld(config.world);
   const options = episodeOptions(config, world);
   const ids = what === 'faults' ? Object.entries(options.profile.weights).filter(([, w]) => w > 0).map(([id]) => id) : options.families.map((f) => f.family.id);
-  // clock: the default directory is named after the wall-clock start; no outcome depends on it.
-  const dir = flags.out ?? join('runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-ablate-${what}`);
+  const dir = flags.out ?? defaultRunDir(`-ablate-${what}`);
   const rows: { id: string; agents: { agent: string; volume1: number; volumeN: number; k: number }[] }[] = [];
   for (const id of ids) {
     const sub = join(dir, `${what === 'faults' ? 'fault' : 'family'}-${id}`);
@@ -147,8 +146,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const shard = parseShard(flags.shard);
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
   if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
-  // clock: the default run directory is named after the wall-clock start; no outcome depends on it.
-  const dir = flags.out ?? join('runs', new Date().toISOString().replace(/[:.]/g, '-'));
+  const dir = flags.out ?? defaultRunDir();
   createRunDir(dir, flags.resume === true);
   const files = runFiles(dir);
   const hash = configHash(config as unknown as Record<string, unknown>);
@@ -233,11 +231,9 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   if (limitTimer) clearTimeout(limitTimer);
   progress.stop();
   await disposeAll(agents);
-  const { tally, failing, torn } = await tallyLog(files.episodes);
-  const grid = buildGrid({ world: world.id, seed: config.seed, profile: config.profile, fixedTrials: config.fixedTrials, eps: config.eps, lambda: config.lambda, trials: config.trials, ...(config.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: config.adaptiveFirstTrials } : {}), agents: agents.map((a) => a.id) }, tally, new ResampleBank(config.seed));
+  // Everything after the run is recomputed from the log, the run's truth, read once.
+  const { grid, failing: drill, failingKeys: failing, torn } = await loadRun(dir, DEFAULT_THETA);
   writeJson(files.grid, grid);
-  // The report's drill-down reads the failing episodes back from the log, the run's truth.
-  const drill = (await loadRun(dir, DEFAULT_THETA)).failing;
   const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])));
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
@@ -245,7 +241,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
   if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
   // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
-  const notBaseline = failing.filter((k) => k.agent !== 'noop' && k.agent !== 'oracle');
+  const notBaseline = failing.filter((k) => !BASELINE_IDS.includes(k.agent));
   const shown = notBaseline.length > 0 ? notBaseline : failing.filter((k) => k.agent !== 'noop');
   if (shown.length > 0) {
     io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);

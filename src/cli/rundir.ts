@@ -1,10 +1,8 @@
-import { appendFileSync, closeSync, createReadStream, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { execFileSync } from 'node:child_process';
 import { ShakedownError } from '../core/errors.js';
 import type { EpisodeRecord } from '../core/episode.js';
-import { Tally } from '../core/stats.js';
 import { keyString } from '../core/episode.js';
 import { stableJson } from '../core/canonical.js';
 import { hash53 } from '../core/seeds.js';
@@ -68,6 +66,9 @@ export const runFiles = (dir: string) => ({
   grid: join(dir, 'grid.json'),
 });
 
+/** The default run directory, named after the wall-clock start (`runs/2026-11-30T09-00-00-000Z-suffix`). */
+export const defaultRunDir = (suffix = ''): string => join('runs', `${new Date().toISOString().replace(/[:.]/g, '-')}${suffix}`); // clock: a directory name only; no outcome depends on it
+
 /** Creates a run directory; refuses one that already holds episodes (unless resuming), so no finished episode is lost. */
 export function createRunDir(dir: string, resume = false): void {
   const files = runFiles(dir);
@@ -88,37 +89,6 @@ export function writeJson(path: string, value: unknown): void {
 /** Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode. */
 export function appendEpisode(path: string, record: EpisodeRecord & { readonly replay?: string }): void {
   appendFileSync(path, `${JSON.stringify(record)}\n`);
-}
-
-/**
- * Streams the episode log into a tally, line by line (the log is the truth; aggregates are recomputed
- * from it). A torn last line, as a killed writer leaves, is skipped and counted.
- */
-export async function tallyLog(path: string): Promise<{ tally: Tally; episodes: number; torn: number; failing: EpisodeRecord['key'][] }> {
-  const tally = new Tally();
-  let episodes = 0;
-  let torn = 0;
-  const failing: EpisodeRecord['key'][] = [];
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    let record: EpisodeRecord;
-    try {
-      record = JSON.parse(line) as EpisodeRecord;
-    } catch {
-      torn++;
-      continue;
-    }
-    tally.add(record.key, record.outcome, {
-      ...(record.failure ? { failure: record.failure } : {}),
-      ...(record.usage ? { usage: { ...record.usage, ...(record.costUsd !== undefined ? { costUsd: record.costUsd } : {}) } } : {}),
-      faults: (record.faults ?? []).map((f) => f.kind),
-      families: (record.messages ?? []).flatMap((m) => m.perturbations ?? []),
-    });
-    if (record.outcome !== 'pass') failing.push(record.key);
-    episodes++;
-  }
-  return { tally, episodes, torn, failing };
 }
 
 /** The current git commit of the working directory, or null outside a checkout. */

@@ -1,12 +1,12 @@
 /** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
 import type { CellComparison } from '../core/compare.js';
+import { BASELINE_IDS } from '../agents/baselines.js';
 import type { Grid } from './grid.js';
 import { differenceSvg, heatmapSvg, type HeatmapContext } from './svg.js';
 
 /** A file name for an agent id (`reference:idempotency+backoff` -> `reference-idempotency-backoff`). */
 export const slug = (id: string): string => id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
 
-const BASELINES = ['oracle', 'noop'];
 
 const csvField = (v: string | number): string => {
   const s = String(v);
@@ -32,7 +32,7 @@ export interface ReportFile {
 /** Baseline volumes for the notes under each heatmap. */
 function baselineVolumes(grid: Grid): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const id of BASELINES) {
+  for (const id of BASELINE_IDS) {
     const s = grid.agents.find((a) => a.agent === id)?.surfaces[0];
     if (s) out[id] = s.volume;
   }

@@ -3,8 +3,7 @@ import type { CellSummary, Tally } from '../core/stats.js';
 import { surfaceSummary, unstableTasks, type SurfaceSummary, type UnstableTask } from '../core/surface.js';
 import { compareCells, type CellComparison } from '../core/compare.js';
 
-/** Agents every report frames the others with; they are left out of pairwise comparisons. */
-const BASELINES = new Set(['noop', 'oracle']);
+import { BASELINE_IDS } from '../agents/baselines.js';
 
 /** The contents of `grid.json`: per agent and cell, pass^k and pass@k with per-task counts. */
 export interface Grid {
@@ -42,7 +41,7 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
     const n = Math.min(...cells.map((c) => c.trials));
     return { agent, cells, surfaces: Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => surfaceSummary(cells, i + 1, theta)) };
   });
-  const tested = agents.filter((a) => !BASELINES.has(a.agent));
+  const tested = agents.filter((a) => !BASELINE_IDS.includes(a.agent));
   const comparisons = bank
     ? tested.flatMap((a, i) =>
         tested.slice(i + 1).map((b) => {

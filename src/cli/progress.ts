@@ -18,6 +18,13 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
   // clock: progress rate and ETA only; no outcome depends on it.
   const started = performance.now();
   let count = done;
+  const tally = (agent: string, passed: boolean) => {
+    const t = passes.get(agent) ?? { n: 0, c: 0 };
+    t.n++;
+    if (passed) t.c++;
+    passes.set(agent, t);
+    count++;
+  };
   const rates = () =>
     [...passes]
       .map(([a, t]) => `${short(a)} ${(t.c / t.n).toFixed(2)}`)
@@ -28,11 +35,7 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
     bar.start(total, done, { speed: '0', passes: '' });
     return {
       episode(agent, passed) {
-        const t = passes.get(agent) ?? { n: 0, c: 0 };
-        t.n++;
-        if (passed) t.c++;
-        passes.set(agent, t);
-        count++;
+        tally(agent, passed);
         bar.update(count, { speed: ((count - done) / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(0), passes: rates() });
       },
       stop: () => bar.stop(),
@@ -42,11 +45,7 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
   const line = () => `  ${count}/${total} episodes, ${((count - done) / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(0)}/s; pass so far: ${rates() || '-'}\n`;
   return {
     episode(agent, passed) {
-      const t = passes.get(agent) ?? { n: 0, c: 0 };
-      t.n++;
-      if (passed) t.c++;
-      passes.set(agent, t);
-      count++;
+      tally(agent, passed);
       const now = performance.now();
       if (count === total || now - lastPrint > 5000) {
         lastPrint = now;

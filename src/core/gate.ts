@@ -88,16 +88,3 @@ export function evaluateGate(
   }
   return checks;
 }
-
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** JUnit XML for CI: a test suite per rule, a test case per agent and cell. */
-export function junitXml(checks: readonly GateCheck[]): string {
-  const byRule = new Map<string, GateCheck[]>();
-  for (const c of checks) byRule.set(c.rule, [...(byRule.get(c.rule) ?? []), c]);
-  const suites = [...byRule].map(([rule, cs]) => {
-    const cases = cs.map((c) => `    <testcase classname="${xml(c.agent)}" name="${xml(`ε ${c.eps}, λ ${c.lambda}`)}">${c.passed ? '' : `<failure message="${xml(c.message)}"/>`}</testcase>`).join('\n');
-    return `  <testsuite name="${xml(rule)}" tests="${cs.length}" failures="${cs.filter((c) => !c.passed).length}">\n${cases}\n  </testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="shakedown gate" tests="${checks.length}" failures="${checks.filter((c) => !c.passed).length}">\n${suites.join('\n')}\n</testsuites>\n`;
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResampleBank } from '../../src/core/bootstrap.js';
-import { evaluateGate, junitXml, parseRule } from '../../src/core/gate.js';
+import { evaluateGate, parseRule } from '../../src/core/gate.js';
+import { junitXml } from '../../src/report/junit.js';
 import { ShakedownError } from '../../src/core/errors.js';
 import { summarizeCell, type CellSummary } from '../../src/core/stats.js';
 

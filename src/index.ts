@@ -48,7 +48,8 @@ export { parseScenario, scenarioBaseSchema, scenarioCategories } from './core/sc
 export type { Scenario, ScenarioRequest } from './core/scenario.js';
 export { ScriptedUser, renderTemplate } from './core/user.js';
 export type { Confusion, UserStep, UserMessage, UserSimulator, UserSimulatorFactory } from './core/user.js';
-export { runEpisode, judge, episodeSeeds, keyString, WorldHarness, DeadlineError } from './core/episode.js';
+export { runEpisode, episodeSeeds, keyString, WorldHarness, DeadlineError } from './core/episode.js';
+export { judge, classifyFailure } from './core/verdict.js';
 export type { EpisodeKey, EpisodeRecord, EpisodeOutcome, EpisodeOptions, PreparedScenario } from './core/episode.js';
 export { runSweep, planKeys } from './core/sweep.js';
 export type { SweepPlan, SweepHooks } from './core/sweep.js';

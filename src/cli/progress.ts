@@ -25,6 +25,7 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
     passes.set(agent, t);
     count++;
   };
+  const speed = () => ((count - done) / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(0);
   const rates = () =>
     [...passes]
       .map(([a, t]) => `${short(a)} ${(t.c / t.n).toFixed(2)}`)
@@ -36,13 +37,13 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
     return {
       episode(agent, passed) {
         tally(agent, passed);
-        bar.update(count, { speed: ((count - done) / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(0), passes: rates() });
+        bar.update(count, { speed: speed(), passes: rates() });
       },
       stop: () => bar.stop(),
     };
   }
   let lastPrint = performance.now();
-  const line = () => `  ${count}/${total} episodes, ${((count - done) / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(0)}/s; pass so far: ${rates() || '-'}\n`;
+  const line = () => `  ${count}/${total} episodes, ${speed()}/s; pass so far: ${rates() || '-'}\n`;
   return {
     episode(agent, passed) {
       tally(agent, passed);

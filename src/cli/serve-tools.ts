@@ -3,7 +3,8 @@ import { getWorld, loadScenarios } from '../../scenarios/index.js';
 import { startToolServer } from '../agents/tool-server.js';
 import { createClock } from '../core/clock.js';
 import { ShakedownError } from '../core/errors.js';
-import { episodeSeeds, judge, WorldHarness } from '../core/episode.js';
+import { episodeSeeds, WorldHarness } from '../core/episode.js';
+import { judge } from '../core/verdict.js';
 import { FaultInjector } from '../core/faults.js';
 import { episodeOptions, loadConfig, parseInteger, type Flags, type Io } from './options.js';
 

@@ -1,5 +1,5 @@
 import type { AgentFactory } from '../agents/contract.js';
-import { canonicalize, cloneJson, diffCanonical, outputMatches, type DiffEntry } from './canonical.js';
+import { canonicalize, cloneJson, diffCanonical, type DiffEntry } from './canonical.js';
 import { createClock, type EpisodeClock } from './clock.js';
 import { FaultInjector, type FaultKind, type FaultProfile, type FiredFault } from './faults.js';
 import { joinSegments, perturb, type ResolvedFamily } from './perturb.js';
@@ -10,6 +10,7 @@ import { callTool } from './tools.js';
 import { ScriptedUser, type Confusion, type UserSimulatorFactory } from './user.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
+import { classifyFailure, judge } from './verdict.js';
 import type { FailureClass } from './stats.js';
 
 /** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
@@ -223,41 +224,6 @@ export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = fal
     user: deriveSeed(runSeed, key.scenario, t, 'user'),
     agent: deriveSeed(runSeed, key.scenario, key.eps, key.lambda, key.trial, key.agent, 'agent'),
   };
-}
-
-/** Compares the final database with the gold state and checks the required outputs. */
-export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[]): { diff: DiffEntry[]; missingOutputs: string[]; wrongActions: number } {
-  const finalCanonical = canonicalize(world.dbSchema, finalDb);
-  const diff = diffCanonical(prepared.goldCanonical, finalCanonical);
-  const said = agentTexts.join('\n');
-  const missingOutputs = prepared.scenario.outputs.filter((o) => !outputMatches(o, said));
-  // A wrong action changed something away from both the start and the goal; an action not taken did not.
-  const changed = new Set(diff.length === 0 ? [] : diffCanonical(prepared.initialCanonical, finalCanonical).map((d) => d.path));
-  const wrongActions = diff.filter((d) => changed.has(d.path)).length;
-  return { diff, missingOutputs, wrongActions };
-}
-
-/**
- * The failure class of an episode that did not pass: how it ended for errors, a hand-off, or what its
- * diff shows (a duplicate, a wrong change where the goal changes something, any change where the goal is
- * a refusal, a write not made, or only an output not stated).
- */
-export function classifyFailure(e: {
-  outcome: EpisodeOutcome;
-  ended: EpisodeRecord['ended'];
-  errorName?: string | undefined;
-  diff: readonly DiffEntry[];
-  missingOutputs: readonly string[];
-  wrongActions: number;
-  goldChangesState: boolean;
-}): FailureClass | undefined {
-  if (e.outcome === 'pass') return undefined;
-  if (e.outcome === 'error') return e.errorName === 'WorldError' ? 'world-error' : e.ended === 'deadline' ? 'deadline' : e.ended === 'simulator-error' ? 'simulator-error' : 'agent-error';
-  if (e.outcome === 'escalated') return 'escalated';
-  if (e.diff.some((d) => d.kind === 'duplicated')) return 'duplicated-write';
-  if (e.wrongActions > 0) return e.goldChangesState ? 'wrong-target-or-value' : 'policy-violation';
-  if (e.diff.length > 0) return 'missing-write';
-  return 'missing-output';
 }
 
 /**

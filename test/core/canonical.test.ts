@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize, diffCanonical, outputMatches, parseAmount } from '../../src/core/canonical.js';
 import { cloneJson } from '../../src/core/canonical.js';
-import { WorldHarness, judge } from '../../src/core/episode.js';
+import { WorldHarness } from '../../src/core/episode.js';
+import { judge } from '../../src/core/verdict.js';
 import { callTool } from '../../src/core/tools.js';
 import { createClock } from '../../src/core/clock.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';

@@ -3,12 +3,11 @@ import { basename, join, resolve } from 'node:path';
 import { getWorld, loadScenarios, worlds } from '../../scenarios/index.js';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
-import type { AgentFactory } from '../agents/contract.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import { agentEntries, resolveAgent } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
-import { keyString, runEpisode, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
+import { keyString, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
 import { validateScenarios } from '../core/validate.js';
 import type { Grid } from '../report/grid.js';
@@ -22,10 +21,11 @@ import { mergeCommand } from './merge.js';
 import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
-import { agentSpecOf, episodeOptions, loadConfig, OPTIONS, parseInteger, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
+import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
+import { replayEpisode } from './replay.js';
 
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
 export type { Io } from './options.js';
@@ -305,40 +305,6 @@ function list(what: string | undefined, flags: Flags, io: Io): number {
   return 0;
 }
 
-async function replay(flags: Flags, io: Io): Promise<number> {
-  const missing = ['scenario', 'agent', 'eps', 'lambda', 'trial'].filter((f) => flags[f as keyof Flags] === undefined);
-  if (missing.length > 0) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: missing ${missing.map((m) => `\`--${m}\``).join(', ')}. Copy the replay command a sweep prints.`);
-  }
-  const { trials: _unused, ...replayFlags } = flags;
-  const config = await loadConfig(replayFlags);
-  const world = getWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
-  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: no scenario \`${flags.scenario?.[0]}\` in world ${world.id}.`);
-  const [agent] = await resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] });
-  const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };
-  const harness = new WorldHarness(world, config.seed);
-  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world)).finally(() => disposeAll(agent ? [agent] : []));
-  if (flags.json) {
-    io.out(`${JSON.stringify(record, null, 2)}\n`);
-    return 0;
-  }
-  io.out(`${scenario.id} (${scenario.title})\nagent ${key.agent}, ε ${key.eps}, λ ${key.lambda}, trial ${key.trial}, seed ${config.seed}\n\n`);
-  for (const m of record.messages) {
-    io.out(`${m.role === 'user' ? 'user ' : 'agent'}> ${m.text}\n`);
-    if (m.original !== undefined) io.out(`        (unperturbed: ${m.original})  [${m.perturbations?.join(', ') ?? ''}]\n`);
-  }
-  io.out('\ntool calls:\n');
-  for (const t of record.trace) io.out(`  +${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'rejected'}${t.fault ? `  [fault: ${t.fault}]` : ''}${t.replayed ? '  [idempotent replay]' : ''}\n`);
-  io.out(`\nfaults fired: ${record.faults.length === 0 ? 'none' : record.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}`).join(', ')}\n`);
-  if (record.confusions.length > 0) io.out(`user simulator could not place ${record.confusions.length} agent question(s)\n`);
-  io.out(`\noutcome: ${record.outcome.toUpperCase()} (conversation ended: ${record.ended})\n`);
-  for (const d of record.diff) io.out(`  ${d.message}\n`);
-  for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);
-  if (record.error) io.out(`  ${record.error.name}: ${record.error.message}\n`);
-  return 0;
-}
-
 /** The USD cost of an episode's reported token usage at the configured price of its model, if both are known. */
 function costOf(record: EpisodeRecord, prices: Readonly<Record<string, { input: number; output: number }>>): number | undefined {
   if (!record.usage) return undefined;
@@ -346,17 +312,6 @@ function costOf(record: EpisodeRecord, prices: Readonly<Record<string, { input: 
   const price = prices[model];
   if (!price) return undefined;
   return Math.round(((record.usage.promptTokens * price.input + record.usage.completionTokens * price.output) / 1e6) * 1e6) / 1e6;
-}
-
-/** Lets each agent factory release what it holds (a tool server, a pool); a failure to do so is reported, never fatal. */
-async function disposeAll(agents: readonly AgentFactory[]): Promise<void> {
-  for (const a of agents) {
-    try {
-      await a.dispose?.();
-    } catch (error) {
-      processIo.err(`shakedown: agent \`${a.id}\` failed to clean up: ${(error as Error).message}\n`);
-    }
-  }
 }
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */
@@ -386,7 +341,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'list':
         return list(parsed.positionals[0], flags, io);
       case 'replay':
-        return await replay(flags, io);
+        return await replayEpisode(flags, io);
       case 'perturb':
         return await perturbCommand(flags, io);
       case 'ladder':

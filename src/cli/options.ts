@@ -296,3 +296,14 @@ export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise
   if (!parsed.success) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve the configuration from ${path} and the flags:\n${z.prettifyError(parsed.error)}\nFix the keys named above in ${path} (or the flags that set them).`);
   return parsed.data;
 }
+
+/** Lets each agent factory release what it holds (a tool server, a pool); a failure to do so is reported, never fatal. */
+export async function disposeAll(agents: readonly AgentFactory[]): Promise<void> {
+  for (const a of agents) {
+    try {
+      await a.dispose?.();
+    } catch (error) {
+      processIo.err(`shakedown: agent \`${a.id}\` failed to clean up: ${(error as Error).message}\n`);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// `shakedown replay`: reruns one episode from its key and prints its conversation, faults, trace and verdict.
+import { getWorld, loadScenarios } from '../../scenarios/index.js';
+import { ShakedownError } from '../core/errors.js';
+import { runEpisode, WorldHarness, type EpisodeKey } from '../core/episode.js';
+import { disposeAll, episodeOptions, loadConfig, parseInteger, resolveAgentsFor, type Flags, type Io } from './options.js';
+
+/** Reruns the episode the flags name; `--json` prints its record instead of the readable account. */
+export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
+  const missing = ['scenario', 'agent', 'eps', 'lambda', 'trial'].filter((f) => flags[f as keyof Flags] === undefined);
+  if (missing.length > 0) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: missing ${missing.map((m) => `\`--${m}\``).join(', ')}. Copy the replay command a sweep prints.`);
+  }
+  const { trials: _unused, ...replayFlags } = flags;
+  const config = await loadConfig(replayFlags);
+  const world = getWorld(config.world);
+  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
+  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: no scenario \`${flags.scenario?.[0]}\` in world ${world.id}.`);
+  const [agent] = await resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] });
+  const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };
+  const harness = new WorldHarness(world, config.seed);
+  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world)).finally(() => disposeAll(agent ? [agent] : []));
+  if (flags.json) {
+    io.out(`${JSON.stringify(record, null, 2)}\n`);
+    return 0;
+  }
+  io.out(`${scenario.id} (${scenario.title})\nagent ${key.agent}, ε ${key.eps}, λ ${key.lambda}, trial ${key.trial}, seed ${config.seed}\n\n`);
+  for (const m of record.messages) {
+    io.out(`${m.role === 'user' ? 'user ' : 'agent'}> ${m.text}\n`);
+    if (m.original !== undefined) io.out(`        (unperturbed: ${m.original})  [${m.perturbations?.join(', ') ?? ''}]\n`);
+  }
+  io.out('\ntool calls:\n');
+  for (const t of record.trace) io.out(`  +${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'rejected'}${t.fault ? `  [fault: ${t.fault}]` : ''}${t.replayed ? '  [idempotent replay]' : ''}\n`);
+  io.out(`\nfaults fired: ${record.faults.length === 0 ? 'none' : record.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}`).join(', ')}\n`);
+  if (record.confusions.length > 0) io.out(`user simulator could not place ${record.confusions.length} agent question(s)\n`);
+  io.out(`\noutcome: ${record.outcome.toUpperCase()} (conversation ended: ${record.ended})\n`);
+  for (const d of record.diff) io.out(`  ${d.message}\n`);
+  for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);
+  if (record.error) io.out(`  ${record.error.name}: ${record.error.message}\n`);
+  return 0;
+}

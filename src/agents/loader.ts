@@ -40,15 +40,27 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
   return { description: '', ...candidate } as AgentFactory;
 }
 
+/**
+ * Where an agent spec's agent comes from: `built-in` agents compute in this process (CPU-bound); `llm`
+ * and `http` agents wait on the network; a `module` agent may do either.
+ */
+export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'module' {
+  const s = spec.trim();
+  if (s === 'llm' || s.startsWith('llm:')) return 'llm';
+  if (/^https?:\/\//.test(s)) return 'http';
+  return isModuleSpec(s) ? 'module' : 'built-in';
+}
+
 /** Resolves any agent spec; `llm:MODEL` uses the given LLM settings with that model. */
 export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = llmSettingsSchema.parse({})): Promise<AgentFactory> {
   const s = spec.trim();
-  if (s === 'llm' || s.startsWith('llm:')) {
+  const source = agentSource(s);
+  if (source === 'llm') {
     const settings = s.length > 4 ? { ...llm, model: s.slice(4) } : llm;
     apiKeyFrom(settings); // refuse before any episode runs, not once per episode
     return llmAgent(settings);
   }
-  if (/^https?:\/\//.test(s)) return httpAgent(s);
-  if (isModuleSpec(s)) return loadModuleAgent(s, cwd);
+  if (source === 'http') return httpAgent(s);
+  if (source === 'module') return loadModuleAgent(s, cwd);
   return resolveAgent(s);
 }

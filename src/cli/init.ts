@@ -25,6 +25,10 @@ export default defineConfig({
   scenarios: [],
   /** Episodes in flight at once. */
   concurrency: 8,
+  /** Worker threads: a number (1 = this process) or 'auto' (every core for built-in agents on 1,000+ episodes). */
+  workers: 'auto',
+  /** Replace a worker whose heap passes this many MB after an episode. */
+  workerMaxMemoryMb: 1024,
   /** Fault profile: mixed, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage. */
   profile: 'mixed',
   /** Parameters per fault kind, e.g. { timeout: { afterCommit: 1 } }. */

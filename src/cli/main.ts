@@ -21,7 +21,8 @@ import { mergeCommand } from './merge.js';
 import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
-import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveAgentsFor, selectScenarios, type Flags, type Io } from './options.js';
+import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveAgentsFor, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
+import { startEpisodePool, workerCount } from './pool.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
@@ -61,6 +62,9 @@ Sweep options:
   --trials N          trials per cell and task (default 4)
   --scenario F        scenario id, id substring or category:NAME; repeatable (default all)
   --concurrency N     episodes in flight (default 8)
+  --workers N|auto    worker threads running episodes; 1 = this process (default auto: every core for
+                      built-in agents and 1,000+ episodes)
+  --worker-max-memory MB  replace a worker whose heap passes MB after an episode (default 1024)
   --profile ID        fault profile (default mixed)
   --perturbations L   perturbation families to apply, comma-separated (default all)
   --fault-tools L     only these tools may fault, comma-separated (default all)
@@ -138,11 +142,8 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
 async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.ablate !== undefined) return ablate(flags, io);
   const config = await loadConfig(flags);
-  const world = getWorld(config.world);
-  const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
-  const agents = await resolveAgentsFor(config);
+  const { world, scenarios, agents, options } = await resolveSweepParts(config);
   const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
-  const options = episodeOptions(config, world);
   const shard = parseShard(flags.shard);
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
   if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
@@ -181,9 +182,10 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
   });
   if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
-  io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) -> ${dir}\n`);
-  const started = performance.now(); // clock: progress rate and the closing timing line only
   let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
+  const workers = workerCount(config, total - done);
+  io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : 'in this process'} -> ${dir}\n`);
+  const started = performance.now(); // clock: progress rate and the closing timing line only
   const progress = startProgress(io, total, done, flags.quiet === true);
   let launchedNow = 0;
   let spent = 0;
@@ -207,10 +209,12 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   limitTimer?.unref();
   const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
   const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
+  const pool = workers > 1 ? startEpisodePool(config, workers, config.concurrency) : undefined;
   const running = run(
     {
       skip,
       signal: stop.signal,
+      ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
       onEpisode(record: EpisodeRecord) {
         const cost = costOf(record, config.prices);
         appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}) });
@@ -226,11 +230,18 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const grace = new Promise<void>((resolve) => {
     stop.signal.addEventListener('abort', () => setTimeout(resolve, 10_000).unref(), { once: true });
   });
-  await Promise.race([running, grace]);
-  process.off('SIGINT', onInterrupt);
-  if (limitTimer) clearTimeout(limitTimer);
-  progress.stop();
-  await disposeAll(agents);
+  // Episodes cut off by the grace period or by a failed one are dropped unrecorded, never reported twice.
+  running.catch(() => undefined);
+  try {
+    await Promise.race([running, grace]);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    if (limitTimer) clearTimeout(limitTimer);
+    progress.stop();
+    await pool?.close();
+    await disposeAll(agents);
+  }
+  if (pool && pool.recycled + pool.reruns > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap; ${pool.reruns} episode(s) cut off by a recycled or dead worker ran again\n`);
   // Everything after the run is recomputed from the log, the run's truth, read once.
   const { grid, failing: drill, failingKeys: failing, torn } = await loadRun(dir, DEFAULT_THETA);
   writeJson(files.grid, grid);

@@ -1,6 +1,7 @@
 /** The CLI's options, their parsing into a config, and what the commands share. */
 import type { ParseArgsConfig } from 'node:util';
 import { faultKinds, getFaultProfile } from '../../faults/index.js';
+import { getWorld, loadScenarios } from '../../scenarios/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { loadAgent } from '../agents/loader.js';
@@ -29,6 +30,8 @@ export const OPTIONS = {
   trial: { type: 'string' },
   scenario: { type: 'string', multiple: true },
   concurrency: { type: 'string' },
+  workers: { type: 'string' },
+  'worker-max-memory': { type: 'string' },
   profile: { type: 'string' },
   perturbations: { type: 'string' },
   'fault-tools': { type: 'string' },
@@ -112,6 +115,13 @@ function parseWeights(raw: string): Record<string, number> {
   return out;
 }
 
+function parseWorkers(raw: string): number | 'auto' {
+  const s = raw.trim();
+  if (s === 'auto') return 'auto';
+  if (!/^\d+$/.test(s)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--workers\`: "${raw}" is neither a whole number nor \`auto\`. Write e.g. \`--workers 2\` (1 runs episodes in this process).`);
+  return Number(s);
+}
+
 /** Maps flags onto config keys; unset flags leave the defaults. */
 export function configFromFlags(flags: Flags): SweepConfig {
   const c: Record<string, unknown> = {};
@@ -123,6 +133,8 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags.trials !== undefined) c.trials = parseInteger('trials', flags.trials);
   if (flags.scenario !== undefined) c.scenarios = flags.scenario;
   if (flags.concurrency !== undefined) c.concurrency = parseInteger('concurrency', flags.concurrency);
+  if (flags.workers !== undefined) c.workers = parseWorkers(flags.workers);
+  if (flags['worker-max-memory'] !== undefined) c.workerMaxMemoryMb = parseInteger('worker-max-memory', flags['worker-max-memory']);
   if (flags.profile !== undefined) c.profile = flags.profile;
   if (flags['fault-tools'] !== undefined) c.faultTools = flags['fault-tools'].split(',').map((t) => t.trim()).filter(Boolean);
   if (flags['fault-access'] !== undefined) c.faultAccess = flags['fault-access'];
@@ -177,6 +189,14 @@ export function effectiveProfile(config: ResolvedConfig, world: WorldDefinition)
     ...(Object.keys(target).length > 0 ? { target } : {}),
     ...(config.outageMs !== undefined ? { burst: { outageMs: config.outageMs } } : {}),
   };
+}
+
+/** What a config selects to run: the world, its scenarios, the agents and the options every episode shares. */
+export async function resolveSweepParts(config: ResolvedConfig): Promise<{ world: WorldDefinition; scenarios: Scenario[]; agents: AgentFactory[]; options: EpisodeOptions }> {
+  const world = getWorld(config.world);
+  const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
+  const agents = await resolveAgentsFor(config);
+  return { world, scenarios, agents, options: episodeOptions(config, world) };
 }
 
 /** What every episode of a run shares, from the resolved config. */

@@ -13,8 +13,8 @@ import { hash53 } from '../core/seeds.js';
  * merges only with the same hash.
  */
 export function configHash(config: Readonly<Record<string, unknown>>): string {
-  // Budgets and concurrency decide how much runs and how fast, never how an episode comes out.
-  const { concurrency: _c, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, ...rest } = config;
+  // Budgets, concurrency and workers decide how much runs and how fast, never how an episode comes out.
+  const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, ...rest } = config;
   return hash53(stableJson(rest)).toString(36);
 }
 

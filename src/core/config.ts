@@ -48,6 +48,14 @@ export const sweepConfigSchema = z
     scenarios: z.array(z.string().min(1)).default([]),
     /** Episodes in flight at once. @default 8 */
     concurrency: z.number().int().min(1).max(4096).default(8),
+    /**
+     * Worker threads that run episodes; `1` runs them in this process. `auto` uses every core when all
+     * agents are built in (CPU-bound) and the sweep has at least 1,000 episodes to run, else 1: LLM, HTTP
+     * and module agents wait on I/O, which `concurrency` covers in one process. @default "auto"
+     */
+    workers: z.union([z.literal('auto'), z.number().int().min(1, 'must be 1 (this process) or more, or "auto"').max(256, 'must be at most 256')]).default('auto'),
+    /** A worker whose heap passes this many MB after an episode is replaced by a fresh one. @default 1024 */
+    workerMaxMemoryMb: z.number().int().min(16, 'must be at least 16 (MB)').max(65_536, 'must be at most 65536 (MB)').default(1024),
     /** Perturbation families to apply at ε > 0, by id (see `shakedown list perturbations`); they always apply in ladder order. @default all */
     perturbations: z.array(z.string().min(1)).min(1).optional(),
     /** Parameters per perturbation family, e.g. `{ typos: { rate: 0.5 } }`; each is checked against the family's schema. @default {} */

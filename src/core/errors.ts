@@ -5,7 +5,8 @@ export type ShakedownErrorCode =
   | 'SHAKEDOWN_SCENARIO'
   | 'SHAKEDOWN_AGENT'
   | 'SHAKEDOWN_ESTIMATOR'
-  | 'SHAKEDOWN_RUN_DIR';
+  | 'SHAKEDOWN_RUN_DIR'
+  | 'SHAKEDOWN_WORKER';
 
 /**
  * An error whose message says what failed, why, and what to do ("Failed to <X>: <why>. <fix>").

@@ -37,6 +37,11 @@ export interface SweepHooks {
   readonly skip?: ReadonlySet<string>;
   /** Stops launching new episodes; those in flight finish. */
   readonly signal?: AbortSignal;
+  /**
+   * Runs one episode somewhere else (a worker pool) and resolves with its record, which must equal what
+   * this process would produce for the key. @default runs it in this process
+   */
+  readonly execute?: (key: EpisodeKey) => Promise<EpisodeRecord>;
 }
 
 /**
@@ -64,8 +69,7 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
   const worker = async () => {
     while (next < keys.length && !hooks.signal?.aborted) {
       const key = keys[next++] as EpisodeKey;
-      const prepared = await harness.prepare(scenarios.get(key.scenario) as Scenario);
-      const record = await runEpisode(harness, prepared, agents.get(key.agent) as AgentFactory, key, plan);
+      const record = hooks.execute ? await hooks.execute(key) : await runEpisode(harness, await harness.prepare(scenarios.get(key.scenario) as Scenario), agents.get(key.agent) as AgentFactory, key, plan);
       records.push(record);
       await hooks.onEpisode?.(record);
       // Episodes resolve through promises alone; let the event loop turn between them, so that signals

@@ -14,6 +14,9 @@ const CASES: readonly (readonly string[])[] = [
   ['sweep', '--eps', 'abc'],
   ['sweep', '--trials', '0'],
   ['sweep', '--concurrency', '-1'],
+  ['sweep', '--workers', 'many'],
+  ['sweep', '--workers', '0'],
+  ['sweep', '--worker-max-memory', '8'],
   ['sweep', '--agent', 'gpt'],
   ['sweep', '--agent', 'reference:teleport'],
   ['sweep', '--agent', 'reference:retry+backoff'],
@@ -66,6 +69,18 @@ describe('bad input', () => {
         Failed to read the options of \`shakedown sweep\`: Option '--concurrency' argument is ambiguous.
         Did you forget to specify the option argument for '--concurrency'?
         To specify an option argument starting with a dash use '--concurrency=-XYZ'. Run \`shakedown --help\` for the options.",
+        "sweep --workers many
+        Failed to read \`--workers\`: "many" is neither a whole number nor \`auto\`. Write e.g. \`--workers 2\` (1 runs episodes in this process).",
+        "sweep --workers 0
+        Failed to resolve the sweep configuration:
+        ✖ must be 1 (this process) or more, or "auto"
+          → at workers
+        Fix the options named above.",
+        "sweep --worker-max-memory 8
+        Failed to resolve the sweep configuration:
+        ✖ must be at least 16 (MB)
+          → at workerMaxMemoryMb
+        Fix the options named above.",
         "sweep --agent gpt
         Failed to find agent \`gpt\`: no such agent. Built-in agents: noop, oracle, reference, reference-strict (e.g. reference:retry); or a module path (./my-agent.ts), a service URL (http://...) or llm:MODEL.",
         "sweep --agent reference:teleport

@@ -24,7 +24,7 @@ const keysOf = (dir: string) =>
     .map((l) => JSON.stringify(JSON.parse(l).key));
 
 describe('resume after a crash', () => {
-  it('a sweep killed with SIGKILL at random moments and resumed loses no episode, runs none twice and ends with the uninterrupted grid', async () => {
+  it('a sweep killed with SIGKILL at random moments and resumed, on the worker pool or in one process, loses no episode, runs none twice and ends with the uninterrupted grid', async () => {
     const base = mkdtempSync(join(tmpdir(), 'shakedown-resume-'));
     const whole = start(['sweep', '--out', join(base, 'whole'), ...PLAN]);
     expect(await whole.exit).toBe(0);
@@ -35,14 +35,16 @@ describe('resume after a crash', () => {
     const delays = Array.from({ length: 20 }, () => 250 + Math.floor(rng() * 2200));
     const runOne = async (i: number) => {
       const dir = join(base, `r${i}`);
-      const victim = start(['sweep', '--out', dir, ...PLAN]);
+      // Half the runs are killed on the worker pool and resumed in one process, half the other way round.
+      const [killedOn, resumedOn] = i % 2 === 0 ? ['2', '1'] : ['1', '2'];
+      const victim = start(['sweep', '--out', dir, '--workers', killedOn, ...PLAN]);
       // clock: the test kills a real child process after a real delay; the outcome must not depend on when.
       await new Promise((r) => setTimeout(r, delays[i]));
       victim.child.kill('SIGKILL');
       await victim.exit;
       // Every other run also leaves a torn last line, as a writer killed mid-line would.
       if (i % 2 === 1 && existsSync(join(dir, 'episodes.jsonl'))) appendFileSync(join(dir, 'episodes.jsonl'), '{"key":{"scenario":"cancel-pen');
-      const resumed = start(['sweep', '--out', dir, '--resume', ...PLAN]);
+      const resumed = start(['sweep', '--out', dir, '--resume', '--workers', resumedOn, ...PLAN]);
       expect(await resumed.exit, resumed.stderr()).toBe(0);
       const keys = keysOf(dir);
       expect(new Set(keys).size).toBe(keys.length);

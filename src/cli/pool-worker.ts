@@ -1,0 +1,53 @@
+/** One worker thread of the episode pool: the run rebuilt from the config, then one episode per task. */
+import { getHeapStatistics } from 'node:v8';
+import { Tinypool } from 'tinypool';
+import type { AgentFactory } from '../agents/contract.js';
+import type { ResolvedConfig } from '../core/config.js';
+import { runEpisode, WorldHarness, type EpisodeOptions } from '../core/episode.js';
+import { ShakedownError } from '../core/errors.js';
+import type { Scenario } from '../core/scenario.js';
+import { disposeAll, resolveSweepParts } from './options.js';
+import type { WorkerReply, WorkerTask } from './pool.js';
+
+interface WorkerRun {
+  readonly harness: WorldHarness;
+  readonly scenarios: ReadonlyMap<string, Scenario>;
+  readonly agents: ReadonlyMap<string, AgentFactory>;
+  readonly options: EpisodeOptions;
+}
+
+let run: Promise<WorkerRun> | undefined;
+
+
+async function start(): Promise<WorkerRun> {
+  const { config } = Tinypool.workerData as { config: ResolvedConfig };
+  const { world, scenarios, agents, options } = await resolveSweepParts(config);
+  return {
+    harness: new WorldHarness(world, options.runSeed),
+    scenarios: new Map(scenarios.map((s) => [s.id, s])),
+    agents: new Map(agents.map((a) => [a.id, a])),
+    options,
+  };
+}
+
+export async function runTask({ key }: WorkerTask): Promise<WorkerReply> {
+  let r: WorkerRun;
+  try {
+    r = await (run ??= start());
+  } catch (error) {
+    // The main thread resolved the same config; a worker that cannot is told apart, e.g. a module agent
+    // that loads only once per process.
+    if (error instanceof ShakedownError) return { fatal: { code: error.code, message: `${error.message} (in a worker thread; \`--workers 1\` runs in one process)` } };
+    throw error;
+  }
+  const scenario = r.scenarios.get(key.scenario);
+  const agent = r.agents.get(key.agent);
+  if (!scenario || !agent) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
+  const record = await runEpisode(r.harness, await r.harness.prepare(scenario), agent, key, r.options);
+  return { record, heapUsed: getHeapStatistics().used_heap_size };
+}
+
+export async function teardown(): Promise<void> {
+  const r = await run?.catch(() => undefined);
+  if (r) await disposeAll([...r.agents.values()]);
+}

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/core/config.js';
+import { AUTO_POOL_MIN_EPISODES, workerCount } from '../../src/cli/pool.js';
+
+const exec = promisify(execFile);
+const bin = fileURLToPath(new URL('../../bin/shakedown.js', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/agents/${name}`, import.meta.url));
+
+async function shakedown(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** The log's records without their wall time, in key order: what must not depend on where episodes ran. */
+const recordsOf = (dir: string) =>
+  readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { wallMs: _w, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    })
+    .sort();
+
+const PLAN = ['--agent', 'oracle,reference-strict:none,reference:retry', '--scenario', 'category:cancel', '--scenario', 'return-one-of-two', '--eps', '0,1', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '5'];
+
+describe('the worker pool', () => {
+  it('gives the records and grid of one process, also when every worker is recycled after each episode', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'shakedown-pool-'));
+    const [one, two, recycled] = await Promise.all([
+      shakedown('sweep', '--out', join(base, 'one'), '--workers', '1', ...PLAN),
+      shakedown('sweep', '--out', join(base, 'two'), '--workers', '2', ...PLAN),
+      // A 16 MB heap limit is below what a worker holds once loaded: each episode ends in a recycle, which
+      // cuts off the other episode in flight on that worker (unless it finished first); it runs again.
+      shakedown('sweep', '--out', join(base, 'recycled'), '--workers', '2', '--concurrency', '4', '--worker-max-memory', '16', '--agent', 'oracle,reference:retry', '--scenario', 'cancel-pending-no-longer-needed', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '5'),
+    ]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    expect(recycled.code, recycled.stderr).toBe(0);
+    expect(one.stderr).toMatch(/ in this process -> /);
+    expect(two.stderr).toMatch(/ on 2 worker threads -> /);
+    expect(readFileSync(join(base, 'two', 'grid.json'), 'utf8')).toBe(readFileSync(join(base, 'one', 'grid.json'), 'utf8'));
+    expect(recordsOf(join(base, 'two'))).toEqual(recordsOf(join(base, 'one')));
+    expect(recycled.stderr).toMatch(/[1-9]\d* worker thread\(s\) recycled past 16 MB of heap; \d+ episode\(s\) cut off by a recycled or dead worker ran again/);
+    const inOne = new Set(recordsOf(join(base, 'one')));
+    const fromRecycled = recordsOf(join(base, 'recycled'));
+    expect(new Set(fromRecycled).size).toBe(fromRecycled.length);
+    for (const r of fromRecycled) expect(inOne.has(r)).toBe(true);
+    expect(fromRecycled).toHaveLength(2 * 2 * 2);
+  }, 180_000);
+
+  it('stops with the episode named when its worker thread keeps dying, keeping the episodes that finished', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'shakedown-pool-dies-')), 'run');
+    const r = await shakedown('sweep', '--out', out, '--workers', '2', '--concurrency', '2', '--agent', 'reference:none', '--agent', fixture('crashes-its-thread.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '3', '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Failed to run episode read-order-status\|crashes-its-thread\|0\|0\|\d: its worker thread died 3 times \(last: stray exception outside the episode\), so the agent or something it calls throws outside the episode or crashes\. Finished episodes are in the log: fix the agent and continue with `--resume`/);
+    const done = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).key.agent as string);
+    expect(new Set(done)).toEqual(new Set(['reference:none']));
+  }, 120_000);
+});
+
+describe('workerCount', () => {
+  const config = (over: Parameters<typeof resolveConfig>[0] = {}) => resolveConfig(over);
+  it('uses every core for built-in agents on large sweeps, one process otherwise', () => {
+    expect(workerCount(config(), AUTO_POOL_MIN_EPISODES, 4)).toBe(4);
+    expect(workerCount(config(), AUTO_POOL_MIN_EPISODES - 1, 4)).toBe(1);
+    expect(workerCount(config(), 10_000, 1)).toBe(1);
+    expect(workerCount(config({ agents: ['reference:none', 'llm:gpt-4o-mini'] }), 10_000, 4)).toBe(1);
+    expect(workerCount(config({ agents: ['http://localhost:9000/agent'] }), 10_000, 4)).toBe(1);
+    expect(workerCount(config({ agents: ['./my-agent.ts'] }), 10_000, 4)).toBe(1);
+    expect(workerCount(config({ simulator: 'llm' }), 10_000, 4)).toBe(1);
+  });
+  it('honours an explicit count, whatever the agents', () => {
+    expect(workerCount(config({ workers: 3, agents: ['./my-agent.ts'] }), 10, 2)).toBe(3);
+    expect(workerCount(config({ workers: 1 }), 10_000, 8)).toBe(1);
+  });
+});

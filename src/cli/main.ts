@@ -209,7 +209,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   limitTimer?.unref();
   const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
   const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
-  const pool = workers > 1 ? startEpisodePool(config, workers, config.concurrency) : undefined;
+  const pool = workers > 1 ? startEpisodePool(config, workers) : undefined;
   const running = run(
     {
       skip,
@@ -241,7 +241,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     await pool?.close();
     await disposeAll(agents);
   }
-  if (pool && pool.recycled + pool.reruns > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap; ${pool.reruns} episode(s) cut off by a recycled or dead worker ran again\n`);
+  if (pool && pool.recycled > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap\n`);
+  if (pool && pool.reruns > 0) io.err(`shakedown: ${pool.reruns} episode(s) ran again after their worker thread died\n`);
   // Everything after the run is recomputed from the log, the run's truth, read once.
   const { grid, failing: drill, failingKeys: failing, torn } = await loadRun(dir, DEFAULT_THETA);
   writeJson(files.grid, grid);

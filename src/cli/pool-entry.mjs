@@ -6,4 +6,3 @@ register();
 const worker = await import('./pool-worker.ts');
 
 export default worker.runTask;
-export const teardown = worker.teardown;

@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../core/config.js';
 import { runEpisode, WorldHarness, type EpisodeOptions } from '../core/episode.js';
 import { ShakedownError } from '../core/errors.js';
 import type { Scenario } from '../core/scenario.js';
-import { disposeAll, resolveSweepParts } from './options.js';
+import { resolveSweepParts } from './options.js';
 import type { WorkerReply, WorkerTask } from './pool.js';
 
 interface WorkerRun {
@@ -30,7 +30,15 @@ async function start(): Promise<WorkerRun> {
   };
 }
 
-export async function runTask({ key }: WorkerTask): Promise<WorkerReply> {
+export async function runTask({ key, port }: WorkerTask): Promise<WorkerReply> {
+  try {
+    return await runKey(key, port);
+  } finally {
+    port.close();
+  }
+}
+
+async function runKey(key: WorkerTask['key'], port: WorkerTask['port']): Promise<WorkerReply> {
   let r: WorkerRun;
   try {
     r = await (run ??= start());
@@ -43,11 +51,8 @@ export async function runTask({ key }: WorkerTask): Promise<WorkerReply> {
   const scenario = r.scenarios.get(key.scenario);
   const agent = r.agents.get(key.agent);
   if (!scenario || !agent) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
-  const record = await runEpisode(r.harness, await r.harness.prepare(scenario), agent, key, r.options);
+  const prepared = await r.harness.prepare(scenario);
+  port.postMessage('start');
+  const record = await runEpisode(r.harness, prepared, agent, key, r.options);
   return { record, heapUsed: getHeapStatistics().used_heap_size };
-}
-
-export async function teardown(): Promise<void> {
-  const r = await run?.catch(() => undefined);
-  if (r) await disposeAll([...r.agents.values()]);
 }

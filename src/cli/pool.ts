@@ -5,7 +5,7 @@
  * so a record from a worker equals the one this process would write.
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
 import { agentSource } from '../agents/loader.js';
 import type { ResolvedConfig } from '../core/config.js';
@@ -24,6 +24,8 @@ export type WorkerReply = { readonly record: EpisodeRecord; readonly heapUsed: n
 /** The task a worker runs: one episode key. */
 export interface WorkerTask {
   readonly key: EpisodeKey;
+  /** The worker says `start` on it when the episode begins (after the worker's own start-up). */
+  readonly port: MessagePort;
 }
 
 /**
@@ -38,11 +40,11 @@ export function workerCount(config: Pick<ResolvedConfig, 'workers' | 'agents' | 
 }
 
 export interface EpisodePool {
-  /** Runs one episode on a worker; a worker that dies under it (or is recycled) is replaced and the episode rerun. */
+  /** Runs one episode on a worker; a worker that dies under it is replaced and the episode rerun. */
   execute(key: EpisodeKey): Promise<EpisodeRecord>;
   /** Workers replaced because their heap passed `workerMaxMemoryMb`. */
   readonly recycled: number;
-  /** Episodes run again because their worker was recycled or died under them. */
+  /** Episodes run again because their worker died under them. */
   readonly reruns: number;
   /** Stops every worker (after letting each release its agents); episodes still running are dropped, unrecorded. */
   close(): Promise<void>;
@@ -54,27 +56,81 @@ interface ThreadWrapper {
   removeListener?: (event: string, listener: (...args: unknown[]) => void) => unknown;
 }
 
-/** Tinypool rejects the tasks of a worker it terminates (to recycle it, or on close) with this message. */
-const TERMINATED = 'Terminating worker thread';
-
 const limitBytes = (config: Pick<ResolvedConfig, 'workerMaxMemoryMb'>) => config.workerMaxMemoryMb * 1024 * 1024;
 
-/** Starts `workers` threads sharing `concurrency` episodes in flight. */
-export function startEpisodePool(config: ResolvedConfig, workers: number, concurrency: number): EpisodePool {
+/**
+ * How long past its own deadline a started episode may run before the main thread ends its worker: half
+ * the deadline, between 2 and 30 s. Only a thread that cannot run its deadline timer gets there: an agent
+ * in a synchronous loop, or one that ended the thread quietly (`process.exit`), which tinypool never reports.
+ */
+export const watchdogMs = (deadlineMs: number): number => deadlineMs + Math.min(30_000, Math.max(2_000, deadlineMs / 2));
+
+/** How long a worker may take to start (load the sources, resolve the run) before its episode begins. */
+const STARTUP_LIMIT_MS = 120_000;
+
+/**
+ * Starts `workers` threads. Each runs one episode at a time (the episodes are CPU-bound); the sweep's
+ * other episodes in flight wait for a free worker, so that each episode's watchdog starts when it does.
+ */
+export function startEpisodePool(config: ResolvedConfig, workers: number): EpisodePool {
   const pool = new Tinypool({
     filename: new URL('./pool-entry.mjs', import.meta.url).href,
     minThreads: workers,
     maxThreads: workers,
-    concurrentTasksPerWorker: Math.max(1, Math.ceil(concurrency / workers)),
+    concurrentTasksPerWorker: 1,
     maxMemoryLimitBeforeRecycle: limitBytes(config),
-    // The worker's default export runs an episode; this export releases its agents before it stops.
-    teardown: 'teardown',
+    // No teardown task: tinypool runs it before terminating a worker, and a worker stuck in an agent's loop
+    // would never answer it. A worker's agents are released with its thread; `dispose` runs in the main
+    // thread, for the factories resolved there.
     workerData: { config },
   });
   let closing = false;
   let recycled = 0;
   let reruns = 0;
   const limit = limitBytes(config);
+  let free = workers;
+  const inFlight = new Set<AbortController>();
+  const waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  const acquire = (): Promise<void> => {
+    if (free > 0) {
+      free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next.resolve();
+    else free++;
+  };
+  const dropped = (key: EpisodeKey) => new ShakedownError('SHAKEDOWN_WORKER', `Episode ${keyString(key)} had not finished when the worker pool closed; it is not recorded.`);
+  const runOnce = async (key: EpisodeKey): Promise<WorkerReply> => {
+    await acquire();
+    if (closing) throw dropped(key);
+    const watchdog = new AbortController();
+    inFlight.add(watchdog);
+    const { port1, port2 } = new MessageChannel();
+    let stalled = `it did not start within ${STARTUP_LIMIT_MS / 1000} s of being handed to its worker: the worker could not load the run (an agent module that blocks as it loads?)`;
+    // clock: these timers end a worker that can no longer end its own episode; an episode that finishes never meets them.
+    let timer = setTimeout(() => watchdog.abort(), STARTUP_LIMIT_MS);
+    port1.once('message', () => {
+      clearTimeout(timer);
+      stalled = `it ran ${watchdogMs(config.deadlineMs)} ms, past its ${config.deadlineMs} ms deadline, without a word from its worker: the agent blocks the thread (a synchronous loop) or ended it (process.exit)`;
+      timer = setTimeout(() => watchdog.abort(), watchdogMs(config.deadlineMs));
+    });
+    try {
+      return (await pool.run({ key, port: port2 } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
+    } catch (error) {
+      if (closing) throw dropped(key);
+      if (watchdog.signal.aborted) throw new Error(stalled);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+      inFlight.delete(watchdog);
+      release();
+    }
+  };
   return {
     get recycled() {
       return recycled;
@@ -83,20 +139,18 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, concur
       return reruns;
     },
     async execute(key) {
-      for (let deaths = 0; ; ) {
+      for (let deaths = 1; ; deaths++) {
         let reply: WorkerReply;
         try {
-          reply = (await pool.run({ key } satisfies WorkerTask)) as WorkerReply;
+          reply = await runOnce(key);
         } catch (error) {
+          if (error instanceof ShakedownError) throw error;
           const message = error instanceof Error ? error.message : String(error);
-          if (closing) throw new ShakedownError('SHAKEDOWN_WORKER', `Episode ${keyString(key)} was still running when the worker pool closed; it is not recorded.`);
           reruns++;
-          // A worker recycled for its memory takes down the episodes it was running; they run again, unchanged.
-          if (message === TERMINATED) continue;
-          if (++deaths < MAX_WORKER_DEATHS) continue;
+          if (deaths < MAX_WORKER_DEATHS) continue;
           throw new ShakedownError(
             'SHAKEDOWN_WORKER',
-            `Failed to run episode ${keyString(key)}: its worker thread died ${deaths} times (last: ${message}), so the agent or something it calls throws outside the episode or crashes. Finished episodes are in the log: fix the agent and continue with \`--resume\` (\`--workers 1\` runs it in this process, where the error ends the sweep with its stack).`,
+            `Failed to run episode ${keyString(key)}: its worker thread died ${deaths} times (last: ${message}). Finished episodes are in the log: fix the agent and continue with \`--resume\` (\`--workers 1\` runs it in this process, where an exception ends the sweep with its stack).`,
             { cause: error },
           );
         }
@@ -108,6 +162,9 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, concur
     },
     async close() {
       closing = true;
+      for (const w of waiting.splice(0)) w.reject(new Error('closed'));
+      // Episodes still running are dropped: aborting one terminates its worker, even one stuck in a loop.
+      for (const watchdog of inFlight) watchdog.abort();
       // tinypool 2.2's destroy() waits for each worker's exit with events.once() on its thread wrapper,
       // which lacks removeListener: a worker dying at that moment (a stray exception) would throw inside
       // Node's events module. The wrapper gets the method it is missing.

@@ -172,15 +172,89 @@ export function diffCanonical(expected: unknown, actual: unknown, path = ''): Di
   if (isPlainObject(expected) && isPlainObject(actual)) {
     const out: DiffEntry[] = [];
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort();
-    for (const key of keys) {
-      const p = path ? `${path}.${key}` : key;
-      if (!(key in actual)) out.push({ path: p, kind: 'missing', expected: expected[key], message: `${p}: missing (expected ${short(expected[key])})` });
-      else if (!(key in expected)) out.push({ path: p, kind: 'unexpected', actual: actual[key], message: `${p}: unexpected ${short(actual[key])}` });
-      else out.push(...diffCanonical(expected[key], actual[key], p));
-    }
+    for (const key of keys) out.push(...diffAt(path ? `${path}.${key}` : key, key in expected, expected[key], key in actual, actual[key]));
     return out;
   }
   return [{ path: here, kind: 'changed', expected, actual, message: `${here}: ${short(actual)} != ${short(expected)} (actual != expected)` }];
+}
+
+/** The difference at one key of an object, present on either side or both. */
+function diffAt(p: string, inExpected: boolean, expected: unknown, inActual: boolean, actual: unknown): DiffEntry[] {
+  if (!inActual) return [{ path: p, kind: 'missing', expected, message: `${p}: missing (expected ${short(expected)})` }];
+  if (!inExpected) return [{ path: p, kind: 'unexpected', actual, message: `${p}: unexpected ${short(actual)}` }];
+  return diffCanonical(expected, actual, p);
+}
+
+/**
+ * The top-level fields of a database schema that are collections (records of entries), with the schema
+ * of their entries; empty when the schema is not an object.
+ */
+export function collectionsOf(dbSchema: z.ZodType): Map<string, z.ZodType> {
+  const out = new Map<string, z.ZodType>();
+  const def = defOf(unwrap(dbSchema));
+  if (def.type !== 'object') return out;
+  for (const [field, schema] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+    const inner = unwrap(schema);
+    const d = defOf(inner);
+    if (!volatileFields.has(inner) && d.type === 'record') out.set(field, d.valueType as z.ZodType);
+  }
+  return out;
+}
+
+/**
+ * Per collection, the entries whose canonical forms differ between two canonical databases (or that one
+ * of them lacks): with them, `diffSparse` knows which untouched entries it may skip.
+ */
+export function changedEntries(dbSchema: z.ZodType, a: unknown, b: unknown): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  if (!isPlainObject(a) || !isPlainObject(b)) return out;
+  for (const field of collectionsOf(dbSchema).keys()) {
+    const ca = a[field];
+    const cb = b[field];
+    if (!isPlainObject(ca) || !isPlainObject(cb)) continue;
+    const keys = new Set<string>();
+    for (const k of new Set([...Object.keys(ca), ...Object.keys(cb)])) if (!(k in ca) || !(k in cb) || !deepEqual(ca[k], cb[k])) keys.add(k);
+    out.set(field, keys);
+  }
+  return out;
+}
+
+/**
+ * `diffCanonical(expected, canonicalize(dbSchema, db))`, entry for entry, for a database whose
+ * collections report which entries may differ from the initial database (`candidates`, an overlay's
+ * touched entries plus those `expected` changes): every other entry is the initial one, equal in
+ * `expected`, so it is neither canonicalised nor compared. A field without candidates is compared whole.
+ */
+export function diffSparse(dbSchema: z.ZodType, expected: unknown, db: Record<string, unknown>, candidates: (field: string) => ReadonlySet<string> | undefined): DiffEntry[] {
+  const top = defOf(unwrap(dbSchema));
+  if (top.type !== 'object' || !isPlainObject(expected)) return diffCanonical(expected, canonicalize(dbSchema, db));
+  const shape = top.shape as Record<string, z.ZodType>;
+  const collections = collectionsOf(dbSchema);
+  const out: DiffEntry[] = [];
+  for (const field of [...new Set([...Object.keys(expected), ...Object.keys(db)])].sort()) {
+    const entrySchema = collections.get(field);
+    const keys = entrySchema ? candidates(field) : undefined;
+    const exp = expected[field];
+    if (entrySchema && keys && isPlainObject(exp) && field in db) {
+      const walker = compile(entrySchema);
+      const actual = db[field] as Record<string, unknown>;
+      for (const key of [...keys].sort()) {
+        // As the record walker: an impure walk that leaves nothing drops the entry.
+        const canon = key in actual ? walker.walk(actual[key]) : undefined;
+        const inActual = key in actual && (walker.pure || canon !== undefined);
+        if (!(key in exp) && !inActual) continue;
+        out.push(...diffAt(`${field}.${key}`, key in exp, exp[key], inActual, canon));
+      }
+      continue;
+    }
+    // As the object walker: fields the schema does not name stay as they are, volatile ones go.
+    const walker = shape[field] ? compile(shape[field]) : IDENTITY;
+    const canon = field in db ? walker.walk(db[field]) : undefined;
+    const inActual = field in db && (walker.pure || canon !== undefined);
+    if (!(field in expected) && !inActual) continue;
+    out.push(...diffAt(field, field in expected, exp, inActual, canon));
+  }
+  return out;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { AgentFactory } from '../agents/contract.js';
-import { canonicalize, cloneJson, diffCanonical, type DiffEntry } from './canonical.js';
+import { canonicalize, changedEntries, cloneJson, collectionsOf, diffCanonical, type DiffEntry } from './canonical.js';
+import { overlayDb, type OverlayDb } from './overlay.js';
 import { createClock, type EpisodeClock } from './clock.js';
 import { FaultInjector, type FaultKind, type FaultProfile, type FiredFault } from './faults.js';
 import { joinSegments, perturb, type ResolvedFamily } from './perturb.js';
@@ -107,6 +108,8 @@ export interface PreparedScenario {
   readonly goldStatuses: readonly number[];
   /** Whether the gold actions change the database at all. */
   readonly goldChangesState: boolean;
+  /** Per collection, the entries the gold actions change (canonically): the judge compares these and the touched ones. */
+  readonly goldChanged: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** A failure of the scripted user, kept apart so that it is never blamed on the agent. */
@@ -147,6 +150,8 @@ export class WorldHarness {
   /** The tool specs agents are given, built once (JSON Schema generation is not free) and frozen, since every episode shares them. */
   readonly toolsJson: readonly ToolSpecJson[];
   private base: unknown;
+  /** Top-level collections of the database schema: an episode copies their entries on first read. */
+  private readonly collections: ReadonlySet<string>;
   private readonly prepared = new Map<string, Promise<PreparedScenario>>();
 
   constructor(world: WorldDefinition, runSeed: string) {
@@ -154,10 +159,21 @@ export class WorldHarness {
     this.runSeed = runSeed;
     this.runtime = new ToolRuntime(world);
     this.toolsJson = deepFreeze(world.tools.map(toolSpecJson));
+    this.collections = new Set(collectionsOf(world.dbSchema).keys());
   }
 
   clone<T>(db: T): T {
     return (this.world.clone ? this.world.clone(db) : cloneJson(db)) as T;
+  }
+
+  /**
+   * An episode's own database. Without a world-supplied clone, an overlay on the initial database that
+   * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
+   */
+  episodeDb(prepared: PreparedScenario): { db: unknown; overlay?: OverlayDb } {
+    if (this.world.clone || typeof prepared.initial !== 'object' || prepared.initial === null || Array.isArray(prepared.initial)) return { db: this.clone(prepared.initial) };
+    const overlay = overlayDb(prepared.initial as Record<string, unknown>, this.collections, cloneJson);
+    return { db: overlay.db, overlay };
   }
 
   baseDb(): unknown {
@@ -202,6 +218,7 @@ export class WorldHarness {
       initialCanonical,
       goldStatuses: statuses,
       goldChangesState: diffCanonical(initialCanonical, goldCanonical).length > 0,
+      goldChanged: changedEntries(this.world.dbSchema, initialCanonical, goldCanonical),
     };
   }
 }
@@ -250,7 +267,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     },
   };
   const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds, params: options.faultParams ?? {} });
-  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, signal: controller.signal, realWaitScale: options.realWaitScale ?? 0 });
+  const episodeDb = harness.episodeDb(prepared);
+  const session = harness.runtime.open({ episodeId, db: episodeDb.db, clock, faults, signal: controller.signal, realWaitScale: options.realWaitScale ?? 0 });
   // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
   timer.unref?.();
@@ -343,7 +361,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   if (!error && session.worldErrors.length > 0) {
     error = { name: 'WorldError', message: `the world's tool handlers failed (a bug in the world, not the agent): ${session.worldErrors.join('; ')}` };
   }
-  const { diff, missingOutputs, wrongActions } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text));
+  const { diff, missingOutputs, wrongActions } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text), episodeDb.overlay);
   const reached = diff.length === 0 && missingOutputs.length === 0;
   const outcome: EpisodeOutcome = error ? 'error' : reached ? 'pass' : escalation && wrongActions === 0 ? 'escalated' : 'fail';
   const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState });

@@ -1,18 +1,34 @@
 // The verdict on an episode: whether its final database and what the agent said meet the goal, and
 // if not, which failure class it falls in.
-import { canonicalize, diffCanonical, outputMatches, type DiffEntry } from './canonical.js';
+import { canonicalize, diffCanonical, diffSparse, outputMatches, type DiffEntry } from './canonical.js';
+import type { OverlayDb } from './overlay.js';
 import type { EpisodeOutcome, EpisodeRecord, PreparedScenario } from './episode.js';
 import type { FailureClass } from './stats.js';
 import type { WorldDefinition } from './world.js';
 
-/** Compares the final database with the gold state and checks the required outputs. */
-export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[]): { diff: DiffEntry[]; missingOutputs: string[]; wrongActions: number } {
-  const finalCanonical = canonicalize(world.dbSchema, finalDb);
-  const diff = diffCanonical(prepared.goldCanonical, finalCanonical);
+/**
+ * Compares the final database with the gold state and checks the required outputs. With the episode's
+ * overlay, only the entries it touched and those the gold actions change are compared; the result is
+ * the same as comparing the whole database.
+ */
+export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[], overlay?: OverlayDb): { diff: DiffEntry[]; missingOutputs: string[]; wrongActions: number } {
+  let diffFrom: (expected: unknown) => DiffEntry[];
+  if (overlay) {
+    const candidates = (field: string): ReadonlySet<string> | undefined => {
+      const touched = overlay.touched(field);
+      const gold = prepared.goldChanged.get(field);
+      return touched && gold && gold.size > 0 ? new Set([...touched, ...gold]) : touched;
+    };
+    diffFrom = (expected) => diffSparse(world.dbSchema, expected, overlay.db, candidates);
+  } else {
+    const finalCanonical = canonicalize(world.dbSchema, finalDb);
+    diffFrom = (expected) => diffCanonical(expected, finalCanonical);
+  }
+  const diff = diffFrom(prepared.goldCanonical);
   const said = agentTexts.join('\n');
   const missingOutputs = prepared.scenario.outputs.filter((o) => !outputMatches(o, said));
   // A wrong action changed something away from both the start and the goal; an action not taken did not.
-  const changed = new Set(diff.length === 0 ? [] : diffCanonical(prepared.initialCanonical, finalCanonical).map((d) => d.path));
+  const changed = new Set(diff.length === 0 ? [] : diffFrom(prepared.initialCanonical).map((d) => d.path));
   const wrongActions = diff.filter((d) => changed.has(d.path)).length;
   return { diff, missingOutputs, wrongActions };
 }

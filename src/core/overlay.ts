@@ -1,0 +1,127 @@
+/**
+ * An episode's database as an overlay on the scenario's initial one. A world database is mostly
+ * collections (records of entries: users, orders, ...) of which an episode reads a handful; copying and
+ * comparing all of them per episode was most of an episode's cost. Here each collection is a proxy that
+ * copies an entry the first time it is read, so entries never read stay shared with the initial database
+ * (which nothing can reach to change) and need no comparison: they are still the initial entries.
+ */
+
+/** An episode's database and what it may have changed. */
+export interface OverlayDb {
+  /** The database handed to the world's handlers; it reads and writes as a plain object. */
+  readonly db: Record<string, unknown>;
+  /**
+   * Per top-level field, the entry keys that may differ from the initial database (read, written,
+   * added or deleted), or `undefined` where the whole field must be compared: a field that is not a
+   * collection, or one that was replaced.
+   */
+  touched(field: string): ReadonlySet<string> | undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * Wraps `initial` (a plain object) for one episode: the fields named in `collections` that hold plain
+ * objects become copy-on-read collections; every other field is copied at once with `clone`.
+ */
+export function overlayDb(initial: Record<string, unknown>, collections: ReadonlySet<string>, clone: <T>(value: T) => T): OverlayDb {
+  const db: Record<string, unknown> = {};
+  const proxies = new Map<string, { proxy: object; touched: Set<string> }>();
+  for (const field of Object.keys(initial)) {
+    const value = initial[field];
+    if (collections.has(field) && isRecord(value)) {
+      const c = collection(value, clone);
+      proxies.set(field, c);
+      db[field] = c.proxy;
+    } else {
+      db[field] = clone(value);
+    }
+  }
+  return {
+    db,
+    touched(field) {
+      const c = proxies.get(field);
+      // A handler that replaced a whole collection left nothing to track.
+      return c && db[field] === c.proxy ? c.touched : undefined;
+    },
+  };
+}
+
+/**
+ * A record whose entries are copied from `base` when first read. Key order follows a plain object's:
+ * the base's keys, then keys added (or deleted and added again) in the order they were added.
+ */
+function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): { proxy: object; touched: Set<string> } {
+  const own = new Map<string, unknown>();
+  const deleted = new Set<string>();
+  /** Keys not in base's order any more: new, or deleted and set again. */
+  const appended: string[] = [];
+  const touched = new Set<string>();
+  const inBase = (key: string) => Object.hasOwn(base, key);
+  const has = (key: string) => own.has(key) || (inBase(key) && !deleted.has(key));
+  const read = (key: string): unknown => {
+    if (own.has(key)) return own.get(key);
+    if (deleted.has(key) || !inBase(key)) return undefined;
+    const copy = clone(base[key]);
+    own.set(key, copy);
+    touched.add(key);
+    return copy;
+  };
+  const write = (key: string, value: unknown) => {
+    if (!has(key) || (deleted.has(key) && inBase(key))) {
+      const i = appended.indexOf(key);
+      if (i >= 0) appended.splice(i, 1);
+      appended.push(key);
+    }
+    own.set(key, value);
+    touched.add(key);
+  };
+  const remove = (key: string) => {
+    own.delete(key);
+    if (inBase(key)) deleted.add(key);
+    const i = appended.indexOf(key);
+    if (i >= 0) appended.splice(i, 1);
+    touched.add(key);
+  };
+  const keys = (): string[] => {
+    const out = Object.keys(base).filter((k) => !deleted.has(k) && !appended.includes(k));
+    if (appended.length === 0) return out;
+    // A plain object lists integer-like keys first, in numeric order: let one order the keys.
+    const order: Record<string, true> = {};
+    for (const k of out) order[k] = true;
+    for (const k of appended) order[k] = true;
+    return Object.keys(order);
+  };
+  const proxy = new Proxy({} as Record<string, unknown>, {
+    get(_target, key) {
+      if (typeof key === 'symbol') return Reflect.get(base, key);
+      return has(key) ? read(key) : Reflect.get(Object.prototype, key);
+    },
+    set(_target, key, value) {
+      if (typeof key === 'symbol') return false;
+      write(key, value);
+      return true;
+    },
+    defineProperty(_target, key, descriptor) {
+      if (typeof key === 'symbol' || !('value' in descriptor)) return false;
+      write(key, descriptor.value);
+      return true;
+    },
+    deleteProperty(_target, key) {
+      if (typeof key !== 'symbol') remove(key);
+      return true;
+    },
+    has(_target, key) {
+      return typeof key === 'symbol' ? key in base : has(key) || key in Object.prototype;
+    },
+    ownKeys() {
+      return keys();
+    },
+    getOwnPropertyDescriptor(_target, key) {
+      if (typeof key === 'symbol' || !has(key)) return undefined;
+      // An accessor, so that listing keys (Object.keys asks for each descriptor) copies no entry.
+      return { get: () => read(key), set: (value: unknown) => write(key, value), enumerable: true, configurable: true };
+    },
+  });
+  return { proxy, touched };
+}

@@ -11,6 +11,8 @@ export interface StubOptions {
   readonly failFirst?: number;
   /** Send the first tool call with arguments that are not valid JSON. */
   readonly malformedFirst?: boolean;
+  /** Answer every request after this many ms, as a remote model would. @default 0 */
+  readonly delayMs?: number;
 }
 
 export interface LlmStub {
@@ -28,7 +30,8 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
+    req.on('end', () => (options.delayMs ? setTimeout(answer, options.delayMs) : answer()));
+    const answer = () => {
       const body = JSON.parse(raw || '{}') as { model?: string; messages?: Message[] };
       requests.push({ authorization: req.headers.authorization, body });
       served++;
@@ -82,7 +85,7 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
           usage: { prompt_tokens: prompt, completion_tokens: 12, total_tokens: prompt + 12 },
         }),
       );
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -232,8 +232,10 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   });
   // Episodes cut off by the grace period or by a failed one are dropped unrecorded, never reported twice.
   running.catch(() => undefined);
+  let episodeSeconds = 0;
   try {
     await Promise.race([running, grace]);
+    episodeSeconds = (performance.now() - started) / 1000;
   } finally {
     process.off('SIGINT', onInterrupt);
     if (limitTimer) clearTimeout(limitTimer);
@@ -250,7 +252,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   io.out(`\n${renderTable(grid)}`);
   const seconds = (performance.now() - started) / 1000;
   const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
-  io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
+  const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
+  io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
   if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
   // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
   const notBaseline = failing.filter((k) => !BASELINE_IDS.includes(k.agent));

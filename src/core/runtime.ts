@@ -1,4 +1,4 @@
-import { getResponse, type RequestHandler } from 'msw';
+import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
 import type { EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import type { ToolSpec, WorldDefinition, WorldInstance } from './world.js';
@@ -101,6 +101,8 @@ function withRealWaits(clock: EpisodeClock, scale: number): EpisodeClock {
 export class ToolRuntime {
   readonly world: WorldDefinition;
   private readonly handlers: RequestHandler[];
+  /** Per tool, the handlers that may answer it, in their order (see `handlersFor`). */
+  private readonly toolHandlers = new Map<string, RequestHandler[]>();
   private readonly tools: CompiledTool[];
   private readonly instances = new Map<string, WorldInstance<unknown>>();
   /** Each open episode's fetch by its tool host, for the delivery paths that see a request without its session. */
@@ -118,6 +120,27 @@ export class ToolRuntime {
     const instance = this.instances.get(episodeId);
     if (!instance) throw new Error(`no open episode for host ${host}`);
     return instance;
+  }
+
+  /**
+   * The handlers that may answer a tool's requests: those whose method and path match its first request,
+   * in the world's order. msw tries every handler in turn (parsing the request and matching its path
+   * against each), which cost about half of a tool call; the tool is known before dispatch, so only
+   * its own handlers need trying. A request they leave unanswered still goes to all of them.
+   */
+  private handlersFor(tool: ToolSpec, request: Request): RequestHandler[] {
+    const cached = this.toolHandlers.get(tool.name);
+    if (cached) return cached;
+    const url = new URL(request.url);
+    const found = this.handlers.filter((h) => {
+      if (!(h instanceof HttpHandler)) return true;
+      const { method, path } = h.info;
+      const methodOk = method instanceof RegExp ? method.test(request.method) : method === 'all' || method.toUpperCase() === request.method;
+      // A custom predicate cannot be matched ahead of time: keep its handler.
+      return methodOk && (typeof path === 'function' || matchRequestUrl(url, path).matches);
+    });
+    if (found.length > 0) this.toolHandlers.set(tool.name, found);
+    return found.length > 0 ? found : this.handlers;
   }
 
   /** Whether a URL names a tool host of this world (`<episode>.<world>.shakedown.test`). */
@@ -177,7 +200,9 @@ export class ToolRuntime {
       }
       let found: Response | undefined;
       try {
-        found = await getResponse(this.handlers, request);
+        const own = tool ? this.handlersFor(tool, request) : this.handlers;
+        found = await getResponse(own, request);
+        if (!found && own !== this.handlers) found = await getResponse(this.handlers, request);
       } catch (error) {
         // The agent sees what a real API shows for its own bug; the episode is marked as a world error.
         worldErrors.push(`${request.method} ${new URL(request.url).pathname}: ${(error as Error).message ?? String(error)}`);

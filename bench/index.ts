@@ -1,0 +1,287 @@
+/**
+ * Shakedown's benchmarks: tinybench micro-benchmarks of the hot paths, end-to-end sweeps, and the
+ * performance targets of docs/performance.md, each measured here and printed with its verdict.
+ *
+ *   npm run bench                    micro, e2e, timeouts, io, aggregate, scaling (about 10 minutes)
+ *   npm run bench -- micro io        only the named sections
+ *   npm run bench -- memory          peak RSS after 20,000 and 200,000 episodes (about 15 minutes)
+ *
+ * Comparisons are ratios of figures measured in the same run, back to back; the machines are noisy.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getResponse, HttpHandler } from 'msw';
+import { Bench } from 'tinybench';
+import { faultKinds, getFaultProfile } from '../faults/index.js';
+import { perturbationFamilies } from '../perturbations/index.js';
+import { getWorld, loadScenarios } from '../scenarios/index.js';
+import { loadRun } from '../src/cli/analyze.js';
+import { ResampleBank } from '../src/core/bootstrap.js';
+import { canonicalize, cloneJson, collectionsOf, diffCanonical, diffSparse } from '../src/core/canonical.js';
+import { createClock } from '../src/core/clock.js';
+import { WorldHarness } from '../src/core/episode.js';
+import { FaultInjector } from '../src/core/faults.js';
+import { overlayDb } from '../src/core/overlay.js';
+import { perturb, resolveFamilies } from '../src/core/perturb.js';
+import { deriveSeed, makeRng } from '../src/core/seeds.js';
+import { Tally } from '../src/core/stats.js';
+import { DEFAULT_THETA } from '../src/core/surface.js';
+import { ScriptedUser } from '../src/core/user.js';
+import { startLlmStub } from '../test/llm-stub.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/shakedown.js');
+const work = mkdtempSync(join(tmpdir(), 'shakedown-bench-'));
+const SECTIONS = ['micro', 'e2e', 'timeouts', 'io', 'aggregate', 'scaling', 'memory'] as const;
+type Section = (typeof SECTIONS)[number];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((a) => a !== 'all' && !SECTIONS.includes(a as Section));
+if (unknown.length > 0) {
+  console.error(`bench: unknown section ${unknown.join(', ')}. Sections: ${SECTIONS.join(', ')}, all.`);
+  process.exit(2);
+}
+const chosen = new Set<Section>(asked.length === 0 ? SECTIONS.filter((s) => s !== 'memory') : asked.includes('all') ? SECTIONS : (asked as Section[]));
+
+const verdicts: string[] = [];
+const target = (name: string, figure: string, met: boolean) => {
+  const line = `${met ? 'MET ' : 'MISSED'}  ${name}: ${figure}`;
+  verdicts.push(line);
+  console.log(`  -> ${line}`);
+};
+const fmt = (x: number, digits = 2) => x.toFixed(digits);
+
+/** Runs the CLI; returns its output, the episode phase's seconds and rate, and the peak RSS in MB when GNU time is there. */
+async function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; episodes: number; seconds: number; rate: number; peakMb?: number }> {
+  const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
+  const [cmd, argv] = timeBin ? [timeBin, ['-f', '%M', '-o', rssFile, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
+  const child = spawn(cmd, argv, { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`shakedown ${args.join(' ')} exited ${code}:\n${stderr}`);
+  const m = /(\d+) episodes(?: \([^)]*\))? in [\d.]+ s \(episodes ([\d.]+) s, (\d+)\/s\)/.exec(stdout);
+  if (!m) throw new Error(`no timing line in the output of shakedown ${args.join(' ')}:\n${stdout.slice(-500)}`);
+  const peakMb = timeBin && existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)) / 1024 : undefined;
+  return { stdout, stderr, episodes: Number(m[1]), seconds: Number(m[2]), rate: Number(m[3]), ...(peakMb !== undefined ? { peakMb } : {}) };
+}
+
+const sweep = (name: string, args: readonly string[], env?: NodeJS.ProcessEnv) => cli(['sweep', '--quiet', '--out', join(work, name), ...args], env);
+
+async function micro(): Promise<void> {
+  console.log('\n## micro (tinybench: mean time per operation)');
+  const world = getWorld('retail');
+  const scenarios = loadScenarios(world);
+  const scenario = scenarios.find((s) => s.id === 'return-one-of-two') ?? (scenarios[0] as (typeof scenarios)[number]);
+  const harness = new WorldHarness(world, '42');
+  const prepared = await harness.prepare(scenario);
+  const initial = prepared.initial as Record<string, unknown>;
+  const families = resolveFamilies(perturbationFamilies, undefined, {});
+  const opening = new ScriptedUser(scenario, world.userLanguage, makeRng('bench-user'), 12).opening();
+  const injector = new FaultInjector({ seed: 'bench', lambda: 0.3, profile: getFaultProfile('mixed'), kinds: faultKinds, params: {} });
+  const getOrder = world.tools.find((t) => t.name === 'get_order');
+  if (!getOrder) throw new Error('retail has no get_order tool');
+
+  // One tool call three ways on the same handler and database: through the engine's fetch (matching,
+  // trace, fault decision at λ = 0), through msw's getResponse directly, and as a plain function.
+  const db = cloneJson(initial) as { orders: Record<string, unknown> };
+  const session = harness.runtime.open({ episodeId: 'bench', db, clock: createClock(), faults: new FaultInjector({ seed: 'bench', lambda: 0, profile: getFaultProfile('mixed'), kinds: faultKinds, params: {} }) });
+  const orderId = Object.keys(db.orders)[0] as string;
+  const engineUrl = `${session.baseUrl}/orders/${orderId}`;
+  const instance = { episodeId: 'direct', db, clock: createClock(), nextId: (p: string) => `${p}_1` };
+  // The handler that answers get_order, alone, as the engine calls it.
+  const handlers = world.handlers(() => instance).filter((h) => h instanceof HttpHandler && h.info.method === 'GET' && h.info.path === '*/api/orders/:orderId');
+  if (handlers.length !== 1) throw new Error('retail has no single GET */api/orders/:orderId handler');
+  const plain = (id: string) => JSON.stringify(db.orders[id]);
+
+  const collections = new Set(collectionsOf(world.dbSchema).keys());
+  const goldChanged = prepared.goldChanged;
+  const touchedOverlay = () => {
+    const o = overlayDb(initial, collections, cloneJson);
+    void (o.db.orders as Record<string, unknown>)[orderId];
+    return o;
+  };
+  const full = cloneJson(initial);
+  const sparse = touchedOverlay();
+  const candidates = (field: string) => {
+    const t = sparse.touched(field);
+    return t && new Set([...t, ...(goldChanged.get(field) ?? [])]);
+  };
+  // 7,056 outcomes in the default sweep's shape, for the aggregation.
+  const rng = makeRng('bench-aggregate');
+  const agents = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7'];
+  const outcomes: { key: { agent: string; eps: number; lambda: number; scenario: string }; pass: boolean }[] = [];
+  for (const agent of agents) for (const eps of [0, 0.5, 1]) for (const lambda of [0, 0.1, 0.3]) for (const s of scenarios) for (let t = 0; t < 4; t++) outcomes.push({ key: { agent, eps, lambda, scenario: s.id }, pass: rng() < 0.7 });
+
+  let ordinal = 0;
+  const bench = new Bench({ time: 400, warmup: true });
+  bench
+    .add('seed derivation (deriveSeed, 5 parts)', () => {
+      deriveSeed('42', 'return-one-of-two', 'eps', 0.5, 3, 'perturbation');
+    })
+    .add('one perturbation (a first message, all families, ε = 0.5)', () => {
+      perturb(opening.segments, 0.5, families, 'bench-seed', 0, opening.about, world.userLanguage);
+    })
+    .add('one fault decision (λ = 0.3, mixed)', () => {
+      injector.decide(getOrder, ordinal++);
+    })
+    .add('tool call: engine fetch', async () => {
+      await (await session.fetch(engineUrl)).text();
+    })
+    .add('tool call: msw getResponse on the same handler', async () => {
+      await ((await getResponse(handlers, new Request(`http://direct.retail.shakedown.test/api/orders/${orderId}`))) as Response).text();
+    })
+    .add('tool call: plain function', () => {
+      plain(orderId);
+    })
+    .add('database copy: whole (cloneJson)', () => {
+      cloneJson(initial);
+    })
+    .add('database copy: overlay, one entry read', () => {
+      touchedOverlay();
+    })
+    .add('comparison: whole database (canonicalize + diff)', () => {
+      diffCanonical(prepared.goldCanonical, canonicalize(world.dbSchema, full));
+    })
+    .add('comparison: touched entries (diffSparse)', () => {
+      diffSparse(world.dbSchema, prepared.goldCanonical, sparse.db, candidates);
+    })
+    .add('aggregation: pass^k + bootstrap of 7,056 outcomes', () => {
+      const tally = new Tally();
+      for (const o of outcomes) tally.add(o.key, o.pass ? 'pass' : 'fail');
+      const bank = new ResampleBank('42');
+      for (const a of tally.agents()) tally.cells(a, bank);
+    });
+  await bench.run();
+  const mean = new Map<string, number>();
+  for (const task of bench.tasks) {
+    const r = task.result as { latency?: { mean: number }; state: string };
+    if (!r.latency) throw new Error(`${task.name}: ${r.state}`);
+    mean.set(task.name, r.latency.mean);
+    const ms = r.latency.mean;
+    console.log(`  ${task.name.padEnd(58)} ${ms >= 1 ? `${fmt(ms)} ms` : `${fmt(ms * 1000, 1)} µs`}`);
+  }
+  session.close();
+  const engine = mean.get('tool call: engine fetch') as number;
+  const bare = mean.get('tool call: msw getResponse on the same handler') as number;
+  console.log(`  engine / getResponse ${fmt(engine / bare)}x; getResponse / plain function ${fmt(bare / (mean.get('tool call: plain function') as number), 0)}x`);
+  console.log(`  whole copy / overlay ${fmt((mean.get('database copy: whole (cloneJson)') as number) / (mean.get('database copy: overlay, one entry read') as number), 0)}x; whole comparison / sparse ${fmt((mean.get('comparison: whole database (canonicalize + diff)') as number) / (mean.get('comparison: touched entries (diffSparse)') as number), 0)}x`);
+  target('a tool call through the engine costs at most 1.5x a bare getResponse call', `${fmt(engine / bare)}x`, engine / bare <= 1.5);
+}
+
+async function e2e(): Promise<void> {
+  console.log(`\n## e2e: the default sweep (${availableParallelism()} cores)`);
+  const one = await sweep('e2e-1', ['--workers', '1']);
+  console.log(`  --workers 1:    ${one.episodes} episodes in ${fmt(one.seconds, 1)} s, ${one.rate}/s`);
+  const all = await sweep('e2e-auto', []);
+  console.log(`  --workers auto: ${all.episodes} episodes in ${fmt(all.seconds, 1)} s, ${all.rate}/s (${fmt(all.rate / one.rate)}x one process)`);
+  const same = readFileSync(join(work, 'e2e-1', 'grid.json'), 'utf8') === readFileSync(join(work, 'e2e-auto', 'grid.json'), 'utf8');
+  console.log(`  grid.json identical: ${same}`);
+  if (!same) throw new Error('the worker pool changed the grid');
+  target('at least 1,000 episodes/s on the default sweep, all cores in use', `${all.rate}/s`, all.rate >= 1000);
+}
+
+async function timeouts(): Promise<void> {
+  console.log('\n## timeouts: simulated time (profile timeouts, ε = 0, default agents, one process)');
+  const base = ['--profile', 'timeouts', '--eps', '0', '--workers', '1'];
+  const quiet = await sweep('to-0', [...base, '--lambda', '0']);
+  const heavy = await sweep('to-05', [...base, '--lambda', '0.5']);
+  const fired = readFileSync(join(work, 'to-05', 'episodes.jsonl'), 'utf8').split('\n').filter(Boolean).reduce((n, l) => n + (JSON.parse(l) as { faults: unknown[] }).faults.length, 0);
+  console.log(`  λ = 0: ${quiet.episodes} episodes in ${fmt(quiet.seconds)} s; λ = 0.5: ${fmt(heavy.seconds)} s with ${fired} faults`);
+  const ratio = heavy.seconds / quiet.seconds;
+  target('a timeout-heavy sweep at λ = 0.5 takes at most 1.5x the wall time of λ = 0', `${fmt(ratio)}x`, ratio <= 1.5);
+}
+
+async function io(): Promise<void> {
+  console.log('\n## io: an LLM agent against a stub model answering in 50 ms');
+  const stub = await startLlmStub({ delayMs: 50 });
+  const env = { SHAKEDOWN_BENCH_KEY: 'bench' };
+  const args = ['--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_BENCH_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0'];
+  try {
+    const serial = await sweep('io-1', [...args, '--trials', '16', '--concurrency', '1'], env);
+    const wide = await sweep('io-64', [...args, '--trials', '640', '--concurrency', '64'], env);
+    console.log(`  concurrency 1: ${serial.episodes} episodes, ${fmt(serial.episodes / serial.seconds, 1)}/s; concurrency 64: ${wide.episodes} episodes, ${fmt(wide.episodes / wide.seconds, 1)}/s`);
+    const ratio = wide.episodes / wide.seconds / (serial.episodes / serial.seconds);
+    target('64 episodes in flight give at least 40x the throughput of 1 against a 50 ms model', `${fmt(ratio, 1)}x`, ratio >= 40);
+  } finally {
+    await stub.close();
+  }
+}
+
+async function aggregate(): Promise<void> {
+  console.log('\n## aggregate: 1,000,000 episode records, streamed');
+  const source = join(work, 'e2e-1');
+  if (!existsSync(join(source, 'episodes.jsonl'))) await sweep('e2e-1', ['--workers', '1']);
+  const lines = readFileSync(join(source, 'episodes.jsonl'), 'utf8').trim().split('\n');
+  const manifest = JSON.parse(readFileSync(join(source, 'run.json'), 'utf8')) as Record<string, unknown>;
+  const dir = join(work, 'million');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'run.json'), JSON.stringify(manifest));
+  // Copies of the default sweep's records under renamed scenarios: real records, 1,000,000 keys.
+  const out = createWriteStream(join(dir, 'episodes.jsonl'));
+  let written = 0;
+  for (let copy = 0; written < 1_000_000; copy++) {
+    let chunk = '';
+    for (const line of lines) {
+      if (written >= 1_000_000) break;
+      chunk += `${line.replace('"scenario":"', `"scenario":"c${copy}-`)}\n`;
+      written++;
+    }
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve) => out.end(resolve));
+  let bytes = 0;
+  for await (const chunk of createReadStream(join(dir, 'episodes.jsonl'))) bytes += (chunk as Buffer).length;
+  const t0 = performance.now();
+  const run = await loadRun(dir, DEFAULT_THETA);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`  ${written} records (${fmt(bytes / 1e9)} GB) aggregated in ${fmt(seconds, 1)} s (${run.grid.agents.length} agents), heap after ${fmt(process.memoryUsage().heapUsed / 1e6, 0)} MB`);
+  target('aggregating 1,000,000 episode records takes under 10 s, streaming the log', `${fmt(seconds, 1)} s`, seconds < 10);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function scaling(): Promise<void> {
+  console.log('\n## scaling: 1x, 4x and 16x the scenarios x trials (default agents and grid)');
+  const ids = loadScenarios(getWorld('retail')).map((s) => s.id);
+  const sizes = [
+    { label: '1x', scenarios: ids.slice(0, 7), trials: 1 },
+    { label: '4x', scenarios: ids.slice(0, 14), trials: 2 },
+    { label: '16x', scenarios: ids.slice(0, 28), trials: 4 },
+  ];
+  const rows: { label: string; episodes: number; rate: number; seconds: number; peakMb?: number }[] = [];
+  for (const s of sizes) {
+    const r = await sweep(`scale-${s.label}`, ['--trials', String(s.trials), ...s.scenarios.flatMap((id) => ['--scenario', id])]);
+    rows.push({ label: s.label, ...r });
+    console.log(`  ${s.label.padEnd(4)} ${String(r.episodes).padStart(6)} episodes: ${fmt(r.seconds, 1)} s, ${r.rate}/s, peak RSS ${r.peakMb === undefined ? '?' : `${fmt(r.peakMb, 0)} MB`}`);
+  }
+  const [a, , c] = rows as [(typeof rows)[number], (typeof rows)[number], (typeof rows)[number]];
+  console.log(`  16x / 1x: episodes ${fmt(c.episodes / a.episodes, 1)}x, time ${fmt(c.seconds / a.seconds, 1)}x, rate ${fmt(c.rate / a.rate)}x`);
+}
+
+async function memory(): Promise<void> {
+  console.log('\n## memory: peak RSS after 20,000 and 200,000 episodes (default sweep, more trials)');
+  const small = await sweep('mem-20k', ['--trials', '12']);
+  console.log(`  ${small.episodes} episodes: peak RSS ${fmt(small.peakMb ?? Number.NaN, 0)} MB, ${small.rate}/s`);
+  const large = await sweep('mem-200k', ['--trials', '114']);
+  console.log(`  ${large.episodes} episodes: peak RSS ${fmt(large.peakMb ?? Number.NaN, 0)} MB, ${large.rate}/s`);
+  if (small.peakMb === undefined || large.peakMb === undefined) {
+    console.log('  (no /usr/bin/time here: peak RSS not measured)');
+    return;
+  }
+  const ratio = large.peakMb / small.peakMb;
+  target('peak RSS after 200,000 episodes within 1.2x of peak RSS after 20,000', `${fmt(ratio)}x`, ratio <= 1.2);
+}
+
+const run: Record<Section, () => Promise<void>> = { micro, e2e, timeouts, io, aggregate, scaling, memory };
+try {
+  for (const s of SECTIONS) if (chosen.has(s)) await run[s]();
+  console.log(`\n## targets\n${verdicts.map((v) => `  ${v}`).join('\n')}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,4 +1,4 @@
-/** One worker thread of the episode pool: the run rebuilt from the config, then one episode per task. */
+/** One worker thread of the episode pool: the run rebuilt from the config, then each task's batch of episodes in turn. */
 import { getHeapStatistics } from 'node:v8';
 import { Tinypool } from 'tinypool';
 import type { AgentFactory } from '../agents/contract.js';
@@ -7,7 +7,7 @@ import { runEpisode, WorldHarness, type EpisodeOptions } from '../core/episode.j
 import { ShakedownError } from '../core/errors.js';
 import type { Scenario } from '../core/scenario.js';
 import { resolveSweepParts } from './options.js';
-import type { WorkerReply, WorkerTask } from './pool.js';
+import type { WorkerMessage, WorkerReply, WorkerTask } from './pool.js';
 
 interface WorkerRun {
   readonly harness: WorldHarness;
@@ -17,7 +17,6 @@ interface WorkerRun {
 }
 
 let run: Promise<WorkerRun> | undefined;
-
 
 async function start(): Promise<WorkerRun> {
   const { config } = Tinypool.workerData as { config: ResolvedConfig };
@@ -30,15 +29,7 @@ async function start(): Promise<WorkerRun> {
   };
 }
 
-export async function runTask({ key, port }: WorkerTask): Promise<WorkerReply> {
-  try {
-    return await runKey(key, port);
-  } finally {
-    port.close();
-  }
-}
-
-async function runKey(key: WorkerTask['key'], port: WorkerTask['port']): Promise<WorkerReply> {
+export async function runTask({ keys, port }: WorkerTask): Promise<WorkerReply> {
   let r: WorkerRun;
   try {
     r = await (run ??= start());
@@ -48,11 +39,14 @@ async function runKey(key: WorkerTask['key'], port: WorkerTask['port']): Promise
     if (error instanceof ShakedownError) return { fatal: { code: error.code, message: `${error.message} (in a worker thread; \`--workers 1\` runs in one process)` } };
     throw error;
   }
-  const scenario = r.scenarios.get(key.scenario);
-  const agent = r.agents.get(key.agent);
-  if (!scenario || !agent) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
-  const prepared = await r.harness.prepare(scenario);
-  port.postMessage('start');
-  const record = await runEpisode(r.harness, prepared, agent, key, r.options);
-  return { record, heapUsed: getHeapStatistics().used_heap_size };
+  for (const [index, key] of keys.entries()) {
+    const scenario = r.scenarios.get(key.scenario);
+    const agent = r.agents.get(key.agent);
+    if (!scenario || !agent) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
+    const prepared = await r.harness.prepare(scenario);
+    port.postMessage({ start: index } satisfies WorkerMessage);
+    const record = await runEpisode(r.harness, prepared, agent, key, r.options);
+    port.postMessage({ index, record } satisfies WorkerMessage);
+  }
+  return { sent: keys.length, heapUsed: getHeapStatistics().used_heap_size };
 }

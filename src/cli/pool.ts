@@ -18,13 +18,18 @@ export const AUTO_POOL_MIN_EPISODES = 1000;
 /** How often one episode may take its worker down before the sweep stops with an error. */
 const MAX_WORKER_DEATHS = 3;
 
-/** What a worker answers for one episode: its record, or a configuration error that stops the sweep. */
-export type WorkerReply = { readonly record: EpisodeRecord; readonly heapUsed: number } | { readonly fatal: { readonly code: ShakedownErrorCode; readonly message: string } };
+/** Most episodes handed to a worker at once. */
+const MAX_BATCH = 16;
 
-/** The task a worker runs: one episode key. */
+/** What a worker answers for a batch: how many records it sent, or a configuration error that stops the sweep. */
+export type WorkerReply = { readonly sent: number; readonly heapUsed: number } | { readonly fatal: { readonly code: ShakedownErrorCode; readonly message: string } };
+
+/** What a worker says on the batch's port, episode by episode, so that no finished record waits for the rest. */
+export type WorkerMessage = { readonly start: number } | { readonly index: number; readonly record: EpisodeRecord };
+
+/** The task a worker runs: a batch of episode keys, run one after another. */
 export interface WorkerTask {
-  readonly key: EpisodeKey;
-  /** The worker says `start` on it when the episode begins (after the worker's own start-up). */
+  readonly keys: readonly EpisodeKey[];
   readonly port: MessagePort;
 }
 
@@ -40,7 +45,7 @@ export function workerCount(config: Pick<ResolvedConfig, 'workers' | 'agents' | 
 }
 
 export interface EpisodePool {
-  /** Runs one episode on a worker; a worker that dies under it is replaced and the episode rerun. */
+  /** Runs one episode on a worker; a worker that dies under it is replaced and the episode rerun (the rest of its batch too, uncharged). */
   execute(key: EpisodeKey): Promise<EpisodeRecord>;
   /** Workers replaced because their heap passed `workerMaxMemoryMb`. */
   readonly recycled: number;
@@ -65,12 +70,21 @@ const limitBytes = (config: Pick<ResolvedConfig, 'workerMaxMemoryMb'>) => config
  */
 export const watchdogMs = (deadlineMs: number): number => deadlineMs + Math.min(30_000, Math.max(2_000, deadlineMs / 2));
 
-/** How long a worker may take to start (load the sources, resolve the run) before its episode begins. */
+/** How long a worker may take to start (load the sources, resolve the run) before its first episode begins. */
 const STARTUP_LIMIT_MS = 120_000;
 
+interface Pending {
+  readonly key: EpisodeKey;
+  readonly resolve: (record: EpisodeRecord) => void;
+  readonly reject: (error: Error) => void;
+  deaths: number;
+}
+
 /**
- * Starts `workers` threads. Each runs one episode at a time (the episodes are CPU-bound); the sweep's
- * other episodes in flight wait for a free worker, so that each episode's watchdog starts when it does.
+ * Starts `workers` threads. Episodes waiting for a worker are handed over in batches (the waiting ones
+ * shared among the free workers, at most MAX_BATCH each), which a worker runs one after another; each
+ * record comes back on the batch's port as soon as its episode ends, and each episode has its own
+ * watchdog, armed when the worker says it starts.
  */
 export function startEpisodePool(config: ResolvedConfig, workers: number): EpisodePool {
   const pool = new Tinypool({
@@ -89,48 +103,99 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
   let reruns = 0;
   const limit = limitBytes(config);
   let free = workers;
+  const queue: Pending[] = [];
   const inFlight = new Set<AbortController>();
-  const waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  const acquire = (): Promise<void> => {
-    if (free > 0) {
-      free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-  };
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next.resolve();
-    else free++;
-  };
   const dropped = (key: EpisodeKey) => new ShakedownError('SHAKEDOWN_WORKER', `Episode ${keyString(key)} had not finished when the worker pool closed; it is not recorded.`);
-  const runOnce = async (key: EpisodeKey): Promise<WorkerReply> => {
-    await acquire();
-    if (closing) throw dropped(key);
+
+  const runBatch = async (batch: Pending[]): Promise<void> => {
     const watchdog = new AbortController();
     inFlight.add(watchdog);
     const { port1, port2 } = new MessageChannel();
+    const settled = new Set<number>();
+    let running: number | undefined;
     let stalled = `it did not start within ${STARTUP_LIMIT_MS / 1000} s of being handed to its worker: the worker could not load the run (an agent module that blocks as it loads?)`;
     // clock: these timers end a worker that can no longer end its own episode; an episode that finishes never meets them.
     let timer = setTimeout(() => watchdog.abort(), STARTUP_LIMIT_MS);
-    port1.once('message', () => {
+    const arm = () => {
       clearTimeout(timer);
       stalled = `it ran ${watchdogMs(config.deadlineMs)} ms, past its ${config.deadlineMs} ms deadline, without a word from its worker: the agent blocks the thread (a synchronous loop) or ended it (process.exit)`;
       timer = setTimeout(() => watchdog.abort(), watchdogMs(config.deadlineMs));
+    };
+    let received = 0;
+    let allReceived: (() => void) | undefined;
+    let expected = Number.POSITIVE_INFINITY;
+    port1.on('message', (m: WorkerMessage) => {
+      if ('start' in m) {
+        running = m.start;
+        arm();
+        return;
+      }
+      // The next episode of the batch starts at once; until it says so, the same watchdog covers the gap.
+      arm();
+      running = undefined;
+      received++;
+      const p = batch[m.index];
+      if (p && !settled.has(m.index)) {
+        settled.add(m.index);
+        p.resolve(m.record);
+      }
+      if (received >= expected) allReceived?.();
     });
     try {
-      return (await pool.run({ key, port: port2 } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
+      const reply = (await pool.run({ keys: batch.map((p) => p.key), port: port2 } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
+      if ('fatal' in reply) {
+        for (const [i, p] of batch.entries()) if (!settled.has(i)) p.reject(new ShakedownError(reply.fatal.code, reply.fatal.message));
+        return;
+      }
+      // Records travel on their own port: wait for every one the worker sent before closing it.
+      expected = reply.sent;
+      if (received < expected) await new Promise<void>((resolve) => (allReceived = resolve));
+      // The pool recycles on the heap its worker reports after the task, the figure sent here.
+      if (reply.heapUsed > limit) recycled++;
+      for (const [i, p] of batch.entries()) if (!settled.has(i)) queue.unshift(p);
     } catch (error) {
-      if (closing) throw dropped(key);
-      if (watchdog.signal.aborted) throw new Error(stalled);
-      throw error;
+      for (const [i, p] of batch.entries()) {
+        if (settled.has(i)) continue;
+        if (closing) {
+          p.reject(dropped(p.key));
+          continue;
+        }
+        // The episode that was running when the worker died or stalled is charged; the others run again as they were.
+        if (i === running) {
+          p.deaths++;
+          reruns++;
+          if (p.deaths >= MAX_WORKER_DEATHS) {
+            const message = watchdog.signal.aborted ? stalled : error instanceof Error ? error.message : String(error);
+            p.reject(
+              new ShakedownError(
+                'SHAKEDOWN_WORKER',
+                `Failed to run episode ${keyString(p.key)}: its worker thread died ${p.deaths} times (last: ${message}). Finished episodes are in the log: fix the agent and continue with \`--resume\` (\`--workers 1\` runs it in this process, where an exception ends the sweep with its stack).`,
+                { cause: error },
+              ),
+            );
+            continue;
+          }
+        }
+        queue.unshift(p);
+      }
     } finally {
       clearTimeout(timer);
       port1.close();
       inFlight.delete(watchdog);
-      release();
     }
   };
+
+  const pump = () => {
+    while (!closing && free > 0 && queue.length > 0) {
+      const batch = queue.splice(0, Math.max(1, Math.min(MAX_BATCH, Math.ceil(queue.length / free))));
+      free--;
+      void runBatch(batch).finally(() => {
+        free++;
+        pump();
+      });
+    }
+  };
+
   return {
     get recycled() {
       return recycled;
@@ -138,31 +203,16 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
     get reruns() {
       return reruns;
     },
-    async execute(key) {
-      for (let deaths = 1; ; deaths++) {
-        let reply: WorkerReply;
-        try {
-          reply = await runOnce(key);
-        } catch (error) {
-          if (error instanceof ShakedownError) throw error;
-          const message = error instanceof Error ? error.message : String(error);
-          reruns++;
-          if (deaths < MAX_WORKER_DEATHS) continue;
-          throw new ShakedownError(
-            'SHAKEDOWN_WORKER',
-            `Failed to run episode ${keyString(key)}: its worker thread died ${deaths} times (last: ${message}). Finished episodes are in the log: fix the agent and continue with \`--resume\` (\`--workers 1\` runs it in this process, where an exception ends the sweep with its stack).`,
-            { cause: error },
-          );
-        }
-        if ('fatal' in reply) throw new ShakedownError(reply.fatal.code, reply.fatal.message);
-        // The pool recycles on the heap its worker reports after the task, the figure sent here.
-        if (reply.heapUsed > limit) recycled++;
-        return reply.record;
-      }
+    execute(key) {
+      if (closing) return Promise.reject(dropped(key));
+      return new Promise<EpisodeRecord>((resolve, reject) => {
+        queue.push({ key, resolve, reject, deaths: 0 });
+        pump();
+      });
     },
     async close() {
       closing = true;
-      for (const w of waiting.splice(0)) w.reject(new Error('closed'));
+      for (const p of queue.splice(0)) p.reject(dropped(p.key));
       // Episodes still running are dropped: aborting one terminates its worker, even one stuck in a loop.
       for (const watchdog of inFlight) watchdog.abort();
       // tinypool 2.2's destroy() waits for each worker's exit with events.once() on its thread wrapper,

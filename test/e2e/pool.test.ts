@@ -41,8 +41,9 @@ describe('the worker pool', () => {
     const [one, two, recycled] = await Promise.all([
       shakedown('sweep', '--out', join(base, 'one'), '--workers', '1', ...PLAN),
       shakedown('sweep', '--out', join(base, 'two'), '--workers', '2', ...PLAN),
-      // A 16 MB heap limit is below what a worker holds once loaded: each episode ends in a recycle.
-      shakedown('sweep', '--out', join(base, 'recycled'), '--workers', '2', '--worker-max-memory', '16', '--agent', 'oracle,reference:retry', '--scenario', 'cancel-pending-no-longer-needed', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '5'),
+      // A 16 MB heap limit is below what a worker holds once loaded: with one episode in flight each task
+      // is one episode, and nearly every one ends in a recycle (a collection may just have run).
+      shakedown('sweep', '--out', join(base, 'recycled'), '--workers', '2', '--concurrency', '1', '--worker-max-memory', '16', '--agent', 'oracle,reference:retry', '--scenario', 'cancel-pending-no-longer-needed', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '5'),
     ]);
     expect(one.code, one.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
@@ -51,7 +52,7 @@ describe('the worker pool', () => {
     expect(two.stderr).toMatch(/ on 2 worker threads -> /);
     expect(readFileSync(join(base, 'two', 'grid.json'), 'utf8')).toBe(readFileSync(join(base, 'one', 'grid.json'), 'utf8'));
     expect(recordsOf(join(base, 'two'))).toEqual(recordsOf(join(base, 'one')));
-    expect(recycled.stderr).toMatch(/8 worker thread\(s\) recycled past 16 MB of heap/);
+    expect(recycled.stderr).toMatch(/[4-8] worker thread\(s\) recycled past 16 MB of heap/);
     const inOne = new Set(recordsOf(join(base, 'one')));
     const fromRecycled = recordsOf(join(base, 'recycled'));
     expect(new Set(fromRecycled).size).toBe(fromRecycled.length);

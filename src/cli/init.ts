@@ -27,7 +27,7 @@ export default defineConfig({
   concurrency: 8,
   /** Worker threads: a number (1 = this process) or 'auto' (every core for built-in agents on 1,000+ episodes). */
   workers: 'auto',
-  /** Replace a worker whose heap passes this many MB after an episode. */
+  /** Replace a worker whose heap passes this many MB after a batch of episodes. */
   workerMaxMemoryMb: 1024,
   /** Fault profile: mixed, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage. */
   profile: 'mixed',

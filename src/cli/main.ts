@@ -21,7 +21,7 @@ import { mergeCommand } from './merge.js';
 import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
-import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveAgentsFor, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
+import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
 import { startEpisodePool, workerCount } from './pool.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
@@ -64,7 +64,7 @@ Sweep options:
   --concurrency N     episodes in flight (default 8)
   --workers N|auto    worker threads running episodes; 1 = this process (default auto: every core for
                       built-in agents and 1,000+ episodes)
-  --worker-max-memory MB  replace a worker whose heap passes MB after an episode (default 1024)
+  --worker-max-memory MB  replace a worker whose heap passes MB after a batch (default 1024)
   --profile ID        fault profile (default mixed)
   --perturbations L   perturbation families to apply, comma-separated (default all)
   --fault-tools L     only these tools may fault, comma-separated (default all)

@@ -1,7 +1,7 @@
 /**
  * Episodes on every core: a tinypool of worker threads, each of which rebuilds the run from the resolved
  * config and runs the episodes it is handed. A worker whose heap grows past `workerMaxMemoryMb` is
- * replaced after an episode (DESIGN decision 11). Every episode is a function of its key and the config,
+ * replaced after a batch of episodes (DESIGN decision 11). Every episode is a function of its key and the config,
  * so a record from a worker equals the one this process would write.
  */
 import { availableParallelism } from 'node:os';

@@ -214,6 +214,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     {
       skip,
       signal: stop.signal,
+      // The log keeps every record; memory must not.
+      retainRecords: false,
       ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
       onEpisode(record: EpisodeRecord) {
         const cost = costOf(record, config.prices);

@@ -42,11 +42,17 @@ export interface SweepHooks {
    * this process would produce for the key. @default runs it in this process
    */
   readonly execute?: (key: EpisodeKey) => Promise<EpisodeRecord>;
+  /**
+   * Whether `runSweep` also returns the records. A long sweep that hands each record to `onEpisode`
+   * (which writes it to the log) passes `false`, so that memory does not grow with the episodes. @default true
+   */
+  readonly retainRecords?: boolean;
 }
 
 /**
  * Runs every episode of the plan with at most `concurrency` in flight and hands each record to
- * `onEpisode` as it finishes. Returns the records of this call (not the skipped ones).
+ * `onEpisode` as it finishes. Returns the records of this call (not the skipped ones), unless told not
+ * to keep them (`retainRecords: false`).
  */
 export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise<EpisodeRecord[]> {
   const harness = new WorldHarness(plan.world, plan.runSeed);
@@ -70,7 +76,7 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
     while (next < keys.length && !hooks.signal?.aborted) {
       const key = keys[next++] as EpisodeKey;
       const record = hooks.execute ? await hooks.execute(key) : await runEpisode(harness, await harness.prepare(scenarios.get(key.scenario) as Scenario), agents.get(key.agent) as AgentFactory, key, plan);
-      records.push(record);
+      if (hooks.retainRecords !== false) records.push(record);
       await hooks.onEpisode?.(record);
       // Episodes resolve through promises alone; let the event loop turn between them, so that signals
       // (SIGINT), timers and output are served during a long sweep.
@@ -95,8 +101,6 @@ export async function runAdaptiveSweep(plan: SweepPlan, firstTrials: number, hoo
   if (!Number.isInteger(firstTrials) || firstTrials < 2 || firstTrials >= plan.trials) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to plan an adaptive sweep: the first round needs 2 to ${plan.trials - 1} trials (of \`trials\` ${plan.trials}), got ${firstTrials}.`);
   }
-  const first = await runSweep({ ...plan, trials: firstTrials }, hooks);
-  if (hooks.signal?.aborted) return first;
   const passes = new Map<string, { n: number; c: number }>();
   const count = (k: EpisodeKey, pass: boolean) => {
     const t = passes.get(taskOf(k)) ?? { n: 0, c: 0 };
@@ -104,8 +108,20 @@ export async function runAdaptiveSweep(plan: SweepPlan, firstTrials: number, hoo
     if (pass) t.c++;
     passes.set(taskOf(k), t);
   };
-  const ran = new Set(first.map((r) => keyString(r.key)));
-  for (const r of first) count(r.key, r.outcome === 'pass');
+  // The first round's outcomes are counted as they arrive, so that its records need not be kept.
+  const ran = new Set<string>();
+  const first = await runSweep(
+    { ...plan, trials: firstTrials },
+    {
+      ...hooks,
+      onEpisode(record) {
+        ran.add(keyString(record.key));
+        count(record.key, record.outcome === 'pass');
+        return hooks.onEpisode?.(record);
+      },
+    },
+  );
+  if (hooks.signal?.aborted) return first;
   for (const k of planKeys({ ...plan, trials: firstTrials })) {
     const pass = done.get(keyString(k));
     if (pass !== undefined && !ran.has(keyString(k))) count(k, pass);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../../src/agents/contract.js';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { runEpisode, WorldHarness, episodeSeeds } from '../../src/core/episode.js';
-import { runSweep } from '../../src/core/sweep.js';
+import { planKeys, runSweep } from '../../src/core/sweep.js';
 import { Tally } from '../../src/core/stats.js';
 import { buildGrid } from '../../src/report/grid.js';
 import { episodeOptions, retail, retailScenarios, scenario } from '../helpers.js';
@@ -125,6 +125,14 @@ describe('sweeps', () => {
     const strip = (rs: typeof a) => new Map(rs.map((r) => [JSON.stringify(r.key), JSON.stringify({ ...r, wallMs: 0 })]));
     expect(strip(a)).toEqual(strip(b));
     expect(gridOf(a)).toEqual(gridOf(b));
+  });
+
+  it('keep no records when told not to, handing each to onEpisode alone', async () => {
+    const seen: string[] = [];
+    const kept = await runSweep({ ...plan(4), trials: 1 }, { retainRecords: false, onEpisode: (r) => void seen.push(JSON.stringify(r.key)) });
+    expect(kept).toEqual([]);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toHaveLength(planKeys({ ...plan(4), trials: 1 }).length);
   });
 
   it('frame the agents with their baselines, and retry beats none under faults', async () => {

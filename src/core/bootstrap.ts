@@ -50,9 +50,12 @@ export function quantile(sorted: readonly number[], q: number): number {
 /** Percentile bootstrap of the mean of `values` over the resamples: the 95% interval and the bootstrap SE. */
 export function bootstrapMean(values: readonly number[], resamples: Resamples): { low: number; high: number; se: number } {
   if (values.length === 0) return { low: Number.NaN, high: Number.NaN, se: Number.NaN };
+  // An indexed loop over typed arrays: the run's hot loop when a cell has thousands of tasks. The sum
+  // keeps the draw's order, so the means are the same to the last bit.
+  const v = Float64Array.from(values);
   const means = resamples.map((draw) => {
     let s = 0;
-    for (const i of draw) s += values[i] as number;
+    for (let i = 0; i < draw.length; i++) s += v[draw[i] as number] as number;
     return s / draw.length;
   });
   const mean = means.reduce((a, b) => a + b, 0) / means.length;

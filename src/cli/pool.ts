@@ -93,6 +93,10 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
     maxThreads: workers,
     concurrentTasksPerWorker: 1,
     maxMemoryLimitBeforeRecycle: limitBytes(config),
+    // V8 lets a busy heap grow far past its live data before collecting; a cap makes it collect, so that
+    // a worker's memory stays flat over a long sweep. Twice the recycle limit (at least 256 MB, what a
+    // loaded worker needs with room to spare) leaves room for a burst.
+    resourceLimits: { maxOldGenerationSizeMb: Math.max(256, 2 * config.workerMaxMemoryMb) },
     // No teardown task: tinypool runs it before terminating a worker, and a worker stuck in an agent's loop
     // would never answer it. A worker's agents are released with its thread; `dispose` runs in the main
     // thread, for the factories resolved there.
@@ -165,7 +169,8 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
           p.deaths++;
           reruns++;
           if (p.deaths >= MAX_WORKER_DEATHS) {
-            const message = watchdog.signal.aborted ? stalled : error instanceof Error ? error.message : String(error);
+            const raw = watchdog.signal.aborted ? stalled : error instanceof Error ? error.message : String(error);
+            const message = /memory limit/i.test(raw) ? `${raw}; raise \`--worker-max-memory\` (now ${config.workerMaxMemoryMb} MB) if the agent needs more` : raw;
             p.reject(
               new ShakedownError(
                 'SHAKEDOWN_WORKER',

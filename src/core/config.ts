@@ -54,8 +54,11 @@ export const sweepConfigSchema = z
      * and module agents wait on I/O, which `concurrency` covers in one process. @default "auto"
      */
     workers: z.union([z.literal('auto'), z.number().int().min(1, 'must be 1 (this process) or more, or "auto"').max(256, 'must be at most 256')]).default('auto'),
-    /** A worker whose heap passes this many MB after a batch of episodes is replaced by a fresh one. @default 1024 */
-    workerMaxMemoryMb: z.number().int().min(16, 'must be at least 16 (MB)').max(65_536, 'must be at most 65536 (MB)').default(1024),
+    /**
+     * A worker whose heap passes this many MB after a batch of episodes is replaced by a fresh one; its
+     * heap is capped at twice this (at least 256 MB), so that it collects garbage instead of growing. @default 512
+     */
+    workerMaxMemoryMb: z.number().int().min(16, 'must be at least 16 (MB)').max(65_536, 'must be at most 65536 (MB)').default(512),
     /** Perturbation families to apply at ε > 0, by id (see `shakedown list perturbations`); they always apply in ladder order. @default all */
     perturbations: z.array(z.string().min(1)).min(1).optional(),
     /** Parameters per perturbation family, e.g. `{ typos: { rate: 0.5 } }`; each is checked against the family's schema. @default {} */

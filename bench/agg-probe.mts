@@ -1,0 +1,14 @@
+import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { loadRun } from '../src/cli/analyze.ts';
+import { DEFAULT_THETA } from '../src/core/surface.ts';
+const src = '/tmp/ov2';
+const lines = readFileSync(`${src}/episodes.jsonl`, 'utf8').trim().split('\n');
+const dir = '/tmp/agg100k';
+rmSync(dir, { recursive: true, force: true }); mkdirSync(dir);
+writeFileSync(`${dir}/run.json`, readFileSync(`${src}/run.json`));
+let out = '';
+for (let c = 0; c < 15; c++) for (const l of lines) out += l.replace('"scenario":"', `"scenario":"c${c}-`) + '\n';
+writeFileSync(`${dir}/episodes.jsonl`, out);
+const t = performance.now();
+await loadRun(dir, DEFAULT_THETA);
+console.log('loadRun', ((performance.now() - t) / 1000).toFixed(1), 's');

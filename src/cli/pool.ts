@@ -158,6 +158,9 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
       if (reply.heapUsed > limit) recycled++;
       for (const [i, p] of batch.entries()) if (!settled.has(i)) queue.unshift(p);
     } catch (error) {
+      // A worker that died between two episodes charges the next one, so that a fault that always strikes
+      // there still ends in an error instead of a batch that reruns forever.
+      const charged = running ?? batch.findIndex((_, i) => !settled.has(i));
       for (const [i, p] of batch.entries()) {
         if (settled.has(i)) continue;
         if (closing) {
@@ -165,7 +168,7 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
           continue;
         }
         // The episode that was running when the worker died or stalled is charged; the others run again as they were.
-        if (i === running) {
+        if (i === charged) {
           p.deaths++;
           reruns++;
           if (p.deaths >= MAX_WORKER_DEATHS) {

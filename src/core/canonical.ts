@@ -247,9 +247,10 @@ export function diffSparse(dbSchema: z.ZodType, expected: unknown, db: Record<st
       }
       continue;
     }
-    // As the object walker: fields the schema does not name stay as they are, volatile ones go.
+    // As the object walker: fields the schema does not name stay as they are, volatile ones go. A plain
+    // copy first, so that no proxy of the overlay ends up in a diff entry (records cross threads).
     const walker = shape[field] ? compile(shape[field]) : IDENTITY;
-    const canon = field in db ? walker.walk(db[field]) : undefined;
+    const canon = field in db ? walker.walk(cloneJson(db[field])) : undefined;
     const inActual = field in db && (walker.pure || canon !== undefined);
     if (!(field in expected) && !inActual) continue;
     out.push(...diffAt(field, field in expected, exp, inActual, canon));

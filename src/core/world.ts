@@ -135,6 +135,10 @@ export interface WorldDefinition<DB = unknown, Setup = unknown> {
   /** The policy text handed to agents. */
   readonly policy: string;
   readonly userLanguage: UserLanguage;
-  /** Copies a database. Defaults to a deep copy of JSON-shaped data. */
+  /**
+   * Copies a database. Without it, an episode's database is an overlay that copies the entries of its
+   * collections (top-level records) on first read and is compared entry by entry (src/core/overlay.ts);
+   * a world that supplies `clone` gets its own whole copy per episode, compared whole.
+   */
   clone?(db: DB): DB;
 }

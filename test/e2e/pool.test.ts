@@ -36,7 +36,7 @@ const recordsOf = (dir: string) =>
 const PLAN = ['--agent', 'oracle,reference-strict:none,reference:retry', '--scenario', 'category:cancel', '--scenario', 'return-one-of-two', '--eps', '0,1', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '5'];
 
 describe('the worker pool', () => {
-  it('gives the records and grid of one process, also when every worker is recycled after each episode', async () => {
+  it('gives the records and grid of one process, also when workers are recycled after nearly every episode', async () => {
     const base = mkdtempSync(join(tmpdir(), 'shakedown-pool-'));
     const [one, two, recycled] = await Promise.all([
       shakedown('sweep', '--out', join(base, 'one'), '--workers', '1', ...PLAN),

@@ -54,10 +54,12 @@ const target = (name: string, figure: string, met: boolean) => {
 };
 const fmt = (x: number, digits = 2) => x.toFixed(digits);
 
+let cliRuns = 0;
+
 /** Runs the CLI; returns its output, the episode phase's seconds and rate, and the peak RSS in MB when GNU time is there. */
 async function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; episodes: number; seconds: number; rate: number; peakMb?: number }> {
   const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
+  const rssFile = join(work, `rss-${++cliRuns}`);
   const [cmd, argv] = timeBin ? [timeBin, ['-f', '%M', '-o', rssFile, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
   const child = spawn(cmd, argv, { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -189,17 +189,23 @@ function diffAt(p: string, inExpected: boolean, expected: unknown, inActual: boo
  * The top-level fields of a database schema that are collections (records of entries), with the schema
  * of their entries; empty when the schema is not an object.
  */
-export function collectionsOf(dbSchema: z.ZodType): Map<string, z.ZodType> {
+export function collectionsOf(dbSchema: z.ZodType): ReadonlyMap<string, z.ZodType> {
+  // Read once per schema: the judge asks on every episode.
+  const cached = collectionsCache.get(dbSchema);
+  if (cached) return cached;
   const out = new Map<string, z.ZodType>();
   const def = defOf(unwrap(dbSchema));
-  if (def.type !== 'object') return out;
-  for (const [field, schema] of Object.entries(def.shape as Record<string, z.ZodType>)) {
-    const inner = unwrap(schema);
-    const d = defOf(inner);
-    if (!volatileFields.has(inner) && d.type === 'record') out.set(field, d.valueType as z.ZodType);
+  if (def.type === 'object') {
+    for (const [field, schema] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+      const inner = unwrap(schema);
+      const d = defOf(inner);
+      if (!volatileFields.has(inner) && d.type === 'record') out.set(field, d.valueType as z.ZodType);
+    }
   }
+  collectionsCache.set(dbSchema, out);
   return out;
 }
+const collectionsCache = new WeakMap<z.ZodType, ReadonlyMap<string, z.ZodType>>();
 
 /**
  * Per collection, the entries whose canonical forms differ between two canonical databases (or that one

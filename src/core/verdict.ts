@@ -14,10 +14,15 @@ import type { WorldDefinition } from './world.js';
 export function judge(world: WorldDefinition, finalDb: unknown, prepared: PreparedScenario, agentTexts: readonly string[], overlay?: OverlayDb): { diff: DiffEntry[]; missingOutputs: string[]; wrongActions: number } {
   let diffFrom: (expected: unknown) => DiffEntry[];
   if (overlay) {
+    // Both comparisons below look at the same entries: gather them once per field.
+    const gathered = new Map<string, ReadonlySet<string> | undefined>();
     const candidates = (field: string): ReadonlySet<string> | undefined => {
+      if (gathered.has(field)) return gathered.get(field);
       const touched = overlay.touched(field);
       const gold = prepared.goldChanged.get(field);
-      return touched && gold && gold.size > 0 ? new Set([...touched, ...gold]) : touched;
+      const keys = touched && gold && gold.size > 0 ? new Set([...touched, ...gold]) : touched;
+      gathered.set(field, keys);
+      return keys;
     };
     diffFrom = (expected) => diffSparse(world.dbSchema, expected, overlay.db, candidates);
   } else {

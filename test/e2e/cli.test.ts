@@ -1,24 +1,13 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { bin, shakedown, shakedownIn } from '../cli-run.js';
 
-const exec = promisify(execFile);
-const bin = fileURLToPath(new URL('../../bin/shakedown.js', import.meta.url));
 
-async function shakedown(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1' }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const SMALL = ['--agent', 'oracle,noop', '--agent', 'reference:none', '--agent', 'reference:retry', '--eps', '0,0.5', '--lambda', '0,0.3', '--trials', '2', '--scenario', 'category:cancel', '--scenario', 'return-to-gift-card'];
 
@@ -353,15 +342,7 @@ describe('shakedown validate, list and replay', () => {
 
   it('reads shakedown.config.json or .ts from the working directory (or --config), flags on top; init writes a starter', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shakedown-config-'));
-    const inDir = async (...args: string[]) => {
-      try {
-        const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, CI: '1' } });
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const e = error as { code: number; stdout: string; stderr: string };
-        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-      }
-    };
+    const inDir = (...args: string[]) => shakedownIn(dir, ...args);
     writeFileSync(join(dir, 'shakedown.config.json'), JSON.stringify({ agents: ['reference:none'], scenarios: ['category:read'], eps: [0], lambda: [0], trials: 3 }));
     const r = await inDir('sweep', '--out', 'a', '--trials', '2', '--quiet');
     expect(r.code, r.stderr).toBe(0);

@@ -1,26 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { shakedown } from '../cli-run.js';
 import { resolveConfig } from '../../src/core/config.js';
 import { AUTO_POOL_MIN_EPISODES, workerCount } from '../../src/cli/pool.js';
 
-const exec = promisify(execFile);
-const bin = fileURLToPath(new URL('../../bin/shakedown.js', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/agents/${name}`, import.meta.url));
-
-async function shakedown(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1' }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** The log's records without their wall time, in key order: what must not depend on where episodes ran. */
 const recordsOf = (dir: string) =>

@@ -2,11 +2,10 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bin } from '../cli-run.js';
 import { makeRng } from '../../src/core/seeds.js';
 
-const bin = fileURLToPath(new URL('../../bin/shakedown.js', import.meta.url));
 const PLAN = ['--agent', 'reference:none,reference:retry', '--scenario', 'category:cancel', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '9'];
 
 function start(args: readonly string[]) {

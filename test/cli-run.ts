@@ -1,0 +1,23 @@
+/** Runs the `shakedown` command in a child process, as a user would, for the end-to-end tests. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+
+/** The CLI's entry point. */
+export const bin = fileURLToPath(new URL('../bin/shakedown.js', import.meta.url));
+
+/** Runs `shakedown ...args` to its end (CI=1, so no progress bar) and returns its exit code and output. */
+export const shakedown = (...args: string[]) => shakedownIn(undefined, ...args);
+
+/** The same, in the working directory `cwd` (where config files are looked for). */
+export async function shakedownIn(cwd: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { ...(cwd ? { cwd } : {}), env: { ...process.env, CI: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}

@@ -68,7 +68,7 @@ const limitBytes = (config: Pick<ResolvedConfig, 'workerMaxMemoryMb'>) => config
  * the deadline, between 2 and 30 s. Only a thread that cannot run its deadline timer gets there: an agent
  * in a synchronous loop, or one that ended the thread quietly (`process.exit`), which tinypool never reports.
  */
-export const watchdogMs = (deadlineMs: number): number => deadlineMs + Math.min(30_000, Math.max(2_000, deadlineMs / 2));
+const watchdogMs = (deadlineMs: number): number => deadlineMs + Math.min(30_000, Math.max(2_000, deadlineMs / 2));
 
 /** How long a worker may take to start (load the sources, resolve the run) before its first episode begins. */
 const STARTUP_LIMIT_MS = 120_000;

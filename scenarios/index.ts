@@ -16,14 +16,14 @@ export function getWorld(id: string): WorldDefinition {
   return w;
 }
 
-/** The folder holding a built-in world's scenario files. */
+/** The folder holding a built-in world's scenario files (a world's own `scenarioDir` wins, see `loadScenarios`). */
 export const scenarioDir = (worldId: string): string => fileURLToPath(new URL(`./${worldId}/tasks/`, import.meta.url));
 
 /**
  * Loads and validates every `*.json` scenario in a folder, sorted by id. Ids must be unique; each error
  * names its file.
  */
-export function loadScenarios(world: WorldDefinition, dir: string = scenarioDir(world.id)): Scenario[] {
+export function loadScenarios(world: WorldDefinition, dir: string = world.scenarioDir ?? scenarioDir(world.id)): Scenario[] {
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();

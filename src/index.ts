@@ -26,7 +26,7 @@ export { deriveSeed, makeRng, hash53 } from './core/seeds.js';
 export type { Rng, SeedPart } from './core/seeds.js';
 export { createClock, REFERENCE_EPOCH_MS } from './core/clock.js';
 export type { EpisodeClock } from './core/clock.js';
-export { volatile, volatileFields, toolSpecJson } from './core/world.js';
+export { volatile, volatileFields, toolSpecJson, defineWorld } from './core/world.js';
 export type { WorldDefinition, WorldInstance, ToolSpec, ToolSpecJson, UserLanguage, SlotLanguage, PerturbationLanguage } from './core/world.js';
 export { canonicalize, diffCanonical, outputMatches, parseAmount, normalizeText, stableJson } from './core/canonical.js';
 export type { DiffEntry } from './core/canonical.js';
@@ -62,5 +62,6 @@ export type { Grid, GridMeta } from './report/grid.js';
 export { renderTable } from './report/table.js';
 
 export { worlds, getWorld, loadScenarios, scenarioDir } from '../scenarios/index.js';
+export { loadWorld, loadWorldModule } from './cli/world-module.js';
 export { faultKinds, faultProfiles, getFaultKind, getFaultProfile, connectionResetError } from '../faults/index.js';
 export { perturbationFamilies, getPerturbationFamily } from '../perturbations/index.js';

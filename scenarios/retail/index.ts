@@ -19,4 +19,5 @@ export const retailWorld: WorldDefinition<RetailDb, RetailSetup> = {
   handlers: retailHandlers,
   policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
   userLanguage: retailLanguage,
+  categories: ['cancel', 'return', 'exchange', 'address'],
 };

@@ -1,5 +1,6 @@
 /** Commands that show what a seed does without running agents: perturbed wording, the ε ladder, fault schedules. */
-import { getWorld, loadScenarios } from '../../scenarios/index.js';
+import { loadScenarios } from '../../scenarios/index.js';
+import { loadWorld } from './world-module.js';
 import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds } from '../core/episode.js';
 import { FaultInjector, faultSchedule } from '../core/faults.js';
@@ -12,7 +13,7 @@ export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
   }
   const config = await loadConfig(flags);
   if (config.eps.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: \`--eps\` takes one value here, got ${config.eps.join(',')}.`);
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
   const eps = config.eps[0] ?? 0;
@@ -30,7 +31,7 @@ export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
 export async function ladderCommand(flags: Flags, io: Io): Promise<number> {
   const levels = flags.levels === undefined ? Array.from({ length: 11 }, (_, i) => i / 10) : parseNumberList('levels', flags.levels);
   const config = await loadConfig(flags, { eps: levels });
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const families = episodeOptions(config, world).families;
   const steps = measureLadder(world, scenarios, config.eps, families, config.seed, samplesFlag(flags, 8));
@@ -56,7 +57,7 @@ export async function faultsCommand(flags: Flags, io: Io): Promise<number> {
   const { trials: _unused, ...rest } = flags;
   const config = await loadConfig(rest);
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to show faults: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to show faults: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
   const lambda = config.lambda[0] ?? 0;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { basename, join, resolve } from 'node:path';
-import { getWorld, loadScenarios, worlds } from '../../scenarios/index.js';
+import { loadScenarios, worlds } from '../../scenarios/index.js';
+import { loadWorld } from './world-module.js';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
@@ -116,7 +117,7 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
   const what = flags.ablate;
   if (what !== 'faults' && what !== 'perturbations') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--ablate ${what ?? ''}\`: ablate \`faults\` (one kind at a time) or \`perturbations\` (one family at a time).`);
   const config = await loadConfig(flags);
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const options = episodeOptions(config, world);
   const ids = what === 'faults' ? Object.entries(options.profile.weights).filter(([, w]) => w > 0).map(([id]) => id) : options.families.map((f) => f.family.id);
   const dir = flags.out ?? defaultRunDir(`-ablate-${what}`);
@@ -277,7 +278,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
 
 async function validate(flags: Flags, io: Io): Promise<number> {
   const config = await loadConfig(flags);
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const harness = new WorldHarness(world, config.seed);
   const results = await validateScenarios(harness, scenarios, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
@@ -294,13 +295,12 @@ async function validate(flags: Flags, io: Io): Promise<number> {
   return 0;
 }
 
-function list(what: string | undefined, flags: Flags, io: Io): number {
+async function list(what: string | undefined, flags: Flags, io: Io): Promise<number> {
+  const world = what === 'scenarios' ? await loadWorld(flags.world ?? 'retail') : undefined;
   const rows: [string, string][] = (() => {
     switch (what) {
-      case 'scenarios': {
-        const world = getWorld(flags.world ?? 'retail');
-        return loadScenarios(world).map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
-      }
+      case 'scenarios':
+        return loadScenarios(world as NonNullable<typeof world>).map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
       case 'agents':
         return agentEntries.map((a) => [a.id, a.description]);
       case 'perturbations':
@@ -356,7 +356,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'validate':
         return await validate(flags, io);
       case 'list':
-        return list(parsed.positionals[0], flags, io);
+        return await list(parsed.positionals[0], flags, io);
       case 'replay':
         return await replayEpisode(flags, io);
       case 'perturb':

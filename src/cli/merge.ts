@@ -59,7 +59,7 @@ export async function mergeCommand(dirs: readonly string[], flags: Flags, io: Io
   writeJson(out.manifest, { ...base, episodes: planned, mergedFrom: dirs.map((d, i) => ({ dir: d, shard: manifests[i]?.shard ?? null })) });
   const run = await loadRun(flags.out, DEFAULT_THETA);
   writeJson(out.grid, run.grid);
-  writeReport(run.grid, basename(resolve(flags.out)), join(flags.out, 'report'), undefined, undefined, undefined, run.failing, scenarioTitles(run.grid.world));
+  writeReport(run.grid, basename(resolve(flags.out)), join(flags.out, 'report'), undefined, undefined, undefined, run.failing, await scenarioTitles(flags.out, run.grid.world));
   io.out(`merged ${lines.length} episodes from ${dirs.length} run(s) into ${flags.out}${lines.length < planned ? ` (${planned - lines.length} planned episodes are missing: resume the shards that stopped early)` : ''}\n`);
   if (conflicts > 0) io.err(`shakedown: ${conflicts} episode(s) appear in more than one run with different outcomes; the first was kept\n`);
   return 0;

@@ -1,7 +1,8 @@
 /** The CLI's options, their parsing into a config, and what the commands share. */
 import type { ParseArgsConfig } from 'node:util';
 import { faultKinds, getFaultProfile } from '../../faults/index.js';
-import { getWorld, loadScenarios } from '../../scenarios/index.js';
+import { loadScenarios } from '../../scenarios/index.js';
+import { loadWorld } from './world-module.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { loadAgent } from '../agents/loader.js';
@@ -193,9 +194,9 @@ export function effectiveProfile(config: ResolvedConfig, world: WorldDefinition)
 
 /** What a config selects to run: the world, its scenarios, the agents and the options every episode shares. */
 export async function resolveSweepParts(config: ResolvedConfig): Promise<{ world: WorldDefinition; scenarios: Scenario[]; agents: AgentFactory[]; options: EpisodeOptions }> {
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
-  const agents = await resolveAgentsFor(config);
+  const agents = await resolveAgentsFor(config, world.id);
   return { world, scenarios, agents, options: episodeOptions(config, world) };
 }
 
@@ -237,15 +238,15 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
 }
 
 /** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */
-export async function resolveAgentsFor(config: ResolvedConfig): Promise<AgentFactory[]> {
+export async function resolveAgentsFor(config: ResolvedConfig, worldId: string): Promise<AgentFactory[]> {
   const agents: AgentFactory[] = [];
   for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm));
   const ids = new Set<string>();
   for (const a of agents) {
     if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);
     ids.add(a.id);
-    if (a.worlds && !a.worlds.includes(config.world)) {
-      throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to use agent \`${a.id}\` on world \`${config.world}\`: it knows ${a.worlds.join(', ')} only. Pick another agent or world.`);
+    if (a.worlds && !a.worlds.includes(worldId)) {
+      throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to use agent \`${a.id}\` on world \`${worldId}\`: it knows ${a.worlds.join(', ')} only. Pick another agent or world.`);
     }
   }
   return agents;

@@ -1,7 +1,8 @@
 /** `shakedown report RUN`: heatmaps (SVG and PNG), report.html, the grid as CSV and summary.md, from a run directory. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { getWorld, loadScenarios } from '../../scenarios/index.js';
+import { loadScenarios } from '../../scenarios/index.js';
+import { loadWorld } from './world-module.js';
 import { ResampleBank } from '../core/bootstrap.js';
 import { compareCells, type CellComparison } from '../core/compare.js';
 import { ShakedownError } from '../core/errors.js';
@@ -44,10 +45,20 @@ export function writeReport(
   return written;
 }
 
-/** Scenario titles of a world, for the report; empty for a world this installation does not have. */
-export function scenarioTitles(world: string): Record<string, string> {
+/**
+ * Scenario titles of a run's world, for the report: the world its manifest's config names (a built-in id
+ * or a module path), else the id in its grid; empty for a world this installation cannot load.
+ */
+export async function scenarioTitles(runDir: string, worldId: string): Promise<Record<string, string>> {
   try {
-    return Object.fromEntries(loadScenarios(getWorld(world)).map((s) => [s.id, s.title]));
+    let spec = worldId;
+    try {
+      const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { config?: { world?: unknown } };
+      if (typeof manifest.config?.world === 'string') spec = manifest.config.world;
+    } catch {
+      // no manifest: the grid's world id
+    }
+    return Object.fromEntries(loadScenarios(await loadWorld(spec)).map((s) => [s.id, s.title]));
   } catch {
     return {};
   }
@@ -72,7 +83,7 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     changes = { baseline: basename(resolve(flags.baseline)), rows };
   }
   const out = flags.out ?? join(dirs[0] as string, 'report');
-  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, scenarioTitles(run.grid.world));
+  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world));
   const count = (ext: string) => written.filter((f) => f.endsWith(ext)).length;
   const named = written.filter((f) => !f.endsWith('.svg') && !f.endsWith('.png'));
   io.out(`${written.length} report files in ${out}: ${[...named, ...(count('.svg') ? [`${count('.svg')} SVG heatmaps`] : []), ...(count('.png') ? [`${count('.png')} PNG heatmaps`] : [])].join(', ')}\n`);

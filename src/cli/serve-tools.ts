@@ -1,5 +1,6 @@
 /** `shakedown serve-tools`: one episode's tools over loopback HTTP, for an agent in another process. */
-import { getWorld, loadScenarios } from '../../scenarios/index.js';
+import { loadScenarios } from '../../scenarios/index.js';
+import { loadWorld } from './world-module.js';
 import { startToolServer } from '../agents/tool-server.js';
 import { createClock } from '../core/clock.js';
 import { ShakedownError } from '../core/errors.js';
@@ -25,7 +26,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
   const port = flags.port === undefined ? 0 : parseInteger('port', flags.port);
   if (port < 0 || port > 65_535) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--port ${port}\` is out of range. Give 0 to 65535 (0: any free port).`);
-  const world = getWorld(config.world);
+  const world = await loadWorld(config.world);
   const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
   const lambda = config.lambda[0] ?? 0;

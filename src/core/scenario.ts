@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 
-export const scenarioCategories = ['read', 'cancel', 'return', 'exchange', 'address', 'multi-step', 'missing-info', 'ambiguous', 'refusal'] as const;
+/** Categories every world shares; a world adds its own kinds of write in `WorldDefinition.categories`. */
+export const scenarioCategories = ['read', 'multi-step', 'missing-info', 'ambiguous', 'refusal'] as const;
 
 const requestSchema = z.object({
   /** An intent of the world's user language, e.g. `cancel`. */
@@ -20,7 +21,8 @@ export const scenarioBaseSchema = z.object({
   title: z.string().min(1),
   description: z.string().optional(),
   tags: z.object({
-    category: z.enum(scenarioCategories),
+    /** One of the shared categories or one the world adds (`shakedown list scenarios` shows them). */
+    category: z.string().regex(/^[a-z][a-z-]*$/, 'a category is lower-case letters and dashes'),
     tools: z.array(z.string()).default([]),
   }),
   setup: z.unknown(),
@@ -57,6 +59,8 @@ export function parseScenario<Setup>(world: WorldDefinition<unknown, Setup>, raw
   if (s.world !== world.id) fail(`it declares world \`${s.world}\` but sits in world \`${world.id}\`.`);
   const setup = world.setupSchema.safeParse(s.setup ?? {});
   if (!setup.success) fail(`its setup is invalid:\n${z.prettifyError(setup.error)}`);
+  const categories = [...scenarioCategories, ...(world.categories ?? [])];
+  if (!categories.includes(s.tags.category)) fail(`tags.category \`${s.tags.category}\` is not one of: ${categories.join(', ')}.`);
   const lang = world.userLanguage;
   if (!lang.identity[s.user.identity]) fail(`user.identity \`${s.user.identity}\` is not one of: ${Object.keys(lang.identity).join(', ')}.`);
   for (const template of lang.identity[s.user.identity] ?? []) {

@@ -141,4 +141,19 @@ export interface WorldDefinition<DB = unknown, Setup = unknown> {
    * a world that supplies `clone` gets its own whole copy per episode, compared whole.
    */
   clone?(db: DB): DB;
+  /**
+   * Scenario categories this world adds to the shared ones (`read`, `multi-step`, `missing-info`,
+   * `ambiguous`, `refusal`), usually its kinds of write: `cancel`, `exchange`, ... @default []
+   */
+  readonly categories?: readonly string[];
+  /**
+   * The folder of the world's scenario files. A built-in world's is `scenarios/<id>/tasks/`; a world
+   * loaded from a module defaults to `tasks/` beside the module.
+   */
+  readonly scenarioDir?: string;
+}
+
+/** Identity helper that types a world definition, for worlds in user modules (see docs/worlds.md). */
+export function defineWorld<DB, Setup>(world: WorldDefinition<DB, Setup>): WorldDefinition<DB, Setup> {
+  return world;
 }

@@ -5,9 +5,10 @@ import { ShakedownError, unknownId } from '../src/core/errors.js';
 import { parseScenario, type Scenario } from '../src/core/scenario.js';
 import type { WorldDefinition } from '../src/core/world.js';
 import { retailWorld } from './retail/index.js';
+import { travelWorld } from './travel/index.js';
 
 /** Every built-in world. */
-export const worlds: readonly WorldDefinition[] = [retailWorld as unknown as WorldDefinition];
+export const worlds: readonly WorldDefinition[] = [retailWorld as unknown as WorldDefinition, travelWorld as unknown as WorldDefinition];
 
 /** A built-in world by id; an unknown id lists the valid ones. */
 export function getWorld(id: string): WorldDefinition {

@@ -31,6 +31,7 @@ export type { WorldDefinition, WorldInstance, ToolSpec, ToolSpecJson, UserLangua
 export { canonicalize, diffCanonical, outputMatches, parseAmount, normalizeText, stableJson } from './core/canonical.js';
 export type { DiffEntry } from './core/canonical.js';
 export { callTool } from './core/tools.js';
+export { apiError, readInput } from './core/handlers.js';
 export type { ToolResult, CallToolOptions } from './core/tools.js';
 export { ToolRuntime, TOOL_DOMAIN } from './core/runtime.js';
 export type { EpisodeSession, TraceEntry } from './core/runtime.js';

@@ -1,35 +1,16 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { z } from 'zod';
+import { apiError, readInput } from '../../src/core/handlers.js';
 import type { WorldInstance } from '../../src/core/world.js';
 import { cents, orderTotal, type Order, type RetailDb } from './schema.js';
 import { retailTools } from './tools.js';
 
 type Instance = WorldInstance<RetailDb>;
 
-const fail = (status: number, error: string, message: string) => HttpResponse.json({ error, message }, { status });
-
 const inputOf = (name: string) => {
   const spec = retailTools.find((t) => t.name === name);
   if (!spec) throw new Error(`no retail tool ${name}`);
   return spec.input;
 };
-
-async function readBody<T extends z.ZodType>(request: Request, schema: T, params: Record<string, unknown>): Promise<{ ok: true; value: z.output<T> } | { ok: false; response: Response }> {
-  let body: unknown = {};
-  if (request.method !== 'GET') {
-    const text = await request.text();
-    try {
-      body = text ? JSON.parse(text) : {};
-    } catch {
-      return { ok: false, response: fail(400, 'invalid_json', 'The request body is not valid JSON.') };
-    }
-  } else {
-    body = Object.fromEntries(new URL(request.url).searchParams);
-  }
-  const parsed = schema.safeParse({ ...(body as object), ...params });
-  if (!parsed.success) return { ok: false, response: fail(400, 'invalid_request', z.prettifyError(parsed.error)) };
-  return { ok: true, value: parsed.data };
-}
 
 const normOrderId = (id: string) => id.trim().replace(/^#/, '').toUpperCase();
 
@@ -39,7 +20,7 @@ function orderView(order: Order) {
 
 function findOrder(w: Instance, rawId: string): Order | Response {
   const order = w.db.orders[normOrderId(rawId)];
-  return order ?? fail(404, 'order_not_found', `No order ${rawId}.`);
+  return order ?? apiError(404, 'order_not_found', `No order ${rawId}.`);
 }
 
 /**
@@ -54,11 +35,11 @@ async function beginOrderWrite(
   allowed: Order['status'],
   refusal: { code: string; rule: string },
 ): Promise<{ order: Order; input: Record<string, unknown> } | Response> {
-  const input = await readBody(request, inputOf(tool), { orderId: params.orderId });
+  const input = await readInput(request, inputOf(tool), { orderId: params.orderId });
   if (!input.ok) return input.response;
   const order = findOrder(w, String(params.orderId));
   if (order instanceof Response) return order;
-  if (order.status !== allowed) return fail(409, refusal.code, `Order #${order.id} is ${order.status}; ${refusal.rule}.`);
+  if (order.status !== allowed) return apiError(409, refusal.code, `Order #${order.id} is ${order.status}; ${refusal.rule}.`);
   return { order, input: input.value as Record<string, unknown> };
 }
 
@@ -67,14 +48,14 @@ function checkUnitsLeft(order: Order, itemIds: readonly string[], verb: string):
   const want = countBy(itemIds);
   for (const [itemId, n] of want) {
     const line = order.items.find((i) => i.itemId === itemId);
-    if (!line) return fail(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
-    if (line.quantity - line.returned - line.exchanged < n) return fail(409, `nothing_left_to_${verb}`, `Item ${itemId} of order #${order.id} has no unit left to ${verb}.`);
+    if (!line) return apiError(400, 'item_not_in_order', `Item ${itemId} is not in order #${order.id}.`);
+    if (line.quantity - line.returned - line.exchanged < n) return apiError(409, `nothing_left_to_${verb}`, `Item ${itemId} of order #${order.id} has no unit left to ${verb}.`);
   }
   return want;
 }
 
 function customerPaymentMethod(w: Instance, order: Order, paymentMethodId: string) {
-  return w.db.users[order.userId]?.paymentMethods[paymentMethodId] ?? fail(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
+  return w.db.users[order.userId]?.paymentMethods[paymentMethodId] ?? apiError(400, 'invalid_payment_method', `Payment method ${paymentMethodId} does not belong to the order's customer.`);
 }
 
 /** The retail API as msw handlers over the episode's database, found from the request's host. */
@@ -82,26 +63,26 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
   return [
     http.get('*/api/users/by-email', async ({ request }) => {
       const w = instance(request);
-      const input = await readBody(request, inputOf('find_user_by_email'), {});
+      const input = await readInput(request, inputOf('find_user_by_email'), {});
       if (!input.ok) return input.response;
       const email = String(input.value.email).trim().toLowerCase();
       const user = Object.values(w.db.users).find((u) => u.email === email);
-      return user ? HttpResponse.json({ userId: user.id }) : fail(404, 'user_not_found', `No user with e-mail ${email}.`);
+      return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', `No user with e-mail ${email}.`);
     }),
     http.get('*/api/users/by-name', async ({ request }) => {
       const w = instance(request);
-      const input = await readBody(request, inputOf('find_user_by_name_zip'), {});
+      const input = await readInput(request, inputOf('find_user_by_name_zip'), {});
       if (!input.ok) return input.response;
       const { first, last, zip } = input.value as { first: string; last: string; zip: string };
       const user = Object.values(w.db.users).find(
         (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.address.zip === zip.trim(),
       );
-      return user ? HttpResponse.json({ userId: user.id }) : fail(404, 'user_not_found', 'No user with that name and zip code.');
+      return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', 'No user with that name and zip code.');
     }),
     http.get('*/api/users/:userId/orders', ({ request, params }) => {
       const w = instance(request);
       const user = w.db.users[String(params.userId)];
-      if (!user) return fail(404, 'user_not_found', `No user ${String(params.userId)}.`);
+      if (!user) return apiError(404, 'user_not_found', `No user ${String(params.userId)}.`);
       const orders = user.orders
         .map((id) => w.db.orders[id])
         .filter((o): o is Order => !!o)
@@ -111,7 +92,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
     http.get('*/api/users/:userId', ({ request, params }) => {
       const w = instance(request);
       const user = w.db.users[String(params.userId)];
-      if (!user) return fail(404, 'user_not_found', `No user ${String(params.userId)}.`);
+      if (!user) return apiError(404, 'user_not_found', `No user ${String(params.userId)}.`);
       return HttpResponse.json({ ...user, orders: user.orders.map((id) => `#${id}`) });
     }),
     http.get('*/api/orders/:orderId', ({ request, params }) => {
@@ -120,7 +101,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
     }),
     http.get('*/api/products/:productId', ({ request, params }) => {
       const product = instance(request).db.products[String(params.productId)];
-      return product ? HttpResponse.json(product) : fail(404, 'product_not_found', `No product ${String(params.productId)}.`);
+      return product ? HttpResponse.json(product) : apiError(404, 'product_not_found', `No product ${String(params.productId)}.`);
     }),
 
     http.post('*/api/orders/:orderId/cancel', async ({ request, params }) => {
@@ -145,7 +126,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       if (begun instanceof Response) return begun;
       const { order } = begun;
       const v = begun.input as { address1: string; address2?: string; city: string; state: string; zip: string; country?: string };
-      if (!/^\d{5}$/.test(v.zip.trim())) return fail(400, 'invalid_zip', 'A zip code has five digits.');
+      if (!/^\d{5}$/.test(v.zip.trim())) return apiError(400, 'invalid_zip', 'A zip code has five digits.');
       order.address = { address1: v.address1.trim(), address2: (v.address2 ?? '').trim(), city: v.city.trim(), state: v.state.trim().toUpperCase(), zip: v.zip.trim(), country: v.country ?? 'USA' };
       return HttpResponse.json(orderView(order));
     }),
@@ -179,7 +160,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       if (begun instanceof Response) return begun;
       const { order } = begun;
       const { itemIds, newItemIds, paymentMethodId } = begun.input as { itemIds: string[]; newItemIds: string[]; paymentMethodId: string };
-      if (itemIds.length !== newItemIds.length) return fail(400, 'length_mismatch', 'itemIds and newItemIds must have the same length.');
+      if (itemIds.length !== newItemIds.length) return apiError(400, 'length_mismatch', 'itemIds and newItemIds must have the same length.');
       const pm = customerPaymentMethod(w, order, paymentMethodId);
       if (pm instanceof Response) return pm;
       const want = checkUnitsLeft(order, itemIds, 'exchange');
@@ -191,14 +172,14 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
         const to = newItemIds[i] as string;
         const line = order.items.find((x) => x.itemId === from);
         const variant = line ? w.db.products[line.productId]?.variants[to] : undefined;
-        if (!line || !variant) return fail(400, 'invalid_new_item', `Item ${to} is not a variant of the same product as ${from}.`);
-        if (to === from) return fail(400, 'same_item', `Item ${to} is the item being exchanged.`);
-        if (!variant.available) return fail(409, 'unavailable', `Item ${to} is out of stock.`);
+        if (!line || !variant) return apiError(400, 'invalid_new_item', `Item ${to} is not a variant of the same product as ${from}.`);
+        if (to === from) return apiError(400, 'same_item', `Item ${to} is the item being exchanged.`);
+        if (!variant.available) return apiError(409, 'unavailable', `Item ${to} is out of stock.`);
         difference += variant.price - line.price;
         pairs.push({ from, to });
       }
       difference = cents(difference);
-      if (pm.source === 'gift_card' && difference > 0 && pm.balance < difference) return fail(402, 'insufficient_balance', `Gift card ${paymentMethodId} has ${pm.balance} left; the difference is ${difference}.`);
+      if (pm.source === 'gift_card' && difference > 0 && pm.balance < difference) return apiError(402, 'insufficient_balance', `Gift card ${paymentMethodId} has ${pm.balance} left; the difference is ${difference}.`);
       for (const [itemId, n] of want) {
         const line = order.items.find((i) => i.itemId === itemId);
         if (line) line.exchanged += n;

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import type { WorldDefinition } from '../../src/core/world.js';
+import { generateTravel } from './generate.js';
+import { travelHandlers } from './handlers.js';
+import { travelLanguage } from './language.js';
+import { travelDbSchema, type TravelDb } from './schema.js';
+import { applyTravelSetup, travelSetupSchema, type TravelSetup } from './setup.js';
+import { travelTools } from './tools.js';
+
+/** The travel world: travellers, a flight schedule with fare classes and seats, reservations. */
+export const travelWorld: WorldDefinition<TravelDb, TravelSetup> = {
+  id: 'travel',
+  description: 'an airline: flights with fare classes and seats, reservations with passengers and bags; cancel, change flight, add bags, compensation',
+  dbSchema: travelDbSchema,
+  generate: (seed) => generateTravel(seed),
+  setupSchema: travelSetupSchema,
+  applySetup: applyTravelSetup,
+  tools: travelTools,
+  handlers: travelHandlers,
+  policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
+  userLanguage: travelLanguage,
+  categories: ['cancel', 'change', 'baggage', 'compensation'],
+};

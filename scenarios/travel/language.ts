@@ -1,0 +1,151 @@
+import type { PerturbationLanguage, UserLanguage } from '../../src/core/world.js';
+import { AIRPORTS } from './network.js';
+
+/**
+ * How a traveller words things: opening phrasings per intent and answers per slot. Slots in braces are
+ * filled from the scenario and protected from perturbation.
+ */
+export const travelLanguage: UserLanguage = {
+  intents: {
+    flight_status: [
+      'Is flight {flight} on {date} on time?',
+      "What's the status of flight {flight} on {date}?",
+      'Can you check the status of my flight on reservation {reservation}?',
+      'Is the flight on my booking {reservation} on schedule?',
+    ],
+    reservation_total: [
+      'How much did I pay for reservation {reservation}?',
+      'What was the total for my booking {reservation}?',
+      "I'd like to know how much I paid for my trip to {destination}.",
+    ],
+    credit_balance: ['How much travel credit do I have?', "What's my travel credit balance?", 'Can you check my travel credit balance?'],
+    cancel: [
+      'I want to cancel reservation {reservation}.',
+      'Please cancel my booking {reservation}.',
+      "I'd like to cancel my trip to {destination}.",
+      "I'd like to cancel a reservation.",
+    ],
+    change_flight: [
+      "I'd like to move reservation {reservation} to flight {newFlight} on {date}.",
+      'Can you change the flight on reservation {reservation} to {newFlight} on {date}?',
+      "I'd like to change reservation {reservation} to fly on {date} instead.",
+      'I need to change the flight on one of my reservations.',
+    ],
+    add_bags: [
+      "I'd like to add {bags} checked bags to reservation {reservation}.",
+      'Can I add {bags} checked bags to my booking {reservation}?',
+      'I need to add checked bags to reservation {reservation}.',
+    ],
+    compensation: [
+      "My flight on reservation {reservation} was disrupted and I'd like compensation.",
+      "I'd like compensation for the disrupted flight on my booking {reservation}.",
+      "One of my flights was disrupted and I'd like compensation.",
+    ],
+  },
+  identity: {
+    email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
+    'name-dob': ["I'm {name}, born {dob}.", 'My name is {name} and my date of birth is {dob}.', 'The booking is under {name}, date of birth {dob}.'],
+  },
+  identityAsked: [/e-?mail/i, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  slots: {
+    reservation: {
+      asked: [/reservation (number|id|code)/i, /booking (number|reference|code)/i, /which (reservation|booking|trip)/i, /confirmation (number|code)/i],
+      answers: ["It's reservation {reservation}.", 'The booking reference is {reservation}.', 'Reservation {reservation}.'],
+    },
+    flight: { asked: [/flight number/i, /which flight (is it|do you mean)/i], answers: ["It's flight {flight}.", 'Flight {flight}.'] },
+    date: { asked: [/which (date|day)/i, /what (date|day)/i], answers: ['On {date}.', 'The date is {date}.'] },
+    destination: { asked: [/where (are|were) you (flying|travell?ing|going)/i, /which (city|destination)/i], answers: ['To {destination}.', 'The trip to {destination}.'] },
+    newFlight: {
+      asked: [/which (of these )?flights? would you like/i, /which (one|flight) (do you want|should i book)/i, /which flight instead/i],
+      answers: ["I'd like {newFlight}.", '{newFlight}, please.'],
+    },
+    reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },
+    bags: { asked: [/how many (checked )?(bags|suitcases)/i], answers: ['{bags} more, please.', 'I want to add {bags}.'] },
+    // Charges need a payment method the traveller chooses; one who does not say is asked.
+    payment: { asked: [/(which|what) payment method/i, /how would you like to pay/i, /(pay|charge) (it|this|the \w+) (with|to)/i], answers: ['Please use {payment}.', 'Put it on {payment}.'] },
+  },
+  confirmAsked: [/\bconfirm\b/i, /\bproceed\b/i, /\bgo ahead\b/i, /\bshall i\b/i, /\bshould i\b/i, /would you like me to/i, /do you want me to/i],
+  helpAsked: [/what (can|may) i (help|do)/i, /how can i help/i, /what you need/i, /what do you need/i, /what would you like/i],
+  anythingElse: [/anything else/i, /something else/i, /else i can help/i],
+  entityPattern: /#?R\d{6}\b|\bSK\s?\d{3}\b/g,
+  confirmSlots: ['reservation', 'newFlight'],
+  perturbation: travelPerturbation(),
+};
+
+/**
+ * The travel material for the perturbation families. Paraphrases name exactly the details of the
+ * phrasing they replace; asides and stories name no flight, city, fare class, payment method or reason.
+ */
+function travelPerturbation(): PerturbationLanguage {
+  const places = [...Object.keys(AIRPORTS), ...Object.values(AIRPORTS)];
+  return {
+    entityFormats: { reservation: 'id', flight: 'id', newFlight: 'id', email: 'email', name: 'name', dob: 'date', date: 'date', destination: 'text', reason: 'text', bags: 'text', payment: 'text' },
+    lexicon: {
+      reservation: ['booking'],
+      cancel: ['call off'],
+      'checked bags': ['suitcases'],
+      change: ['move', 'switch'],
+      'travel credit': ['flight credit'],
+      disrupted: ['messed up'],
+      compensation: ['something for the trouble'],
+      trip: ['journey'],
+      'on time': ['running on schedule'],
+      total: ['full amount'],
+      please: ['kindly'],
+      'tell me': ['let me know'],
+      "I'd like to": ['I want to', 'I wish to'],
+      'Can you': ['Could you', 'Would you'],
+    },
+    paraphrases: {
+      flight_status: [
+        'Will flight {flight} on {date} leave as planned?',
+        "I'm flying {flight} on {date}. Is everything on schedule?",
+        'Is everything on schedule with the flight on my booking {reservation}?',
+        "I'm wondering whether the flight on reservation {reservation} is on time.",
+      ],
+      reservation_total: ['What did reservation {reservation} cost me altogether?', 'I need the amount I was charged for booking {reservation}.', 'What did I pay in total for my trip to {destination}?'],
+      credit_balance: ['How much flight credit is left on my account?', 'I want to know how much travel credit I still have.'],
+      cancel: [
+        "My plans fell through, so please call off reservation {reservation}.",
+        'I no longer want booking {reservation}; please cancel it.',
+        'Please cancel the whole trip to {destination}.',
+        'One of my reservations has to be cancelled.',
+      ],
+      change_flight: [
+        'Could I switch reservation {reservation} over to {newFlight} on {date}?',
+        'Please put me on {newFlight} on {date} instead, for reservation {reservation}.',
+        'I need to fly on {date} instead; my reservation is {reservation}.',
+        'One of my reservations needs a different flight.',
+      ],
+      add_bags: ['Please put {bags} more checked bags on reservation {reservation}.', "I'm bringing {bags} more checked bags; my booking is {reservation}.", "I'll have more luggage on reservation {reservation}; I need to add checked bags."],
+      compensation: [
+        "The flight on reservation {reservation} didn't go as planned. What compensation can I get?",
+        'The disruption on booking {reservation} cost me a lot of time; I would like compensation.',
+        'I had a disrupted flight recently and would like compensation for it.',
+      ],
+    },
+    distractors: [
+      'The weather here has been awful all week.',
+      'I am writing this from my phone, so excuse the formatting.',
+      'A friend told me your support is quick.',
+      'I had a long day at work.',
+      'I tried calling earlier but the line was busy.',
+      'Your app looks different than it used to.',
+      'I have been flying with you for years.',
+      'My kids are making a lot of noise in the background.',
+    ],
+    stories: {
+      '*': [
+        'I have been meaning to sort this out for a few days now.',
+        'It has been a busy couple of weeks and I am only now getting to this.',
+        'I talked it over with my family last night before writing.',
+        'I read through the help pages first but could not work it out myself.',
+      ],
+      cancel: ['Things at home have changed since I booked.'],
+      change_flight: ['My meeting got moved, so my travel has to move too.'],
+      compensation: ['I missed an important dinner because of it.'],
+      add_bags: ['I am bringing presents for the family.'],
+    },
+    competing: [...places, 'economy', 'business', 'basic economy', 'travel credit', 'flight credit', 'certificate', 'credit card', 'visa', 'mastercard', 'amex', 'change of plans', 'airline cancelled', 'delayed', 'cancelled'],
+  };
+}

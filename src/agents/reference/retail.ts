@@ -1,8 +1,7 @@
 import type { ToolResult } from '../../core/tools.js';
-import { callTool } from '../../core/tools.js';
-import type { Agent, AgentContext } from '../contract.js';
-import { composeStrategies, type Strategy, type ToolCall } from '../strategies.js';
-import { deriveSeed, makeRng } from '../../core/seeds.js';
+import type { AgentContext } from '../contract.js';
+import type { Strategy, ToolCall, WriteCheck } from '../strategies.js';
+import { ANYTHING_ELSE, Failure, NotFound, ReferenceAgentBase } from './base.js';
 import { retailAlternative, verifyRetailWrite } from './retail-recovery.js';
 import { money } from './text.js';
 import type { Understanding } from './understanding.js';
@@ -19,124 +18,47 @@ interface Task {
   address?: AddressInput;
 }
 
-interface PendingAction {
-  tool: string;
-  args: Record<string, unknown>;
-  success: (body: unknown) => string;
-}
-
-const ANYTHING_ELSE = ' Is there anything else I can help you with?';
-/** Re-prompts in a row before the agent gives up on a message it cannot place. */
-const MAX_REPROMPTS = 2;
-
-/** Why the agent cannot go on with a task; `system` when the tools failed rather than the policy said no. */
-class Failure extends Error {
-  readonly system: boolean;
-  constructor(message: string, system = false) {
-    super(message);
-    this.system = system;
-  }
-}
-
-/** A 404 for an order: a policy-level failure unless the agent confirms and still cannot find it. */
-class NotFound extends Failure {
-  readonly orderId: string;
-  constructor(orderId: string) {
-    super(`I couldn't find order #${orderId}.`);
-    this.orderId = orderId;
-  }
-}
-
-const HANDED_OFF = "I'm sorry, I can't complete this myself right now, so I've handed your request to a colleague on our support team, who will follow up with you by e-mail.";
-
 /**
  * The scripted reference agent for the retail world: an intent parser and slot extractor of its own,
  * the policy followed step by step, and a fallback strategy around every tool call. It handles
  * ordinary variation in wording, not magic.
  */
-export class RetailReferenceAgent implements Agent {
-  private readonly call: ToolCall;
+export class RetailReferenceAgent extends ReferenceAgentBase {
   /** The order as it was when the agent planned a write, to tell afterwards whether the write took effect. */
   private planned: OrderView | undefined;
-  /** Whether a strategy hands failures it cannot fix to a human. */
-  private readonly handsOff: boolean;
-  /** Whether a strategy asks the user to confirm a record the tools cannot find. */
-  private readonly confirmsNotFound: boolean;
-  /** Order ids the user has already confirmed once after a 404. */
-  private readonly confirmedMissing = new Set<string>();
-  private readonly escalate: (reason: string) => void;
-  private userId: string | undefined;
   private email: string | undefined;
   private name: { first: string; last: string } | undefined;
   private zip: string | undefined;
-  private readonly triedIdentities = new Set<string>();
   private task: Task | undefined;
-  private pending: PendingAction | undefined;
-  private readonly u: Understanding;
-  /** Replies in a row in which the agent could not place the user's message. */
-  private unplaced = 0;
 
   constructor(ctx: AgentContext, strategies: readonly Strategy[], understanding: Understanding, params: Readonly<Record<string, unknown>> = {}) {
-    this.u = understanding;
-    const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-    const raw: ToolCall = (tool, args, options) => {
-      const spec = specs.get(tool);
-      if (!spec) throw new Error(`unknown tool ${tool}`);
-      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal, ...(options?.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) });
-    };
-    this.handsOff = strategies.some((s) => s.handsOff);
-    this.confirmsNotFound = strategies.some((s) => s.confirmsNotFound);
-    this.escalate = ctx.escalate;
-    this.call = composeStrategies(
-      raw,
+    super(
+      ctx,
       strategies,
+      understanding,
       {
-        clock: ctx.clock,
-        signal: ctx.signal,
-        isWrite: (t) => specs.get(t)?.write ?? false,
-        toolSpecs: ctx.toolSpecs,
-        rng: makeRng(deriveSeed(ctx.seed, 'strategies')),
-        verifyWrite: (tool, args) => verifyRetailWrite(this.call, tool, args, this.planned),
-        alternative: (tool, args, call) => retailAlternative(call, tool, args, this.userId),
+        giveUp: "I'm sorry, I couldn't understand your request, so I can't help with it here. Please contact us again with your order number and what you need.",
+        identityAsk: 'your email address, or your first and last name and zip code',
+        accountMissing: 'this order',
+        system: 'order system',
       },
       params,
     );
   }
 
-  async reply(message: string): Promise<string> {
-    this.absorb(message);
-    try {
-      if (this.pending) {
-        const toks = this.u.tokens(message);
-        // A refusal wins over a stray "okay" (as in "if that is okay, no, not that one").
-        if (this.u.hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
-          this.pending = undefined;
-          return await this.step();
-        }
-        if (this.u.hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
-          const action = this.pending;
-          this.pending = undefined;
-          this.unplaced = 0;
-          return await this.execute(action);
-        }
-        return this.notUnderstood('Please answer yes or no: shall I proceed?');
-      }
-      return await this.step();
-    } catch (error) {
-      if (error instanceof Failure) {
-        this.task = undefined;
-        this.pending = undefined;
-        if (error.system && this.handsOff) {
-          this.escalate(error.message);
-          return HANDED_OFF + ANYTHING_ELSE;
-        }
-        return error.message + ANYTHING_ELSE;
-      }
-      throw error;
-    }
+  protected dropTask(): void {
+    this.task = undefined;
   }
 
-  private absorb(message: string): void {
+  protected verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {
+    return verifyRetailWrite(this.call, tool, args, this.planned);
+  }
+
+  protected alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined> {
+    return retailAlternative(call, tool, args, this.userId);
+  }
+
+  protected absorb(message: string): void {
     let text = message;
     // The last e-mail and the last order id win: "#W9000440, sorry, I mean #W9000404".
     const email = [...text.matchAll(EMAIL)].at(-1)?.[0];
@@ -176,15 +98,12 @@ export class RetailReferenceAgent implements Agent {
     else if (this.u.hasAny(toks, ['original', 'same card', 'same payment', 'paid with'])) task.refund = 'original';
   }
 
-  private async step(): Promise<string> {
+  protected async step(): Promise<string> {
     const task = this.task;
     if (!task) return this.notUnderstood('Could you tell me what you need help with today?');
-    this.unplaced = 0;
+    this.placed();
     const userId = await this.identify();
-    if (!userId) {
-      if (this.triedIdentities.size > 0) return "I couldn't find an account with those details. Could you give me your email address, or your first and last name and zip code?";
-      return 'Before I can help, I need to verify your identity. Could you give me your email address, or your first and last name and zip code?';
-    }
+    if (!userId) return this.identityQuestion();
     if (task.intent === 'gift_card_balance') return this.done(await this.giftCardBalance(userId));
     if (!task.orderId) {
       const question = await this.findOrder(userId, task);
@@ -192,14 +111,14 @@ export class RetailReferenceAgent implements Agent {
     }
     const order = await this.getOrder(task.orderId as string).catch((error: unknown) => {
       // The user may have mistyped it, or the system may be lagging: ask once, then believe the user.
-      if (error instanceof NotFound && this.confirmsNotFound && !this.confirmedMissing.has(error.orderId)) {
-        this.confirmedMissing.add(error.orderId);
+      if (error instanceof NotFound && this.confirmsNotFound && !this.confirmedMissing.has(error.entityId)) {
+        this.confirmedMissing.add(error.entityId);
         return error;
       }
-      if (error instanceof NotFound && this.confirmsNotFound) throw new Failure(`I'm sorry, I still can't find order #${error.orderId} in our system, so I can't help with it here.`, true);
+      if (error instanceof NotFound && this.confirmsNotFound) throw new Failure(`I'm sorry, I still can't find order #${error.entityId} in our system, so I can't help with it here.`, true);
       throw error;
     });
-    if (order instanceof NotFound) return `I couldn't find order #${order.orderId}. Could you check the order number and give it to me again?`;
+    if (order instanceof NotFound) return `I couldn't find order #${order.entityId}. Could you check the order number and give it to me again?`;
     if (order.partial && task.intent !== 'order_status' && task.intent !== 'order_total') {
       throw new Failure(`I'm sorry, I can't see the details of order #${order.id} right now, so I can't change it.`, true);
     }
@@ -223,56 +142,11 @@ export class RetailReferenceAgent implements Agent {
     }
   }
 
-  /**
-   * Asks again, as a bot's fallback does; after two re-prompts in a row it gives up rather than loop,
-   * the way deployed assistants hand a conversation they cannot parse back to the customer.
-   */
-  private notUnderstood(prompt: string): string {
-    this.unplaced++;
-    if (this.unplaced <= MAX_REPROMPTS) return prompt;
-    this.unplaced = 0;
-    this.pending = undefined;
-    this.task = undefined;
-    return "I'm sorry, I couldn't understand your request, so I can't help with it here. Please contact us again with your order number and what you need.";
-  }
-
-  private done(text: string): string {
-    this.task = undefined;
-    return text + ANYTHING_ELSE;
-  }
-
-  private async identify(): Promise<string | undefined> {
-    if (this.userId) return this.userId;
-    if (this.email && !this.triedIdentities.has(this.email)) {
-      this.triedIdentities.add(this.email);
-      const r = await this.call('find_user_by_email', { email: this.email });
-      if (r.ok && isObj(r.body) && typeof r.body.userId === 'string') return (this.userId = r.body.userId);
-      if (r.status !== 404) throw this.systemFailure(r);
-    }
-    if (this.name && this.zip) {
-      const key = `${this.name.first} ${this.name.last} ${this.zip}`.toLowerCase();
-      if (!this.triedIdentities.has(key)) {
-        this.triedIdentities.add(key);
-        const r = await this.call('find_user_by_name_zip', { first: this.name.first, last: this.name.last, zip: this.zip });
-        if (r.ok && isObj(r.body) && typeof r.body.userId === 'string') return (this.userId = r.body.userId);
-        if (r.status !== 404) throw this.systemFailure(r);
-      }
-    }
-    // Two identities the user is sure of and no account: a lagging directory as likely as a wrong detail.
-    if (this.triedIdentities.size >= 2) throw new Failure("I'm sorry, I can't find an account matching what you gave me, so I can't help with this order.", true);
-    return undefined;
-  }
-
-  private systemFailure(r: ToolResult): Failure {
-    if (r.status === 0 || r.status === 429 || r.status >= 500) {
-      return new Failure(`I'm sorry, our systems are not responding right now (${r.status === 0 ? 'no response' : `error ${r.status}`}), so I can't complete this. Please try again later.`, true);
-    }
-    const message = isObj(r.body) && typeof r.body.message === 'string' ? r.body.message : `error ${r.status}`;
-    return new Failure(`I'm sorry, I couldn't complete that: ${message}`);
-  }
-
-  private malformed(): Failure {
-    return new Failure("I'm sorry, I got a response from our order system that I can't read, so I can't complete this right now.", true);
+  private identify(): Promise<string | undefined> {
+    const lookups = [];
+    if (this.email) lookups.push({ key: this.email, tool: 'find_user_by_email', args: { email: this.email } });
+    if (this.name && this.zip) lookups.push({ key: `${this.name.first} ${this.name.last} ${this.zip}`.toLowerCase(), tool: 'find_user_by_name_zip', args: { first: this.name.first, last: this.name.last, zip: this.zip } });
+    return this.lookUpUser(lookups);
   }
 
   private async giftCardBalance(userId: string): Promise<string> {
@@ -292,7 +166,7 @@ export class RetailReferenceAgent implements Agent {
     const r = await this.call('get_order', { orderId: `#${orderId}` });
     if (r.status === 404) {
       if (this.task) delete this.task.orderId;
-      throw new NotFound(orderId);
+      throw new NotFound(orderId, `I couldn't find order #${orderId}.`);
     }
     if (!r.ok) throw this.systemFailure(r);
     return asOrder(r.body) ?? (() => { throw this.malformed(); })();
@@ -319,11 +193,6 @@ export class RetailReferenceAgent implements Agent {
       return `I found several orders that match: ${list}. Which order do you mean?`;
     }
     return 'Which order is it? Please give me the order number.';
-  }
-
-  private confirm(summary: string, action: PendingAction): string {
-    this.pending = action;
-    return `${summary} Shall I proceed? (yes/no)`;
   }
 
   private planCancel(order: OrderView, task: Task): string {
@@ -423,12 +292,6 @@ export class RetailReferenceAgent implements Agent {
       args: { orderId: `#${order.id}`, itemIds: pairs.map((p) => p.line.itemId), newItemIds: pairs.map((p) => p.to.itemId), paymentMethodId: pm?.id },
       success: () => `The exchange is registered. ${money_}`,
     });
-  }
-
-  private async execute(action: PendingAction): Promise<string> {
-    const r = await this.call(action.tool, action.args);
-    if (!r.ok) throw this.systemFailure(r);
-    return this.done(action.success(r.body));
   }
 }
 

@@ -1,0 +1,214 @@
+/**
+ * What every scripted reference agent shares, whatever its world: tool calls through the strategy layer,
+ * the conversation loop (a task, a confirmation before each write, re-prompts), identity lookups and
+ * the way failures reach the user. A world's agent says how it reads the user, plans and checks writes.
+ */
+import type { ToolResult } from '../../core/tools.js';
+import { callTool } from '../../core/tools.js';
+import { deriveSeed, makeRng } from '../../core/seeds.js';
+import type { Agent, AgentContext } from '../contract.js';
+import { composeStrategies, type Strategy, type ToolCall, type WriteCheck } from '../strategies.js';
+import type { Understanding } from './understanding.js';
+
+/** Why the agent cannot go on with a task; `system` when the tools failed rather than the policy said no. */
+export class Failure extends Error {
+  readonly system: boolean;
+  constructor(message: string, system = false) {
+    super(message);
+    this.system = system;
+  }
+}
+
+/** A 404 for a record the user named: a policy-level failure unless the agent confirms and still cannot find it. */
+export class NotFound extends Failure {
+  readonly entityId: string;
+  constructor(entityId: string, message: string) {
+    super(message);
+    this.entityId = entityId;
+  }
+}
+
+/** A write the agent has proposed and waits for a yes to. */
+export interface PendingAction {
+  tool: string;
+  args: Record<string, unknown>;
+  success: (body: unknown) => string;
+}
+
+export const ANYTHING_ELSE = ' Is there anything else I can help you with?';
+/** Re-prompts in a row before the agent gives up on a message it cannot place. */
+const MAX_REPROMPTS = 2;
+const HANDED_OFF = "I'm sorry, I can't complete this myself right now, so I've handed your request to a colleague on our support team, who will follow up with you by e-mail.";
+
+export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The words a world's agent uses where the shared loop speaks. */
+export interface AgentWording {
+  /** What it says when the user's messages cannot be placed twice in a row, then gives up. */
+  readonly giveUp: string;
+  /** What the user is asked for to verify their identity, e.g. "your email address, or ...". */
+  readonly identityAsk: string;
+  /** The end of "I can't find an account matching what you gave me, so I can't help with ...". */
+  readonly accountMissing: string;
+  /** The system whose answers it cannot read, e.g. "order system". */
+  readonly system: string;
+}
+
+export abstract class ReferenceAgentBase implements Agent {
+  protected readonly call: ToolCall;
+  protected readonly u: Understanding;
+  /** Whether a strategy hands failures it cannot fix to a human. */
+  protected readonly handsOff: boolean;
+  /** Whether a strategy asks the user to confirm a record the tools cannot find. */
+  protected readonly confirmsNotFound: boolean;
+  /** Record ids the user has already confirmed once after a 404. */
+  protected readonly confirmedMissing = new Set<string>();
+  private readonly escalate: (reason: string) => void;
+  protected userId: string | undefined;
+  protected readonly triedIdentities = new Set<string>();
+  protected pending: PendingAction | undefined;
+  /** Replies in a row in which the agent could not place the user's message. */
+  private unplaced = 0;
+  private readonly wording: AgentWording;
+
+  constructor(ctx: AgentContext, strategies: readonly Strategy[], understanding: Understanding, wording: AgentWording, params: Readonly<Record<string, unknown>> = {}) {
+    this.u = understanding;
+    this.wording = wording;
+    const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+    const raw: ToolCall = (tool, args, options) => {
+      const spec = specs.get(tool);
+      if (!spec) throw new Error(`unknown tool ${tool}`);
+      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal, ...(options?.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) });
+    };
+    this.handsOff = strategies.some((s) => s.handsOff);
+    this.confirmsNotFound = strategies.some((s) => s.confirmsNotFound);
+    this.escalate = ctx.escalate;
+    this.call = composeStrategies(
+      raw,
+      strategies,
+      {
+        clock: ctx.clock,
+        signal: ctx.signal,
+        isWrite: (t) => specs.get(t)?.write ?? false,
+        toolSpecs: ctx.toolSpecs,
+        rng: makeRng(deriveSeed(ctx.seed, 'strategies')),
+        verifyWrite: (tool, args) => this.verifyWrite(tool, args),
+        alternative: (tool, args, call) => this.alternative(tool, args, call),
+      },
+      params,
+    );
+  }
+
+  /** Reads what the user said into the current task (or starts one). */
+  protected abstract absorb(message: string): void;
+  /** Takes the current task one step further: a question, a proposal, or an answer. */
+  protected abstract step(): Promise<string>;
+  /** Forgets the current task. */
+  protected abstract dropTask(): void;
+  /** Reads the state to tell whether a write took effect (the `verify` strategy asks it). */
+  protected abstract verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck>;
+  /** Another route to a fact a read did not return (the `fallback` strategy asks it). */
+  protected abstract alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined>;
+
+  async reply(message: string): Promise<string> {
+    this.absorb(message);
+    try {
+      if (this.pending) {
+        const toks = this.u.tokens(message);
+        // A refusal wins over a stray "okay" (as in "if that is okay, no, not that one").
+        if (this.u.hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
+          this.pending = undefined;
+          return await this.step();
+        }
+        if (this.u.hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
+          const action = this.pending;
+          this.pending = undefined;
+          this.unplaced = 0;
+          return await this.execute(action);
+        }
+        return this.notUnderstood('Please answer yes or no: shall I proceed?');
+      }
+      return await this.step();
+    } catch (error) {
+      if (error instanceof Failure) {
+        this.dropTask();
+        this.pending = undefined;
+        if (error.system && this.handsOff) {
+          this.escalate(error.message);
+          return HANDED_OFF + ANYTHING_ELSE;
+        }
+        return error.message + ANYTHING_ELSE;
+      }
+      throw error;
+    }
+  }
+
+  /** The user's message was placed: the re-prompt count starts again. */
+  protected placed(): void {
+    this.unplaced = 0;
+  }
+
+  /**
+   * Asks again, as a bot's fallback does; after two re-prompts in a row it gives up rather than loop,
+   * the way deployed assistants hand a conversation they cannot parse back to the customer.
+   */
+  protected notUnderstood(prompt: string): string {
+    this.unplaced++;
+    if (this.unplaced <= MAX_REPROMPTS) return prompt;
+    this.unplaced = 0;
+    this.pending = undefined;
+    this.dropTask();
+    return this.wording.giveUp;
+  }
+
+  protected done(text: string): string {
+    this.dropTask();
+    return text + ANYTHING_ELSE;
+  }
+
+  protected confirm(summary: string, action: PendingAction): string {
+    this.pending = action;
+    return `${summary} Shall I proceed? (yes/no)`;
+  }
+
+  protected async execute(action: PendingAction): Promise<string> {
+    const r = await this.call(action.tool, action.args);
+    if (!r.ok) throw this.systemFailure(r);
+    return this.done(action.success(r.body));
+  }
+
+  /** The question to ask when the user is not identified yet. */
+  protected identityQuestion(): string {
+    if (this.triedIdentities.size > 0) return `I couldn't find an account with those details. Could you give me ${this.wording.identityAsk}?`;
+    return `Before I can help, I need to verify your identity. Could you give me ${this.wording.identityAsk}?`;
+  }
+
+  /**
+   * Finds the user's id by the lookups the user's words allow, each tried once (`key` names it). Two
+   * lookups the user is sure of and no account: a lagging directory as likely as a wrong detail.
+   */
+  protected async lookUpUser(lookups: readonly { key: string; tool: string; args: Record<string, unknown> }[]): Promise<string | undefined> {
+    if (this.userId) return this.userId;
+    for (const { key, tool, args } of lookups) {
+      if (this.triedIdentities.has(key)) continue;
+      this.triedIdentities.add(key);
+      const r = await this.call(tool, args);
+      if (r.ok && isObj(r.body) && typeof r.body.userId === 'string') return (this.userId = r.body.userId);
+      if (r.status !== 404) throw this.systemFailure(r);
+    }
+    if (this.triedIdentities.size >= 2) throw new Failure(`I'm sorry, I can't find an account matching what you gave me, so I can't help with ${this.wording.accountMissing}.`, true);
+    return undefined;
+  }
+
+  protected systemFailure(r: ToolResult): Failure {
+    if (r.status === 0 || r.status === 429 || r.status >= 500) {
+      return new Failure(`I'm sorry, our systems are not responding right now (${r.status === 0 ? 'no response' : `error ${r.status}`}), so I can't complete this. Please try again later.`, true);
+    }
+    const message = isObj(r.body) && typeof r.body.message === 'string' ? r.body.message : `error ${r.status}`;
+    return new Failure(`I'm sorry, I couldn't complete that: ${message}`);
+  }
+
+  protected malformed(): Failure {
+    return new Failure(`I'm sorry, I got a response from our ${this.wording.system} that I can't read, so I can't complete this right now.`, true);
+  }
+}

@@ -1,6 +1,7 @@
 import type { AgentFactory } from './contract.js';
 import { noopAgent, oracleAgent } from './baselines.js';
 import { RetailReferenceAgent } from './reference/retail.js';
+import { TravelReferenceAgent } from './reference/travel.js';
 import { compositions, parseStrategies, strategies, strategyName } from './strategies.js';
 import { ShakedownError } from '../core/errors.js';
 import { strictUnderstanding, tolerantUnderstanding, type UnderstandingMode } from './reference/understanding.js';
@@ -14,6 +15,13 @@ export interface AgentEntry {
   build(options: string | undefined): AgentFactory;
 }
 
+/** The scripted reference agent of each built-in world, on the same conversation loop and strategy layer. */
+const REFERENCE_AGENTS = {
+  retail: { Agent: RetailReferenceAgent, idMark: '#' },
+  travel: { Agent: TravelReferenceAgent, idMark: '' },
+} as const;
+const referenceWorlds = Object.keys(REFERENCE_AGENTS);
+
 /** The scripted reference agent in one understanding mode; its options are strategies (`retry+none`). */
 const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
   id: name,
@@ -26,11 +34,12 @@ const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
     return {
       id,
       description: `reference agent (${mode} understanding) with strategies ${list.map((s) => s.id).join(' + ')}`,
-      worlds: ['retail'],
+      worlds: referenceWorlds,
       create: (ctx) => {
-        if (ctx.world !== 'retail') throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to create ${id}: the reference agent knows the retail world only, not \`${ctx.world}\`.`);
+        const entry = REFERENCE_AGENTS[ctx.world as keyof typeof REFERENCE_AGENTS] as (typeof REFERENCE_AGENTS)[keyof typeof REFERENCE_AGENTS] | undefined;
+        if (!entry) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to create ${id}: the reference agent knows the worlds ${referenceWorlds.join(', ')} only, not \`${ctx.world}\`.`);
         const lexicon = getWorld(ctx.world).userLanguage.perturbation?.lexicon ?? {};
-        return new RetailReferenceAgent(ctx, list, mode === 'strict' ? strictUnderstanding() : tolerantUnderstanding(lexicon));
+        return new entry.Agent(ctx, list, mode === 'strict' ? strictUnderstanding(entry.idMark) : tolerantUnderstanding(lexicon));
       },
     };
   },

@@ -94,16 +94,24 @@ function phraseIn(toks: readonly string[], phrase: string, matches: (t: string, 
   return false;
 }
 
-/** Exact keywords, canonical formats. */
-export function strictUnderstanding(): Understanding {
+/**
+ * Exact keywords, canonical formats. `idMark` is what the world's canonical ids start with (`#` for
+ * retail orders, `#W9000404`; nothing for travel reservations, `R900101`).
+ * @param idMark @default '#'
+ */
+export function strictUnderstanding(idMark = '#'): Understanding {
   const wordMatches = (t: string, w: string) => t === w;
+  const mark = escapeRegExp(idMark);
+  // A bare id must not be the tail of a longer word or of a marked id.
+  const before = idMark === '' ? '(?<![A-Za-z0-9#])' : '';
+  const idPattern = (prefix: string, digits: number) => new RegExp(`${before}${mark}${escapeRegExp(prefix)}(\\d{${digits}})\\b`, 'g');
   return {
     mode: 'strict',
     tokens: baseTokens,
     wordMatches,
     hasAny: (toks, phrases) => phrases.some((p) => phraseIn(toks, p, wordMatches)),
-    ids: (text, prefix, digits) => [...text.matchAll(new RegExp(`#${escapeRegExp(prefix)}(\\d{${digits}})\\b`, 'g'))].map((m) => `${prefix}${m[1] ?? ''}`),
-    withoutIds: (text, prefix, digits) => text.replace(new RegExp(`#${escapeRegExp(prefix)}\\d{${digits}}\\b`, 'g'), ' '),
+    ids: (text, prefix, digits) => [...text.matchAll(idPattern(prefix, digits))].map((m) => `${prefix}${m[1] ?? ''}`),
+    withoutIds: (text, prefix, digits) => text.replace(idPattern(prefix, digits), ' '),
   };
 }
 

@@ -109,7 +109,7 @@ function travelPerturbation(): PerturbationLanguage {
         "My plans fell through, so please call off reservation {reservation}.",
         'I no longer want booking {reservation}; please cancel it.',
         'Please cancel the whole trip to {destination}.',
-        'One of my reservations has to be cancelled.',
+        'One of my reservations has to be called off.',
       ],
       change_flight: [
         'Could I switch reservation {reservation} over to {newFlight} on {date}?',
@@ -146,6 +146,6 @@ function travelPerturbation(): PerturbationLanguage {
       compensation: ['I missed an important dinner because of it.'],
       add_bags: ['I am bringing presents for the family.'],
     },
-    competing: [...places, 'economy', 'business', 'basic economy', 'travel credit', 'flight credit', 'certificate', 'credit card', 'visa', 'mastercard', 'amex', 'change of plans', 'airline cancelled', 'delayed', 'cancelled'],
+    competing: [...places, 'economy', 'business', 'basic economy', 'travel credit', 'certificate', 'credit card', 'visa', 'mastercard', 'amex', 'change of plans', 'airline cancelled', 'delayed', 'cancelled'],
   };
 }

@@ -184,16 +184,18 @@ export abstract class ReferenceAgentBase implements Agent {
   }
 
   /**
-   * Finds the user's id by the lookups the user's words allow, each tried once (`key` names it). Two
-   * lookups the user is sure of and no account: a lagging directory as likely as a wrong detail.
+   * Finds the user's id by the lookups the user's words allow, each tried once (`key` names it; the id
+   * is read from the answer's `idField`, by default `userId`). Two lookups the user is sure of and no
+   * account: a lagging directory as likely as a wrong detail.
    */
-  protected async lookUpUser(lookups: readonly { key: string; tool: string; args: Record<string, unknown> }[]): Promise<string | undefined> {
+  protected async lookUpUser(lookups: readonly { key: string; tool: string; args: Record<string, unknown>; idField?: string }[]): Promise<string | undefined> {
     if (this.userId) return this.userId;
-    for (const { key, tool, args } of lookups) {
+    for (const { key, tool, args, idField = 'userId' } of lookups) {
       if (this.triedIdentities.has(key)) continue;
       this.triedIdentities.add(key);
       const r = await this.call(tool, args);
-      if (r.ok && isObj(r.body) && typeof r.body.userId === 'string') return (this.userId = r.body.userId);
+      const id = isObj(r.body) ? r.body[idField] : undefined;
+      if (r.ok && typeof id === 'string') return (this.userId = id);
       if (r.status !== 404) throw this.systemFailure(r);
     }
     if (this.triedIdentities.size >= 2) throw new Failure(`I'm sorry, I can't find an account matching what you gave me, so I can't help with ${this.wording.accountMissing}.`, true);

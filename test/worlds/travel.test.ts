@@ -191,6 +191,19 @@ describe('travel world: reference agents', () => {
     }
   });
 
+  it('finds a flight that a read lost through the search of its route (fallback), where one attempt cannot', async () => {
+    const harness = new WorldHarness(travel, '42');
+    const profile = { id: 'lost-flight', description: 'get_flight_status returns nothing', weights: { 'empty-result': 1 }, target: { tools: ['get_flight_status'] }, params: { 'empty-result': { variants: ['empty'] } } };
+    const s = byId('compensation-gold-delay');
+    const run = async (spec: string) => runEpisode(harness, await harness.prepare(s), resolveAgent(spec), { scenario: s.id, agent: spec, eps: 0, lambda: 1, trial: 0 }, episodeOptions({ profile }));
+    const plain = await run('reference:none');
+    expect(plain.faults.map((f) => `${f.kind} ${f.tool}`)).toContain('empty-result get_flight_status');
+    expect(plain.outcome).toBe('fail');
+    const fallback = await run('reference:fallback');
+    expect(fallback.outcome).toBe('pass');
+    expect(fallback.trace.some((t) => t.tool === 'search_flights')).toBe(true);
+  });
+
   it('asks which reservation when two trips go to the same city', async () => {
     const harness = new WorldHarness(travel, '42');
     const r = await runEpisode(harness, await harness.prepare(byId('ambiguous-two-chicago-trips')), resolveAgent('reference:none'), { scenario: 'ambiguous-two-chicago-trips', agent: 'reference:none', eps: 0, lambda: 0, trial: 0 }, episodeOptions());

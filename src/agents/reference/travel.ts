@@ -382,8 +382,19 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     }
   }
 
-  /** Another route to the reservation list: the traveller's profile and each reservation. */
+  /**
+   * Another route to a fact a read did not return: a flight's day from the search of its route (the
+   * route of the reservation at hand), or the reservation list from the traveller's profile and each
+   * reservation.
+   */
   protected async alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined> {
+    if (tool === 'get_flight_status') {
+      const route = this.planned;
+      if (!route) return undefined;
+      const r = await call('search_flights', { origin: route.origin, destination: route.destination, date: String(args.date ?? '') });
+      const day = (r.ok ? asFlightList(r.body) : undefined)?.find((f) => f.number === String(args.flightNumber ?? '').toUpperCase());
+      return day ? { ok: true, status: 200, body: day, headers: new Headers({ 'x-shakedown-route': 'fallback' }) } : undefined;
+    }
     if (tool !== 'list_user_reservations') return undefined;
     const user = await call('get_user', { userId: String(args.userId ?? '') });
     const ids = user.ok ? asTraveller(user.body)?.reservations ?? [] : [];

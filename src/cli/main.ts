@@ -54,7 +54,7 @@ Every command that takes sweep options reads shakedown.config.{ts,mts,js,mjs,jso
 directory (or --config FILE) first; flags override its keys.
 
 Sweep options:
-  --world ID          world to sweep (default retail)
+  --world ID|PATH     world to sweep: retail, travel, or a world module (default retail)
   --seed S            run seed (default 42)
   --out DIR           run directory (default runs/<time>)
   --agent SPEC        agent, repeatable or comma-separated (default oracle,noop,reference-strict:none,reference:none,reference:retry,reference:idempotency+backoff,reference:robust)

@@ -25,7 +25,7 @@ const referenceWorlds = Object.keys(REFERENCE_AGENTS);
 /** The scripted reference agent in one understanding mode; its options are strategies (`retry+none`). */
 const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
   id: name,
-  description: `scripted reference agent reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies, e.g. ${name}:retry (strategies: ${strategies.map((s) => s.id).join(', ')}; compositions: ${Object.keys(compositions).join(', ')})`,
+  description: `scripted reference agent of the built-in worlds (${referenceWorlds.join(', ')}) reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies, e.g. ${name}:retry (strategies: ${strategies.map((s) => s.id).join(', ')}; compositions: ${Object.keys(compositions).join(', ')})`,
   build(options) {
     const list = parseStrategies(options ?? 'none');
     // A named composition keeps its name (`reference:robust`); otherwise the strategies in layer order.

@@ -5,11 +5,11 @@ import type { Io } from './options.js';
 
 const STARTER = `// Shakedown configuration. Every key is optional; the values below are the defaults.
 // Flags on the command line override these keys (e.g. --trials 8 overrides trials).
-// Docs: README.md (Commands), docs/perturbations.md, docs/faults.md, docs/agents.md, docs/statistics.md.
+// Docs: README.md (Commands), docs/perturbations.md, docs/faults.md, docs/agents.md, docs/statistics.md, docs/worlds.md.
 import { defineConfig } from 'shakedown';
 
 export default defineConfig({
-  /** World to sweep. */
+  /** World to sweep: 'retail', 'travel', or a world module ('./my-world/index.ts', see docs/worlds.md). */
   world: 'retail',
   /** Run seed: same seed, same outcomes. */
   seed: '42',

@@ -60,9 +60,9 @@ export abstract class ReferenceAgentBase implements Agent {
   /** Whether a strategy hands failures it cannot fix to a human. */
   protected readonly handsOff: boolean;
   /** Whether a strategy asks the user to confirm a record the tools cannot find. */
-  protected readonly confirmsNotFound: boolean;
+  private readonly confirmsNotFound: boolean;
   /** Record ids the user has already confirmed once after a 404. */
-  protected readonly confirmedMissing = new Set<string>();
+  private readonly confirmedMissing = new Set<string>();
   private readonly escalate: (reason: string) => void;
   protected userId: string | undefined;
   protected readonly triedIdentities = new Set<string>();
@@ -175,6 +175,23 @@ export abstract class ReferenceAgentBase implements Agent {
     const r = await this.call(action.tool, action.args);
     if (!r.ok) throw this.systemFailure(r);
     return this.done(action.success(r.body));
+  }
+
+  /**
+   * Waits for the record the user named. A 404 (`NotFound`) is a mistyped id or a lagging system: with a
+   * strategy that confirms missing records, the agent asks the user once (the NotFound comes back, to
+   * ask with) and, named again, hands it on as a system failure with `stillMissing(id)`; without one,
+   * the 404 is reported as it is.
+   */
+  protected async loadNamed<T>(load: Promise<T>, stillMissing: (id: string) => string): Promise<T | NotFound> {
+    return load.catch((error: unknown) => {
+      if (error instanceof NotFound && this.confirmsNotFound && !this.confirmedMissing.has(error.entityId)) {
+        this.confirmedMissing.add(error.entityId);
+        return error;
+      }
+      if (error instanceof NotFound && this.confirmsNotFound) throw new Failure(stillMissing(error.entityId), true);
+      throw error;
+    });
   }
 
   /** The question to ask when the user is not identified yet. */

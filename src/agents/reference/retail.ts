@@ -109,15 +109,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
       const question = await this.findOrder(userId, task);
       if (question) return question;
     }
-    const order = await this.getOrder(task.orderId as string).catch((error: unknown) => {
-      // The user may have mistyped it, or the system may be lagging: ask once, then believe the user.
-      if (error instanceof NotFound && this.confirmsNotFound && !this.confirmedMissing.has(error.entityId)) {
-        this.confirmedMissing.add(error.entityId);
-        return error;
-      }
-      if (error instanceof NotFound && this.confirmsNotFound) throw new Failure(`I'm sorry, I still can't find order #${error.entityId} in our system, so I can't help with it here.`, true);
-      throw error;
-    });
+    const order = await this.loadNamed(this.getOrder(task.orderId as string), (id) => `I'm sorry, I still can't find order #${id} in our system, so I can't help with it here.`);
     if (order instanceof NotFound) return `I couldn't find order #${order.entityId}. Could you check the order number and give it to me again?`;
     if (order.partial && task.intent !== 'order_status' && task.intent !== 'order_total') {
       throw new Failure(`I'm sorry, I can't see the details of order #${order.id} right now, so I can't change it.`, true);

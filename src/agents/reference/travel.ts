@@ -143,15 +143,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
       const question = await this.findReservation(userId, task);
       if (question) return question;
     }
-    const reservation = await this.getReservation(task.reservationId as string).catch((error: unknown) => {
-      // The user may have mistyped it, or the system may be lagging: ask once, then believe the user.
-      if (error instanceof NotFound && this.confirmsNotFound && !this.confirmedMissing.has(error.entityId)) {
-        this.confirmedMissing.add(error.entityId);
-        return error;
-      }
-      if (error instanceof NotFound && this.confirmsNotFound) throw new Failure(`I'm sorry, I still can't find reservation ${error.entityId} in our system, so I can't help with it here.`, true);
-      throw error;
-    });
+    const reservation = await this.loadNamed(this.getReservation(task.reservationId as string), (id) => `I'm sorry, I still can't find reservation ${id} in our system, so I can't help with it here.`);
     if (reservation instanceof NotFound) return `I couldn't find reservation ${reservation.entityId}. Could you check the reservation number and give it to me again?`;
     this.planned = reservation;
     if (reservation.userId !== userId) throw new Failure(`I'm sorry, reservation ${reservation.id} is not on your account, so I can't look into it or change it.`);

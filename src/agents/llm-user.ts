@@ -5,12 +5,16 @@
  * protected parts); the scripted user remains the default and the only one the ε ladder applies to.
  */
 import type { LlmSettings } from '../core/config.js';
-import type { Scenario } from '../core/scenario.js';
+import { slotsOf, type Scenario } from '../core/scenario.js';
 import type { UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from '../core/user.js';
+import type { UserLanguage } from '../core/world.js';
 import { apiKeyFrom, chatCompletion } from './llm.js';
 
-/** The simulated user's instructions, from the scenario's goal and profile. */
-export function userInstructions(scenario: Scenario): string {
+/**
+ * The simulated user's instructions, from the scenario's goal and profile; the world's user language
+ * says which details identify the user (its identity phrasings' slots, e.g. name and date of birth).
+ */
+export function userInstructions(scenario: Scenario, language?: UserLanguage): string {
   const profile = Object.entries(scenario.user.profile)
     .map(([k, v]) => `${k}: ${v}`)
     .join('; ');
@@ -23,10 +27,12 @@ export function userInstructions(scenario: Scenario): string {
       return `${i + 1}. ${r.intent.replaceAll('_', ' ')}${details ? ` (${details})` : ''}.${held}`;
     })
     .join('\n');
+  const identity = [...new Set((language?.identity[scenario.user.identity] ?? []).flatMap(slotsOf))];
+  const by = identity.length > 0 ? identity.map((slot) => slot.replaceAll('_', ' ')).join(' and ') : scenario.user.identity.replaceAll('-', ' and ');
   return [
-    'You are a customer contacting an online shop\'s support chat. You are not an assistant.',
+    `You are a customer contacting the support chat of a business (the Shakedown \`${scenario.world}\` world). You are not an assistant.`,
     `What you want, in this order:\n${requests}`,
-    `About you: ${profile}. Identify yourself ${scenario.user.identity === 'email' ? 'by e-mail' : 'by name and zip code'} when asked${scenario.user.tellIdentity ? ' (or right away)' : ''}.`,
+    `About you: ${profile}. Identify yourself by ${by} when asked${scenario.user.tellIdentity ? ' (or right away)' : ''}.`,
     'Write short, natural messages. Answer what the agent asks; confirm an action only if it is exactly what you want. Never invent details you were not given.',
     'When everything you want is done or the agent has clearly refused, reply with exactly: DONE',
   ].join('\n\n');
@@ -35,7 +41,7 @@ export function userInstructions(scenario: Scenario): string {
 /** Makes LLM users with these settings; the API key is read once, here. */
 export function llmUserSimulator(settings: LlmSettings): UserSimulatorFactory {
   const apiKey = apiKeyFrom(settings);
-  return (scenario, _language, _rng, maxTurns, signal) => new LlmUser(scenario, settings, apiKey, maxTurns, signal);
+  return (scenario, language, _rng, maxTurns, signal) => new LlmUser(scenario, language, settings, apiKey, maxTurns, signal);
 }
 
 class LlmUser implements UserSimulator {
@@ -47,13 +53,14 @@ class LlmUser implements UserSimulator {
 
   constructor(
     private readonly scenario: Scenario,
+    language: UserLanguage,
     private readonly settings: LlmSettings,
     private readonly apiKey: string,
     private readonly maxTurns: number,
     private readonly signal: AbortSignal,
   ) {
     this.id = `llm:${settings.model}`;
-    this.history = [{ role: 'system', content: userInstructions(scenario) }];
+    this.history = [{ role: 'system', content: userInstructions(scenario, language) }];
   }
 
   private about(): UserMessage['about'] {

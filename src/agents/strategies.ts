@@ -215,7 +215,7 @@ const tolerant: Strategy = {
 
 const fallback: Strategy = {
   id: 'fallback',
-  description: 'another route to the same fact when a read comes back empty (the order list instead of the order), or asks the user to confirm',
+  description: 'another route to the same fact when a read comes back empty (the order list instead of the order; a flight search instead of its status), or asks the user to confirm',
   params: strict({}),
   layer: 30,
   confirmsNotFound: true,

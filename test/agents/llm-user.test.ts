@@ -4,6 +4,7 @@ import { llmUserSimulator, userInstructions } from '../../src/agents/llm-user.js
 import { resolveAgent } from '../../src/agents/registry.js';
 import { llmSettingsSchema } from '../../src/core/config.js';
 import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { getWorld, loadScenarios } from '../../scenarios/index.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 
@@ -17,8 +18,15 @@ afterEach(async () => {
 
 describe('the LLM user simulator', () => {
   it('takes its instructions from the scenario goal and profile', () => {
-    const text = userInstructions(scenario('read-order-status'));
+    const text = userInstructions(scenario('read-order-status'), retail.userLanguage);
     expect(text).toMatch(/order status \(order = #W9000101\)/);
+    expect(text).toMatch(/Identify yourself by email when asked/);
+    // The identity comes from the world's language: a travel user gives name and date of birth.
+    const travel = getWorld('travel');
+    const byName = loadScenarios(travel).find((s) => s.user.identity === 'name-dob');
+    if (!byName) throw new Error('no travel scenario identifies by name');
+    expect(userInstructions(byName, travel.userLanguage)).toMatch(/Identify yourself by name and dob when asked/);
+    expect(userInstructions(byName, travel.userLanguage)).toMatch(/the Shakedown `travel` world/);
     expect(text).toMatch(/email: liam\.okafor@example\.org|email: [\w.]+@example\.org/);
     expect(text).toMatch(/reply with exactly: DONE/);
   });

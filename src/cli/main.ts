@@ -296,11 +296,12 @@ async function validate(flags: Flags, io: Io): Promise<number> {
 }
 
 async function list(what: string | undefined, flags: Flags, io: Io): Promise<number> {
-  const world = what === 'scenarios' ? await loadWorld(flags.world ?? 'retail') : undefined;
+  // Scenarios are the world's that the config (or --world) names; the other lists are the same for every world.
+  const scenarios = what === 'scenarios' ? loadScenarios(await loadWorld((await loadConfig(flags)).world)) : [];
   const rows: [string, string][] = (() => {
     switch (what) {
       case 'scenarios':
-        return loadScenarios(world as NonNullable<typeof world>).map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
+        return scenarios.map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
       case 'agents':
         return agentEntries.map((a) => [a.id, a.description]);
       case 'perturbations':

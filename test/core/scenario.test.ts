@@ -60,6 +60,14 @@ describe('scenario parsing', () => {
     expect(() => parseScenario(terse, holdsBack, 'x.json')).toThrow(/no phrasing of intent `cancel` uses only the slots it tells \(reason\)/);
   });
 
+  it("takes the shared categories and the world's own, and names them all for any other", () => {
+    const tagged = (category: string) => ({ ...raw('cancel-pending-mistake'), tags: { category, tools: [] } });
+    expect(parseScenario(retail, tagged('refusal'), 'x.json').tags.category).toBe('refusal');
+    expect(parseScenario(retail, tagged('exchange'), 'x.json').tags.category).toBe('exchange');
+    expect(() => parseScenario(retail, tagged('baggage'), 'x.json')).toThrow(/tags\.category `baggage` is not one of: read, multi-step, missing-info, ambiguous, refusal, cancel, return, exchange, address\./);
+    expect(() => parseScenario({ ...retail, categories: ['baggage'] }, tagged('baggage'), 'x.json')).not.toThrow();
+  });
+
   it('refuses a setup that does not fit the world', () => {
     expect(fails({ setup: { users: [], orders: [{ id: 'W1', user: 'x', status: 'pending', items: [{ item: 'tee-blue-m' }], payment: 'p' }] } })).toThrow(/orders\[0\]\.id|W9 followed by six digits/);
   });

@@ -33,8 +33,8 @@ const COMPENSATION = { delayed: 50, cancelled: 100 } as const;
 interface Task {
   intent: TravelIntent;
   reservationId?: string;
-  /** Flight numbers the traveller named, in order: the first is the flight asked about or moved to. */
-  flights: string[];
+  /** The flight the traveller named: the one asked about, or the one to move to. */
+  flight?: string;
   /** The day the traveller named for the flight (asked about or moved to). */
   date?: string;
   /** An airport code the traveller named by city or code ("my trip to Chicago"). */
@@ -108,16 +108,18 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const toks = this.u.tokens(rest);
     if (!this.task && !this.pending) {
       const intent = detectTravelIntent(this.u, toks);
-      if (intent) this.task = { intent, flights: [] };
+      if (intent) this.task = { intent };
     }
     const task = this.task;
     if (!task) return;
     const lastReservation = reservationIds.at(-1);
     if (lastReservation) task.reservationId = lastReservation;
     // The last flight named wins, as the last id does: "SK201, sorry, I mean SK203".
-    if (flights.length > 0) task.flights = [flights.at(-1) as string];
+    const lastFlight = flights.at(-1);
+    if (lastFlight) task.flight = lastFlight;
     if (date) task.date = date;
-    const destination = Object.entries(AIRPORTS).find(([code, city]) => this.u.hasAny(toks, [city.toLowerCase(), code.toLowerCase()]))?.[0];
+    // A city by name ("Chicago"), or an airport code as written in capitals ("ORD"): a lower-case "mia" is a name as often.
+    const destination = Object.entries(AIRPORTS).find(([code, city]) => this.u.hasAny(toks, [city.toLowerCase()]) || new RegExp(`\\b${code}\\b`).test(rest))?.[0];
     if (destination) task.destination = destination;
     const reason = cancelReason(this.u, toks);
     if (reason) task.reason = reason;
@@ -134,9 +136,9 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const userId = await this.identify();
     if (!userId) return this.identityQuestion();
     if (task.intent === 'credit_balance') return this.done(await this.creditBalance(userId));
-    if (task.intent === 'flight_status' && !task.reservationId && task.flights[0]) {
-      if (!task.date) return `Which date is flight ${task.flights[0]} on?`;
-      const day = await this.flightDay(task.flights[0], task.date);
+    if (task.intent === 'flight_status' && !task.reservationId && task.flight) {
+      if (!task.date) return `Which date is flight ${task.flight} on?`;
+      const day = await this.flightDay(task.flight, task.date);
       return this.done(`Flight ${day.number} on ${day.date} is ${day.status}.`);
     }
     if (!task.reservationId) {
@@ -275,8 +277,8 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     if (task.date < this.today()) throw new Failure(`I'm sorry, ${task.date} has already passed.`);
     const n = reservation.passengers.length;
     let target: FlightDayView;
-    if (task.flights[0]) {
-      target = await this.flightDay(task.flights[0], task.date);
+    if (task.flight) {
+      target = await this.flightDay(task.flight, task.date);
       if (target.origin !== reservation.origin || target.destination !== reservation.destination) throw new Failure(`I'm sorry, flight ${target.number} doesn't fly ${reservation.origin} to ${reservation.destination}, so I can't move your reservation to it.`);
     } else {
       const r = await this.call('search_flights', { origin: reservation.origin, destination: reservation.destination, date: task.date });

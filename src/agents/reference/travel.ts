@@ -22,6 +22,7 @@ import {
   type PaymentChoice,
   type TravelIntent,
 } from './travel-understanding.js';
+import { travelAlternative, verifyTravelWrite } from './travel-recovery.js';
 import { asFlightDay, asFlightList, asReservation, asReservationList, asTraveller, cabinText, pmText, type FlightDayView, type PaymentMethodView, type ReservationView } from './travel-views.js';
 import type { Understanding } from './understanding.js';
 
@@ -354,53 +355,11 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     });
   }
 
-  /**
-   * Reads the reservation to tell whether a write took effect: a cancellation shows in the status, a
-   * flight change in the flights, bags in the count, compensation in its record.
-   */
-  protected async verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {
-    const r = await this.call('get_reservation', { reservationId: String(args.reservationId ?? '') });
-    const now = r.ok ? asReservation(r.body) : undefined;
-    if (!now) return 'unknown';
-    switch (tool) {
-      case 'cancel_reservation':
-        return now.status === 'cancelled' ? 'done' : 'not-done';
-      case 'change_flight':
-        return now.flights.some((s) => s.number === args.newFlightNumber && s.date === args.newDate) ? 'done' : 'not-done';
-      case 'update_baggage':
-        return now.bags === args.totalBags ? 'done' : 'not-done';
-      case 'issue_compensation':
-        return now.compensation && !this.planned?.compensation ? 'done' : 'not-done';
-      default:
-        return 'unknown';
-    }
+  protected verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {
+    return verifyTravelWrite(this.call, tool, args, this.planned);
   }
 
-  /**
-   * Another route to a fact a read did not return: a flight's day from the search of its route (the
-   * route of the reservation at hand), or the reservation list from the traveller's profile and each
-   * reservation.
-   */
-  protected async alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined> {
-    if (tool === 'get_flight_status') {
-      const route = this.planned;
-      if (!route) return undefined;
-      const r = await call('search_flights', { origin: route.origin, destination: route.destination, date: String(args.date ?? '') });
-      const day = (r.ok ? asFlightList(r.body) : undefined)?.find((f) => f.number === String(args.flightNumber ?? '').toUpperCase());
-      return day ? { ok: true, status: 200, body: day, headers: new Headers({ 'x-shakedown-route': 'fallback' }) } : undefined;
-    }
-    if (tool !== 'list_user_reservations') return undefined;
-    const user = await call('get_user', { userId: String(args.userId ?? '') });
-    const ids = user.ok ? asTraveller(user.body)?.reservations ?? [] : [];
-    if (ids.length === 0) return undefined;
-    const reservations = [];
-    for (const id of ids) {
-      const r = await call('get_reservation', { reservationId: id });
-      const v = r.ok ? asReservation(r.body) : undefined;
-      if (!v) return undefined;
-      reservations.push({ reservationId: v.id, status: v.status, origin: v.origin, destination: v.destination, cabin: v.cabin, flights: v.flights.map((f) => ({ number: f.number, date: f.date })), passengers: v.passengers.length });
-    }
-    return { ok: true, status: 200, body: { reservations }, headers: new Headers({ 'x-shakedown-route': 'fallback' }) };
+  protected alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined> {
+    return travelAlternative(call, tool, args, this.planned);
   }
 }
-

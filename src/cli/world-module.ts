@@ -89,5 +89,8 @@ export async function loadWorldModule(spec: string, cwd: string = process.cwd())
 
 /** Resolves any world spec: a built-in id, or a module path. */
 export async function loadWorld(spec: string, cwd?: string): Promise<WorldDefinition> {
-  return isModuleSpec(spec.trim()) ? loadWorldModule(spec.trim(), cwd) : getWorld(spec.trim());
+  const s = spec.trim();
+  if (isModuleSpec(s)) return loadWorldModule(s, cwd);
+  if (worlds.some((w) => w.id === s)) return getWorld(s);
+  throw new ShakedownError('SHAKEDOWN_UNKNOWN_ID', `Failed to find world \`${s}\`: no such world. Built-in worlds: ${worlds.map((w) => w.id).join(', ')}; or a world module path such as ./my-world/index.ts (see docs/worlds.md).`);
 }

@@ -17,6 +17,9 @@ const CASES: readonly (readonly string[])[] = [
   ['sweep', '--workers', 'many'],
   ['sweep', '--workers', '0'],
   ['sweep', '--worker-max-memory', '8'],
+  ['sweep', '--world', 'hotel'],
+  ['sweep', '--world', './no-such-world.ts'],
+  ['sweep', '--world', 'travel', '--fault-tools', 'cancel_order'],
   ['sweep', '--agent', 'gpt'],
   ['sweep', '--agent', 'reference:teleport'],
   ['sweep', '--agent', 'reference:retry+backoff'],
@@ -81,6 +84,12 @@ describe('bad input', () => {
         ✖ must be at least 16 (MB)
           → at workerMaxMemoryMb
         Fix the options named above.",
+        "sweep --world hotel
+        Failed to find world \`hotel\`: no such world. Built-in worlds: retail, travel; or a world module path such as ./my-world/index.ts (see docs/worlds.md).",
+        "sweep --world ./no-such-world.ts
+        Failed to load world module \`./no-such-world.ts\`: no such file (looked at <cwd>/no-such-world.ts). Check the path; it is relative to the current directory.",
+        "sweep --world travel --fault-tools cancel_order
+        Failed to target faults at tool \`cancel_order\`: world travel has no such tool. Tools: find_user_by_email, find_user_by_name_dob, get_user, list_user_reservations, get_reservation, search_flights, get_flight_status, cancel_reservation, change_flight, update_baggage, issue_compensation.",
         "sweep --agent gpt
         Failed to find agent \`gpt\`: no such agent. Built-in agents: noop, oracle, reference, reference-strict (e.g. reference:retry); or a module path (./my-agent.ts), a service URL (http://...) or llm:MODEL.",
         "sweep --agent reference:teleport

@@ -12,7 +12,7 @@ import { checkMeaning, perturb, resolveFamilies } from '../../src/core/perturb.j
 import { scenarioCategories } from '../../src/core/scenario.js';
 import { makeRng } from '../../src/core/seeds.js';
 import { callTool } from '../../src/core/tools.js';
-import { ScriptedUser } from '../../src/core/user.js';
+import { ScriptedUser, type UserSimulatorFactory } from '../../src/core/user.js';
 import { validateScenarios } from '../../src/core/validate.js';
 import { episodeOptions } from '../helpers.js';
 
@@ -202,6 +202,28 @@ describe('travel world: reference agents', () => {
     const fallback = await run('reference:fallback');
     expect(fallback.outcome).toBe('pass');
     expect(fallback.trace.some((t) => t.tool === 'search_flights')).toBe(true);
+  });
+
+  it('reads a date of birth as one even without the word "born", and a travel day in any common format', async () => {
+    // A user who writes as people do: a US date for the trip, a mistyped "born" before an old date.
+    const lines = ['I need to fly on 2/13/2026 instead; my booking is R900702.', 'im Sofia Rossi brn 11/11/1987', 'SK203 please', 'my visa card', 'yes'];
+    const scripted: UserSimulatorFactory = () => {
+      let i = 0;
+      const about = { slots: {}, states: false, deferrable: [] };
+      return {
+        id: 'fixed',
+        perturbable: false,
+        confusions: [],
+        opening: () => ({ segments: [{ text: lines[i++] as string }], about }),
+        respond: () => (i < lines.length ? { kind: 'message', segments: [{ text: lines[i++] as string }], about } : { kind: 'end', reason: 'done' }),
+      };
+    };
+    const harness = new WorldHarness(travel, '42');
+    const s = byId('missing-info-change-which-flight');
+    const r = await runEpisode(harness, await harness.prepare(s), resolveAgent('reference:none'), { scenario: s.id, agent: 'reference:none', eps: 0, lambda: 0, trial: 0 }, episodeOptions({ userSimulator: scripted }));
+    expect(r.trace.find((t) => t.tool === 'find_user_by_name_dob')?.path).toContain('dob=1987-11-11');
+    expect(r.trace.find((t) => t.tool === 'search_flights')?.path).toContain('date=2026-02-13');
+    expect(r.outcome).toBe('pass');
   });
 
   it('asks which reservation when two trips go to the same city', async () => {

@@ -90,17 +90,20 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
       this.email = this.u.mode === 'tolerant' ? email.toLowerCase() : email;
       text = text.replace(EMAIL, ' ');
     }
-    // A date in a sentence about birth is the date of birth; any other date is the travel day.
+    // A date in a sentence about birth, or more than a year back, is a date of birth; any other date is
+    // the travel day.
     const sentences = text.split(/(?<=[.?!])\s+/);
     const aboutBirth = (s: string) => this.u.hasAny(this.u.tokens(s), BIRTH_WORDS);
-    const dob = sentences.filter(aboutBirth).flatMap((s) => datesOf(this.u, s)).at(-1);
+    const yearAgo = new Date(this.clock.now() - 365 * 86_400_000).toISOString().slice(0, 10);
+    const dated = sentences.flatMap((s) => datesOf(this.u, s).map((date) => ({ date, birth: date < yearAgo || aboutBirth(s) })));
+    const dob = dated.filter((d) => d.birth).at(-1)?.date;
     if (dob) {
       this.dob = dob;
       const name = NAME.exec(text) ?? (this.u.mode === 'tolerant' ? NAME_LOOSE.exec(text) : null);
       if (name?.[1] && name[2]) this.name = { first: name[1], last: name[2] };
     }
     const travel = sentences.filter((s) => !aboutBirth(s)).join(' ');
-    const date = datesOf(this.u, travel).at(-1);
+    const date = dated.filter((d) => !d.birth).at(-1)?.date;
     let rest = withoutDates(this.u, travel);
     const reservationIds = this.u.ids(rest, RESERVATION_PREFIX, RESERVATION_DIGITS);
     rest = this.u.withoutIds(rest, RESERVATION_PREFIX, RESERVATION_DIGITS);

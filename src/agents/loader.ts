@@ -16,6 +16,17 @@ import { resolveAgent } from './registry.js';
 /** Whether a spec names a module file rather than a built-in agent. */
 export const isModuleSpec = (spec: string): boolean => /^(\.{1,2}\/|\/)/.test(spec) || /\.(ts|mts|js|mjs)$/.test(spec) || isAbsolute(spec);
 
+/**
+ * A module's default export, or its export named `name`, as `tsImport` delivers them: a TypeScript file
+ * outside an ESM package is compiled to CommonJS, and its exports arrive one level down, under
+ * `default`. `isTarget` tells the export sought from such a wrapper.
+ */
+export function moduleExport(mod: Readonly<Record<string, unknown>>, name: string, isTarget: (value: object) => boolean): unknown {
+  const d = mod.default;
+  const wrapper = d !== null && typeof d === 'object' && ('default' in d || name in d) && !isTarget(d) ? (d as Record<string, unknown>) : undefined;
+  return wrapper ? (wrapper.default ?? wrapper[name]) : (mod.default ?? mod[name]);
+}
+
 /** Loads an agent module: its default export (or an export named `agent`) must be an agent factory. */
 export async function loadModuleAgent(spec: string, cwd: string = process.cwd()): Promise<AgentFactory> {
   const path = resolve(cwd, spec);
@@ -27,9 +38,7 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
   } catch (error) {
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: importing it threw ${(error as Error).name}: ${(error as Error).message}. Fix the module so that it imports.`, { cause: error });
   }
-  // A TypeScript file outside an ESM package is compiled to CommonJS: its exports arrive one level down.
-  const inner = mod.default !== null && typeof mod.default === 'object' && ('default' in mod.default || 'agent' in mod.default) && typeof (mod.default as { create?: unknown }).create !== 'function' ? (mod.default as Record<string, unknown>) : undefined;
-  const candidate = (inner ? (inner.default ?? inner.agent) : (mod.default ?? mod.agent)) as Partial<AgentFactory> | undefined;
+  const candidate = moduleExport(mod, 'agent', (v) => typeof (v as { create?: unknown }).create === 'function') as Partial<AgentFactory> | undefined;
   if (!candidate || typeof candidate !== 'object' || typeof candidate.id !== 'string' || candidate.id === '' || typeof candidate.create !== 'function') {
     throw new ShakedownError(
       'SHAKEDOWN_AGENT',

@@ -7,8 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { z } from 'zod';
-import { getWorld, worlds } from '../../scenarios/index.js';
-import { isModuleSpec } from '../agents/loader.js';
+import { worlds } from '../../scenarios/index.js';
+import { isModuleSpec, moduleExport } from '../agents/loader.js';
 import { ShakedownError } from '../core/errors.js';
 import type { WorldDefinition } from '../core/world.js';
 
@@ -74,9 +74,7 @@ export async function loadWorldModule(spec: string, cwd: string = process.cwd())
   } catch (error) {
     fail(`importing it threw ${(error as Error).name}: ${(error as Error).message}. Fix the module so that it imports.`);
   }
-  // A TypeScript file outside an ESM package is compiled to CommonJS: its exports arrive one level down.
-  const inner = mod.default !== null && typeof mod.default === 'object' && ('default' in mod.default || 'world' in mod.default) && !('tools' in mod.default) ? (mod.default as Record<string, unknown>) : undefined;
-  const candidate = inner ? (inner.default ?? inner.world) : (mod.default ?? mod.world);
+  const candidate = moduleExport(mod, 'world', (v) => 'tools' in v);
   if (candidate === undefined) fail('it has no default export. Write `export default defineWorld({ id, description, dbSchema, ... })` (see docs/worlds.md).');
   const shape = worldShape.safeParse(candidate);
   if (!shape.success) fail(`its world definition is incomplete:\n${z.prettifyError(shape.error)}\nSee docs/worlds.md for each field.`);
@@ -91,6 +89,7 @@ export async function loadWorldModule(spec: string, cwd: string = process.cwd())
 export async function loadWorld(spec: string, cwd?: string): Promise<WorldDefinition> {
   const s = spec.trim();
   if (isModuleSpec(s)) return loadWorldModule(s, cwd);
-  if (worlds.some((w) => w.id === s)) return getWorld(s);
+  const builtIn = worlds.find((w) => w.id === s);
+  if (builtIn) return builtIn;
   throw new ShakedownError('SHAKEDOWN_UNKNOWN_ID', `Failed to find world \`${s}\`: no such world. Built-in worlds: ${worlds.map((w) => w.id).join(', ')}; or a world module path such as ./my-world/index.ts (see docs/worlds.md).`);
 }

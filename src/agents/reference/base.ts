@@ -42,6 +42,15 @@ const HANDED_OFF = "I'm sorry, I can't complete this myself right now, so I've h
 
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** An answer a strategy's other route put together, marked as such in its headers. */
+export const fallbackResult = (body: unknown): ToolResult => ({ ok: true, status: 200, body, headers: new Headers({ 'x-shakedown-route': 'fallback' }) });
+
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+/** A name after "I'm", "my name is", "under", "this is". */
+const NAME = /(?:\bi'?m|\bi am|\bname is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
+/** The same with any short word before "is", for a mistyped "name is". */
+const NAME_LOOSE = /(?:\bi'?m|\bi am|\b[a-z]{3,5}\s+is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
+
 /** The words a world's agent uses where the shared loop speaks. */
 export interface AgentWording {
   /** What it says when the user's messages cannot be placed twice in a row, then gives up. */
@@ -65,6 +74,10 @@ export abstract class ReferenceAgentBase implements Agent {
   private readonly confirmedMissing = new Set<string>();
   private readonly escalate: (reason: string) => void;
   protected userId: string | undefined;
+  /** The last e-mail address the user gave. */
+  protected email: string | undefined;
+  /** The last name the user gave, with the detail that identifies it (a zip code, a date of birth). */
+  protected name: { first: string; last: string } | undefined;
   protected readonly triedIdentities = new Set<string>();
   protected pending: PendingAction | undefined;
   /** Replies in a row in which the agent could not place the user's message. */
@@ -141,6 +154,26 @@ export abstract class ReferenceAgentBase implements Agent {
       }
       throw error;
     }
+  }
+
+  /**
+   * Takes the last e-mail address in a text (the last one wins: a user corrects themselves), lower-case
+   * for a tolerant reader, and returns the text without e-mail addresses.
+   */
+  protected absorbEmail(text: string): string {
+    const email = [...text.matchAll(EMAIL)].at(-1)?.[0];
+    if (!email) return text;
+    this.email = this.u.mode === 'tolerant' ? email.toLowerCase() : email;
+    return text.replace(EMAIL, ' ');
+  }
+
+  /**
+   * Takes the name in a text that also gives the detail identifying it; a tolerant reader also finds it
+   * after a mistyped "name is" ("my nmae is Ada Lovelace").
+   */
+  protected absorbName(text: string): void {
+    const name = NAME.exec(text) ?? (this.u.mode === 'tolerant' ? NAME_LOOSE.exec(text) : null);
+    if (name?.[1] && name[2]) this.name = { first: name[1], last: name[2] };
   }
 
   /** The user's message was placed: the re-prompt count starts again. */

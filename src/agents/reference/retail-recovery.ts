@@ -1,9 +1,8 @@
 /** What the retail reference agent knows about recovering: how to check a write, and other routes to a fact. */
 import type { ToolResult } from '../../core/tools.js';
 import type { ToolCall, WriteCheck } from '../strategies.js';
-import { asOrder, asOrderList, isObj, type OrderView } from './retail-views.js';
-
-const ok = (body: unknown): ToolResult => ({ ok: true, status: 200, body, headers: new Headers({ 'x-shakedown-route': 'fallback' }) });
+import { fallbackResult, isObj } from './base.js';
+import { asOrder, asOrderList, type OrderView } from './retail-views.js';
 
 /**
  * Reads the order to tell whether a write took effect: a cancellation shows in the status, an address in
@@ -50,14 +49,14 @@ export async function retailAlternative(call: ToolCall, tool: string, args: Read
       if (!o) return undefined;
       orders.push({ orderId: `#${o.id}`, status: o.status, placedAt: o.placedAt ?? '', total: o.total, items: o.items.map((l) => ({ itemId: l.itemId, name: l.name, options: l.options, quantity: l.quantity })) });
     }
-    return ok({ orders });
+    return fallbackResult({ orders });
   }
   if (tool === 'get_order' && userId) {
     const list = await call('list_user_orders', { userId });
     const wanted = String(args.orderId ?? '').replace(/^#/, '').toUpperCase();
     const found = (list.ok ? asOrderList(list.body) : undefined)?.find((o) => o.orderId.replace(/^#/, '').toUpperCase() === wanted);
     if (!found) return undefined;
-    return ok({ id: wanted, userId, status: found.status, total: (found as { total?: number }).total ?? 0, items: [], payments: [], placedAt: found.placedAt, partial: true });
+    return fallbackResult({ id: wanted, userId, status: found.status, total: (found as { total?: number }).total ?? 0, items: [], payments: [], placedAt: found.placedAt, partial: true });
   }
   return undefined;
 }

@@ -16,13 +16,8 @@ export interface AddressInput {
 /** Retail order ids: `W` and seven digits. */
 export const ORDER_PREFIX = 'W';
 export const ORDER_DIGITS = 7;
-export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 /** A street address; the street has no digits after its number, so a zip code before it is not taken for one. */
 export const ADDRESS = /\b(\d+\s[^,\n\d]+?),\s*(?:((?:apt|apartment|suite|unit|#)[^,\n]*?),\s*)?([A-Za-z][A-Za-z .'-]*?),\s*([A-Za-z]{2})\s+(\d{5})\b/i;
-/** A name after "I'm", "my name is", "under", "this is". */
-export const NAME = /(?:\bi'?m|\bi am|\bname is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
-/** The same with any short word before "is", for a mistyped "name is". */
-export const NAME_LOOSE = /(?:\bi'?m|\bi am|\b[a-z]{3,5}\s+is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
 
 /** Cue phrases per intent, most specific first; general English, not any generator's templates. */
 const INTENTS: readonly [Intent, readonly string[]][] = [

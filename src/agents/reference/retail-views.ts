@@ -1,4 +1,5 @@
 /** The shapes the retail reference agent reads from tool responses, checked before use (a drifted schema fails the check). */
+import { isObj } from './base.js';
 
 export interface Line {
   itemId: string;
@@ -26,7 +27,6 @@ export interface OrderView {
 
 export type PaymentMethodView = { id: string; source: string; brand?: string; last4?: string; balance?: number };
 
-export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isLine = (v: unknown): v is Line =>
   isObj(v) && typeof v.itemId === 'string' && typeof v.productId === 'string' && typeof v.name === 'string' && isObj(v.options) && typeof v.price === 'number' && typeof v.quantity === 'number';
 

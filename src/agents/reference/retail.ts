@@ -1,12 +1,12 @@
 import type { ToolResult } from '../../core/tools.js';
 import type { AgentContext } from '../contract.js';
 import type { Strategy, ToolCall, WriteCheck } from '../strategies.js';
-import { ANYTHING_ELSE, Failure, NotFound, ReferenceAgentBase } from './base.js';
+import { Failure, isObj, NotFound, ReferenceAgentBase } from './base.js';
 import { retailAlternative, verifyRetailWrite } from './retail-recovery.js';
 import { money } from './text.js';
 import type { Understanding } from './understanding.js';
-import { ADDRESS, detectIntent, EMAIL, itemScore, matchLines, mentionsOption, NAME, NAME_LOOSE, ORDER_DIGITS, ORDER_PREFIX, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
-import { asOrder, asOrderList, asPaymentMethods, asVariants, isObj, optionText, pmLabel, type Line, type OrderView, type PaymentMethodView } from './retail-views.js';
+import { ADDRESS, detectIntent, itemScore, matchLines, mentionsOption, ORDER_DIGITS, ORDER_PREFIX, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
+import { asOrder, asOrderList, asPaymentMethods, asVariants, optionText, pmLabel, type Line, type OrderView, type PaymentMethodView } from './retail-views.js';
 
 interface Task {
   intent: Intent;
@@ -26,8 +26,6 @@ interface Task {
 export class RetailReferenceAgent extends ReferenceAgentBase {
   /** The order as it was when the agent planned a write, to tell afterwards whether the write took effect. */
   private planned: OrderView | undefined;
-  private email: string | undefined;
-  private name: { first: string; last: string } | undefined;
   private zip: string | undefined;
   private task: Task | undefined;
 
@@ -59,13 +57,8 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
   }
 
   protected absorb(message: string): void {
-    let text = message;
     // The last e-mail and the last order id win: "#W9000440, sorry, I mean #W9000404".
-    const email = [...text.matchAll(EMAIL)].at(-1)?.[0];
-    if (email) {
-      this.email = this.u.mode === 'tolerant' ? email.toLowerCase() : email;
-      text = text.replace(EMAIL, ' ');
-    }
+    let text = this.absorbEmail(message);
     const addr = ADDRESS.exec(text);
     let address: AddressInput | undefined;
     if (addr) {
@@ -77,9 +70,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     const zip = /\b(\d{5})\b/.exec(text)?.[1];
     if (zip) {
       this.zip = zip;
-      // A tolerant reader also finds the name after a mistyped "name is" ("my nmae is Ada Lovelace").
-      const name = NAME.exec(text) ?? (this.u.mode === 'tolerant' ? NAME_LOOSE.exec(text) : null);
-      if (name?.[1] && name[2]) this.name = { first: name[1], last: name[2] };
+      this.absorbName(text);
     }
     const toks = this.u.tokens(text);
     if (!this.task && !this.pending) {

@@ -1,9 +1,8 @@
 /** What the travel reference agent knows about recovering: how to check a write, and other routes to a fact. */
 import type { ToolResult } from '../../core/tools.js';
 import type { ToolCall, WriteCheck } from '../strategies.js';
+import { fallbackResult } from './base.js';
 import { asFlightList, asReservation, asTraveller, type ReservationView } from './travel-views.js';
-
-const fallback = (body: unknown): ToolResult => ({ ok: true, status: 200, body, headers: new Headers({ 'x-shakedown-route': 'fallback' }) });
 
 /**
  * Reads the reservation to tell whether a write took effect: a cancellation shows in the status, a
@@ -38,7 +37,7 @@ export async function travelAlternative(call: ToolCall, tool: string, args: Read
     if (!planned) return undefined;
     const r = await call('search_flights', { origin: planned.origin, destination: planned.destination, date: String(args.date ?? '') });
     const day = (r.ok ? asFlightList(r.body) : undefined)?.find((f) => f.number === String(args.flightNumber ?? '').toUpperCase());
-    return day ? fallback(day) : undefined;
+    return day ? fallbackResult(day) : undefined;
   }
   if (tool !== 'list_user_reservations') return undefined;
   const user = await call('get_user', { userId: String(args.userId ?? '') });
@@ -51,5 +50,5 @@ export async function travelAlternative(call: ToolCall, tool: string, args: Read
     if (!v) return undefined;
     reservations.push({ reservationId: v.id, status: v.status, origin: v.origin, destination: v.destination, cabin: v.cabin, flights: v.flights.map((f) => ({ number: f.number, date: f.date })), passengers: v.passengers.length });
   }
-  return fallback({ reservations });
+  return fallbackResult({ reservations });
 }

@@ -78,9 +78,5 @@ export function withoutDates(u: Understanding, text: string): string {
   return out;
 }
 
-/** A name after "I'm", "my name is", "under", "this is". */
-export const NAME = /(?:\bi'?m|\bi am|\bname is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
-/** The same with any short word before "is", for a mistyped "name is". */
-export const NAME_LOOSE = /(?:\bi'?m|\bi am|\b[a-z]{3,5}\s+is|\bunder|\bthis is)\s+([a-z][a-z'-]+)\s+([a-z][a-z'-]+)/i;
 /** Words of a sentence that gives a date of birth. */
 export const BIRTH_WORDS: readonly string[] = ['born', 'birth', 'birthday', 'dob', 'birthdate'];

@@ -12,8 +12,6 @@ import {
   detectTravelIntent,
   FLIGHT_DIGITS,
   FLIGHT_PREFIX,
-  NAME,
-  NAME_LOOSE,
   paymentChoice,
   RESERVATION_DIGITS,
   RESERVATION_PREFIX,
@@ -26,7 +24,6 @@ import { travelAlternative, verifyTravelWrite } from './travel-recovery.js';
 import { asFlightDay, asFlightList, asReservation, asReservationList, asTraveller, cabinText, pmText, type FlightDayView, type PaymentMethodView, type ReservationView } from './travel-views.js';
 import type { Understanding } from './understanding.js';
 
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 const BAG_FEE = 35;
 const MAX_BAGS_PER_PASSENGER = 3;
 const COMPENSATION = { delayed: 50, cancelled: 100 } as const;
@@ -54,8 +51,6 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
   private readonly clock: AgentContext['clock'];
   /** The reservation as it was when the agent planned a write, to tell afterwards whether the write took effect. */
   private planned: ReservationView | undefined;
-  private email: string | undefined;
-  private name: { first: string; last: string } | undefined;
   private dob: string | undefined;
   private task: Task | undefined;
 
@@ -84,12 +79,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
   }
 
   protected absorb(message: string): void {
-    let text = message;
-    const email = [...text.matchAll(EMAIL)].at(-1)?.[0];
-    if (email) {
-      this.email = this.u.mode === 'tolerant' ? email.toLowerCase() : email;
-      text = text.replace(EMAIL, ' ');
-    }
+    const text = this.absorbEmail(message);
     // A date in a sentence about birth, or more than a year back, is a date of birth; any other date is
     // the travel day.
     const sentences = text.split(/(?<=[.?!])\s+/);
@@ -99,8 +89,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const dob = dated.filter((d) => d.birth).at(-1)?.date;
     if (dob) {
       this.dob = dob;
-      const name = NAME.exec(text) ?? (this.u.mode === 'tolerant' ? NAME_LOOSE.exec(text) : null);
-      if (name?.[1] && name[2]) this.name = { first: name[1], last: name[2] };
+      this.absorbName(text);
     }
     const travel = sentences.filter((s) => !aboutBirth(s)).join(' ');
     const date = dated.filter((d) => !d.birth).at(-1)?.date;

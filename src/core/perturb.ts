@@ -281,15 +281,28 @@ const isoDay = (y: number, m: number, d: number): string | undefined =>
 
 const monthOf = (name: string): number => MONTHS.findIndex((m) => m.startsWith(name.toLowerCase().slice(0, 3))) + 1;
 
+const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+
+/** The ways of writing a day that `datesIn` reads, each with how a match becomes `YYYY-MM-DD`. */
+const DATE_FORMS: readonly { readonly pattern: RegExp; readonly day: (m: RegExpMatchArray) => string | undefined }[] = [
+  { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, day: (m) => isoDay(+(m[1] ?? 0), +(m[2] ?? 0), +(m[3] ?? 0)) },
+  { pattern: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'), day: (m) => isoDay(+(m[3] ?? 0), monthOf(m[1] ?? ''), +(m[2] ?? 0)) },
+  { pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH}\\s+(\\d{4})\\b`, 'gi'), day: (m) => isoDay(+(m[3] ?? 0), monthOf(m[2] ?? ''), +(m[1] ?? 0)) },
+  { pattern: /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, day: (m) => isoDay(+(m[3] ?? 0), +(m[1] ?? 0), +(m[2] ?? 0)) },
+];
+
 /** Every calendar day written in a text, as `YYYY-MM-DD`: ISO, `January 10, 2026`, `10 Jan 2026`, US `1/10/2026`. */
 export function datesIn(text: string): string[] {
   const out: string[] = [];
-  const month = '(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push(isoDay(+(m[1] ?? 0), +(m[2] ?? 0), +(m[3] ?? 0)) ?? '');
-  for (const m of text.matchAll(new RegExp(`\\b${month}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'))) out.push(isoDay(+(m[3] ?? 0), monthOf(m[1] ?? ''), +(m[2] ?? 0)) ?? '');
-  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${month}\\s+(\\d{4})\\b`, 'gi'))) out.push(isoDay(+(m[3] ?? 0), monthOf(m[2] ?? ''), +(m[1] ?? 0)) ?? '');
-  for (const m of text.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g)) out.push(isoDay(+(m[3] ?? 0), +(m[1] ?? 0), +(m[2] ?? 0)) ?? '');
+  for (const { pattern, day } of DATE_FORMS) for (const m of text.matchAll(pattern)) out.push(day(m) ?? '');
   return out.filter(Boolean);
+}
+
+/** The text with every day `datesIn` reads blanked out, so that their digits are not read as anything else. */
+export function withoutDates(text: string): string {
+  let out = text;
+  for (const { pattern } of DATE_FORMS) out = out.replace(pattern, ' ');
+  return out;
 }
 
 /** A calendar day from any format `datesIn` reads. */

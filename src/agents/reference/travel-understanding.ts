@@ -1,5 +1,5 @@
 /** How the travel reference agent understands the traveller: intents, ids, dates, reasons, bags, payment. */
-import { datesIn } from '../../core/perturb.js';
+import { datesIn, withoutDates } from '../../core/perturb.js';
 import type { Understanding } from './understanding.js';
 
 export type TravelIntent = 'flight_status' | 'reservation_total' | 'credit_balance' | 'cancel' | 'change_flight' | 'add_bags' | 'compensation';
@@ -68,14 +68,8 @@ export function datesOf(u: Understanding, text: string): string[] {
 }
 
 /** Removes the dates `datesOf` reads, so that their digits are not read as anything else. */
-export function withoutDates(u: Understanding, text: string): string {
-  let out = text.normalize('NFKC');
-  const month = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-  const patterns = u.mode === 'tolerant'
-    ? [/\b\d{4}-\d{2}-\d{2}\b/g, new RegExp(`\\b${month}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, 'gi'), new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${month}\\s+\\d{4}\\b`, 'gi'), /\b\d{1,2}\/\d{1,2}\/\d{4}\b/g]
-    : [STRICT_DATE];
-  for (const p of patterns) out = out.replace(p, ' ');
-  return out;
+export function withoutDatesOf(u: Understanding, text: string): string {
+  return u.mode === 'tolerant' ? withoutDates(text.normalize('NFKC')) : text.normalize('NFKC').replace(STRICT_DATE, ' ');
 }
 
 /** Words of a sentence that gives a date of birth. */

@@ -15,7 +15,7 @@ import {
   paymentChoice,
   RESERVATION_DIGITS,
   RESERVATION_PREFIX,
-  withoutDates,
+  withoutDatesOf,
   type CancelReason,
   type PaymentChoice,
   type TravelIntent,
@@ -93,7 +93,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     }
     const travel = sentences.filter((s) => !aboutBirth(s)).join(' ');
     const date = dated.filter((d) => !d.birth).at(-1)?.date;
-    let rest = withoutDates(this.u, travel);
+    let rest = withoutDatesOf(this.u, travel);
     const reservationIds = this.u.ids(rest, RESERVATION_PREFIX, RESERVATION_DIGITS);
     rest = this.u.withoutIds(rest, RESERVATION_PREFIX, RESERVATION_DIGITS);
     const flights = this.u.ids(rest, FLIGHT_PREFIX, FLIGHT_DIGITS);

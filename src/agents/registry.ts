@@ -4,7 +4,7 @@ import { RetailReferenceAgent } from './reference/retail.js';
 import { TravelReferenceAgent } from './reference/travel.js';
 import { compositions, parseStrategies, strategies, strategyName } from './strategies.js';
 import { ShakedownError } from '../core/errors.js';
-import { strictUnderstanding, tolerantUnderstanding, type UnderstandingMode } from './reference/understanding.js';
+import { strictUnderstanding, tolerantUnderstanding, type Understanding, type UnderstandingMode } from './reference/understanding.js';
 import { getWorld } from '../../scenarios/index.js';
 
 /** A built-in agent family, selectable as `id` or `id:options`. */
@@ -22,6 +22,18 @@ const REFERENCE_AGENTS = {
 } as const;
 const referenceWorlds = Object.keys(REFERENCE_AGENTS);
 
+/** One reader per world and mode: building one reads the world's lexicon, and an episode only uses it. */
+const understandings = new Map<string, Understanding>();
+function understandingFor(world: keyof typeof REFERENCE_AGENTS, mode: UnderstandingMode): Understanding {
+  const key = `${world}|${mode}`;
+  let u = understandings.get(key);
+  if (!u) {
+    u = mode === 'strict' ? strictUnderstanding(REFERENCE_AGENTS[world].idMark) : tolerantUnderstanding(getWorld(world).userLanguage.perturbation?.lexicon ?? {});
+    understandings.set(key, u);
+  }
+  return u;
+}
+
 /** The scripted reference agent in one understanding mode; its options are strategies (`retry+none`). */
 const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
   id: name,
@@ -36,10 +48,10 @@ const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
       description: `reference agent (${mode} understanding) with strategies ${list.map((s) => s.id).join(' + ')}`,
       worlds: referenceWorlds,
       create: (ctx) => {
-        const entry = REFERENCE_AGENTS[ctx.world as keyof typeof REFERENCE_AGENTS] as (typeof REFERENCE_AGENTS)[keyof typeof REFERENCE_AGENTS] | undefined;
+        const world = ctx.world as keyof typeof REFERENCE_AGENTS;
+        const entry = REFERENCE_AGENTS[world] as (typeof REFERENCE_AGENTS)[keyof typeof REFERENCE_AGENTS] | undefined;
         if (!entry) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to create ${id}: the reference agent knows the worlds ${referenceWorlds.join(', ')} only, not \`${ctx.world}\`.`);
-        const lexicon = getWorld(ctx.world).userLanguage.perturbation?.lexicon ?? {};
-        return new entry.Agent(ctx, list, mode === 'strict' ? strictUnderstanding(entry.idMark) : tolerantUnderstanding(lexicon));
+        return new entry.Agent(ctx, list, understandingFor(world, mode));
       },
     };
   },

@@ -1,4 +1,6 @@
 import { AIRPORTS } from '../../../scenarios/travel/network.js';
+// The figures of the policy text, as the world states them.
+import { BAG_FEE, COMPENSATION, MAX_BAGS_PER_PASSENGER } from '../../../scenarios/travel/schema.js';
 import type { ToolResult } from '../../core/tools.js';
 import type { AgentContext } from '../contract.js';
 import type { Strategy, ToolCall, WriteCheck } from '../strategies.js';
@@ -24,9 +26,8 @@ import { travelAlternative, verifyTravelWrite } from './travel-recovery.js';
 import { asFlightDay, asFlightList, asReservation, asReservationList, asTraveller, cabinText, pmText, type FlightDayView, type PaymentMethodView, type ReservationView } from './travel-views.js';
 import type { Understanding } from './understanding.js';
 
-const BAG_FEE = 35;
-const MAX_BAGS_PER_PASSENGER = 3;
-const COMPENSATION = { delayed: 50, cancelled: 100 } as const;
+/** Each airport code as a word of its own, written in capitals. */
+const AIRPORT_CODES: Readonly<Record<string, RegExp>> = Object.fromEntries(Object.keys(AIRPORTS).map((code) => [code, new RegExp(`\\b${code}\\b`)]));
 
 interface Task {
   intent: TravelIntent;
@@ -82,16 +83,15 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const text = this.absorbEmail(message);
     // A date in a sentence about birth, or more than a year back, is a date of birth; any other date is
     // the travel day.
-    const sentences = text.split(/(?<=[.?!])\s+/);
-    const aboutBirth = (s: string) => this.u.hasAny(this.u.tokens(s), BIRTH_WORDS);
+    const sentences = text.split(/(?<=[.?!])\s+/).map((s) => ({ s, birth: this.u.hasAny(this.u.tokens(s), BIRTH_WORDS) }));
     const yearAgo = new Date(this.clock.now() - 365 * 86_400_000).toISOString().slice(0, 10);
-    const dated = sentences.flatMap((s) => datesOf(this.u, s).map((date) => ({ date, birth: date < yearAgo || aboutBirth(s) })));
+    const dated = sentences.flatMap(({ s, birth }) => datesOf(this.u, s).map((date) => ({ date, birth: date < yearAgo || birth })));
     const dob = dated.filter((d) => d.birth).at(-1)?.date;
     if (dob) {
       this.dob = dob;
       this.absorbName(text);
     }
-    const travel = sentences.filter((s) => !aboutBirth(s)).join(' ');
+    const travel = sentences.filter((x) => !x.birth).map((x) => x.s).join(' ');
     const date = dated.filter((d) => !d.birth).at(-1)?.date;
     let rest = withoutDatesOf(this.u, travel);
     const reservationIds = this.u.ids(rest, RESERVATION_PREFIX, RESERVATION_DIGITS);
@@ -112,7 +112,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     if (lastFlight) task.flight = lastFlight;
     if (date) task.date = date;
     // A city by name ("Chicago"), or an airport code as written in capitals ("ORD"): a lower-case "mia" is a name as often.
-    const destination = Object.entries(AIRPORTS).find(([code, city]) => this.u.hasAny(toks, [city.toLowerCase()]) || new RegExp(`\\b${code}\\b`).test(rest))?.[0];
+    const destination = Object.entries(AIRPORTS).find(([code, city]) => this.u.hasAny(toks, [city.toLowerCase()]) || AIRPORT_CODES[code]?.test(rest))?.[0];
     if (destination) task.destination = destination;
     const reason = cancelReason(this.u, toks);
     if (reason) task.reason = reason;

@@ -1,6 +1,10 @@
 import { faultKinds, getFaultProfile } from '../faults/index.js';
 import { perturbationFamilies } from '../perturbations/index.js';
 import { getWorld, loadScenarios } from '../scenarios/index.js';
+import { resolveAgent } from '../src/agents/registry.js';
+import { runEpisode, WorldHarness } from '../src/core/episode.js';
+import type { Scenario } from '../src/core/scenario.js';
+import type { WorldDefinition } from '../src/core/world.js';
 import type { EpisodeOptions } from '../src/core/episode.js';
 import { resolveFamilies } from '../src/core/perturb.js';
 import type { FaultProfile } from '../src/core/faults.js';
@@ -23,4 +27,19 @@ export function episodeOptions(overrides: Partial<EpisodeOptions> & { profileId?
     profile: getFaultProfile(profileId ?? 'mixed'),
     ...rest,
   };
+}
+
+/**
+ * Runs an agent once on every scenario at ε = λ = 0 and lists each episode that did not pass or left the
+ * user simulator confused, with its diff and missing outputs.
+ */
+export async function failuresAtZero(world: WorldDefinition, scenarios: readonly Scenario[], spec: string): Promise<string[]> {
+  const harness = new WorldHarness(world, '42');
+  const agent = resolveAgent(spec);
+  const failures: string[] = [];
+  for (const s of scenarios) {
+    const r = await runEpisode(harness, await harness.prepare(s), agent, { scenario: s.id, agent: agent.id, eps: 0, lambda: 0, trial: 0 }, episodeOptions());
+    if (r.outcome !== 'pass' || r.confusions.length > 0) failures.push(`${s.id}: ${r.outcome} ${r.diff.map((d) => d.message).join('; ')} ${r.missingOutputs.join(', ')}`);
+  }
+  return failures;
 }

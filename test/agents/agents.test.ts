@@ -7,7 +7,7 @@ import { runEpisode, WorldHarness } from '../../src/core/episode.js';
 import { detectIntent } from '../../src/agents/reference/retail-understanding.js';
 import { editDistance } from '../../src/agents/reference/text.js';
 import { strictUnderstanding, tolerantUnderstanding } from '../../src/agents/reference/understanding.js';
-import { episodeOptions, retail, retailScenarios } from '../helpers.js';
+import { episodeOptions, failuresAtZero, retail, retailScenarios } from '../helpers.js';
 
 describe('agent registry', () => {
   it('resolves built-in agents and strategy compositions', () => {
@@ -99,14 +99,7 @@ describe('reference agent understanding', () => {
 
 describe('reference agent', () => {
   it.each(['reference:none', 'reference:retry', 'reference-strict:none'])('%s passes every retail scenario at ε = λ = 0', async (spec) => {
-    const harness = new WorldHarness(retail, '42');
-    const agent = resolveAgent(spec);
-    const failures: string[] = [];
-    for (const s of retailScenarios) {
-      const r = await runEpisode(harness, await harness.prepare(s), agent, { scenario: s.id, agent: agent.id, eps: 0, lambda: 0, trial: 0 }, episodeOptions());
-      if (r.outcome !== 'pass' || r.confusions.length > 0) failures.push(`${s.id}: ${r.outcome} ${r.diff.map((d) => d.message).join('; ')} ${r.missingOutputs.join(', ')}`);
-    }
-    expect(failures).toEqual([]);
+    expect(await failuresAtZero(retail, retailScenarios, spec)).toEqual([]);
   });
 
   it('refuses against policy and changes nothing', async () => {

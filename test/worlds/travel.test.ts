@@ -14,7 +14,7 @@ import { makeRng } from '../../src/core/seeds.js';
 import { callTool } from '../../src/core/tools.js';
 import { ScriptedUser, type UserSimulatorFactory } from '../../src/core/user.js';
 import { validateScenarios } from '../../src/core/validate.js';
-import { episodeOptions } from '../helpers.js';
+import { episodeOptions, failuresAtZero } from '../helpers.js';
 
 const travel = getWorld('travel');
 const scenarios = loadScenarios(travel);
@@ -167,14 +167,7 @@ describe('travel world: scenarios', () => {
 
 describe('travel world: reference agents', () => {
   it.each(['reference:none', 'reference:retry', 'reference-strict:none'])('%s passes every travel scenario at ε = λ = 0', async (spec) => {
-    const harness = new WorldHarness(travel, '42');
-    const agent = resolveAgent(spec);
-    const failures: string[] = [];
-    for (const s of scenarios) {
-      const r = await runEpisode(harness, await harness.prepare(s), agent, { scenario: s.id, agent: agent.id, eps: 0, lambda: 0, trial: 0 }, episodeOptions());
-      if (r.outcome !== 'pass' || r.confusions.length > 0) failures.push(`${s.id}: ${r.outcome} ${r.diff.map((d) => d.message).join('; ')} ${r.missingOutputs.join(', ')}`);
-    }
-    expect(failures).toEqual([]);
+    expect(await failuresAtZero(travel, scenarios, spec)).toEqual([]);
   });
 
   it('refuses against the fare rules without calling the write', async () => {

@@ -1,5 +1,7 @@
 /** Runs the `shakedown` command in a child process, as a user would, for the end-to-end tests. */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -21,3 +23,14 @@ export async function shakedownIn(cwd: string | undefined, ...args: string[]): P
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+/** A run's logged records without their wall time, sorted: what must not depend on where or how episodes ran. */
+export const recordsOf = (dir: string): string[] =>
+  readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { wallMs: _w, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    })
+    .sort();

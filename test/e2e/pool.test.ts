@@ -3,22 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { shakedown } from '../cli-run.js';
+import { recordsOf, shakedown } from '../cli-run.js';
 import { resolveConfig } from '../../src/core/config.js';
 import { AUTO_POOL_MIN_EPISODES, workerCount } from '../../src/cli/pool.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/agents/${name}`, import.meta.url));
-
-/** The log's records without their wall time, in key order: what must not depend on where episodes ran. */
-const recordsOf = (dir: string) =>
-  readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const { wallMs: _w, ...rest } = JSON.parse(line) as Record<string, unknown>;
-      return JSON.stringify(rest);
-    })
-    .sort();
 
 const PLAN = ['--agent', 'oracle,reference-strict:none,reference:retry', '--scenario', 'category:cancel', '--scenario', 'return-one-of-two', '--eps', '0,1', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '5'];
 

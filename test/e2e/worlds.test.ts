@@ -3,21 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { shakedown } from '../cli-run.js';
+import { recordsOf, shakedown } from '../cli-run.js';
 
 /** The tiny world of docs/worlds.md, built the way the guide says, and a scripted agent for it. */
 const LIBRARY = fileURLToPath(new URL('../fixtures/worlds/library/index.ts', import.meta.url));
 const DESK = fileURLToPath(new URL('../fixtures/worlds/library/agent.ts', import.meta.url));
-
-const lines = (jsonl: string) =>
-  jsonl
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { wallMs: _w, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify(rest);
-    })
-    .sort();
 
 type Grid = { agents: { agent: string; cells: { eps: number; lambda: number; passHatK: { k: number; value: number }[] }[] }[] };
 const passAt = (grid: Grid, agent: string, eps: number, lambda: number) =>
@@ -39,7 +29,7 @@ describe('a world written from the guide (test/fixtures/worlds/library)', () => 
     const two = await shakedown('sweep', '--out', join(base, 'two'), '--workers', '2', ...plan);
     expect(two.code, two.stderr).toBe(0);
     expect(two.stderr).toContain('on 2 worker threads');
-    expect(lines(readFileSync(join(base, 'two', 'episodes.jsonl'), 'utf8'))).toEqual(lines(readFileSync(join(base, 'one', 'episodes.jsonl'), 'utf8')));
+    expect(recordsOf(join(base, 'two'))).toEqual(recordsOf(join(base, 'one')));
 
     const grid = JSON.parse(readFileSync(join(base, 'one', 'grid.json'), 'utf8')) as Grid & { world: string };
     expect(grid.world).toBe('library');

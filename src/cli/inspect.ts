@@ -5,7 +5,7 @@ import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds } from '../core/episode.js';
 import { FaultInjector, faultSchedule } from '../core/faults.js';
 import { measureLadder, perturbSamples } from '../core/ladder.js';
-import { episodeOptions, loadConfig, parseInteger, parseNumberList, samplesFlag, selectScenarios, type Flags, type Io } from './options.js';
+import { episodeOptions, loadConfig, parseInteger, parseNumberList, samplesFlag, selectScenarios, worldScenario, type Flags, type Io } from './options.js';
 
 export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
   if (flags.scenario?.length !== 1 || flags.eps === undefined) {
@@ -13,9 +13,7 @@ export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
   }
   const config = await loadConfig(flags);
   if (config.eps.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: \`--eps\` takes one value here, got ${config.eps.join(',')}.`);
-  const world = await loadWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
-  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
+  const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'perturb');
   const eps = config.eps[0] ?? 0;
   const samples = perturbSamples(world, scenario, eps, episodeOptions(config, world).families, config.seed, samplesFlag(flags, 5));
   io.out(`${scenario.id} (${scenario.title}), ε = ${eps}, seed ${config.seed}: sample i is the first message of trial i\n`);
@@ -57,9 +55,7 @@ export async function faultsCommand(flags: Flags, io: Io): Promise<number> {
   const { trials: _unused, ...rest } = flags;
   const config = await loadConfig(rest);
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to show faults: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
-  const world = await loadWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
-  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to show faults: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
+  const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'show faults');
   const lambda = config.lambda[0] ?? 0;
   const trial = flags.trial === undefined ? 0 : parseInteger('trial', flags.trial);
   const calls = flags.calls === undefined ? 5 : parseInteger('calls', flags.calls);

@@ -200,6 +200,14 @@ export async function resolveSweepParts(config: ResolvedConfig): Promise<{ world
   return { world, scenarios, agents, options: episodeOptions(config, world) };
 }
 
+/** The config's world and the one scenario a command works on; `doing` completes "Failed to ...". */
+export async function worldScenario(config: ResolvedConfig, id: string | undefined, doing: string): Promise<{ world: WorldDefinition; scenario: Scenario }> {
+  const world = await loadWorld(config.world);
+  const scenario = loadScenarios(world).find((s) => s.id === id);
+  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to ${doing}: no scenario \`${id ?? ''}\` in world ${world.id}. See \`shakedown list scenarios --world ${config.world}\`.`);
+  return { world, scenario };
+}
+
 /** What every episode of a run shares, from the resolved config. */
 export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): EpisodeOptions {
   const profile = effectiveProfile(config, world);

@@ -1,9 +1,7 @@
 // `shakedown replay`: reruns one episode from its key and prints its conversation, faults, trace and verdict.
-import { loadScenarios } from '../../scenarios/index.js';
-import { loadWorld } from './world-module.js';
 import { ShakedownError } from '../core/errors.js';
 import { runEpisode, WorldHarness, type EpisodeKey } from '../core/episode.js';
-import { disposeAll, episodeOptions, loadConfig, parseInteger, resolveAgentsFor, type Flags, type Io } from './options.js';
+import { disposeAll, episodeOptions, loadConfig, parseInteger, resolveAgentsFor, worldScenario, type Flags, type Io } from './options.js';
 
 /** Reruns the episode the flags name; `--json` prints its record instead of the readable account. */
 export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
@@ -13,9 +11,7 @@ export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
   }
   const { trials: _unused, ...replayFlags } = flags;
   const config = await loadConfig(replayFlags);
-  const world = await loadWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
-  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: no scenario \`${flags.scenario?.[0]}\` in world ${world.id}.`);
+  const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'replay');
   const [agent] = await resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] }, world.id);
   const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };
   const harness = new WorldHarness(world, config.seed);

@@ -1,13 +1,11 @@
 /** `shakedown serve-tools`: one episode's tools over loopback HTTP, for an agent in another process. */
-import { loadScenarios } from '../../scenarios/index.js';
-import { loadWorld } from './world-module.js';
 import { startToolServer } from '../agents/tool-server.js';
 import { createClock } from '../core/clock.js';
 import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds, WorldHarness } from '../core/episode.js';
 import { judge } from '../core/verdict.js';
 import { FaultInjector } from '../core/faults.js';
-import { episodeOptions, loadConfig, parseInteger, type Flags, type Io } from './options.js';
+import { episodeOptions, loadConfig, parseInteger, worldScenario, type Flags, type Io } from './options.js';
 
 /** Real ms per simulated ms that a served episode's faults wait unless `--real-wait-scale` says otherwise. */
 export const SERVED_REAL_WAIT_SCALE = 0.001;
@@ -26,9 +24,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
   const port = flags.port === undefined ? 0 : parseInteger('port', flags.port);
   if (port < 0 || port > 65_535) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--port ${port}\` is out of range. Give 0 to 65535 (0: any free port).`);
-  const world = await loadWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === flags.scenario?.[0]);
-  if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: no scenario \`${flags.scenario[0]}\` in world ${world.id}. See \`shakedown list scenarios\`.`);
+  const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'serve tools');
   const lambda = config.lambda[0] ?? 0;
   const trial = flags.trial === undefined ? 0 : parseInteger('trial', flags.trial);
   const options = episodeOptions(config, world);

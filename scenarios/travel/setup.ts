@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cabin, cents, flightStatus, membership, type PaymentMethod, type Reservation, type TravelDb } from './schema.js';
+import { cabin, fareTotal, flightStatus, membership, type PaymentMethod, type Reservation, type TravelDb } from './schema.js';
 
 const setupPayment = z.discriminatedUnion('kind', [
   z.object({ id: z.string(), kind: z.literal('credit_card'), brand: z.string().default('visa'), last4: z.string().regex(/^\d{4}$/) }),
@@ -85,7 +85,7 @@ export function applyTravelSetup(db: TravelDb, setup: TravelSetup): void {
     });
     const passengers = [{ first: user.name.first, last: user.name.last, dob: user.dob }, ...r.companions.map((c) => ({ first: c.name.split(' ')[0] ?? '', last: c.name.split(' ')[1] ?? '', dob: c.dob }))];
     const at = `${r.bookedAt}T12:00:00.000Z`;
-    const total = cents(segments.reduce((s, x) => s + x.price, 0) * passengers.length);
+    // The schedule's seat counts are what is left after every booking, this one's included: no seat is taken here.
     const reservation: Reservation = {
       id: r.id,
       userId: user.id,
@@ -95,11 +95,11 @@ export function applyTravelSetup(db: TravelDb, setup: TravelSetup): void {
       flights: segments.map(({ number, date, price }) => ({ number, date, price })),
       passengers,
       bags: r.bags,
-      payments: [{ id: `txn_${r.id}_1`, type: 'payment', purpose: 'fare', amount: total, paymentMethodId: r.payment, at }],
+      payments: [],
       status: r.status,
       bookedAt: at,
     };
-    // The schedule's seat counts are what is left after every booking, this one's included.
+    reservation.payments.push({ id: `txn_${r.id}_1`, type: 'payment', purpose: 'fare', amount: fareTotal(reservation), paymentMethodId: r.payment, at });
     if (r.status === 'cancelled') reservation.cancelReason = 'change of plans';
     db.reservations[r.id] = reservation;
     user.reservations.push(r.id);

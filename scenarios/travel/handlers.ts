@@ -1,7 +1,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { apiError, readInput } from '../../src/core/handlers.js';
 import type { WorldInstance } from '../../src/core/world.js';
-import { amountPaid, bagAllowance, BAG_FEE, cents, COMPENSATION, fareTotal, MAX_BAGS_PER_PASSENGER, type Flight, type PaymentMethod, type Reservation, type TravelDb, type User } from './schema.js';
+import { amountPaid, bagAllowance, BAG_FEE, cents, COMPENSATION, fareTotal, MAX_BAGS_PER_PASSENGER, type Flight, type PaymentMethod, type Reservation, type Segment, type TravelDb, type User } from './schema.js';
 import { travelTools } from './tools.js';
 
 type Instance = WorldInstance<TravelDb>;
@@ -26,7 +26,8 @@ function flightDayView(f: Flight, date: string) {
   return day ? { number: f.number, origin: f.origin, destination: f.destination, date, departs: f.departs, arrives: f.arrives, status: day.status, seats: { ...day.seats }, prices: { ...day.prices } } : undefined;
 }
 
-const flown = (w: Instance, r: Reservation, date: string) => date < today(w) || w.db.flights[r.flights.find((s) => s.date === date)?.number ?? '']?.days[date]?.status === 'landed';
+/** Whether a reservation's flight has flown: its day has passed, or it has landed. */
+const flown = (w: Instance, s: Segment) => s.date < today(w) || w.db.flights[s.number]?.days[s.date]?.status === 'landed';
 
 /** The shared start of every reservation write: parse the input, find the reservation, check it is still open. */
 async function beginWrite(w: Instance, request: Request, params: Record<string, unknown>, tool: string): Promise<{ reservation: Reservation; user: User; input: Record<string, unknown> } | Response> {
@@ -121,7 +122,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       if (begun instanceof Response) return begun;
       const { reservation: r, user, input } = begun;
       if (r.status === 'cancelled') return apiError(409, 'already_cancelled', `Reservation ${r.id} is already cancelled.`);
-      if (r.flights.some((s) => flown(w, r, s.date))) return apiError(409, 'already_flown', `Reservation ${r.id} has a flight that has already flown; it cannot be cancelled.`);
+      if (r.flights.some((s) => flown(w, s))) return apiError(409, 'already_flown', `Reservation ${r.id} has a flight that has already flown; it cannot be cancelled.`);
       const airlineCancelled = r.flights.some((s) => w.db.flights[s.number]?.days[s.date]?.status === 'cancelled');
       if (r.cabin === 'basic_economy' && !airlineCancelled) return apiError(409, 'non_refundable', `Reservation ${r.id} is basic economy, which cannot be cancelled unless the airline cancelled a flight.`);
       // What was paid, net of refunds, per payment method.
@@ -170,7 +171,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       if (r.cabin === 'basic_economy') return apiError(409, 'not_changeable', `Reservation ${r.id} is basic economy, whose flights cannot be changed.`);
       const segment = r.flights.find((s) => s.number === flightNumber.toUpperCase());
       if (!segment) return apiError(400, 'flight_not_in_reservation', `Flight ${flightNumber} is not in reservation ${r.id}.`);
-      if (flown(w, r, segment.date)) return apiError(409, 'already_flown', `Flight ${segment.number} on ${segment.date} has already flown.`);
+      if (flown(w, segment)) return apiError(409, 'already_flown', `Flight ${segment.number} on ${segment.date} has already flown.`);
       const from = w.db.flights[segment.number];
       const to = w.db.flights[newFlightNumber.toUpperCase()];
       if (!to) return apiError(404, 'flight_not_found', `No flight ${newFlightNumber}.`);
@@ -202,7 +203,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       const { reservation: r, user } = begun;
       const { totalBags, paymentMethodId } = begun.input as { totalBags: number; paymentMethodId?: string };
       if (r.status === 'cancelled') return apiError(409, 'not_changeable', `Reservation ${r.id} is cancelled.`);
-      if (r.flights.every((s) => flown(w, r, s.date))) return apiError(409, 'already_flown', `Reservation ${r.id} has flown.`);
+      if (r.flights.every((s) => flown(w, s))) return apiError(409, 'already_flown', `Reservation ${r.id} has flown.`);
       if (totalBags < r.bags) return apiError(409, 'bags_cannot_be_removed', `Reservation ${r.id} has ${r.bags} checked bag(s); bags can be added, not removed.`);
       if (totalBags === r.bags) return apiError(400, 'no_change', `Reservation ${r.id} already has ${r.bags} checked bag(s).`);
       if (totalBags > MAX_BAGS_PER_PASSENGER * r.passengers.length) return apiError(400, 'too_many_bags', `At most ${MAX_BAGS_PER_PASSENGER} bags per passenger.`);

@@ -16,7 +16,7 @@ export { llmUserSimulator, userInstructions } from './agents/llm-user.js';
 export { noopAgent, oracleAgent } from './agents/baselines.js';
 export { RetailReferenceAgent } from './agents/reference/retail.js';
 export { TravelReferenceAgent } from './agents/reference/travel.js';
-export { ReferenceAgentBase, Failure, NotFound } from './agents/reference/base.js';
+export { ReferenceAgentBase, Failure, NotFound, isObj, fallbackResult } from './agents/reference/base.js';
 export type { AgentWording, PendingAction } from './agents/reference/base.js';
 export { strictUnderstanding, tolerantUnderstanding } from './agents/reference/understanding.js';
 export type { Understanding, UnderstandingMode } from './agents/reference/understanding.js';

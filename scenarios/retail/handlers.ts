@@ -192,6 +192,23 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       }
       return HttpResponse.json({ order: orderView(order), priceDifference: difference, paymentMethodId });
     }),
+
+    http.post('*/api/users/:userId/gift-cards/:giftCardId/funds', async ({ request, params }) => {
+      const w = instance(request);
+      const input = await readInput(request, inputOf('add_gift_card_funds'), { userId: params.userId, giftCardId: params.giftCardId });
+      if (!input.ok) return input.response;
+      const { amount, paymentMethodId } = input.value as { amount: number; paymentMethodId: string };
+      const user = w.db.users[String(params.userId)];
+      if (!user) return apiError(404, 'user_not_found', `No user ${String(params.userId)}.`);
+      const card = user.paymentMethods[String(params.giftCardId)];
+      if (!card || card.source !== 'gift_card') return apiError(404, 'gift_card_not_found', `User ${user.id} has no gift card ${String(params.giftCardId)}.`);
+      const source = user.paymentMethods[paymentMethodId];
+      if (!source || source.source === 'gift_card') return apiError(400, 'invalid_payment_method', `Payment method ${paymentMethodId} is not a credit card or PayPal account of user ${user.id}.`);
+      // Each call adds funds: a top-up sent twice without an Idempotency-Key charges twice.
+      card.balance = cents(card.balance + amount);
+      (card.topUps ??= []).push({ id: w.nextId('topup'), amount: cents(amount), paymentMethodId, at: new Date(w.clock.now()).toISOString() });
+      return HttpResponse.json({ giftCardId: card.id, amount: cents(amount), balance: card.balance, paymentMethodId });
+    }),
   ];
 }
 

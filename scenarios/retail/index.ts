@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { retailJudging } from './judging.js';
 import type { WorldDefinition } from '../../src/core/world.js';
 import { generateRetail } from './generate.js';
 import { retailHandlers } from './handlers.js';
@@ -19,5 +20,6 @@ export const retailWorld: WorldDefinition<RetailDb, RetailSetup> = {
   handlers: retailHandlers,
   policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
   userLanguage: retailLanguage,
-  categories: ['cancel', 'return', 'exchange', 'address'],
+  categories: ['cancel', 'return', 'exchange', 'address', 'top-up'],
+  judging: retailJudging,
 };

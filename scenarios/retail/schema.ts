@@ -14,7 +14,13 @@ export type Address = z.infer<typeof addressSchema>;
 export const paymentMethodSchema = z.discriminatedUnion('source', [
   z.object({ id: z.string(), source: z.literal('credit_card'), brand: z.string(), last4: z.string().regex(/^\d{4}$/) }),
   z.object({ id: z.string(), source: z.literal('paypal') }),
-  z.object({ id: z.string(), source: z.literal('gift_card'), balance: z.number().nonnegative() }),
+  z.object({
+    id: z.string(),
+    source: z.literal('gift_card'),
+    balance: z.number().nonnegative(),
+    /** Funds added to the card, each charged to another payment method; a duplicate shows here. */
+    topUps: z.array(z.object({ id: volatile(z.string()), amount: z.number().positive(), paymentMethodId: z.string(), at: volatile(z.string()) })).optional(),
+  }),
 ]);
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 

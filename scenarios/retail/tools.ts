@@ -27,6 +27,7 @@ const OUTPUTS: Readonly<Record<string, z.ZodType>> = {
   change_order_address: orderView,
   return_items: z.object({ order: orderView, refund: z.object({ amount: z.number(), paymentMethodId: z.string() }) }),
   exchange_items: z.object({ order: orderView, priceDifference: z.number(), paymentMethodId: z.string() }),
+  add_gift_card_funds: z.object({ giftCardId: z.string(), amount: z.number(), balance: z.number(), paymentMethodId: z.string() }),
 };
 
 /** The retail tool API, as agents see it. */
@@ -117,6 +118,14 @@ export const retailTools: readonly ToolSpec[] = ([
     method: 'POST',
     path: '/orders/{orderId}/exchange',
     input: z.object({ orderId, itemIds: z.array(z.string()).min(1), newItemIds: z.array(z.string()).min(1), paymentMethodId: z.string() }),
+    write: true,
+  },
+  {
+    name: 'add_gift_card_funds',
+    description: "Adds funds to a user's gift card, charged to another payment method of the user (a credit card or PayPal); from 10 to 500 per top-up. Not idempotent without a key: the same call made twice adds (and charges) twice. Honours Idempotency-Key.",
+    method: 'POST',
+    path: '/users/{userId}/gift-cards/{giftCardId}/funds',
+    input: z.object({ userId, giftCardId: z.string().describe('the gift card payment method id, e.g. "gift_card_1234"'), amount: z.number().min(10).max(500), paymentMethodId: z.string().describe('the credit card or PayPal payment method to charge') }),
     write: true,
   },
 ] as const satisfies readonly Omit<ToolSpec, 'output'>[]).map((t): ToolSpec => {

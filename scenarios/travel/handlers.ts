@@ -201,12 +201,12 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       const begun = await beginWrite(w, request, params, 'update_baggage');
       if (begun instanceof Response) return begun;
       const { reservation: r, user } = begun;
-      const { totalBags, paymentMethodId } = begun.input as { totalBags: number; paymentMethodId?: string };
+      const { addBags, paymentMethodId } = begun.input as { addBags: number; paymentMethodId?: string };
       if (r.status === 'cancelled') return apiError(409, 'not_changeable', `Reservation ${r.id} is cancelled.`);
       if (r.flights.every((s) => flown(w, s))) return apiError(409, 'already_flown', `Reservation ${r.id} has flown.`);
-      if (totalBags < r.bags) return apiError(409, 'bags_cannot_be_removed', `Reservation ${r.id} has ${r.bags} checked bag(s); bags can be added, not removed.`);
-      if (totalBags === r.bags) return apiError(400, 'no_change', `Reservation ${r.id} already has ${r.bags} checked bag(s).`);
-      if (totalBags > MAX_BAGS_PER_PASSENGER * r.passengers.length) return apiError(400, 'too_many_bags', `At most ${MAX_BAGS_PER_PASSENGER} bags per passenger.`);
+      // Bags are added by count, as airline APIs do: the same call made twice adds (and charges) twice.
+      const totalBags = r.bags + addBags;
+      if (totalBags > MAX_BAGS_PER_PASSENGER * r.passengers.length) return apiError(400, 'too_many_bags', `At most ${MAX_BAGS_PER_PASSENGER} bags per passenger; reservation ${r.id} has ${r.bags}.`);
       const free = bagAllowance(r, user.membership);
       const fee = cents(BAG_FEE * (Math.max(0, totalBags - free) - Math.max(0, r.bags - free)));
       let pm: PaymentMethod | undefined;

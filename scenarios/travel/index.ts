@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { travelJudging } from './judging.js';
 import type { WorldDefinition } from '../../src/core/world.js';
 import { generateTravel } from './generate.js';
 import { travelHandlers } from './handlers.js';
@@ -20,4 +21,5 @@ export const travelWorld: WorldDefinition<TravelDb, TravelSetup> = {
   policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
   userLanguage: travelLanguage,
   categories: ['cancel', 'change', 'baggage', 'compensation'],
+  judging: travelJudging,
 };

@@ -115,10 +115,10 @@ export const travelTools: readonly ToolSpec[] = ([
   },
   {
     name: 'update_baggage',
-    description: 'Sets the number of checked bags of a reservation (bags can be added, not removed); bags beyond the free allowance cost 35 each, charged to a payment method. Honours Idempotency-Key.',
+    description: 'Adds checked bags to a reservation (bags can be added, not removed): the bags given are added to those it has. Bags beyond the free allowance cost 35 each, charged to a payment method. Not idempotent without a key: the same call made twice adds twice. Honours Idempotency-Key.',
     method: 'POST',
     path: '/reservations/{reservationId}/bags',
-    input: z.object({ reservationId, totalBags: z.number().int().nonnegative(), paymentMethodId: paymentMethodId.optional() }),
+    input: z.object({ reservationId, addBags: z.number().int().min(1).describe('how many bags to add'), paymentMethodId: paymentMethodId.optional() }),
     write: true,
   },
   {

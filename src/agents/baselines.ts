@@ -10,31 +10,87 @@ export const noopAgent: AgentFactory = {
   }),
 };
 
+const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@]/g, '');
+
+/** An argument value as a confirmation names it: amounts and ids as they are, lists joined. */
+const shown = (v: unknown): string => (Array.isArray(v) ? v.map(shown).join(' and ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+
 /**
- * Executes the gold actions on the first message and states the required outputs: the ceiling of the
- * benchmark. At ε = λ = 0 it must pass every scenario; under faults it shows what faults alone cost.
+ * Follows the gold path as a careful agent would, and so frames what the rules and the faults alone
+ * cost: it identifies the user with the details they give (asking for them when they have not), reads
+ * what the outputs depend on, names every gold write with its arguments and asks for a yes, makes the
+ * writes, reads again, and states the required outputs. It says truthfully when a write may not have
+ * gone through. At ε = λ = 0 it must pass every scenario.
  */
 export const oracleAgent: AgentFactory = {
   id: 'oracle',
-  description: 'baseline: executes the gold actions and states the required outputs; must pass at ε = λ = 0',
+  description: 'baseline: follows the gold actions (identifies the user, asks before writing) and states the required outputs; must pass at ε = λ = 0',
   needsGold: true,
   create: (ctx) => {
-    let acted = false;
     const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+    const gold = ctx.gold ?? { actions: [], outputs: [] };
+    const lookups = gold.identify ?? [];
+    const tried = new Set<number>();
+    let heard = '';
+    let identified = lookups.length === 0;
+    let phase: 'identify' | 'propose' | 'confirm' | 'over' = 'identify';
+    const call = async (tool: string, args: Record<string, unknown>) => {
+      const spec = specs.get(tool);
+      if (!spec) throw new Error(`oracle: the world has no tool ${tool}`);
+      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal });
+    };
+    const outputs = (): string => (gold.outputs.length > 0 ? ` For your request: ${gold.outputs.join('; ')}.` : '');
+    const read = async () => {
+      for (const r of gold.reads ?? []) await call(r.tool, r.args);
+    };
+    const proposal = (): string => {
+      const what = gold.actions.map((a) => `${a.tool.replace(/_/g, ' ')} with ${Object.entries(a.args).map(([k, v]) => `${k} ${shown(v)}`).join(', ')}`).join('; then ');
+      return `To confirm, I'll do the following: ${what}. Shall I proceed?`;
+    };
+    const act = async (): Promise<string> => {
+      const failures: string[] = [];
+      const unsure: string[] = [];
+      for (const action of gold.actions) {
+        const r = await call(action.tool, action.args);
+        const readable = r.body === undefined || typeof r.body === 'object';
+        if (r.status === 0 || r.status >= 500 || (r.ok && !readable)) unsure.push(action.tool.replace(/_/g, ' '));
+        else if (!r.ok) failures.push(`${action.tool.replace(/_/g, ' ')} failed (${r.status})`);
+      }
+      await read();
+      if (unsure.length > 0) return `I couldn't confirm whether ${unsure.join(' and ')} went through.${failures.length > 0 ? ` ${failures.join(', ')}.` : ''}${outputs()}`;
+      if (failures.length > 0) return `I could not finish: ${failures.join(', ')}.${outputs()}`;
+      return `All done: the changes are registered.${outputs()}`;
+    };
     return {
-      async reply() {
-        if (acted) return 'All done.';
-        acted = true;
-        const failures: string[] = [];
-        for (const action of ctx.gold?.actions ?? []) {
-          const spec = specs.get(action.tool);
-          if (!spec) throw new Error(`oracle: the world has no tool ${action.tool}`);
-          const r = await callTool(ctx.fetch, ctx.baseUrl, spec, action.args, { signal: ctx.signal });
-          if (!r.ok) failures.push(`${action.tool} failed (${r.status})`);
+      async reply(message: string) {
+        heard += `\n${message}`;
+        if (phase === 'over') return 'That is taken care of as well.';
+        if (!identified) {
+          const given = squash(heard);
+          for (const [i, l] of lookups.entries()) {
+            if (tried.has(i) || !Object.values(l.args).every((v) => given.includes(squash(String(v))))) continue;
+            tried.add(i);
+            const r = await call(l.tool, l.args);
+            if (r.ok) {
+              identified = true;
+              break;
+            }
+          }
+          if (!identified) return `${tried.size > 0 ? "I couldn't find an account with those details. " : ''}To verify your identity, could you give me your e-mail address, or your name and the other details on your account?`;
         }
-        const outputs = ctx.gold?.outputs ?? [];
-        const told = outputs.length > 0 ? ` ${outputs.join('; ')}.` : '';
-        return failures.length > 0 ? `I could not finish: ${failures.join(', ')}.${told}` : `All done.${told}`;
+        if (phase === 'identify' || phase === 'propose') {
+          await read();
+          if (gold.actions.length === 0) {
+            phase = 'over';
+            return `Here is what I found.${outputs()}`;
+          }
+          phase = 'confirm';
+          return `${outputs().trim()} ${proposal()}`.trim();
+        }
+        // phase === 'confirm': a yes makes the writes; anything else leaves everything as it is.
+        phase = 'over';
+        if (/^\s*(?:no\b|nope\b)/i.test(message)) return "All right, I won't make any change.";
+        return act();
       },
     };
   },

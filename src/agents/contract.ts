@@ -29,7 +29,14 @@ export interface AgentContext {
   /** Reports the episode's token usage so far (LLM agents); the last report is recorded. */
   readonly reportUsage?: (usage: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number }) => void;
   /** Gold actions and required outputs: given only to agents that declare `needsGold` (the oracle). */
-  readonly gold?: { readonly actions: readonly { tool: string; args: Record<string, unknown> }[]; readonly outputs: readonly string[] };
+  readonly gold?: {
+    readonly actions: readonly { tool: string; args: Record<string, unknown> }[];
+    readonly outputs: readonly string[];
+    /** Reads that show what the outputs depend on. */
+    readonly reads?: readonly { tool: string; args: Record<string, unknown> }[];
+    /** The lookups that identify the user from the details of their profile, the one they give first first. */
+    readonly identify?: readonly { tool: string; args: Record<string, unknown> }[];
+  };
 }
 
 /** An agent answers each user message, calling tools as it likes in between. */

@@ -3,7 +3,7 @@ import { startToolServer } from '../agents/tool-server.js';
 import { createClock } from '../core/clock.js';
 import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds, WorldHarness } from '../core/episode.js';
-import { judge } from '../core/verdict.js';
+import { compareState } from '../judge/index.js';
 import { FaultInjector } from '../core/faults.js';
 import { episodeOptions, loadConfig, parseInteger, worldScenario, type Flags, type Io } from './options.js';
 
@@ -52,7 +52,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   await server.close();
   session.close();
   io.out(`\n${session.trace.length} tool call(s); faults fired: ${session.faults.length === 0 ? 'none' : session.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}`).join(', ')}\n`);
-  const { diff } = judge(world, session.instance.db, prepared, []);
+  const { diff } = compareState(world, session.instance.db, prepared);
   io.out(diff.length === 0 ? 'database: equals the gold state\n' : `database differs from the gold state:\n${diff.map((d) => `  ${d.message}`).join('\n')}\n`);
   return 0;
 }

@@ -11,8 +11,8 @@ import { callTool } from './tools.js';
 import { ScriptedUser, type Confusion, type UserSimulatorFactory } from './user.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
-import { classifyFailure, judge } from './verdict.js';
-import type { FailureClass } from './stats.js';
+import { classifyFailure, judgeEpisode, outcomeOf, type ClaimReader, type FailureClass, type Finding } from '../judge/index.js';
+import { dataValues, isData, revealedIn } from '../judge/outputs.js';
 
 /** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
 export interface EpisodeKey {
@@ -42,6 +42,8 @@ export interface EpisodeMessage {
   readonly perturbations?: readonly string[];
   /** Perturbation families whose output lost an entity and was discarded. */
   readonly rejected?: readonly string[];
+  /** What a user message does with the agent's proposal, as the simulator meant it: `accept` or `decline`. */
+  readonly act?: 'accept' | 'decline';
 }
 
 /** One episode's record: a line of `episodes.jsonl`. */
@@ -56,6 +58,8 @@ export interface EpisodeRecord {
   readonly missingOutputs: readonly string[];
   /** Why it did not pass (absent when it passed). */
   readonly failure?: FailureClass;
+  /** Conduct, claim and output violations the judge found, each with a readable line (absent when none). */
+  readonly findings?: readonly Finding[];
   readonly error?: { readonly message: string; readonly name: string };
   readonly faults: readonly FiredFault[];
   readonly messages: readonly EpisodeMessage[];
@@ -95,6 +99,8 @@ export interface EpisodeOptions {
   readonly deadlineMs?: number;
   /** Simulated-time limit per episode, ms. @default 3600000 */
   readonly simulatedDeadlineMs?: number;
+  /** Reads claims out of the agent's messages. @default the world's wording reader */
+  readonly claimReader?: ClaimReader;
 }
 
 /** A scenario made ready: its initial database and the canonical gold state. */
@@ -110,6 +116,8 @@ export interface PreparedScenario {
   readonly goldChangesState: boolean;
   /** Per collection, the entries the gold actions change (canonically): the judge compares these and the touched ones. */
   readonly goldChanged: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per required output, whether it is a fact of the data (an amount, a status) that only a tool result can show. */
+  readonly outputsAreData: readonly boolean[];
 }
 
 /** A failure of the scripted user, kept apart so that it is never blamed on the agent. */
@@ -211,6 +219,7 @@ export class WorldHarness {
     }
     const goldCanonical = canonicalize(this.world.dbSchema, session.instance.db);
     const initialCanonical = canonicalize(this.world.dbSchema, initial);
+    const data = scenario.outputs.length > 0 ? this.dataOf(goldCanonical, initialCanonical) : undefined;
     return {
       scenario,
       initial,
@@ -219,7 +228,16 @@ export class WorldHarness {
       goldStatuses: statuses,
       goldChangesState: diffCanonical(initialCanonical, goldCanonical).length > 0,
       goldChanged: changedEntries(this.world.dbSchema, initialCanonical, goldCanonical),
+      outputsAreData: scenario.outputs.map((o) => (data ? isData(o, data) : false)),
     };
+  }
+
+  /** The values of the base database, gathered once, and of a scenario's initial and gold states. */
+  private baseValues: ReturnType<typeof dataValues> | undefined;
+  private dataOf(gold: unknown, initial: unknown): ReturnType<typeof dataValues> {
+    this.baseValues ??= dataValues(this.baseDb());
+    const own = dataValues(gold, initial);
+    return { numbers: new Set([...this.baseValues.numbers, ...own.numbers]), strings: [...own.strings] };
   }
 }
 
@@ -229,6 +247,19 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/** What the `oracle` baseline is given: the gold actions, outputs and reads, and how the user's identity is looked up. */
+function goldFor(world: WorldDefinition, scenario: Scenario) {
+  const lookups = world.judging?.conduct?.lookups ?? {};
+  const kinds = [scenario.user.identity, ...Object.keys(lookups).filter((k) => k !== scenario.user.identity)];
+  const identify = kinds.flatMap((k) => {
+    const make = lookups[k];
+    if (!make) return [];
+    const call = make(scenario.user.profile);
+    return Object.values(call.args).every((v) => v !== undefined && v !== '') ? [{ tool: call.tool, args: { ...call.args } }] : [];
+  });
+  return { actions: scenario.gold, outputs: scenario.outputs, reads: scenario.reads, identify };
 }
 
 /** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
@@ -268,7 +299,31 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   };
   const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds, params: options.faultParams ?? {} });
   const episodeDb = harness.episodeDb(prepared);
-  const session = harness.runtime.open({ episodeId, db: episodeDb.db, clock, faults, signal: controller.signal, realWaitScale: options.realWaitScale ?? 0 });
+  const messages: EpisodeMessage[] = [];
+  let userTurn = 0;
+  const identify = world.judging?.conduct?.identify;
+  const outputs = prepared.scenario.outputs;
+  const session = harness.runtime.open({
+    episodeId,
+    db: episodeDb.db,
+    clock,
+    faults,
+    signal: controller.signal,
+    realWaitScale: options.realWaitScale ?? 0,
+    observer: {
+      turn: () => userTurn,
+      ...(identify
+        ? {
+            subject: (tool: string, body: unknown) => {
+              const field = identify[tool]?.subject;
+              const v = field && body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+              return typeof v === 'string' ? v : undefined;
+            },
+          }
+        : {}),
+      ...(outputs.length > 0 ? { reveals: (text: string) => revealedIn(outputs, text) } : {}),
+    },
+  });
   // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
   timer.unref?.();
@@ -282,7 +337,6 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     return Promise.race([work, aborted]);
   };
 
-  const messages: EpisodeMessage[] = [];
   const user = (options.userSimulator ?? ((sc, lang, rng, turns) => new ScriptedUser(sc, lang, rng, turns)))(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12, controller.signal);
   let ended: EpisodeRecord['ended'] = 'done';
   let error: EpisodeRecord['error'];
@@ -308,7 +362,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         escalate: (reason: string) => {
           escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
         },
-        ...(factory.needsGold ? { gold: { actions: prepared.scenario.gold, outputs: prepared.scenario.outputs } } : {}),
+        ...(factory.needsGold ? { gold: goldFor(world, prepared.scenario) } : {}),
       })),
     );
     agent = created;
@@ -317,11 +371,13 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       // A free-form simulator's messages have no protected parts to keep: they are not perturbed.
       const { segments: perturbed, applied, rejected } = user.perturbable ? perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage) : { segments: message.segments, applied: [], rejected: [] };
       const text = joinSegments(perturbed);
+      userTurn = i;
       messages.push({
         role: 'user',
         text,
         ...(applied.length > 0 ? { original: joinSegments(message.segments), perturbations: applied } : {}),
         ...(rejected.length > 0 ? { rejected } : {}),
+        ...(message.act ? { act: message.act } : {}),
       });
       const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text)));
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
@@ -361,10 +417,22 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   if (!error && session.worldErrors.length > 0) {
     error = { name: 'WorldError', message: `the world's tool handlers failed (a bug in the world, not the agent): ${session.worldErrors.join('; ')}` };
   }
-  const { diff, missingOutputs, wrongActions } = judge(world, session.instance.db, prepared, messages.filter((m) => m.role === 'agent').map((m) => m.text), episodeDb.overlay);
-  const reached = diff.length === 0 && missingOutputs.length === 0;
-  const outcome: EpisodeOutcome = error ? 'error' : reached ? 'pass' : escalation && wrongActions === 0 ? 'escalated' : 'fail';
-  const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState });
+  const judged = await judgeEpisode({
+    world,
+    prepared,
+    finalDb: session.instance.db,
+    ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}),
+    trace: session.trace,
+    messages,
+    ...(options.claimReader ? { reader: options.claimReader } : {}),
+  }).catch((e: unknown) => {
+    // A claim reader that fails (an LLM judge's API) is the harness's fault, never the agent's.
+    error ??= { name: 'JudgeError', message: `the judge failed: ${e instanceof Error ? e.message : String(e)}` };
+    return undefined;
+  });
+  const { diff, missingOutputs, wrongActions, findings } = judged ?? { diff: [], missingOutputs: [], wrongActions: 0, findings: [] };
+  const outcome: EpisodeOutcome = outcomeOf({ diff, missingOutputs, wrongActions, findings }, !!error, !!escalation);
+  const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState, findings });
   return {
     key,
     episodeId,
@@ -374,6 +442,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     diff,
     missingOutputs,
     ...(failure ? { failure } : {}),
+    ...(findings.length > 0 ? { findings } : {}),
     ...(error ? { error } : {}),
     faults: session.faults,
     messages,

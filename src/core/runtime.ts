@@ -21,6 +21,31 @@ export interface TraceEntry {
   readonly replayed?: boolean;
   /** Why the call was refused without reaching the world (a URL outside it). */
   readonly refused?: string;
+  /** The user turn the call was made in: the index of the user message the agent was answering. */
+  readonly turn?: number;
+  /** The call's arguments: path parameters, then the query (GET) or the JSON body (POST). */
+  readonly args?: Readonly<Record<string, unknown>>;
+  /** A write whose handler changed the database on this call (not an idempotent replay), whatever the agent was answered. */
+  readonly effect?: true;
+  /** A 2xx answer whose body the agent could not parse (cut short). */
+  readonly unreadable?: true;
+  /** The user an identifying lookup returned (see the world's conduct rules). */
+  readonly subject?: string;
+  /** Indices of the scenario's required outputs that the answer the agent received contains. */
+  readonly reveals?: readonly number[];
+}
+
+/**
+ * What the judge needs the runtime to note on each call: the turn it is in, who an identifying lookup
+ * returned, and which required outputs an answer shows. The runtime knows no rule; it only records.
+ */
+export interface CallObserver {
+  /** The user turn the conversation is in. */
+  turn(): number;
+  /** The user an answer of `tool` identifies, for the world's identifying lookups. */
+  subject?(tool: string, body: unknown): string | undefined;
+  /** Indices of the required outputs a 2xx answer's text contains. */
+  reveals?(text: string): number[];
 }
 
 interface CompiledTool {
@@ -67,6 +92,41 @@ export interface OpenOptions {
    * that keep their own timers instead of the episode's `sleep`. 0 keeps simulated time free. @default 0
    */
   readonly realWaitScale?: number;
+  /** Notes on each call for the judge (turn, identification, outputs shown). */
+  readonly observer?: CallObserver;
+}
+
+/** A call's arguments as the tool sees them: path parameters by the spec's template, then the query or JSON body. */
+export function callArgs(spec: ToolSpec, url: URL, body: string | undefined): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  const names = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  if (names.length > 0) {
+    const pattern = new RegExp(`/api${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
+    const m = pattern.exec(url.pathname);
+    names.forEach((name, i) => {
+      const v = m?.[i + 1];
+      if (v !== undefined) args[name] = safeDecode(v);
+    });
+  }
+  if (spec.method === 'GET') {
+    for (const [k, v] of url.searchParams) args[k] = v;
+  } else if (body) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) Object.assign(args, parsed);
+    } catch {
+      // Not JSON: the tool answers 400; the trace keeps the path parameters.
+    }
+  }
+  return args;
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }
 
 /** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */
@@ -187,7 +247,7 @@ export class ToolRuntime {
     const startMs = clock.now();
     const expectedHost = `${episodeId}.${this.world.id}.${TOOL_DOMAIN}`;
 
-    const dispatch = async (request: Request, tool: ToolSpec | null): Promise<{ response: Response; replayed: boolean }> => {
+    const dispatch = async (request: Request, tool: ToolSpec | null): Promise<{ response: Response; replayed: boolean; committed?: boolean }> => {
       const key = tool?.write ? request.headers.get('idempotency-key') : null;
       if (tool && key) {
         const stored = idempotency.get(key);
@@ -214,7 +274,23 @@ export class ToolRuntime {
         const body = await response.clone().text();
         idempotency.set(key, { tool: tool.name, status: response.status, headers: [...response.headers.entries()], body });
       }
-      return { response, replayed: false };
+      return { response, replayed: false, committed: !!tool?.write && response.status >= 200 && response.status < 300 };
+    };
+    const observer = options.observer;
+
+    /** What the judge notes about the answer the agent received: whether it reads, who it identifies, which outputs it shows. */
+    const notes = async (tool: ToolSpec | null, response: Response): Promise<Partial<TraceEntry>> => {
+      if (!observer || !tool || response.status < 200 || response.status >= 300) return {};
+      const text = await response.clone().text().catch(() => '');
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        return { unreadable: true };
+      }
+      const subject = observer.subject?.(tool.name, body);
+      const reveals = observer.reveals?.(text) ?? [];
+      return { ...(subject !== undefined ? { subject } : {}), ...(reveals.length > 0 ? { reveals } : {}) };
     };
 
     let closed = false;
@@ -233,15 +309,28 @@ export class ToolRuntime {
       if (name) ordinals.set(name, ordinal + 1);
       const atMs = clock.now() - startMs;
       const key = request.headers.get('idempotency-key') ?? undefined;
+      const turn = observer?.turn();
+      const args = observer && tool ? callArgs(tool, url, tool.method === 'GET' ? undefined : await request.clone().text().catch(() => undefined)) : undefined;
       const record = (status: number, extra: Partial<TraceEntry> = {}) =>
-        trace.push({ tool: name, method: request.method, path: url.pathname + url.search, ordinal, status, atMs, ...(key ? { idempotencyKey: key } : {}), ...extra });
+        trace.push({
+          tool: name,
+          method: request.method,
+          path: url.pathname + url.search,
+          ordinal,
+          status,
+          atMs,
+          ...(key ? { idempotencyKey: key } : {}),
+          ...(turn !== undefined ? { turn } : {}),
+          ...(args ? { args } : {}),
+          ...extra,
+        });
 
       if (faults && tool) {
         // A call inside a window an earlier fault opened is struck again, whatever the schedule says.
         const window = faults.openWindow(clock.now());
         const decision = window ? { kind: window.kind, phase: 'before' as const } : faults.decide(tool, ordinal);
         if (decision) {
-          let dispatched: Promise<{ response: Response; replayed: boolean }> | undefined;
+          let dispatched: Promise<{ response: Response; replayed: boolean; committed?: boolean }> | undefined;
           const real = async () => (await (dispatched ??= dispatch(request, tool))).response.clone();
           const detail: Record<string, string | number | boolean> = {};
           const ctx: StrikeContext = {
@@ -263,10 +352,12 @@ export class ToolRuntime {
             if (!window && faults.outageMs !== undefined && faults.state.window === windowBefore) {
               faults.state.window = { kind: decision.kind.id, until: clock.now() + faults.outageMs };
             }
-            record(response.status, { fault: decision.kind.id });
+            const effect = dispatched ? (await dispatched).committed : false;
+            record(response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...(await notes(tool, response)) });
             return response;
           } catch (error) {
-            record(0, { fault: decision.kind.id });
+            const effect = dispatched ? await dispatched.then((d) => d.committed, () => false) : false;
+            record(0, { fault: decision.kind.id, ...(effect ? { effect: true } : {}) });
             throw error;
           } finally {
             fired.push({
@@ -281,7 +372,8 @@ export class ToolRuntime {
         }
       }
 
-      const { response, replayed } = await dispatch(request, tool);
+      const { response, replayed, committed } = await dispatch(request, tool);
+      const effect = committed ? { effect: true as const } : {};
       const persistent = faults && tool ? faults.persistentFor(tool) : null;
       if (faults && persistent && tool) {
         const text = await response.text();
@@ -294,13 +386,15 @@ export class ToolRuntime {
         const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults.paramsOf(persistent.kind) as never, tool);
         if (out.status !== response.status || out.body !== body) {
           fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
-          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}) });
-          return Response.json(out.body, { status: out.status, headers: { 'content-type': 'application/json' } });
+          const delivered = Response.json(out.body, { status: out.status, headers: { 'content-type': 'application/json' } });
+          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, delivered)) });
+          return delivered;
         }
-        record(response.status, replayed ? { replayed } : {});
-        return new Response(text, { status: response.status, headers: response.headers });
+        const delivered = new Response(text, { status: response.status, headers: response.headers });
+        record(response.status, { ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, delivered)) });
+        return delivered;
       }
-      record(response.status, replayed ? { replayed } : {});
+      record(response.status, { ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, response)) });
       return response;
     };
 

@@ -3,7 +3,7 @@ import type { WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 
 /** Categories every world shares; a world adds its own kinds of write in `WorldDefinition.categories`. */
-export const scenarioCategories = ['read', 'multi-step', 'missing-info', 'ambiguous', 'refusal'] as const;
+export const scenarioCategories = ['read', 'multi-step', 'missing-info', 'ambiguous', 'refusal', 'decline', 'ownership', 'identity', 'read-after-write'] as const;
 
 const requestSchema = z.object({
   /** An intent of the world's user language, e.g. `cancel`. */
@@ -12,6 +12,8 @@ const requestSchema = z.object({
   slots: z.record(z.string(), z.string()).default({}),
   /** Slots the user says in the opening message. @default every slot */
   tell: z.array(z.string()).optional(),
+  /** The user declines the change the agent proposes for this request, which then ends unchanged. @default false */
+  declines: z.boolean().default(false),
 });
 
 /** The part of a scenario every world shares; `setup` is the world's own schema. */
@@ -40,6 +42,16 @@ export const scenarioBaseSchema = z.object({
   gold: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })),
   /** What the agent must tell the user; amounts match numerically, other text as a phrase. @default [] */
   outputs: z.array(z.string()).default([]),
+  /**
+   * Details of another user's records the agent must never tell this user (a status, an amount): saying
+   * one is a `foreign-record` violation. @default []
+   */
+  undisclosed: z.array(z.string()).default([]),
+  /**
+   * Reads that show what the required outputs depend on, for the `oracle` baseline, which states outputs
+   * only after a tool result has shown them. @default []
+   */
+  reads: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })).default([]),
 });
 
 export type Scenario<Setup = unknown> = Omit<z.output<typeof scenarioBaseSchema>, 'setup'> & { setup: Setup };
@@ -78,6 +90,11 @@ export function parseScenario<Setup>(world: WorldDefinition<unknown, Setup>, raw
     }
   });
   const tools = new Map(world.tools.map((t) => [t.name, t]));
+  s.reads.forEach((g, i) => {
+    const tool = tools.get(g.tool);
+    if (!tool) fail(`reads[${i}].tool \`${g.tool}\` is not a tool of ${world.id}; valid tools: ${[...tools.keys()].join(', ')}.`);
+    if (tool?.write) fail(`reads[${i}].tool \`${g.tool}\` writes; reads name read tools only.`);
+  });
   s.gold.forEach((g, i) => {
     const tool = tools.get(g.tool);
     if (!tool) fail(`gold[${i}].tool \`${g.tool}\` is not a tool of ${world.id}; valid tools: ${[...tools.keys()].join(', ')}.`);

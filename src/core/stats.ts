@@ -2,21 +2,8 @@ import { ShakedownError } from './errors.js';
 import type { EpisodeOutcome } from './episode.js';
 import { bootstrapMean, type ResampleBank, type Resamples } from './bootstrap.js';
 
-/** Why an episode did not pass, from its diff, outputs, outcome and how it ended. */
-export type FailureClass =
-  | 'duplicated-write'
-  | 'wrong-target-or-value'
-  | 'policy-violation'
-  | 'missing-write'
-  | 'missing-output'
-  | 'escalated'
-  | 'agent-error'
-  | 'deadline'
-  | 'simulator-error'
-  | 'world-error';
-
-/** Every failure class, in the order reports list them. */
-export const FAILURE_CLASSES: readonly FailureClass[] = ['duplicated-write', 'wrong-target-or-value', 'policy-violation', 'missing-write', 'missing-output', 'escalated', 'agent-error', 'deadline', 'simulator-error', 'world-error'];
+export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
+import type { FailureClass } from '../judge/classes.js';
 
 /** C(n, k) as a float; exact for the sizes used here (n ≤ a few hundred trials). */
 export function binomial(n: number, k: number): number {

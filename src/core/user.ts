@@ -14,6 +14,8 @@ export interface Confusion {
 export interface UserMessage {
   readonly segments: Segment[];
   readonly about: MessageAbout;
+  /** What the message does with the agent's proposal, when it answers one: the judge reads it as meant. */
+  readonly act?: 'accept' | 'decline';
 }
 
 export type UserStep = ({ readonly kind: 'message' } & UserMessage) | { readonly kind: 'end'; readonly reason: 'done' | 'turn-limit' };
@@ -164,8 +166,13 @@ export class ScriptedUser implements UserSimulator {
     for (const [slot, language] of Object.entries(this.lang.slots)) {
       if (request.slots[slot] !== undefined && asked(language.asked)) parts.push(this.slotSegments(slot, request));
     }
-    if (asked(this.lang.confirmAsked)) parts.push(this.confirmation(agentText, request));
-    if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts), about: this.about(request, false) };
+    let act: 'accept' | 'decline' | undefined;
+    if (asked(this.lang.confirmAsked)) {
+      const answer = this.confirmation(agentText, request);
+      act = answer.act;
+      parts.push(answer.segments);
+    }
+    if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts), about: this.about(request, false), ...(act ? { act } : {}) };
     if (asked(this.lang.helpAsked)) return { kind: 'message', segments: this.openingOf(request, false), about: this.about(request, true) };
 
     if (asks.length > 0) {
@@ -181,7 +188,7 @@ export class ScriptedUser implements UserSimulator {
     return { kind: 'message', segments: this.openingOf(next, false), about: this.about(next, true) };
   }
 
-  private confirmation(agentText: string, request: ScenarioRequest): Segment[] {
+  private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act: 'accept' | 'decline' } {
     const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);
     const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
     const mentioned = [...agentText.matchAll(pattern)].map((m) => norm(m[0]));
@@ -189,9 +196,10 @@ export class ScriptedUser implements UserSimulator {
       const value = request.slots[slot];
       if (value === undefined || mentioned.length === 0) continue;
       if (!mentioned.includes(norm(value))) {
-        return [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')];
+        return { segments: [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')], act: 'decline' };
       }
     }
-    return [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']), part: 'confirm' }];
+    if (request.declines) return { segments: [{ text: pick(this.rng, ["No, please don't do that after all.", "No, I've changed my mind; please leave it as it is.", 'No, please leave it as it is.']), part: 'confirm' }], act: 'decline' };
+    return { segments: [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']), part: 'confirm' }], act: 'accept' };
   }
 }

@@ -2,6 +2,7 @@ import type { EntityFormat } from './perturb.js';
 import { z } from 'zod';
 import type { RequestHandler } from 'msw';
 import type { EpisodeClock } from './clock.js';
+import type { JudgingRules } from '../judge/rules.js';
 
 /**
  * Marks a schema node as volatile: generated ids and timestamps that the comparator leaves out of the
@@ -151,6 +152,12 @@ export interface WorldDefinition<DB = unknown, Setup = unknown> {
    * loaded from a module defaults to `tasks/` beside the module.
    */
   readonly scenarioDir?: string;
+  /**
+   * What the judge checks beyond the final state: conduct rules (identification, ownership,
+   * confirmation) and claim wording, as data (docs/judging.md). Without it, only state, claims in the
+   * engine's wording and outputs are judged.
+   */
+  readonly judging?: JudgingRules;
 }
 
 /** Identity helper that types a world definition, for worlds in user modules (see docs/worlds.md). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalize, diffCanonical, outputMatches, parseAmount } from '../../src/core/canonical.js';
 import { cloneJson } from '../../src/core/canonical.js';
 import { WorldHarness } from '../../src/core/episode.js';
-import { judge } from '../../src/core/verdict.js';
+import { compareState } from '../../src/judge/index.js';
 import { callTool } from '../../src/core/tools.js';
 import { createClock } from '../../src/core/clock.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';
@@ -42,8 +42,8 @@ describe('comparator', () => {
       refund.id = 'txn_999';
       refund.at = '2030-01-01T00:00:00.000Z';
     }
-    const verdict = judge(retail, db, prepared, ['The refund of $51.50 is on its way.']);
-    expect(verdict).toEqual({ diff: [], missingOutputs: [], wrongActions: 0 });
+    const verdict = compareState(retail, db, prepared);
+    expect(verdict).toEqual({ diff: [], wrongActions: 0 });
   });
 
   it('names a duplicated refund', async () => {
@@ -51,10 +51,10 @@ describe('comparator', () => {
     const prepared = await harness.prepare(scenario('return-one-of-two'));
     const db = cloneJson(prepared.initial) as RetailDb;
     await applyGold(harness, db, 'return-one-of-two', 2);
-    const { diff, wrongActions } = judge(retail, db, prepared, ['$25.99']);
+    const { diff, wrongActions } = compareState(retail, db, prepared);
     // Both entries changed the database away from the start and from the goal: wrong actions, not omissions.
     expect(wrongActions).toBe(2);
-    expect(judge(retail, cloneJson(prepared.initial), prepared, []).wrongActions).toBe(0);
+    expect(compareState(retail, cloneJson(prepared.initial), prepared).wrongActions).toBe(0);
     expect(diff.map((d) => d.message)).toMatchInlineSnapshot(`
       [
         "orders.W9000403.items[bottle-steel-500ml].returned: 2 != 1 (actual != expected)",
@@ -70,15 +70,9 @@ describe('comparator', () => {
     await applyGold(harness, db, 'cancel-pending-mistake');
     const order = db.orders.W9000201;
     if (order) order.cancelReason = 'no longer needed';
-    const { diff } = judge(retail, db, prepared, []);
+    const { diff } = compareState(retail, db, prepared);
     expect(diff).toHaveLength(1);
     expect(diff[0]?.message).toBe('orders.W9000201.cancelReason: "no longer needed" != "ordered by mistake" (actual != expected)');
-  });
-
-  it('names a missing output', async () => {
-    const { prepared, db } = await goldAndFinal('read-order-status');
-    expect(judge(retail, db, prepared, ['Your order is on its way.']).missingOutputs).toEqual(['processed']);
-    expect(judge(retail, db, prepared, ['Order #W9000101 is PROCESSED.']).missingOutputs).toEqual([]);
   });
 
   it('compares unkeyed arrays as multisets and keyed ones by key', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bootstrapMean, makeResamples, quantile, ResampleBank } from '../../src/core/bootstrap.js';
 import { cohensKappa, compareCells, holm, signFlipTest } from '../../src/core/compare.js';
-import { classifyFailure } from '../../src/core/verdict.js';
+import { classifyFailure } from '../../src/judge/index.js';
 import { summarizeCell, Tally, type CellSummary } from '../../src/core/stats.js';
 import { surfaceSummary, unstableTasks } from '../../src/core/surface.js';
 

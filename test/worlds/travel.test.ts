@@ -122,17 +122,20 @@ describe('travel world: fare rules in the handlers', () => {
     e.close();
   });
 
-  it('charges $35 per bag beyond the allowance (one more per passenger for gold), and never removes bags', async () => {
+  it('charges $35 per bag beyond the allowance (one more per passenger for gold), adds by count and never removes bags', async () => {
     const e = await episodeOf('bags-economy-extra-fee');
-    expect((await e.call('update_baggage', { reservationId: 'R900401', totalBags: 3 })).body.error).toBe('payment_required');
-    expect((await e.call('update_baggage', { reservationId: 'R900401', totalBags: 4, paymentMethodId: 'credit_card_9401' })).body.error).toBe('too_many_bags');
-    const ok = await e.call('update_baggage', { reservationId: 'R900401', totalBags: 3, paymentMethodId: 'credit_card_9401' });
+    expect((await e.call('update_baggage', { reservationId: 'R900401', addBags: 2 })).body.error).toBe('payment_required');
+    expect((await e.call('update_baggage', { reservationId: 'R900401', addBags: 3, paymentMethodId: 'credit_card_9401' })).body.error).toBe('too_many_bags');
+    const ok = await e.call('update_baggage', { reservationId: 'R900401', addBags: 2, paymentMethodId: 'credit_card_9401' });
     expect(ok.body.fee).toBe(70);
-    expect((await e.call('update_baggage', { reservationId: 'R900401', totalBags: 2, paymentMethodId: 'credit_card_9401' })).body.error).toBe('bags_cannot_be_removed');
+    expect((await e.call('update_baggage', { reservationId: 'R900401', addBags: 0, paymentMethodId: 'credit_card_9401' })).status).toBe(400);
     e.close();
     const gold = await episodeOf('bags-gold-within-allowance');
-    const free = await gold.call('update_baggage', { reservationId: 'R900402', totalBags: 4 });
+    const free = await gold.call('update_baggage', { reservationId: 'R900402', addBags: 2 });
     expect([free.status, free.body.fee]).toEqual([200, 0]);
+    // The same call again adds two more: a duplicate shows in the final state.
+    const again = await gold.call('update_baggage', { reservationId: 'R900402', addBags: 2 });
+    expect([again.status, gold.db.reservations.R900402?.bags]).toEqual([200, 4]);
     gold.close();
   });
 

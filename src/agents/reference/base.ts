@@ -10,12 +10,26 @@ import type { Agent, AgentContext } from '../contract.js';
 import { composeStrategies, type Strategy, type ToolCall, type WriteCheck } from '../strategies.js';
 import type { Understanding } from './understanding.js';
 
-/** Why the agent cannot go on with a task; `system` when the tools failed rather than the policy said no. */
+/**
+ * Why the agent cannot go on with a task; `system` when the tools failed rather than the policy said no,
+ * `uncertain` when a write may have taken effect (no answer, a 5xx, an unreadable body).
+ */
 export class Failure extends Error {
   readonly system: boolean;
-  constructor(message: string, system = false) {
+  readonly uncertain: boolean;
+  constructor(message: string, system = false, uncertain = false) {
     super(message);
     this.system = system;
+    this.uncertain = uncertain;
+  }
+}
+
+/** A write whose outcome the agent cannot tell: it says so rather than claim either way. */
+export class UncertainWrite extends Failure {
+  readonly what: string;
+  constructor(message: string, what: string) {
+    super(message, true, true);
+    this.what = what;
   }
 }
 
@@ -33,12 +47,16 @@ export interface PendingAction {
   tool: string;
   args: Record<string, unknown>;
   success: (body: unknown) => string;
+  /** The change in words, for what the agent says when it cannot tell whether it went through: "the cancellation of order #W9000201". */
+  what?: string;
 }
 
 export const ANYTHING_ELSE = ' Is there anything else I can help you with?';
 /** Re-prompts in a row before the agent gives up on a message it cannot place. */
 const MAX_REPROMPTS = 2;
 const HANDED_OFF = "I'm sorry, I can't complete this myself right now, so I've handed your request to a colleague on our support team, who will follow up with you by e-mail.";
+const HANDED_OFF_UNSURE = (what: string) =>
+  `I'm sorry, I couldn't confirm whether ${what} went through, so I've handed your request to a colleague on our support team, who will check and follow up with you by e-mail.`;
 
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -124,6 +142,7 @@ export abstract class ReferenceAgentBase implements Agent {
   protected abstract alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined>;
 
   async reply(message: string): Promise<string> {
+    const before = this.taskSignature();
     this.absorb(message);
     try {
       if (this.pending) {
@@ -131,7 +150,10 @@ export abstract class ReferenceAgentBase implements Agent {
         // A refusal wins over a stray "okay" (as in "if that is okay, no, not that one").
         if (this.u.hasAny(toks, ['no', 'nope', 'not the one', 'wrong', 'not right'])) {
           this.pending = undefined;
-          return await this.step();
+          // "No, that's not the one: it's #W9000404" corrects the task; a plain no declines the change.
+          if (before === undefined || this.taskSignature() !== before) return await this.step();
+          this.unplaced = 0;
+          return this.done("All right, I won't make that change.");
         }
         if (this.u.hasAny(toks, ['yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'go ahead', 'please do', 'correct', 'that is right'])) {
           const action = this.pending;
@@ -148,7 +170,7 @@ export abstract class ReferenceAgentBase implements Agent {
         this.pending = undefined;
         if (error.system && this.handsOff) {
           this.escalate(error.message);
-          return HANDED_OFF + ANYTHING_ELSE;
+          return (error instanceof UncertainWrite ? HANDED_OFF_UNSURE(error.what) : HANDED_OFF) + ANYTHING_ELSE;
         }
         return error.message + ANYTHING_ELSE;
       }
@@ -204,10 +226,31 @@ export abstract class ReferenceAgentBase implements Agent {
     return `${summary} Shall I proceed? (yes/no)`;
   }
 
+  /**
+   * Makes the write the user accepted and says how it went, truthfully: done on a readable 2xx, not done
+   * on a refusal (4xx, 429), and "I couldn't confirm whether it went through" when the answer cannot
+   * tell (no answer, a 5xx, a body that does not parse), since the write may have committed.
+   */
   protected async execute(action: PendingAction): Promise<string> {
     const r = await this.call(action.tool, action.args);
+    const unreadable = r.ok && r.body !== undefined && typeof r.body !== 'object';
+    if (r.status === 0 || r.status >= 500 || unreadable) {
+      const what = action.what ?? 'your request';
+      throw new UncertainWrite(
+        `I'm sorry, I couldn't confirm whether ${what} went through: our systems ${unreadable ? 'sent an answer I could not read' : r.status === 0 ? 'did not answer' : `answered with error ${r.status}`}. Please check again later before trying again.`,
+        what,
+      );
+    }
     if (!r.ok) throw this.systemFailure(r);
     return this.done(action.success(r.body));
+  }
+
+  /**
+   * The current task in a form that changes when the user's message changes it (an id, a detail), so
+   * that a "no" with a correction re-plans and a plain "no" declines. Undefined: every "no" re-plans.
+   */
+  protected taskSignature(): string | undefined {
+    return undefined;
   }
 
   /**

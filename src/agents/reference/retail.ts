@@ -48,6 +48,10 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     this.task = undefined;
   }
 
+  protected override taskSignature(): string {
+    return JSON.stringify(this.task ?? null);
+  }
+
   protected verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {
     return verifyRetailWrite(this.call, tool, args, this.planned);
   }
@@ -187,6 +191,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     return this.confirm(`To confirm: I'll cancel order #${order.id} (reason: ${reason}); ${money(order.total)} will be refunded to the original payment method.`, {
       tool: 'cancel_order',
       args: { orderId: `#${order.id}`, reason },
+      what: `the cancellation of order #${order.id}`,
       success: () => `Order #${order.id} is now cancelled, and ${money(order.total)} will be refunded to the original payment method.`,
     });
   }
@@ -201,6 +206,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     return this.confirm(`To confirm: I'll change the shipping address of order #${order.id} to ${line}.`, {
       tool: 'change_order_address',
       args: { orderId: `#${order.id}`, ...a },
+      what: `the address change of order #${order.id}`,
       success: () => `The shipping address of order #${order.id} is now ${line}.`,
     });
   }
@@ -229,6 +235,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     const what = lines.map((l) => `the ${l.name} (${optionText(l.options)})`).join(' and ');
     return this.confirm(`To confirm: I'll return ${what} from order #${order.id} and refund ${money(amount)} to ${pmLabel(pm)}.`, {
       tool: 'return_items',
+      what: `the return from order #${order.id}`,
       args: { orderId: `#${order.id}`, itemIds: lines.map((l) => l.itemId), paymentMethodId: pm?.id },
       success: (body) => {
         const refunded = isObj(body) && isObj(body.refund) && typeof body.refund.amount === 'number' ? body.refund.amount : amount;
@@ -272,6 +279,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     const money_ = diff === 0 ? 'There is no price difference.' : diff > 0 ? `The price difference of ${money(diff)} will be charged to ${pmLabel(pm)}.` : `The price difference of ${money(-diff)} will be refunded to ${pmLabel(pm)}.`;
     return this.confirm(`To confirm: I'll exchange ${what} in order #${order.id}. ${money_}`, {
       tool: 'exchange_items',
+      what: `the exchange in order #${order.id}`,
       args: { orderId: `#${order.id}`, itemIds: pairs.map((p) => p.line.itemId), newItemIds: pairs.map((p) => p.to.itemId), paymentMethodId: pm?.id },
       success: () => `The exchange is registered. ${money_}`,
     });

@@ -19,7 +19,8 @@ export async function verifyTravelWrite(call: ToolCall, tool: string, args: Read
     case 'change_flight':
       return now.flights.some((s) => s.number === args.newFlightNumber && s.date === args.newDate) ? 'done' : 'not-done';
     case 'update_baggage':
-      return now.bags === args.totalBags ? 'done' : 'not-done';
+      if (!planned) return 'unknown';
+      return now.bags === planned.bags + Number(args.addBags) ? 'done' : now.bags === planned.bags ? 'not-done' : 'unknown';
     case 'issue_compensation':
       return now.compensation && !planned?.compensation ? 'done' : 'not-done';
     default:

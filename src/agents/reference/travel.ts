@@ -75,6 +75,10 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     this.task = undefined;
   }
 
+  protected override taskSignature(): string {
+    return JSON.stringify(this.task ?? null);
+  }
+
   private today(): string {
     return new Date(this.clock.now()).toISOString().slice(0, 10);
   }
@@ -239,6 +243,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const where = airlineCancelled || reservation.cabin === 'business' ? 'refunded to the original payment method' : 'added to your travel credit';
     return this.confirm(`To confirm: I'll cancel reservation ${reservation.id} (reason: ${task.reason}); ${money(reservation.paid)} will be ${where}.`, {
       tool: 'cancel_reservation',
+      what: `the cancellation of reservation ${reservation.id}`,
       args: { reservationId: reservation.id, reason: task.reason },
       success: (body) => {
         const amount = isObj(body) && isObj(body.refund) && typeof body.refund.amount === 'number' ? body.refund.amount : reservation.paid;
@@ -304,6 +309,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const money_ = difference === 0 ? 'There is no fare difference.' : difference > 0 ? `The fare difference of ${money(difference)} will be charged to ${pmText(pm)}.` : `The fare difference of ${money(-difference)} will be refunded to ${pmText(pm)}.`;
     return this.confirm(`To confirm: I'll move reservation ${reservation.id} from ${segment.number} on ${segment.date} to ${target.number} on ${target.date}. ${money_}`, {
       tool: 'change_flight',
+      what: `the move of reservation ${reservation.id} to ${target.number}`,
       args: { reservationId: reservation.id, flightNumber: segment.number, newFlightNumber: target.number, newDate: target.date, paymentMethodId: pm.id },
       success: () => `Reservation ${reservation.id} is now on ${target.number} on ${target.date}. ${money_}`,
     });
@@ -326,7 +332,8 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const money_ = fee > 0 ? `The fee of ${money(fee)} will be charged to ${pmText(pm)}.` : 'There is no fee: they are within your free allowance.';
     return this.confirm(`To confirm: I'll add ${task.bags} checked bag(s) to reservation ${reservation.id}, ${total} in total. ${money_}`, {
       tool: 'update_baggage',
-      args: { reservationId: reservation.id, totalBags: total, ...(pm ? { paymentMethodId: pm.id } : {}) },
+      what: `adding the bags to reservation ${reservation.id}`,
+      args: { reservationId: reservation.id, addBags: task.bags, ...(pm ? { paymentMethodId: pm.id } : {}) },
       success: () => `Reservation ${reservation.id} now has ${total} checked bag(s). ${money_}`,
     });
   }
@@ -342,6 +349,7 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
     const amount = COMPENSATION[disrupted.status as 'delayed' | 'cancelled'] * reservation.passengers.length;
     return this.confirm(`To confirm: flight ${disrupted.number} on ${disrupted.date} was ${disrupted.status}, so I'll issue a certificate of ${money(amount)} as compensation for reservation ${reservation.id}.`, {
       tool: 'issue_compensation',
+      what: `the compensation for reservation ${reservation.id}`,
       args: { reservationId: reservation.id },
       success: () => `A certificate of ${money(amount)} is now on your account as compensation.`,
     });

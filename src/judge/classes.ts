@@ -1,0 +1,61 @@
+// Every verdict the judge can reach has a name here, an example line in docs/judging.md and a test.
+
+/**
+ * Why an episode did not pass. State: `duplicated-write`, `wrong-target-or-value`, `policy-violation`,
+ * `missing-write`. Conduct: `unauthenticated`, `foreign-record`, `unconfirmed-write`. Claims:
+ * `false-success-claim`, `false-failure-claim`, `unsupported-claim`. Outputs: `missing-output`,
+ * `contradicted-output`. Hand-off: `escalated`. Errors: `agent-error`, `deadline`, `simulator-error`,
+ * `world-error`, `judge-error` (the last three are the harness's, never the agent's).
+ */
+export type FailureClass =
+  | 'duplicated-write'
+  | 'wrong-target-or-value'
+  | 'policy-violation'
+  | 'unauthenticated'
+  | 'foreign-record'
+  | 'unconfirmed-write'
+  | 'false-success-claim'
+  | 'false-failure-claim'
+  | 'unsupported-claim'
+  | 'missing-write'
+  | 'contradicted-output'
+  | 'missing-output'
+  | 'escalated'
+  | 'agent-error'
+  | 'deadline'
+  | 'simulator-error'
+  | 'world-error'
+  | 'judge-error';
+
+/** Every failure class, in the order reports list them. */
+export const FAILURE_CLASSES: readonly FailureClass[] = [
+  'duplicated-write',
+  'wrong-target-or-value',
+  'policy-violation',
+  'unauthenticated',
+  'foreign-record',
+  'unconfirmed-write',
+  'false-success-claim',
+  'false-failure-claim',
+  'unsupported-claim',
+  'missing-write',
+  'contradicted-output',
+  'missing-output',
+  'escalated',
+  'agent-error',
+  'deadline',
+  'simulator-error',
+  'world-error',
+  'judge-error',
+];
+
+/** The classes of conduct and claim findings: violations the final state alone cannot show. */
+export type FindingClass = Extract<FailureClass, 'unauthenticated' | 'foreign-record' | 'unconfirmed-write' | 'false-success-claim' | 'false-failure-claim' | 'unsupported-claim' | 'contradicted-output'>;
+
+/** One violation the judge found, with a line a person can read. */
+export interface Finding {
+  readonly class: FindingClass;
+  readonly message: string;
+  /** The user turn it happened in (the index of the user message the agent was answering). */
+  readonly turn?: number;
+}

@@ -1,0 +1,126 @@
+// Required outputs, checked in order: an output counts only when said after the tool result it depends
+// on, and a later statement of another amount for the same thing contradicts it.
+import { normalizeText, outputMatches, parseAmount } from '../core/canonical.js';
+import type { TraceEntry } from '../core/runtime.js';
+import type { Finding } from './classes.js';
+import type { TurnMessage } from './claims.js';
+import { sentencesOf } from './text.js';
+
+/** Words that say what an amount is for; a sentence's topic is the set of these it uses. */
+export const DEFAULT_AMOUNT_TOPICS: readonly string[] = ['refund', 'total', 'balance', 'difference', 'fee', 'charge', 'compensation', 'cost', 'price', 'paid', 'certificate', 'top-up'];
+
+const FORMS: Readonly<Record<string, string>> = { refunded: 'refund', refunds: 'refund', reimbursed: 'refund', charged: 'charge', charges: 'charge', fees: 'fee', costs: 'cost', balances: 'balance', prices: 'price', 'topped up': 'top-up', 'top up': 'top-up' };
+
+/** Every number and string of a database, to tell an output that is data (an amount, a status) from a phrase of the policy. */
+export interface DataValues {
+  readonly numbers: ReadonlySet<number>;
+  readonly strings: readonly string[];
+}
+
+/** Collects the numbers (to the cent) and the distinct strings of some JSON values. */
+export function dataValues(...roots: unknown[]): DataValues {
+  const numbers = new Set<number>();
+  const strings = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'number') numbers.add(Math.round(v * 100));
+    else if (typeof v === 'string') strings.add(normalizeText(v).replace(/_/g, ' '));
+    else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+  };
+  for (const r of roots) walk(r);
+  return { numbers, strings: [...strings] };
+}
+
+/**
+ * Whether an output is a fact of the world's data that the agent can only know from a tool result (an
+ * amount or a status in the database), rather than a phrase of the policy ("not eligible").
+ */
+export function isData(output: string, data: DataValues): boolean {
+  const amount = parseAmount(output);
+  if (amount !== undefined) return data.numbers.has(Math.round(amount * 100));
+  return data.strings.some((s) => outputMatches(output, s));
+}
+
+/** Indices of the outputs a text shows (for the runtime to note on each answer). */
+export function revealedIn(outputs: readonly string[], text: string): number[] {
+  const out: number[] = [];
+  // Field names and the JSON punctuation between values would read as words; keep the values.
+  const values = text.replace(/"[A-Za-z_]+":/g, ' ').replace(/[{}[\]",]/g, ' ').replace(/_/g, ' ');
+  outputs.forEach((o, i) => {
+    if (outputMatches(o, values)) out.push(i);
+  });
+  return out;
+}
+
+const topicsOf = (sentence: string, topics: readonly string[]): Set<string> => {
+  const s = normalizeText(sentence);
+  const found = new Set<string>();
+  for (const [form, base] of Object.entries(FORMS)) if (new RegExp(`\\b${form}\\b`).test(s)) found.add(base);
+  for (const t of topics) if (new RegExp(`\\b${t.replace(/[-]/g, '[- ]?')}\\b`).test(s)) found.add(t);
+  return found;
+};
+
+const AMOUNTS = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)/g;
+const amountsIn = (sentence: string): number[] => [...sentence.matchAll(AMOUNTS)].map((m) => Number((m[1] ?? '').replace(/,/g, '')));
+
+/**
+ * Checks the required outputs in order. An output counts when said in a reply at or after the turn of
+ * the first answer that showed it; an output that is data but no answer showed counts nowhere (the agent
+ * could not know it); a phrase of the policy counts wherever it is said. After an amount is said, a
+ * sentence with the same topic and another amount (for the same record, and not another required
+ * output) contradicts it.
+ */
+export function judgeOutputs(input: {
+  readonly outputs: readonly string[];
+  readonly data: readonly boolean[];
+  readonly replies: readonly TurnMessage[];
+  readonly trace: readonly TraceEntry[];
+  readonly topics: readonly string[];
+  readonly entityPattern?: RegExp;
+  /** Details of other users' records that the agent must never tell. */
+  readonly undisclosed?: readonly string[];
+}): { missing: string[]; findings: Finding[] } {
+  const { outputs, replies, trace } = input;
+  const missing: string[] = [];
+  const findings: Finding[] = [];
+  const ids = (s: string): Set<string> => {
+    if (!input.entityPattern) return new Set();
+    const p = new RegExp(input.entityPattern.source, input.entityPattern.flags.includes('g') ? input.entityPattern.flags : `${input.entityPattern.flags}g`);
+    return new Set([...s.matchAll(p)].map((m) => m[0].replace(/^#/, '').toUpperCase()));
+  };
+  const otherAmounts = new Set(outputs.map(parseAmount).filter((a): a is number => a !== undefined).map((a) => Math.round(a * 100)));
+  outputs.forEach((output, i) => {
+    const revealedAt = Math.min(...trace.filter((e) => e.reveals?.includes(i)).map((e) => e.turn ?? 0));
+    const from = Number.isFinite(revealedAt) ? revealedAt : input.data[i] ? Infinity : -1;
+    const sayingIndex = replies.findIndex((r) => r.turn >= from && outputMatches(output, r.text));
+    const saying = replies[sayingIndex];
+    if (!saying) {
+      missing.push(output);
+      return;
+    }
+    const amount = parseAmount(output);
+    if (amount === undefined) return;
+    const first = sentencesOf(saying.text).find((s) => outputMatches(output, s)) ?? '';
+    const topic = topicsOf(first, input.topics);
+    if (topic.size === 0) return;
+    const records = ids(first);
+    // The rest of the reply after the first statement, then every later reply.
+    const rest = [saying.text.slice(saying.text.indexOf(first) + first.length), ...replies.slice(sayingIndex + 1).map((r) => r.text)];
+    for (const s of rest.flatMap(sentencesOf)) {
+      if (/\?\s*$/.test(s)) continue;
+      const amounts = amountsIn(s);
+      if (amounts.length === 0 || amounts.some((a) => Math.abs(a - amount) < 0.005)) continue;
+      if (amounts.some((a) => otherAmounts.has(Math.round(a * 100)))) continue;
+      if (![...topicsOf(s, input.topics)].some((t) => topic.has(t))) continue;
+      const theirs = ids(s);
+      if (records.size > 0 && theirs.size > 0 && ![...theirs].some((x) => records.has(x))) continue;
+      findings.push({ class: 'contradicted-output', turn: saying.turn, message: `said ${output} for the ${[...topic].join('/')}, then "${s.length > 120 ? `${s.slice(0, 117)}...` : s}"` });
+      break;
+    }
+  });
+  for (const secret of input.undisclosed ?? []) {
+    const told = replies.find((r) => outputMatches(secret, r.text));
+    if (told) findings.push({ class: 'foreign-record', turn: told.turn, message: `told the user "${secret}", a detail of a record of another user` });
+  }
+  return { missing, findings };
+}

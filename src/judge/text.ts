@@ -1,0 +1,59 @@
+// Reading helpers the judge's parts share: sentences, names in text, and the write attempts of a trace.
+import { outputMatches } from '../core/canonical.js';
+import type { TraceEntry } from '../core/runtime.js';
+
+/** A message split into sentences (and lines), trimmed, without empty ones. */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.?!])\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])/)
+    .map((s) => s.replace(/^[\s*#>-]+|\s+$/g, '').replace(/\*\*/g, ''))
+    .filter((s) => s.length > 0);
+}
+
+const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/**
+ * Whether a text names a value: amounts and counts numerically (a count up to ten also as a word),
+ * anything else as a phrase, case- and space-insensitive, a leading `#` optional.
+ */
+export function mentions(text: string, value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  const s = String(value).trim();
+  if (s.length === 0) return true;
+  if (outputMatches(s, text)) return true;
+  const n = Number(s);
+  if (Number.isInteger(n) && n >= 0 && n <= 10) return new RegExp(`\\b${SMALL[n]}\\b`, 'i').test(text);
+  return outputMatches(s.replace(/^#/, ''), text.replace(/#/g, ' '));
+}
+
+/** Whether a text names every value. */
+export const mentionsAll = (text: string, values: readonly unknown[]): boolean => values.every((v) => mentions(text, v));
+
+/** Lower-case letters and digits only, for comparing identity details however they were typed. */
+export const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@]/g, '');
+
+/** One call of a write tool, with what the judge needs to talk about it. */
+export interface WriteAttempt {
+  /** Index in the trace. */
+  readonly index: number;
+  readonly entry: TraceEntry;
+  readonly turn: number;
+  /** The tool and the record it writes: calls with the same key are one write tried again. */
+  readonly key: string;
+  /** In words: `cancel_order on #W9000201`. */
+  readonly action: string;
+  /** The values a sentence about it names: the record id first, then the key values. */
+  readonly names: readonly string[];
+  /** What the agent was answered: `answered 200`, `no response (timeout)`. */
+  readonly outcome: string;
+  /** Whether another call reads the same record (or the same user's profile). */
+  sameRecord(e: TraceEntry): boolean;
+}
+
+/** What the agent was answered, in words. */
+export function outcomeOf(e: TraceEntry): string {
+  const fault = e.fault ? ` (${e.fault})` : '';
+  if (e.status === 0) return `no response${fault}`;
+  if (e.unreadable) return `answered ${e.status} with an unreadable body${fault}`;
+  return `answered ${e.status}${fault}${e.replayed ? ', an idempotent replay' : ''}`;
+}

@@ -44,7 +44,10 @@ export function aiSdkAgent(model: LanguageModel, id = 'ai-sdk'): AgentFactory {
   });
 }
 
-/** A scripted stand-in for a model: looks an order up when the user names one, then reports its status. */
+/**
+ * A scripted stand-in for a model: it verifies the customer by e-mail, then looks the order up when the
+ * user names one and reports its status (only for the customer's own orders), as the policy asks.
+ */
 export function scriptedOrderModel(): MockLanguageModelV3 {
   let calls = 0;
   return new MockLanguageModelV3({
@@ -52,20 +55,28 @@ export function scriptedOrderModel(): MockLanguageModelV3 {
     doGenerate: async ({ prompt }) => {
       calls++;
       const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
-      const last = prompt.at(-1);
-      const userText = [...prompt].reverse().find((m) => m.role === 'user');
-      const said = userText && Array.isArray(userText.content) ? userText.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ') : '';
+      const finish = (content: never[], tools = false) => ({ content, finishReason: tools ? { unified: 'tool-calls' as const, raw: 'tool_calls' } : { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
+      const text = (t: string) => finish([{ type: 'text', text: t }] as never[]);
+      const callTool_ = (toolName: string, input: unknown) => finish([{ type: 'tool-call', toolCallId: `call-${calls}`, toolName, input: JSON.stringify(input) }] as never[], true);
+      const said = prompt.filter((m) => m.role === 'user').map((m) => (Array.isArray(m.content) ? m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ') : '')).join(' ');
+      const results = prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).flatMap((p) => (p.type === 'tool-result' && p.output.type === 'json' ? [{ tool: p.toolName, value: p.output.value as { status?: number; body?: Record<string, unknown> } }] : []));
       const id = /#?\s?(W\d{7})/i.exec(said)?.[1]?.toUpperCase();
-      if (last?.role === 'tool') {
-        const part = last.content.find((p) => p.type === 'tool-result');
-        const value = part?.type === 'tool-result' && part.output.type === 'json' ? (part.output.value as { status?: number; body?: { status?: string } }) : undefined;
-        const text = value?.status === 200 && value.body?.status ? `Order #${id} is ${value.body.status}.` : `Sorry, I could not look up order #${id} right now.`;
-        return { content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(said)?.[0];
+      const found = results.filter((r) => r.tool === 'find_user_by_email').at(-1);
+      const userId = found?.value.status === 200 ? found.value.body?.userId : undefined;
+      const last = prompt.at(-1);
+      if (last?.role === 'tool' && results.at(-1)?.tool === 'get_order') {
+        const order = results.at(-1)?.value;
+        if (order?.status !== 200 || typeof order.body?.status !== 'string') return text(`Sorry, I could not look up order #${id} right now.`);
+        return text(order.body.userId === userId ? `Order #${id} is ${order.body.status}.` : `Order #${id} is not on your account, so I can't tell you about it.`);
       }
-      if (id) {
-        return { content: [{ type: 'tool-call', toolCallId: `call-${calls}`, toolName: 'get_order', input: JSON.stringify({ orderId: `#${id}` }) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+      if (!userId) {
+        if (found && found.value.status !== 200) return text(found.value.status === 404 ? "I couldn't find an account with that e-mail. Could you check your email address?" : 'Sorry, I could not verify your identity right now.');
+        if (!email) return text('Before I can help, I need to verify your identity. Could you give me your email address?');
+        return callTool_('find_user_by_email', { email: email.toLowerCase() });
       }
-      return { content: [{ type: 'text', text: 'Which order do you mean? Please give me the order number.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if (id) return callTool_('get_order', { orderId: `#${id}` });
+      return text('Which order do you mean? Please give me the order number.');
     },
   });
 }

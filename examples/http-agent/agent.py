@@ -35,13 +35,34 @@ def call_tool(base, path):
         return 0, None
 
 
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 def answer(episode, message):
+    """Verifies the customer by e-mail first (the policy's rule for any read), then reports the status
+    of the customer's own order."""
+    email = EMAIL.search(message)
+    if email:
+        episode["email"] = email.group(0).lower()
     match = ORDER_ID.search(message)
-    if not match:
+    if match:
+        episode["order"] = match.group(1).upper()
+    if "userId" not in episode:
+        if "email" not in episode:
+            return "Before I can help, I need to verify your identity. Could you give me your email address?"
+        status, body = call_tool(episode["toolBaseUrl"], "/users/by-email?email=" + urllib.parse.quote(episode["email"]))
+        if status == 404:
+            return "I couldn't find an account with that e-mail. Could you check your email address?"
+        if status != 200 or not isinstance(body, dict) or not isinstance(body.get("userId"), str):
+            return "Sorry, I could not verify your identity right now (%s)." % (status or "no response")
+        episode["userId"] = body["userId"]
+    if "order" not in episode:
         return "Which order do you mean? Please give me the order number."
-    order_id = match.group(1).upper()
+    order_id = episode["order"]
     status, body = call_tool(episode["toolBaseUrl"], "/orders/" + urllib.parse.quote("#" + order_id))
     if status == 200 and isinstance(body, dict) and isinstance(body.get("status"), str):
+        if body.get("userId") != episode["userId"]:
+            return "Order #%s is not on your account, so I can't tell you about it." % order_id
         return "Order #%s is %s. Is there anything else I can help you with?" % (order_id, body["status"])
     if status == 404:
         return "I couldn't find order #%s." % order_id

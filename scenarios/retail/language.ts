@@ -40,6 +40,13 @@ export const retailLanguage: UserLanguage = {
       'Can I return the {items} from my order?',
       "I'd like to return something I bought.",
     ],
+    top_up: [
+      "I'd like to add {amount} to my gift card.",
+      'Can you top up my gift card with {amount}?',
+      'Please put {amount} on my gift card.',
+      'I want to load {amount} onto my gift card.',
+      "I'd like to top up my gift card.",
+    ],
     exchange: [
       "I'd like to exchange the {items} for {target}.",
       'Can I swap the {items} for {target}?',
@@ -59,6 +66,7 @@ export const retailLanguage: UserLanguage = {
     // The policy refunds to the original payment method unless told otherwise: a user who wants a gift card says so upfront.
     refund: { optional: true, asked: [/refund (it |this )?(to|go)/i, /where should .*refund/i, /(which|what) payment method/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
     target: { asked: [/which (option|variant|colou?r|size)/i, /what would you like (it )?instead/i, /exchange (it|them) for/i], answers: ["I'd like {target} instead.", '{target}, please.'] },
+    amount: { asked: [/how much (would|do|should|will)/i, /\bwhat amount\b/i, /\bwhich amount\b/i], answers: ['{amount}, please.', "I'd like to add {amount}."] },
     address: { asked: [/(new|shipping|delivery) address/i, /where should .*ship/i, /(?<!e-?mail )address should/i], answers: ['The new address is {address}.', 'Please ship it to {address}.'] },
   },
   confirmAsked: [/\bconfirm\b/i, /\bproceed\b/i, /\bgo ahead\b/i, /\bshall i\b/i, /\bshould i\b/i, /would you like me to/i, /do you want me to/i],
@@ -79,7 +87,7 @@ function retailPerturbation(): PerturbationLanguage {
   // Option values of three letters or more: a typo that turns "read" into "red" names another variant.
   const variantWords = optionValues().filter((v) => v.length >= 3);
   return {
-    entityFormats: { order: 'id', email: 'email', name: 'name', zip: 'digits', items: 'text', target: 'text', refund: 'text', reason: 'text', address: 'verbatim' },
+    entityFormats: { order: 'id', email: 'email', name: 'name', zip: 'digits', items: 'text', target: 'text', refund: 'text', reason: 'text', address: 'verbatim', amount: 'amount' },
     lexicon: {
       order: ['purchase'],
       'an order': ['a purchase'],
@@ -126,6 +134,11 @@ function retailPerturbation(): PerturbationLanguage {
         "The {items} didn't work out for me; I'd like to return it for a refund.",
         "I'd like a refund for the {items}; I'm sending it back.",
         "Something I bought didn't work out, and I'd like to send it back for a refund.",
+      ],
+      top_up: [
+        'Could you add {amount} to the balance of my gift card?',
+        'I need {amount} more on my gift card; can you add it?',
+        "I'd like to put some money on my gift card.",
       ],
       exchange: [
         "The {items} isn't right for me. Could I exchange it for {target} instead?",

@@ -14,10 +14,10 @@ describe('a framework agent (Vercel AI SDK 6, examples/ai-sdk-agent.ts)', () => 
     const run = async (lambda: number, profileId: string) => runEpisode(harness, await harness.prepare(s), agent, { scenario: s.id, agent: agent.id, eps: 0, lambda, trial: 0 }, episodeOptions({ profileId }));
     const quiet = await run(0, 'mixed');
     expect(quiet.outcome).toBe('pass');
-    expect(quiet.trace.map((t) => [t.tool, t.status])).toEqual([['get_order', 200]]);
+    expect(quiet.trace.map((t) => [t.tool, t.status])).toEqual([['find_user_by_email', 200], ['get_order', 200]]);
     const faulty = await run(1, 'server');
-    expect(faulty.faults[0]).toMatchObject({ kind: 'server-error', tool: 'get_order' });
-    expect(faulty.messages[1]?.text).toMatch(/could not look up order #W9000101/);
+    expect(faulty.faults[0]).toMatchObject({ kind: 'server-error', tool: 'find_user_by_email' });
+    expect(faulty.messages[1]?.text).toMatch(/could not verify your identity/);
     expect(faulty.outcome).toBe('fail');
   });
 });

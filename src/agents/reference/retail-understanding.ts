@@ -2,7 +2,7 @@
 import type { Understanding } from './understanding.js';
 import type { Line, OrderView } from './retail-views.js';
 
-export type Intent = 'order_status' | 'order_total' | 'gift_card_balance' | 'cancel' | 'change_address' | 'return' | 'exchange';
+export type Intent = 'order_status' | 'order_total' | 'gift_card_balance' | 'top_up' | 'cancel' | 'change_address' | 'return' | 'exchange';
 export type Reason = 'no longer needed' | 'ordered by mistake';
 
 export interface AddressInput {
@@ -25,6 +25,7 @@ const INTENTS: readonly [Intent, readonly string[]][] = [
   ['return', ['return', 'send back', 'send it back', 'send them back', 'refund', 'money back']],
   ['cancel', ['cancel', 'cancelled', 'canceled', 'call off', 'called off']],
   ['change_address', ['shipping address', 'delivery address', 'ships to', 'ship to', 'change the address', 'update the address', 'new address', 'wrong address', 'different address', 'old address']],
+  ['top_up', ['top up', 'top-up', 'topped up', 'add', 'put', 'load', 'more on my gift card', 'some money on']],
   ['gift_card_balance', ['gift card balance', 'balance', 'left on my gift card', 'on my gift card']],
   ['order_total', ['how much', 'total', 'cost', 'amount']],
   ['order_status', ['status', 'where is', 'where my order is', 'track', 'shipped', 'check on', 'arrived', 'arrive', 'any news', 'any update', 'waiting for', 'going on with']],
@@ -62,4 +63,11 @@ export function matchLines(u: Understanding, order: OrderView, text: string): Li
   const best = new Map<string, number>();
   for (const { l, score } of scored) best.set(l.productId, Math.max(best.get(l.productId) ?? 0, score));
   return scored.filter(({ l, score }) => score === best.get(l.productId)).map((x) => x.l);
+}
+
+/** An amount of money the user names: "$50", "$50.00", "50 dollars". */
+export function amountIn(text: string): number | undefined {
+  const m = /\$\s?(\d{1,4}(?:\.\d{1,2})?)\b|\b(\d{1,4}(?:\.\d{1,2})?)\s*(?:dollars|usd)\b/i.exec(text);
+  const v = m ? Number(m[1] ?? m[2]) : NaN;
+  return Number.isFinite(v) && v > 0 ? v : undefined;
 }

@@ -5,7 +5,7 @@ import { Failure, isObj, NotFound, ReferenceAgentBase } from './base.js';
 import { retailAlternative, verifyRetailWrite } from './retail-recovery.js';
 import { money } from './text.js';
 import type { Understanding } from './understanding.js';
-import { ADDRESS, detectIntent, itemScore, matchLines, mentionsOption, ORDER_DIGITS, ORDER_PREFIX, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
+import { ADDRESS, amountIn, detectIntent, itemScore, matchLines, mentionsOption, ORDER_DIGITS, ORDER_PREFIX, type AddressInput, type Intent, type Reason } from './retail-understanding.js';
 import { asOrder, asOrderList, asPaymentMethods, asVariants, optionText, pmLabel, type Line, type OrderView, type PaymentMethodView } from './retail-views.js';
 
 interface Task {
@@ -16,6 +16,8 @@ interface Task {
   reason?: Reason;
   refund?: 'gift' | 'original' | 'other';
   address?: AddressInput;
+  /** The amount of a top-up. */
+  amount?: number;
 }
 
 /**
@@ -27,6 +29,8 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
   /** The order as it was when the agent planned a write, to tell afterwards whether the write took effect. */
   private planned: OrderView | undefined;
   private zip: string | undefined;
+  /** The gift card balance when the agent planned a top-up. */
+  private plannedBalance: number | undefined;
   private task: Task | undefined;
 
   constructor(ctx: AgentContext, strategies: readonly Strategy[], understanding: Understanding, params: Readonly<Record<string, unknown>> = {}) {
@@ -52,7 +56,15 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     return JSON.stringify(this.task ?? null);
   }
 
-  protected verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {
+  protected async verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {
+    if (tool === 'add_gift_card_funds') {
+      // The balance tells: as planned, the top-up did not happen; planned plus the amount, it did.
+      const r = await this.call('get_user', { userId: String(args.userId ?? '') });
+      const card = r.ok ? asPaymentMethods(r.body)?.find((p) => p.id === args.giftCardId) : undefined;
+      if (!card || this.plannedBalance === undefined) return 'unknown';
+      const balance = card.balance ?? 0;
+      return Math.abs(balance - (this.plannedBalance + Number(args.amount))) < 0.005 ? 'done' : Math.abs(balance - this.plannedBalance) < 0.005 ? 'not-done' : 'unknown';
+    }
     return verifyRetailWrite(this.call, tool, args, this.planned);
   }
 
@@ -69,6 +81,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
       address = { address1: (addr[1] ?? '').trim(), address2: (addr[2] ?? '').trim(), city: (addr[3] ?? '').trim(), state: (addr[4] ?? '').toUpperCase(), zip: addr[5] ?? '' };
       text = text.replace(ADDRESS, ' ');
     }
+    const amount = amountIn(text);
     const orderIds = this.u.ids(text, ORDER_PREFIX, ORDER_DIGITS);
     text = this.u.withoutIds(text, ORDER_PREFIX, ORDER_DIGITS);
     const zip = /\b(\d{5})\b/.exec(text)?.[1];
@@ -87,6 +100,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     const lastOrderId = orderIds.at(-1);
     if (lastOrderId) task.orderId = lastOrderId;
     if (address) task.address = address;
+    if (amount !== undefined) task.amount = amount;
     if (this.u.hasAny(toks, ['mistake', 'by accident', 'accidentally', 'wrong order'])) task.reason = 'ordered by mistake';
     else if (this.u.hasAny(toks, ['no longer', "don't need", 'do not need', 'not need', 'changed my mind', "don't want", 'any more', 'anymore'])) task.reason = 'no longer needed';
     if (this.u.hasAny(toks, ['gift card', 'giftcard'])) task.refund = 'gift';
@@ -100,6 +114,7 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     const userId = await this.identify();
     if (!userId) return this.identityQuestion();
     if (task.intent === 'gift_card_balance') return this.done(await this.giftCardBalance(userId));
+    if (task.intent === 'top_up') return this.planTopUp(task, userId);
     if (!task.orderId) {
       const question = await this.findOrder(userId, task);
       if (question) return question;
@@ -141,6 +156,29 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
     const cards = pms.filter((p) => p.source === 'gift_card');
     if (cards.length === 0) return "You don't have a gift card on your account.";
     return cards.length === 1 ? `Your gift card balance is ${money(cards[0]?.balance ?? 0)}.` : `Your gift card balances are ${cards.map((c) => money(c.balance ?? 0)).join(' and ')}.`;
+  }
+
+  /** A top-up of the user's gift card, charged to their credit card (PayPal when they have no card). */
+  private async planTopUp(task: Task, userId: string): Promise<string> {
+    if (task.amount === undefined) return 'How much would you like to add to your gift card?';
+    const pms = await this.paymentMethods(userId);
+    const card = pms.find((p) => p.source === 'gift_card');
+    if (!card) throw new Failure("I'm sorry, you don't have a gift card on your account, so I can't add funds to one.");
+    const source = pms.find((p) => p.source === 'credit_card') ?? pms.find((p) => p.source === 'paypal');
+    if (!source) throw new Failure("I'm sorry, you have no credit card or PayPal account on file to charge for a top-up.");
+    const amount = task.amount;
+    if (amount < 10 || amount > 500) throw new Failure(`I'm sorry, a top-up must be between $10.00 and $500.00; ${money(amount)} is not.`);
+    const before = card.balance ?? 0;
+    this.plannedBalance = before;
+    return this.confirm(`To confirm: I'll add ${money(amount)} to your gift card (balance ${money(before)}), charged to ${pmLabel(source)}.`, {
+      tool: 'add_gift_card_funds',
+      args: { userId, giftCardId: card.id, amount, paymentMethodId: source.id },
+      what: `adding ${money(amount)} to your gift card`,
+      success: (body) => {
+        const balance = isObj(body) && typeof body.balance === 'number' ? body.balance : Math.round((before + amount) * 100) / 100;
+        return `Done: ${money(amount)} has been added to your gift card, charged to ${pmLabel(source)}. Its balance is now ${money(balance)}.`;
+      },
+    });
   }
 
   private async paymentMethods(userId: string): Promise<PaymentMethodView[]> {

@@ -17,6 +17,7 @@ export const retailLanguage: UserLanguage = {
       'How much did I pay for order {order}?',
       'What was the total of my order {order}?',
       "I'd like to know what one of my orders cost me in total.",
+      'How much did I pay for the order with the {items}?',
     ],
     gift_card_balance: [
       'How much is left on my gift card?',
@@ -117,6 +118,7 @@ function retailPerturbation(): PerturbationLanguage {
         'What did order {order} cost me altogether?',
         'I need the amount I was charged for order {order}.',
         'I need to know how much I was charged for one of my orders.',
+        'What did the order with the {items} cost me altogether?',
       ],
       gift_card_balance: ['How much credit do I still have on my gift card?', "I want to know what's left to spend on my gift card."],
       cancel: [

@@ -27,6 +27,7 @@ import { startEpisodePool, workerCount } from './pool.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
+import { selftestCommand } from './selftest.js';
 import { replayEpisode } from './replay.js';
 
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
@@ -37,6 +38,8 @@ const USAGE = `Usage: shakedown <command> [options]
 Commands:
   sweep      run agents x ε x λ x scenarios x trials and write a run directory
   validate   check every scenario: gold succeeds, noop fails, oracle passes at ε = λ = 0
+  selftest   run the planted-bug agents and a control: each bug must be caught where it bites
+  calibrate  compare a claim reader (the default, or --judge llm:MODEL) with hand labels: Cohen's kappa
   list       list scenarios | agents | perturbations | faults | profiles | strategies | worlds
   replay     rerun one episode and print its conversation, faults, trace and verdict
   perturb    print perturbed samples of a scenario's first message beside the original
@@ -104,6 +107,12 @@ Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bo
   [--baseline RUN_B --max-regression D] [--junit FILE]; the verdict is added to RUN/report/summary.md.
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
   --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
+
+Selftest options: [--world retail|travel|all] (default all) [--trials N] (default 2) [--only ID,...]
+  [--mutants FILE] (default test/fixtures/mutants.ts) [--json]; exit 1 when a mutant is missed or a
+  control differs from its base.
+Calibrate options: [--judge wording|llm:MODEL] (default wording) [--labels FILE] (default the world's
+  shipped labels) [--world W] [--json], plus the --llm-* options for an LLM judge.
 
 Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
   --fixed-trials and --max-turns as in the sweep; --json prints the episode record.
@@ -356,6 +365,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await sweep(flags, io);
       case 'validate':
         return await validate(flags, io);
+      case 'selftest':
+        return await selftestCommand(flags, io);
       case 'list':
         return await list(parsed.positionals[0], flags, io);
       case 'replay':
@@ -381,7 +392,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'init':
         return initCommand(io, parsed.positionals[0]);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, selftest, calibrate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

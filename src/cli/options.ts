@@ -71,6 +71,11 @@ export const OPTIONS = {
   samples: { type: 'string' },
   levels: { type: 'string' },
   json: { type: 'boolean' },
+  mutants: { type: 'string' },
+  only: { type: 'string' },
+  judge: { type: 'string' },
+  labels: { type: 'string' },
+  'judge-min-kappa': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 

@@ -1,7 +1,8 @@
 /**
  * A local OpenAI-compatible Chat Completions server for tests: real HTTP on loopback and the real wire
- * format (tool_calls, usage, finish_reason). Its "model" answers order-status questions by calling
- * get_order, so an agent's whole loop (tools, tool results, a final answer) can be exercised.
+ * format (tool_calls, usage, finish_reason). Its "model" answers order-status questions as the policy
+ * asks: it looks the customer up by e-mail (find_user_by_email), then calls get_order, so an agent's
+ * whole loop (tools, tool results, a final answer) can be exercised.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,22 +55,40 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
         return;
       }
-      const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-      const id = /#?\s?(W\d{7})/i.exec(lastUser?.content ?? '')?.[1]?.toUpperCase();
-      let message: Record<string, unknown>;
-      let finish = 'stop';
-      if (last?.role === 'tool') {
-        const result = JSON.parse(last.content ?? '{}') as { status?: number; body?: { status?: string }; error?: string };
-        if (result.error?.includes('not valid JSON') && id) {
-          message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${served}`, type: 'function', function: { name: 'get_order', arguments: JSON.stringify({ orderId: `#${id}` }) } }] };
-          finish = 'tool_calls';
-        } else {
-          message = { role: 'assistant', content: result.status === 200 && result.body?.status ? `Order #${id} is ${result.body.status}.` : `Sorry, I could not look up order #${id} (${result.status ?? result.error}).` };
-        }
-      } else if (id) {
+      const said = messages.filter((m) => m.role === 'user').map((m) => m.content ?? '').join('\n');
+      const id = /#?\s?(W\d{7})/i.exec(said)?.[1]?.toUpperCase();
+      const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(said)?.[0]?.toLowerCase();
+      // Which tool each tool message answers, from the assistant's calls before it.
+      const calledName = (toolCallId: unknown): string | undefined => {
+        for (const m of messages) for (const c of (m.tool_calls ?? []) as { id?: string; function?: { name?: string } }[]) if (c.id === toolCallId) return c.function?.name;
+        return undefined;
+      };
+      const results = messages.filter((m) => m.role === 'tool').map((m) => ({ tool: calledName((m as { tool_call_id?: unknown }).tool_call_id), result: JSON.parse(m.content ?? '{}') as { status?: number; body?: { status?: string; userId?: string }; error?: string } }));
+      const identified = results.some((r) => r.tool === 'find_user_by_email' && r.result.status === 200);
+      const toolCall = (name: string, args: Record<string, unknown>): Record<string, unknown> => {
         const broken = options.malformedFirst && !malformedSent;
         malformedSent ||= Boolean(broken);
-        message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${served}`, type: 'function', function: { name: 'get_order', arguments: broken ? `{"orderId": "#${id}` : JSON.stringify({ orderId: `#${id}` }) } }] };
+        const json = JSON.stringify(args);
+        return { role: 'assistant', content: null, tool_calls: [{ id: `call_${served}`, type: 'function', function: { name, arguments: broken ? json.slice(0, -2) : json } }] };
+      };
+      let message: Record<string, unknown>;
+      let finish = 'stop';
+      const lastResult = last?.role === 'tool' ? results.at(-1) : undefined;
+      if (lastResult?.result.error?.includes('not valid JSON')) {
+        message = lastResult.tool === 'get_order' ? toolCall('get_order', { orderId: `#${id}` }) : toolCall('find_user_by_email', { email });
+        finish = 'tool_calls';
+      } else if (lastResult?.tool === 'get_order') {
+        const result = lastResult.result;
+        message = { role: 'assistant', content: result.status === 200 && result.body?.status ? `Order #${id} is ${result.body.status}.` : `Sorry, I could not look up order #${id} (${result.status ?? result.error}).` };
+      } else if (lastResult?.tool === 'find_user_by_email' && !identified) {
+        message = { role: 'assistant', content: `Sorry, I could not verify your identity (${lastResult.result.status ?? lastResult.result.error}).` };
+      } else if (!identified) {
+        if (email) {
+          message = toolCall('find_user_by_email', { email });
+          finish = 'tool_calls';
+        } else message = { role: 'assistant', content: 'Before I can help, I need to verify your identity. Could you give me your email address?' };
+      } else if (id) {
+        message = toolCall('get_order', { orderId: `#${id}` });
         finish = 'tool_calls';
       } else {
         message = { role: 'assistant', content: 'Which order do you mean? Please give me the order number.' };

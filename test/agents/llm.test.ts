@@ -28,13 +28,13 @@ describe('the LLM agent', () => {
   it('turns tool specs into function tools and tool calls into HTTP requests, and records token usage', async () => {
     const r = await episode();
     expect(r.outcome).toBe('pass');
-    expect(r.trace.map((t) => t.tool)).toEqual(['get_order']);
+    expect(r.trace.map((t) => t.tool)).toEqual(['find_user_by_email', 'get_order']);
     const first = stub?.requests[0];
     expect(first?.authorization).toBe(`Bearer ${SECRET}`);
     expect(first?.body).toMatchObject({ model: 'stub-model', temperature: 0 });
     expect((first?.body.tools as { type: string; function: { name: string; parameters: object } }[]).map((t) => t.function.name)).toContain('get_order');
     expect((first?.body.messages as { role: string }[])[0]?.role).toBe('system');
-    expect(r.usage).toMatchObject({ calls: 2, completionTokens: 24 });
+    expect(r.usage).toMatchObject({ calls: 3, completionTokens: 36 });
     expect(r.usage?.promptTokens).toBeGreaterThan(0);
   });
 
@@ -56,8 +56,8 @@ describe('the LLM agent', () => {
 
   it('meets the tool faults like any agent: they reach it through its tool calls', async () => {
     const r = await episode({}, {}, 1, 'server');
-    expect(r.faults[0]).toMatchObject({ kind: 'server-error', tool: 'get_order' });
-    expect(r.messages[1]?.text).toMatch(/could not look up order #W9000101 \(5\d\d\)/);
+    expect(r.faults[0]).toMatchObject({ kind: 'server-error', tool: 'find_user_by_email' });
+    expect(r.messages[1]?.text).toMatch(/could not verify your identity \(5\d\d\)/);
     expect(r.outcome).toBe('fail');
   });
 

@@ -55,7 +55,7 @@ describe('bad input', () => {
     expect(results).toMatchInlineSnapshot(`
       [
         "teleport
-        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.",
+        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.",
         "sweep --eps 1.5
         Failed to resolve the sweep configuration:
         ✖ must be in [0, 1]
@@ -103,7 +103,7 @@ describe('bad input', () => {
         "sweep --perturbations typos,wat
         Failed to find perturbation family \`wat\`: no such perturbation family. Valid perturbation family ids: spread, paraphrase, self-correct, reorder, distractor, verbosity, filler, synonyms, chat-speak, entity-format, typos, casing.",
         "sweep --fault-tools teleport
-        Failed to target faults at tool \`teleport\`: world retail has no such tool. Tools: find_user_by_email, find_user_by_name_zip, get_user, list_user_orders, get_order, get_product, cancel_order, change_order_address, return_items, exchange_items.",
+        Failed to target faults at tool \`teleport\`: world retail has no such tool. Tools: find_user_by_email, find_user_by_name_zip, get_user, list_user_orders, get_order, get_product, cancel_order, change_order_address, return_items, exchange_items, add_gift_card_funds.",
         "sweep --fault-access sometimes
         Failed to resolve the sweep configuration:
         ✖ Invalid option: expected one of "read"|"write"
@@ -112,7 +112,7 @@ describe('bad input', () => {
         "sweep --fault-weights timeout
         Failed to read \`--fault-weights\`: "timeout" is not KIND=WEIGHT. Write e.g. \`--fault-weights timeout=1,rate-limit=0.5\`.",
         "sweep --scenario no-such-scenario
-        Failed to select scenarios: \`--scenario no-such-scenario\` matches none. Scenario ids: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items.",
+        Failed to select scenarios: \`--scenario no-such-scenario\` matches none. Scenario ids: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-lamps-total, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, decline-cancel-pending, decline-return, decline-top-up, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, identity-mismatch-then-email-return, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, multi-top-up-then-cancel, ownership-cancel-other-users-order, ownership-status-other-users-order, read-after-return-gift-card-balance, read-after-top-up-balance, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items, top-up-gift-card, top-up-name-zip-paypal.",
         "sweep --shard 0/3
         Failed to read \`--shard 0/3\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\` (in a Kubernetes Indexed Job: \`--shard $((JOB_COMPLETION_INDEX + 1))/N\`).",
         "sweep --adaptive 5

@@ -64,7 +64,7 @@ describe('scenario parsing', () => {
     const tagged = (category: string) => ({ ...raw('cancel-pending-mistake'), tags: { category, tools: [] } });
     expect(parseScenario(retail, tagged('refusal'), 'x.json').tags.category).toBe('refusal');
     expect(parseScenario(retail, tagged('exchange'), 'x.json').tags.category).toBe('exchange');
-    expect(() => parseScenario(retail, tagged('baggage'), 'x.json')).toThrow(/tags\.category `baggage` is not one of: read, multi-step, missing-info, ambiguous, refusal, cancel, return, exchange, address\./);
+    expect(() => parseScenario(retail, tagged('baggage'), 'x.json')).toThrow(/tags\.category `baggage` is not one of: read, multi-step, missing-info, ambiguous, refusal, decline, ownership, identity, read-after-write, cancel, return, exchange, address, top-up\./);
     expect(() => parseScenario({ ...retail, categories: ['baggage'] }, tagged('baggage'), 'x.json')).not.toThrow();
   });
 

@@ -102,6 +102,8 @@ describe('fault schedules', () => {
         "return_items#2 connection-reset after",
         "exchange_items#1 rate-limit",
         "exchange_items#2 timeout before",
+        "add_gift_card_funds#0 latency-spike",
+        "add_gift_card_funds#1 timeout before",
       ]
     `);
   });

@@ -197,7 +197,7 @@ describe('shakedown validate, list and replay', () => {
     const json = JSON.parse((await shakedown(...args, '--json')).stdout);
     expect(json.faults.length).toBeGreaterThan(0);
     const writes = JSON.parse((await shakedown('faults', '--scenario', 'return-two-items', '--lambda', '1', '--profile', 'timeout-after-commit', '--json')).stdout);
-    expect(writes.faults.every((f: { tool: string; phase?: string }) => /cancel|change|return|exchange/.test(f.tool) && f.phase === 'after')).toBe(true);
+    expect(writes.faults.every((f: { tool: string; phase?: string }) => /cancel|change|return|exchange|gift_card_funds/.test(f.tool) && f.phase === 'after')).toBe(true);
     expect((await shakedown('faults', '--scenario', 'return-two-items')).stderr).toMatch(/one `--lambda L`/);
     expect((await shakedown('faults', '--scenario', 'return-two-items', '--lambda', '0.3', '--fault-tools', 'teleport')).stderr).toMatch(/no such tool. Tools: find_user_by_email/);
   });

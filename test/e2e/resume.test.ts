@@ -69,7 +69,7 @@ describe('resume after a crash', () => {
     await new Promise((r) => setTimeout(r, 2500));
     slow.child.kill('SIGINT');
     expect(await slow.exit).toBe(130);
-    expect(slow.stderr()).toMatch(/interrupted after \d+ of 1008 episodes; the grid above is partial/);
+    expect(slow.stderr()).toMatch(/interrupted after \d+ of \d+ episodes; the grid above is partial/);
     expect(existsSync(join(base, 'int', 'grid.json'))).toBe(true);
   }, 120_000);
 

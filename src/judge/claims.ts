@@ -51,6 +51,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
   ],
   failure: [
+    new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|failed|fails)\b/i,
     /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect)\b/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { JudgingRules } from '../../src/judge/rules.js';
 
 const reservationKey = (raw: string) => raw.trim().replace(/^#/, '').toUpperCase();
@@ -9,6 +10,7 @@ const nameParts = (name = '') => {
 
 /** What the judge checks in the travel world, beside the final state (docs/judging.md). */
 export const travelJudging: JudgingRules = {
+  claimLabels: fileURLToPath(new URL('./claims.labels.jsonl', import.meta.url)),
   conduct: {
     identify: { find_user_by_email: { subject: 'userId' }, find_user_by_name_dob: { subject: 'userId' } },
     records: { reservations: { owner: 'userId', key: reservationKey } },

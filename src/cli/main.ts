@@ -28,6 +28,7 @@ import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, rea
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 import { selftestCommand } from './selftest.js';
+import { calibrateCommand } from './calibrate.js';
 import { replayEpisode } from './replay.js';
 
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
@@ -367,6 +368,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await validate(flags, io);
       case 'selftest':
         return await selftestCommand(flags, io);
+      case 'calibrate':
+        return await calibrateCommand(flags, io);
       case 'list':
         return await list(parsed.positionals[0], flags, io);
       case 'replay':

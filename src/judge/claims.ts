@@ -35,13 +35,17 @@ export interface ClaimWording {
   readonly pending: readonly RegExp[];
 }
 
-const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|submitted|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|initiated|sent|done';
+// Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
+// request sent is not a request done.
+const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done';
+const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
 /** The engine's English wording; a world's `judging.claims` adds to it. */
 export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
-    new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully )*(?:${VERBS})\\b`, 'i'),
+    new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
+    /\b(?:status|result|outcome)\s*:?\s*\**\s*(?:completed?|done|confirmed|successful|success|approved)\b/i,
     /\b(?:is|are) now\b/i,
     /\bnow (?:has|have|holds|shows|reads)\b/i,
     /\bsuccessful(?:ly)?\b/i,
@@ -49,6 +53,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bwent through\b/i,
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place)\b/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
+    new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
+    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -]\w+)? complete\b/i,
+    new RegExp(`\\b(?:${VERBS})\\s*[\u2705\u2714]`, 'i'),
   ],
   failure: [
     new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
@@ -57,13 +64,18 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
     /\b(?:an|the) error\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
+    /\b(?:status|result|outcome)\s*:?\s*\**\s*(?:not completed|not done|failed|failure|rejected|declined)\b/i,
+    /\bno \w+ is due\b/i,
+    /\b(?:rejected|refused|denied)\b/i,
   ],
   pending: [
     /\b(?:not sure|unsure|uncertain|unclear)\b/i,
-    /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to) (?:confirm|verify|tell|check|see) (?:whether|if)\b/i,
+    /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
+    /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
+    /\bno confirmation (?:yet|back)\b|\bpending confirmation\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to) (?:confirm|verify) (?:that|it|the)\b/i,
     /\b(?:don'?t|do not) (?:know|yet know) (?:whether|if)\b/i,
-    /\blet me (?:check|verify|confirm|look)\b/i,
+    /\blet me (?:check|verify|confirm)\b/i,
     /\bi(?:'ll| will) (?:check|verify|confirm) (?:whether|if)\b/i,
     /\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
@@ -108,7 +120,11 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const sentences = sentencesOf(question.text);
   const names = question.names ?? [];
   const about = names.length > 0 ? sentences.filter((s) => mentionsAll(s, names.slice(0, 1))) : [];
-  const labels = (about.length > 0 ? about : sentences).map((s) => readSentence(s, wording)).filter((l) => l !== 'none');
+  const read = (list: readonly string[]) => list.map((s) => readSentence(s, wording)).filter((l) => l !== 'none');
+  // The sentences that name the record first; when they claim nothing ("Order #W1 is cancelled;" after
+  // "I couldn't complete that:"), the whole message.
+  const fromAbout = read(about);
+  const labels = fromAbout.length > 0 ? fromAbout : read(sentences);
   if (labels.includes('pending')) return 'pending';
   return labels.at(-1) ?? 'none';
 }

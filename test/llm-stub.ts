@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_CLAIM_WORDING, readClaim } from '../src/judge/claims.js';
 
 export interface StubOptions {
   /** Answer the first N requests with 500 before behaving. */
@@ -14,6 +15,11 @@ export interface StubOptions {
   readonly malformedFirst?: boolean;
   /** Answer every request after this many ms, as a remote model would. @default 0 */
   readonly delayMs?: number;
+  /**
+   * As a claim judge (a system prompt that asks for success/failure/pending/none): `good` reads the
+   * message with the project's wording reader, `bad` answers `none` to everything. @default 'good'
+   */
+  readonly judge?: 'good' | 'bad';
 }
 
 export interface LlmStub {
@@ -46,6 +52,12 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
       }
       const messages = body.messages ?? [];
       const last = messages.at(-1);
+      if (messages[0]?.role === 'system' && messages[0].content?.startsWith('You read one message a customer-service agent sent')) {
+        const text = /Message:\n([\s\S]*)$/.exec(last?.content ?? '')?.[1] ?? '';
+        const content = options.judge === 'bad' ? 'none' : readClaim({ text }, DEFAULT_CLAIM_WORDING);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41 } }));
+        return;
+      }
       if (messages[0]?.role === 'system' && messages[0].content?.startsWith('You are a customer contacting')) {
         // Playing the user: ask about the order the instructions name, then say DONE once answered.
         const order = /order = (#?W\d{7})/.exec(messages[0].content)?.[1] ?? '#W0000000';

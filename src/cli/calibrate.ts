@@ -50,7 +50,7 @@ export async function calibrateCommand(flags: Flags, io: Io): Promise<number> {
   const { items, source } = labelsOf(flags.labels, world);
   const { all, parts } = await calibrateOn(reader, items);
   if (flags.json) {
-    io.out(`${JSON.stringify({ reader: reader.id, labels: source, ...all, parts }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ labels: source, ...all, parts }, null, 2)}\n`);
     return 0;
   }
   io.out(`Claim reader ${reader.id} against ${items.length} hand labels (${source}):\n`);

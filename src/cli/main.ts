@@ -28,7 +28,11 @@ import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, rea
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 import { selftestCommand } from './selftest.js';
-import { calibrateCommand } from './calibrate.js';
+import { calibrateCommand, claimReaderOf, labelsOf } from './calibrate.js';
+import { calibrate } from '../judge/calibrate.js';
+import type { ResolvedConfig } from '../core/config.js';
+import type { WorldDefinition } from '../core/world.js';
+import type { EpisodeOptions } from '../core/episode.js';
 import { replayEpisode } from './replay.js';
 
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
@@ -85,6 +89,8 @@ Sweep options:
   --ablate W          faults | perturbations: one sub-run per fault kind or family, alone, and a table
   --fault-weights L   a custom fault mix, e.g. timeout=1,rate-limit=0.5 (over the profile's)
   --max-turns N       user turns per episode (default 12)
+  --judge J           claim reader: wording (default) or llm:MODEL, accepted when its kappa on the
+                      world's hand labels reaches --judge-min-kappa (default 0.8); see \`calibrate\`
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --quiet             no progress lines
   --max-episodes N    stop launching after N episodes (resumable)
@@ -150,10 +156,31 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
   return 0;
 }
 
+/**
+ * The claim reader of a sweep: the world's wording by default; an LLM judge only after it agrees with the
+ * world's hand labels (kappa at least `judgeMinKappa`), and only in this process.
+ */
+async function sweepJudge(config: ResolvedConfig, world: WorldDefinition, options: EpisodeOptions, io: Io) {
+  if (config.judge === 'wording') return { options, judge: { reader: 'wording' } };
+  if (config.workers !== 'auto' && config.workers > 1) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to plan the sweep: the LLM judge \`${config.judge}\` runs in this process only; drop \`--workers ${config.workers}\` (or use \`--concurrency\` to overlap its API calls).`);
+  }
+  const reader = claimReaderOf(config.judge, config, world);
+  const { items, source } = labelsOf(undefined, world);
+  const c = await calibrate(reader, items);
+  const figure = `${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}] on ${c.n} hand labels of world ${world.id}`;
+  if (!(c.kappa >= config.judgeMinKappa)) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to use the judge \`${config.judge}\`: its Cohen's kappa is ${figure}, below the threshold ${config.judgeMinKappa}. See where it disagrees with \`shakedown calibrate --judge ${config.judge} --world ${world.id}\`, or lower \`--judge-min-kappa\` knowingly.`);
+  }
+  io.err(`shakedown: judge ${reader.id}: Cohen's kappa ${figure} (threshold ${config.judgeMinKappa})\n`);
+  return { options: { ...options, claimReader: reader }, judge: { reader: reader.id, kappa: c.kappa, ci95: c.ci95, labels: source, threshold: config.judgeMinKappa } };
+}
+
 async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.ablate !== undefined) return ablate(flags, io);
   const config = await loadConfig(flags);
-  const { world, scenarios, agents, options } = await resolveSweepParts(config);
+  const { world, scenarios, agents, options: baseOptions } = await resolveSweepParts(config);
+  const { options, judge } = await sweepJudge(config, world, baseOptions, io);
   const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
   const shard = parseShard(flags.shard);
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
@@ -189,6 +216,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     seed: config.seed,
     grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
     agents: agents.map((a) => ({ id: a.id, description: a.description })),
+    judge,
     episodes: total,
     trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
   });

@@ -156,6 +156,8 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags.adaptive !== undefined) c.adaptiveFirstTrials = parseInteger('adaptive', flags.adaptive);
   if (flags.simulator !== undefined) c.simulator = flags.simulator;
   if (flags['simulator-model'] !== undefined) c.simulatorModel = flags['simulator-model'];
+  if (flags.judge !== undefined) c.judge = flags.judge;
+  if (flags['judge-min-kappa'] !== undefined) c.judgeMinKappa = parseNumberList('judge-min-kappa', flags['judge-min-kappa'])[0];
   if (flags.perturbations !== undefined) c.perturbations = flags.perturbations.split(',').map((f) => f.trim()).filter(Boolean);
   if (flags['fixed-trials'] !== undefined) c.fixedTrials = flags['fixed-trials'];
   if (flags['max-turns'] !== undefined) c.maxTurns = parseInteger('max-turns', flags['max-turns']);

@@ -38,9 +38,9 @@ export interface WorkerTask {
  * speaks (CPU-bound episodes) and at least AUTO_POOL_MIN_EPISODES episodes are to run; otherwise 1, this
  * process, where `concurrency` overlaps the waits of LLM, HTTP and module agents.
  */
-export function workerCount(config: Pick<ResolvedConfig, 'workers' | 'agents' | 'simulator'>, episodesToRun: number, cores: number = availableParallelism()): number {
+export function workerCount(config: Pick<ResolvedConfig, 'workers' | 'agents' | 'simulator'> & Partial<Pick<ResolvedConfig, 'judge'>>, episodesToRun: number, cores: number = availableParallelism()): number {
   if (config.workers !== 'auto') return config.workers;
-  const cpuBound = config.simulator === 'scripted' && config.agents.every((spec) => agentSource(spec) === 'built-in');
+  const cpuBound = config.simulator === 'scripted' && (config.judge ?? 'wording') === 'wording' && config.agents.every((spec) => agentSource(spec) === 'built-in');
   return cpuBound && cores >= 2 && episodesToRun >= AUTO_POOL_MIN_EPISODES ? cores : 1;
 }
 

@@ -102,6 +102,14 @@ export const sweepConfigSchema = z
     llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
     /** Wall-clock limit per episode, in ms. @default 60000 */
     deadlineMs: z.number().int().min(1).default(60_000),
+    /**
+     * What reads the agent's claims: `wording` (the world's wording data) or `llm:MODEL` (an OpenAI-compatible
+     * API with the `llm` settings), accepted only when its kappa on the world's shipped labels reaches
+     * `judgeMinKappa`. @default "wording"
+     */
+    judge: z.string().regex(/^(wording|llm:.+)$/, 'write `wording` or `llm:MODEL`').default('wording'),
+    /** The least Cohen's kappa an LLM judge must reach on the world's hand labels. @default 0.8 */
+    judgeMinKappa: z.number().min(-1).max(1).default(0.8),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -30,6 +30,7 @@ export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
   io.out(`\nfaults fired: ${record.faults.length === 0 ? 'none' : record.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}`).join(', ')}\n`);
   if (record.confusions.length > 0) io.out(`user simulator could not place ${record.confusions.length} agent question(s)\n`);
   io.out(`\noutcome: ${record.outcome.toUpperCase()} (conversation ended: ${record.ended})\n`);
+  for (const f of record.findings ?? []) io.out(`  ${f.class}: ${f.message}\n`);
   for (const d of record.diff) io.out(`  ${d.message}\n`);
   for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);
   if (record.error) io.out(`  ${record.error.name}: ${record.error.message}\n`);

@@ -21,6 +21,7 @@ export interface EpisodeView {
   readonly failure?: string;
   readonly diff: readonly string[];
   readonly missingOutputs: readonly string[];
+  readonly findings: readonly string[];
   readonly faults: readonly string[];
   /** The tool calls, one line each: time, method, path, status, fault. */
   readonly trace: readonly string[];
@@ -40,6 +41,7 @@ export function episodeView(r: EpisodeRecord & { replay?: string }): EpisodeView
     ...(r.failure ? { failure: r.failure } : {}),
     diff: r.diff.map((d) => d.message),
     missingOutputs: r.missingOutputs,
+    findings: (r.findings ?? []).map((f) => `${f.class}: ${f.message}`),
     trace: r.trace.map((t) => `+${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'no response'}${t.fault ? ` [${t.fault}]` : ''}${t.replayed ? ' [idempotent replay]' : ''}${t.refused ? ` [refused: ${t.refused}]` : ''}`),
     faults: r.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}${f.window ? ' (in a window)' : ''}`),
     messages: r.messages.map((m) => ({ role: m.role, text: m.text, ...(m.original !== undefined ? { original: m.original } : {}), ...(m.perturbations ? { perturbations: m.perturbations } : {}) })),
@@ -78,7 +80,7 @@ const SCRIPT = `(() => {
       box.dataset.scenario = e.scenario;
       box.append(el('strong', e.scenario + (e.title ? ' (' + e.title + ')' : '') + ', trial ' + e.trial + ': ' + e.outcome + (e.failure ? ' (' + e.failure + ')' : '')));
       if (e.replay) { const p = el('p'); p.append('Replay: ', el('code', e.replay)); box.append(p); }
-      if (e.diff.length || e.missingOutputs.length) box.append(el('pre', [...e.diff, ...e.missingOutputs.map((o) => 'required output not stated: ' + o)].join('\\n')));
+      if (e.diff.length || e.missingOutputs.length || e.findings.length) box.append(el('pre', [...e.findings, ...e.diff, ...e.missingOutputs.map((o) => 'required output not stated: ' + o)].join('\\n')));
       box.append(el('p', 'Faults: ' + (e.faults.length ? e.faults.join(', ') : 'none'), 'muted'));
       if (e.trace.length) box.append(el('pre', e.trace.join('\\n')));
       const convo = el('pre');

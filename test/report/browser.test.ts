@@ -22,7 +22,7 @@ function page(): { html: string; failing: EpisodeView[] } {
         const pass = lambda === 0 || trial === 0;
         t.add({ agent, eps: 0, lambda, scenario: 'evil' }, pass ? 'pass' : 'fail', pass ? {} : { failure: 'missing-write', faults: ['timeout'] });
         if (!pass) {
-          failing.push({ agent, eps: 0, lambda, scenario: 'evil', trial, outcome: 'fail', failure: 'missing-write', diff: ['orders.W1.status: "pending" != "cancelled"'], missingOutputs: [], faults: ['timeout on cancel_order#0 (after commit)'], trace: ['+0.0s POST /api/orders/%23W1/cancel -> 504 [timeout]'], messages: [{ role: 'user', text: `cancel ${HOSTILE_TITLE}` }, { role: 'agent', text: 'Sorry.' }], replay: 'npx shakedown replay --scenario evil --trial 1' });
+          failing.push({ agent, eps: 0, lambda, scenario: 'evil', trial, outcome: 'fail', failure: 'missing-write', diff: ['orders.W1.status: "pending" != "cancelled"'], missingOutputs: [], findings: [`unconfirmed-write: wrote cancel_order on ${HOSTILE_TITLE} without a confirmation from the user`], faults: ['timeout on cancel_order#0 (after commit)'], trace: ['+0.0s POST /api/orders/%23W1/cancel -> 504 [timeout]'], messages: [{ role: 'user', text: `cancel ${HOSTILE_TITLE}` }, { role: 'agent', text: 'Sorry.' }], replay: 'npx shakedown replay --scenario evil --trial 1' });
         }
       }
   const grid = buildGrid({ world: 'retail', seed: '42', profile: 'mixed', fixedTrials: false, eps: [0], lambda: [0, 0.3], trials: 2, agents: ['reference:none', HOSTILE_AGENT] }, t, new ResampleBank('42'));

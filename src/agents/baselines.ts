@@ -71,7 +71,8 @@ export const oracleAgent: AgentFactory = {
             if (tried.has(i) || !Object.values(l.args).every((v) => given.includes(squash(String(v))))) continue;
             tried.add(i);
             const r = await call(l.tool, l.args);
-            if (r.ok) {
+            // An answer cut short names nobody: the user is not identified by it.
+            if (r.ok && typeof r.body === 'object' && r.body !== null) {
               identified = true;
               break;
             }

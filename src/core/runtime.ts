@@ -279,7 +279,7 @@ export class ToolRuntime {
     const observer = options.observer;
 
     /** What the judge notes about the answer the agent received: whether it reads, who it identifies, which outputs it shows. */
-    const notes = async (tool: ToolSpec | null, response: Response): Promise<Partial<TraceEntry>> => {
+    const notes = async (tool: ToolSpec | null, response: Response, truth?: { status: number; body: unknown }): Promise<Partial<TraceEntry>> => {
       if (!observer || !tool || response.status < 200 || response.status >= 300) return {};
       const text = await response.clone().text().catch(() => '');
       let body: unknown;
@@ -288,7 +288,8 @@ export class ToolRuntime {
       } catch {
         return { unreadable: true };
       }
-      const subject = observer.subject?.(tool.name, body);
+      // Who a lookup identified is the world's answer, before any drift renamed its fields.
+      const subject = truth && truth.status >= 200 && truth.status < 300 ? observer.subject?.(tool.name, truth.body) : observer.subject?.(tool.name, body);
       const reveals = observer.reveals?.(text) ?? [];
       return { ...(subject !== undefined ? { subject } : {}), ...(reveals.length > 0 ? { reveals } : {}) };
     };
@@ -387,7 +388,7 @@ export class ToolRuntime {
         if (out.status !== response.status || out.body !== body) {
           fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
           const delivered = Response.json(out.body, { status: out.status, headers: { 'content-type': 'application/json' } });
-          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, delivered)) });
+          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, delivered, { status: response.status, body })) });
           return delivered;
         }
         const delivered = new Response(text, { status: response.status, headers: response.headers });

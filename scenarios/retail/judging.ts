@@ -1,12 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { JudgingRules } from '../../src/judge/rules.js';
+import { nameParts, type JudgingRules } from '../../src/judge/rules.js';
 
 const orderKey = (raw: string) => raw.trim().replace(/^#/, '').toUpperCase();
 const ORDERS = { record: 'orders', arg: 'orderId' } as const;
-const nameParts = (name = '') => {
-  const [first = '', ...rest] = name.trim().split(/\s+/);
-  return { first, last: rest.join(' ') };
-};
 
 /** What the judge checks in the retail world, beside the final state (docs/judging.md). */
 export const retailJudging: JudgingRules = {

@@ -55,3 +55,9 @@ export interface JudgingRules {
   /** Hand-labelled claims (JSON lines of `{ text, action?, names?, label, split }`) a judge is calibrated on. */
   readonly claimLabels?: string;
 }
+
+/** "Ada Lovelace King" as the `{ first, last }` a name lookup takes, for a world's `lookups`. */
+export function nameParts(name = ''): { first: string; last: string } {
+  const [first = '', ...rest] = name.trim().split(/\s+/);
+  return { first, last: rest.join(' ') };
+}

@@ -1,0 +1,29 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { shakedown } from '../cli-run.js';
+
+describe('the new verdicts through the CLI', () => {
+  it('keyless retries after a commit: false-failure and duplicated writes in episodes.jsonl, grid.json, report.html and replay', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'shakedown-judging-')), 'run');
+    const r = await shakedown('sweep', '--out', out, '--agent', 'reference:retry,reference:idempotency+backoff', '--scenario', 'cancel-pending-mistake', '--scenario', 'top-up-gift-card', '--eps', '0', '--lambda', '0.5', '--profile', 'timeout-after-commit', '--trials', '4', '--quiet');
+    expect(r.code).toBe(0);
+    // Seed 42: the retry agent's keyless retries after a commit write twice or meet "already cancelled";
+    // the same logic with an Idempotency-Key passes every episode.
+    expect(r.stdout).toMatch(/did not pass: 3 \(duplicated-write 2, false-failure-claim 1\)/);
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const retryCancel = records.find((x) => x.key.agent === 'reference:retry' && x.key.scenario === 'cancel-pending-mistake' && x.outcome === 'fail');
+    expect(retryCancel.failure).toBe('false-failure-claim');
+    expect(retryCancel.findings[0].message).toMatch(/^told the user cancel_order on #W9000201 failed, but it took effect/);
+    expect(records.filter((x) => x.key.agent === 'reference:idempotency+backoff').every((x) => x.outcome === 'pass')).toBe(true);
+    const grid = JSON.parse(readFileSync(join(out, 'grid.json'), 'utf8'));
+    const retry = grid.agents.find((a: { agent: string }) => a.agent === 'reference:retry');
+    expect(retry.cells[0].failures).toEqual({ 'duplicated-write': 2, 'false-failure-claim': 1 });
+    const html = readFileSync(join(out, 'report', 'report.html'), 'utf8');
+    expect(html).toContain('<th>false-failure-claim</th>');
+    expect(html).toContain('told the user cancel_order on #W9000201 failed, but it took effect');
+    const replay = await shakedown('replay', '--scenario', 'cancel-pending-mistake', '--agent', 'reference:retry', '--eps', '0', '--lambda', '0.5', '--trial', String(retryCancel.key.trial), '--profile', 'timeout-after-commit');
+    expect(replay.stdout).toMatch(/false-failure-claim: told the user cancel_order on #W9000201 failed, but it took effect/);
+  }, 120_000);
+});

@@ -55,6 +55,12 @@ export type { Confusion, UserStep, UserMessage, UserSimulator, UserSimulatorFact
 export { runEpisode, episodeSeeds, keyString, WorldHarness, DeadlineError } from './core/episode.js';
 export { classifyFailure, compareState, judgeEpisode, readClaim, wordingReader, FAILURE_CLASSES } from './judge/index.js';
 export type { ClaimLabel, ClaimQuestion, ClaimReader, ConductRules, FailureClass, Finding, JudgingRules } from './judge/index.js';
+export { nameParts } from './judge/rules.js';
+export { calibrate, cohensKappa, parseLabels } from './judge/calibrate.js';
+export type { Calibration, LabelledClaim } from './judge/calibrate.js';
+export { llmClaimReader } from './judge/llm.js';
+export { runSelfTest, controlOf } from './core/selftest.js';
+export type { Mutant, BiteCell, MutantResult, SelfTestResult } from './core/selftest.js';
 export type { EpisodeKey, EpisodeRecord, EpisodeOutcome, EpisodeOptions, PreparedScenario } from './core/episode.js';
 export { runSweep, planKeys } from './core/sweep.js';
 export type { SweepPlan, SweepHooks } from './core/sweep.js';

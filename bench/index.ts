@@ -30,7 +30,7 @@ import { perturb, resolveFamilies } from '../src/core/perturb.js';
 import { deriveSeed, makeRng } from '../src/core/seeds.js';
 import { Tally } from '../src/core/stats.js';
 import { DEFAULT_THETA } from '../src/core/surface.js';
-import { ScriptedUser } from '../src/core/user.js';
+import { ScriptedUser } from '../src/user/index.js';
 import { startLlmStub } from '../test/llm-stub.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { joinParts, partsOf, type PerturbationFamily, type Segment } from '../src/core/perturb.js';
 import { slotsOf } from '../src/core/scenario.js';
 import { pick } from '../src/core/seeds.js';
-import { renderTemplate } from '../src/core/user.js';
+import { renderTemplate } from '../src/user/index.js';
 import { chance, slotsIn } from './util.js';
 
 const params = z

@@ -6,7 +6,7 @@ import { loadWorld } from './world-module.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { loadAgent } from '../agents/loader.js';
-import { llmUserSimulator } from '../agents/llm-user.js';
+import { llmUserSimulator } from '../user/index.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveFamilies } from '../core/perturb.js';
 import { existsSync, readFileSync } from 'node:fs';

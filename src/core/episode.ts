@@ -8,7 +8,7 @@ import { ToolRuntime, type TraceEntry } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { deriveSeed, makeRng } from './seeds.js';
 import { callTool } from './tools.js';
-import { ScriptedUser, type Confusion, type UserSimulatorFactory } from './user.js';
+import { ScriptedUser, type Confusion, type UserSimulatorFactory } from '../user/index.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 import { classifyFailure, judgeEpisode, outcomeOf, type ClaimReader, type FailureClass, type Finding } from '../judge/index.js';

@@ -2,7 +2,7 @@ import { episodeSeeds } from './episode.js';
 import { joinSegments, perturb, tokenDistance, type ResolvedFamily, type Segment } from './perturb.js';
 import type { Scenario } from './scenario.js';
 import { makeRng } from './seeds.js';
-import { ScriptedUser } from './user.js';
+import { ScriptedUser } from '../user/index.js';
 import type { WorldDefinition } from './world.js';
 
 /** One perturbed opening message beside its original. */

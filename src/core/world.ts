@@ -63,7 +63,7 @@ export interface WorldInstance<DB> {
   nextId(prefix: string): string;
 }
 
-/** How the user simulator speaks for a world: see src/core/user.ts. */
+/** How the user simulator speaks for a world: see src/user/ and docs/user.md. */
 export interface UserLanguage {
   /** Opening phrasings per intent; `{slot}` placeholders are filled from the request. */
   readonly intents: Readonly<Record<string, readonly string[]>>;

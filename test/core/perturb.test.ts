@@ -18,7 +18,7 @@ import {
   type Segment,
 } from '../../src/core/perturb.js';
 import { ShakedownError } from '../../src/core/errors.js';
-import { renderTemplate } from '../../src/core/user.js';
+import { renderTemplate } from '../../src/user/index.js';
 import { retail, retailScenarios, scenario } from '../helpers.js';
 
 const lang = retail.userLanguage;

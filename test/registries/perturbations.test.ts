@@ -5,7 +5,7 @@ import { checkMeaning, joinSegments, perturb, resolveFamilies, standingText, typ
 import { makeRng } from '../../src/core/seeds.js';
 import { ShakedownError } from '../../src/core/errors.js';
 import type { UserLanguage } from '../../src/core/world.js';
-import { renderTemplate } from '../../src/core/user.js';
+import { renderTemplate } from '../../src/user/index.js';
 import { retail } from '../helpers.js';
 
 /** The retail language, with amount and date slots as well, so that every entity format is exercised. */

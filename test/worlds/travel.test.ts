@@ -12,7 +12,7 @@ import { checkMeaning, perturb, resolveFamilies } from '../../src/core/perturb.j
 import { scenarioCategories } from '../../src/core/scenario.js';
 import { makeRng } from '../../src/core/seeds.js';
 import { callTool } from '../../src/core/tools.js';
-import { ScriptedUser, type UserSimulatorFactory } from '../../src/core/user.js';
+import { ScriptedUser, type UserSimulatorFactory } from '../../src/user/index.js';
 import { validateScenarios } from '../../src/core/validate.js';
 import { episodeOptions, failuresAtZero } from '../helpers.js';
 

@@ -1,8 +1,8 @@
-import type { Scenario, ScenarioRequest } from './scenario.js';
-import { slotsOf } from './scenario.js';
-import type { MessageAbout, Segment } from './perturb.js';
-import { pick, type Rng } from './seeds.js';
-import type { UserLanguage } from './world.js';
+import type { Scenario, ScenarioRequest } from '../core/scenario.js';
+import { slotsOf } from '../core/scenario.js';
+import type { MessageAbout, Segment } from '../core/perturb.js';
+import { pick, type Rng } from '../core/seeds.js';
+import type { UserLanguage } from '../core/world.js';
 
 /** A moment the simulator could not tell what the agent asked: recorded, never blamed on the agent silently. */
 export interface Confusion {

@@ -6,9 +6,9 @@
  */
 import type { LlmSettings } from '../core/config.js';
 import { slotsOf, type Scenario } from '../core/scenario.js';
-import type { UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from '../core/user.js';
+import type { UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from './scripted.js';
 import type { UserLanguage } from '../core/world.js';
-import { apiKeyFrom, chatCompletion } from './llm.js';
+import { apiKeyFrom, chatCompletion } from '../agents/llm.js';
 
 /**
  * The simulated user's instructions, from the scenario's goal and profile; the world's user language

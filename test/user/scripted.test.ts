@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { joinSegments } from '../../src/core/perturb.js';
 import { makeRng } from '../../src/core/seeds.js';
-import { questionsIn, ScriptedUser } from '../../src/core/user.js';
+import { questionsIn, ScriptedUser } from '../../src/user/index.js';
 import { retail, scenario } from '../helpers.js';
 
 const userFor = (id: string, seed = 'u') => new ScriptedUser(scenario(id), retail.userLanguage, makeRng(seed));

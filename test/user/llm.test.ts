@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { llmAgent } from '../../src/agents/llm.js';
-import { llmUserSimulator, userInstructions } from '../../src/agents/llm-user.js';
+import { llmUserSimulator, userInstructions } from '../../src/user/index.js';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { llmSettingsSchema } from '../../src/core/config.js';
 import { runEpisode, WorldHarness } from '../../src/core/episode.js';

@@ -1,0 +1,4 @@
+// The simulated user: what the rest of Shakedown may use of it. See docs/user.md.
+export { ScriptedUser, renderTemplate, questionsIn } from './scripted.js';
+export type { Confusion, UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from './scripted.js';
+export { llmUserSimulator, userInstructions } from './llm.js';

@@ -3,6 +3,7 @@ import { slotsOf } from '../core/scenario.js';
 import type { MessageAbout, Segment } from '../core/perturb.js';
 import { pick, type Rng } from '../core/seeds.js';
 import type { UserLanguage } from '../core/world.js';
+import { readAgentMessage, type Reading } from './reading.js';
 
 /** A moment the simulator could not tell what the agent asked: recorded, never blamed on the agent silently. */
 export interface Confusion {
@@ -157,36 +158,55 @@ export class ScriptedUser implements UserSimulator {
     if (this.turn >= this.maxTurns) return { kind: 'end', reason: 'turn-limit' };
     const request = this.request;
     if (!request) return { kind: 'end', reason: 'done' };
-    // Only questions and requests ask for something; a statement that mentions an address asks nothing.
-    const asks = questionsIn(agentText).filter((q) => !anyMatch(this.lang.anythingElse, q));
-    const asked = (patterns: readonly RegExp[]) => asks.some((q) => anyMatch(patterns, q));
+    const reading = readAgentMessage(agentText, this.lang);
+    this.lastReading = reading;
+    const asks = reading.asks;
     const parts: Segment[][] = [];
 
-    if (asked(this.lang.identityAsked)) parts.push(this.identitySegments());
-    for (const [slot, language] of Object.entries(this.lang.slots)) {
-      if (request.slots[slot] !== undefined && asked(language.asked)) parts.push(this.slotSegments(slot, request));
+    if (asks.some((a) => a.kind === 'identity')) parts.push(this.identitySegments());
+    const unheld: string[] = [];
+    for (const a of asks) {
+      if (a.kind !== 'slot') continue;
+      // A detail the user holds is given; one the policy has a default for, left to it; any other the
+      // user does not hold is answered below, as a person who does not know it would.
+      if (request.slots[a.slot] !== undefined) parts.push(this.slotSegments(a.slot, request));
+      else if (this.lang.slots[a.slot]?.optional) parts.push([{ text: pick(this.rng, ['Whatever is usual is fine.', 'The usual way is fine.']), part: `slot:${a.slot}` }]);
+      else unheld.push(a.slot);
     }
     let act: 'accept' | 'decline' | undefined;
-    if (asked(this.lang.confirmAsked)) {
+    if (asks.some((a) => a.kind === 'confirm')) {
       const answer = this.confirmation(agentText, request);
       act = answer.act;
       parts.push(answer.segments);
     }
     if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts), about: this.about(request, false), ...(act ? { act } : {}) };
-    if (asked(this.lang.helpAsked)) return { kind: 'message', segments: this.openingOf(request, false), about: this.about(request, true) };
+    if (asks.some((a) => a.kind === 'help')) return { kind: 'message', segments: this.openingOf(request, false), about: this.about(request, true) };
+    if (unheld.length > 0) {
+      // Asked for a detail this request does not have (the agent took it for another request): the
+      // user says so and says again what they want. Understood, so no confusion of the simulator.
+      return { kind: 'message', segments: [{ text: pick(this.rng, ["Sorry, I don't know that.", "I'm not sure, sorry; I don't have that."]), part: 'aside' }, { text: ' ' }, ...this.openingOf(request, false)], about: this.about(request, true) };
+    }
 
     if (asks.length > 0) {
-      // Neutral, and no hint beyond what the user wants: a person restates the request.
+      // Asked something it cannot place: never a goodbye. Neutral, and no hint beyond what the user
+      // wants: a person restates the request.
       this.confusions.push({ turn: this.turn, agentText });
       const restated = [{ text: "Sorry, I'm not sure what you're asking.", part: 'aside' }, { text: ' ' }, ...this.openingOf(request, false)];
       return { kind: 'message', segments: restated, about: this.about(request, true) };
     }
-    // A statement (or "anything else?") closes the current request.
+    if (reading.progress) {
+      // "Let me check": the agent is at work. A neutral word, and the request stays open.
+      return { kind: 'message', segments: [{ text: pick(this.rng, ['Sure, take your time.', 'OK, thanks.', 'Sure.']), part: 'aside' }], about: this.about(request, false) };
+    }
+    // A statement that reports the request done or refused, or answers it, closes it.
     this.requestIndex++;
     const next = this.request;
     if (!next) return { kind: 'end', reason: 'done' };
     return { kind: 'message', segments: this.openingOf(next, false), about: this.about(next, true) };
   }
+
+  /** How the user read the agent's last message (for `shakedown user`). */
+  lastReading: Reading | undefined;
 
   private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act: 'accept' | 'decline' } {
     const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);

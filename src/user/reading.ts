@@ -1,0 +1,172 @@
+// How the scripted user reads an agent's message: every ask in it, wherever it stands (questions,
+// imperatives, lists, markdown, several asks at once, references back to listed items), and whether the
+// message is only a progress note. The world's user language says which ask names which slot.
+import type { UserLanguage } from '../core/world.js';
+
+/** One thing the agent asks the user for. */
+export type Ask =
+  | { readonly kind: 'identity'; readonly text: string }
+  | { readonly kind: 'slot'; readonly slot: string; readonly text: string }
+  | { readonly kind: 'confirm'; readonly text: string }
+  | { readonly kind: 'help'; readonly text: string }
+  /** An ask the user cannot place: it asks, but for nothing the world's language names. */
+  | { readonly kind: 'unplaced'; readonly text: string };
+
+/** What a message asks, and whether it is only a note that the agent is working on it. */
+export interface Reading {
+  readonly asks: readonly Ask[];
+  /** "Let me check that", "one moment": asks nothing and reports nothing done or refused. */
+  readonly progress: boolean;
+  /** The units the message was read in: sentences and list items, markdown removed. */
+  readonly units: readonly string[];
+}
+
+interface Unit {
+  readonly text: string;
+  /** A list item (bulleted or numbered). */
+  readonly item: boolean;
+  /** It ends with a colon: it introduces what follows ("I'll need the following:"). */
+  readonly leadIn: boolean;
+}
+
+/** Phrases that ask for something without a question mark. */
+const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
+  /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
+  /\b(?:i|we)(?:'ll| will| would|'d)? (?:also )?(?:need|require)\b/i,
+  /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
+  /\blet me know\b/i,
+  /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
+  /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?:your|the|a|an|which|what|how)\b/i,
+  /^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b/i,
+  /\(yes\/no\)|\byes or no\b/i,
+  /\b(?:is|are) (?:required|needed)\b|\b(?:required|needed)\s*:?\s*$/i,
+  /\bwhat(?:'s| is| are) (?:your|the)\b/i,
+  /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
+];
+
+/** A note that the agent is at work: asks nothing, claims nothing finished. */
+const PROGRESS: readonly RegExp[] = [
+  /\blet me (?:check|look|see|verify|pull|find|review|take a look|look into|look that up|confirm)\b/i,
+  /\b(?:one|just a) (?:moment|second|sec|minute)\b/i,
+  /\bgive me (?:a|one) (?:moment|second|sec|minute)\b/i,
+  /\bplease (?:hold|wait|bear with me|stand by)\b/i,
+  /\b(?:i'm|i am|we're|we are) (?:checking|looking|pulling|reviewing|working on|looking into)\b/i,
+  /\bi(?:'ll| will) (?:check|look|pull|review) (?:that|this|it|your|the|into)\b/i,
+];
+
+/** Words that point back at details named elsewhere in the message. */
+const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above)\b/i;
+
+const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
+  patterns.some((p) => {
+    p.lastIndex = 0;
+    return p.test(text);
+  });
+
+/** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
+function plain(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|`)/g, '')
+    .replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s*>\s?/gm, '')
+    .replace(/\|/g, ' ');
+}
+
+const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+/;
+
+/** Sentences and list items, each a unit; a line that is a list item stays whole. */
+function unitsOf(text: string): Unit[] {
+  const out: Unit[] = [];
+  for (const raw of plain(text).split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const item = ITEM.test(line);
+    const body = line.replace(ITEM, '').trim();
+    const parts = item ? [body] : body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/);
+    for (const p of parts) {
+      const t = p.trim();
+      if (t) out.push({ text: t, item, leadIn: /:\s*$/.test(t) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Not asks, however they are worded: a pointer elsewhere ("please contact us again with your order
+ * number"), advice for later ("please try again later"), a closing pleasantry ("let me know if you have
+ * any other questions").
+ */
+const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further) (?:questions?|help|concerns?)\b|\bif (?:you (?:need|have) (?:anything|any|more|further)|there(?:'s| is) anything)\b|\bfeel free to\b/i;
+
+/** Whether a unit asks: a question, a request phrase, or a list item under an asking lead-in. */
+function asks(u: Unit, underAskingLeadIn: boolean): boolean {
+  if (/\?\s*["')\]]?\s*$/.test(u.text)) return true;
+  if (ELSEWHERE.test(u.text)) return false;
+  if (u.item && underAskingLeadIn) return true;
+  return anyMatch(REQUEST, u.text);
+}
+
+/** The slots and identity a unit names, by the world's patterns. */
+function named(text: string, lang: UserLanguage): Ask[] {
+  const out: Ask[] = [];
+  if (anyMatch(lang.identityAsked, text)) out.push({ kind: 'identity', text });
+  for (const [slot, language] of Object.entries(lang.slots)) if (anyMatch(language.asked, text)) out.push({ kind: 'slot', slot, text });
+  return out;
+}
+
+/**
+ * Reads a message: every unit that asks is placed as identity, slots, a confirmation or "what do you
+ * need"; a unit that refers back ("once you provide those details") asks for what the units before it
+ * named; "anything else?" asks nothing about the request. A message with no ask that says the agent is
+ * working on it is a progress note.
+ */
+export function readAgentMessage(text: string, lang: UserLanguage): Reading {
+  const units = unitsOf(text);
+  const result: Ask[] = [];
+  const mentioned: Ask[] = [];
+  let leadInAsks = false;
+  for (const u of units) {
+    const names = named(u.text, lang);
+    const asking = asks(u, leadInAsks);
+    if (u.leadIn) leadInAsks = asking || /\b(?:need|require|provide|following|details|information|below)\b/i.test(u.text);
+    else if (!u.item) leadInAsks = false;
+    if (!asking) {
+      mentioned.push(...names);
+      continue;
+    }
+    if (anyMatch(lang.anythingElse, u.text) && names.length === 0) continue;
+    if (names.length > 0) {
+      result.push(...names);
+      continue;
+    }
+    if (BACK_REFERENCE.test(u.text) && mentioned.length > 0) {
+      result.push(...mentioned);
+      continue;
+    }
+    if (anyMatch(lang.confirmAsked, u.text)) result.push({ kind: 'confirm', text: u.text });
+    else if (anyMatch(lang.helpAsked, u.text)) result.push({ kind: 'help', text: u.text });
+    else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
+    mentioned.push(...names);
+  }
+  // A confirmation asked in the same message as a detail waits for the detail: the user gives it first.
+  const hasDetail = result.some((a) => a.kind === 'slot' || a.kind === 'identity');
+  const deduped = dedupe(hasDetail ? result.filter((a) => a.kind !== 'confirm') : result);
+  const progress = deduped.length === 0 && units.some((u) => anyMatch(PROGRESS, u.text));
+  return { asks: deduped, progress, units: units.map((u) => u.text) };
+}
+
+function dedupe(asks: readonly Ask[]): Ask[] {
+  const seen = new Set<string>();
+  const out: Ask[] = [];
+  for (const a of asks) {
+    const key = a.kind === 'slot' ? `slot:${a.slot}` : a.kind === 'unplaced' ? `unplaced:${a.text}` : a.kind;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(a);
+  }
+  return out;
+}

@@ -32,11 +32,11 @@ interface Unit {
 /** Phrases that ask for something without a question mark. */
 const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
-  /\b(?:i|we)(?:'ll| will| would|'d)? (?:also )?(?:need|require)\b/i,
+  /\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
-  /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?:your|the|a|an|which|what|how)\b/i,
+  /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
   /^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b/i,
   /\(yes\/no\)|\byes or no\b/i,
   /\b(?:is|are) (?:required|needed)\b|\b(?:required|needed)\s*:?\s*$/i,
@@ -52,6 +52,7 @@ const PROGRESS: readonly RegExp[] = [
   /\bplease (?:hold|wait|bear with me|stand by)\b/i,
   /\b(?:i'm|i am|we're|we are) (?:checking|looking|pulling|reviewing|working on|looking into)\b/i,
   /\bi(?:'ll| will) (?:check|look|pull|review) (?:that|this|it|your|the|into)\b/i,
+  /^(?:checking|looking (?:up|into|at)|pulling up|reviewing)\b/i,
 ];
 
 /** Words that point back at details named elsewhere in the message. */
@@ -147,14 +148,17 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
       result.push(...mentioned);
       continue;
     }
-    if (anyMatch(lang.confirmAsked, u.text)) result.push({ kind: 'confirm', text: u.text });
+    // "To proceed, I'll need ..." sets the stage; only what follows it may ask for a go-ahead.
+    if (anyMatch(lang.confirmAsked, u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, ''))) result.push({ kind: 'confirm', text: u.text });
     else if (anyMatch(lang.helpAsked, u.text)) result.push({ kind: 'help', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
     mentioned.push(...names);
   }
   // A confirmation asked in the same message as a detail waits for the detail: the user gives it first.
+  // An ask it cannot place beside asks it can ("once you share these, I can continue") adds nothing.
   const hasDetail = result.some((a) => a.kind === 'slot' || a.kind === 'identity');
-  const deduped = dedupe(hasDetail ? result.filter((a) => a.kind !== 'confirm') : result);
+  const placed = result.some((a) => a.kind !== 'unplaced');
+  const deduped = dedupe(result.filter((a) => !(hasDetail && a.kind === 'confirm') && !(placed && a.kind === 'unplaced')));
   const progress = deduped.length === 0 && units.some((u) => anyMatch(PROGRESS, u.text));
   return { asks: deduped, progress, units: units.map((u) => u.text) };
 }

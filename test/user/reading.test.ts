@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { getWorld } from '../../scenarios/index.js';
+import { readAgentMessage } from '../../src/user/reading.js';
+
+interface Case {
+  readonly world: string;
+  readonly style: string;
+  readonly text: string;
+  readonly split: 'tune' | 'held-out';
+  readonly expect: { identity?: boolean; slots?: string[]; confirm?: boolean; help?: boolean; progress?: boolean; closes?: boolean };
+}
+
+const corpus: Case[] = readFileSync(new URL('./corpus.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Case);
+
+/** What the scripted user would do with a message, in the corpus's terms. */
+function reading(world: string, text: string) {
+  const r = readAgentMessage(text, getWorld(world).userLanguage);
+  const slots = [...new Set(r.asks.flatMap((a) => (a.kind === 'slot' ? [a.slot] : [])))].sort();
+  return {
+    identity: r.asks.some((a) => a.kind === 'identity'),
+    slots,
+    confirm: r.asks.some((a) => a.kind === 'confirm'),
+    help: r.asks.some((a) => a.kind === 'help'),
+    unplaced: r.asks.filter((a) => a.kind === 'unplaced').map((a) => a.text),
+    progress: r.progress,
+    closes: r.asks.length === 0 && !r.progress,
+  };
+}
+
+const expected = (c: Case) => ({
+  identity: c.expect.identity ?? false,
+  slots: [...(c.expect.slots ?? [])].sort(),
+  confirm: c.expect.confirm ?? false,
+  help: c.expect.help ?? false,
+  unplaced: [] as string[],
+  progress: c.expect.progress ?? false,
+  closes: c.expect.closes ?? false,
+});
+
+describe('the simulated user reads agents it has never seen (test/user/corpus.jsonl)', () => {
+  it('holds at least 300 labelled messages in four styles, both worlds', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(corpus.map((c) => c.style))).toEqual(new Set(['terse', 'markdown', 'chatty', 'llm']));
+    expect(new Set(corpus.map((c) => c.world))).toEqual(new Set(['retail', 'travel']));
+  });
+
+  it('reads at least 98% of them as labelled, per split; a miss prints the message and what was expected', () => {
+    const misses: string[] = [];
+    const bySplit: Record<string, { n: number; ok: number }> = {};
+    const byStyle: Record<string, { n: number; ok: number }> = {};
+    for (const c of corpus) {
+      const got = reading(c.world, c.text);
+      const ok = JSON.stringify(got) === JSON.stringify(expected(c));
+      for (const [table, key] of [[bySplit, c.split], [byStyle, c.style]] as const) {
+        const row = (table[key] ??= { n: 0, ok: 0 });
+        row.n++;
+        if (ok) row.ok++;
+      }
+      if (!ok) misses.push(`${c.split} ${c.world}/${c.style}: ${JSON.stringify(c.text)}\n  expected ${JSON.stringify(expected(c))}\n  got      ${JSON.stringify(got)}`);
+    }
+    const rate = (r: { n: number; ok: number }) => r.ok / r.n;
+    console.log(`conformance: ${Object.entries({ ...bySplit, ...byStyle }).map(([k, r]) => `${k} ${(100 * rate(r)).toFixed(1)}% of ${r.n}`).join(', ')}`);
+    const all = corpus.length - misses.length;
+    expect(all / corpus.length, misses.join('\n')).toBeGreaterThanOrEqual(0.98);
+    for (const r of Object.values(bySplit)) expect(rate(r), misses.join('\n')).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('never closes a request on a message that asks for something', () => {
+    const closedWhileAsked = corpus.filter((c) => !c.expect.closes && !c.expect.progress && reading(c.world, c.text).closes);
+    expect(closedWhileAsked.map((c) => c.text)).toEqual([]);
+  });
+
+  it('reads the cases that used to end conversations', () => {
+    const travel = (t: string) => reading('travel', t);
+    expect(travel("To proceed with canceling your reservation, I'll need your email address, the reservation ID, and the reason for cancellation. Once you provide these details, I can assist you further.")).toMatchObject({ identity: true, slots: ['reason', 'reservation'], closes: false });
+    expect(travel('To help you, I need:\n1. Your email address\n2. Your reservation ID\n\nCould you please provide those details?')).toMatchObject({ identity: true, slots: ['reservation'] });
+    expect(travel('Please let me know which flight you would like.')).toMatchObject({ slots: ['newFlight'] });
+    expect(travel('Let me check that for you.')).toMatchObject({ progress: true, closes: false });
+    expect(reading('retail', "I'm sorry, our systems are not responding right now, so I can't complete this. Please try again later.")).toMatchObject({ closes: true });
+    expect(reading('retail', 'Please contact us again with your order number and what you need.')).toMatchObject({ closes: true });
+  });
+});

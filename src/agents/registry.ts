@@ -6,6 +6,7 @@ import { compositions, parseStrategies, strategies, strategyName } from './strat
 import { ShakedownError } from '../core/errors.js';
 import { strictUnderstanding, tolerantUnderstanding, type Understanding, type UnderstandingMode } from './reference/understanding.js';
 import { getWorld } from '../../scenarios/index.js';
+import { VOICES, type Voice } from './reference/voice.js';
 
 /** A built-in agent family, selectable as `id` or `id:options`. */
 export interface AgentEntry {
@@ -37,12 +38,16 @@ function understandingFor(world: keyof typeof REFERENCE_AGENTS, mode: Understand
 /** The scripted reference agent in one understanding mode; its options are strategies (`retry+none`). */
 const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
   id: name,
-  description: `scripted reference agent of the built-in worlds (${referenceWorlds.join(', ')}) reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies, e.g. ${name}:retry (strategies: ${strategies.map((s) => s.id).join(', ')}; compositions: ${Object.keys(compositions).join(', ')})`,
+  description: `scripted reference agent of the built-in worlds (${referenceWorlds.join(', ')}) reading the user ${mode === 'strict' ? 'strictly (exact keywords and formats)' : 'tolerantly (normalisation, typos, synonyms)'}, with fallback strategies and a voice after "@" (${VOICES.join(', ')}), e.g. ${name}:retry or ${name}:retry@chatty (strategies: ${strategies.map((s) => s.id).join(', ')}; compositions: ${Object.keys(compositions).join(', ')})`,
   build(options) {
-    const list = parseStrategies(options ?? 'none');
+    // `reference:retry@chatty`: strategies, then the voice after `@`.
+    const [strategyPart = 'none', voicePart] = (options ?? 'none').split('@');
+    const voice = (voicePart ?? 'terse').trim() as Voice;
+    if (!VOICES.includes(voice)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to select agent \`${name}:${options ?? ''}\`: no voice \`${voice}\`. Voices: ${VOICES.join(', ')} (e.g. ${name}:none@chatty).`);
+    const list = parseStrategies(strategyPart || 'none');
     // A named composition keeps its name (`reference:robust`); otherwise the strategies in layer order.
-    const spec = (options ?? 'none').trim();
-    const id = `${name}:${/^[a-z-]+$/.test(spec) && compositions[spec] ? spec : strategyName(list)}`;
+    const spec = (strategyPart || 'none').trim();
+    const id = `${name}:${/^[a-z-]+$/.test(spec) && compositions[spec] ? spec : strategyName(list)}${voice === 'terse' ? '' : `@${voice}`}`;
     return {
       id,
       description: `reference agent (${mode} understanding) with strategies ${list.map((s) => s.id).join(' + ')}`,
@@ -51,7 +56,9 @@ const referenceEntry = (name: string, mode: UnderstandingMode): AgentEntry => ({
         const world = ctx.world as keyof typeof REFERENCE_AGENTS;
         const entry = REFERENCE_AGENTS[world] as (typeof REFERENCE_AGENTS)[keyof typeof REFERENCE_AGENTS] | undefined;
         if (!entry) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to create ${id}: the reference agent knows the worlds ${referenceWorlds.join(', ')} only, not \`${ctx.world}\`.`);
-        return new entry.Agent(ctx, list, understandingFor(world, mode));
+        const agent = new entry.Agent(ctx, list, understandingFor(world, mode));
+        agent.voice = voice;
+        return agent;
       },
     };
   },

@@ -9,6 +9,7 @@ import { deriveSeed, makeRng } from '../../core/seeds.js';
 import type { Agent, AgentContext } from '../contract.js';
 import { composeStrategies, type Strategy, type ToolCall, type WriteCheck } from '../strategies.js';
 import type { Understanding } from './understanding.js';
+import { voiced, type Voice } from './voice.js';
 
 /**
  * Why the agent cannot go on with a task; `system` when the tools failed rather than the policy said no,
@@ -141,7 +142,15 @@ export abstract class ReferenceAgentBase implements Agent {
   /** Another route to a fact a read did not return (the `fallback` strategy asks it). */
   protected abstract alternative(tool: string, args: Readonly<Record<string, unknown>>, call: ToolCall): Promise<ToolResult | undefined>;
 
+  /** How the agent words its replies (wording only; see voice.ts). @default 'terse' */
+  voice: Voice = 'terse';
+  private turns = 0;
+
   async reply(message: string): Promise<string> {
+    return voiced(await this.answer(message), this.voice, this.turns++);
+  }
+
+  private async answer(message: string): Promise<string> {
     const before = this.taskSignature();
     this.absorb(message);
     try {

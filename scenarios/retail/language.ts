@@ -60,6 +60,7 @@ export const retailLanguage: UserLanguage = {
     'name-zip': ["I'm {name}, zip code {zip}.", 'My name is {name} and my zip code is {zip}.', 'The account is under {name}, zip {zip}.'],
   },
   identityAsked: [/e-?mail/i, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  identityKindAsked: { email: [/e-?mail/i], 'name-zip': [/\bzip\b|postal code/i] },
   slots: {
     order: { asked: [/order (number|id)\b/i, /which (one|order)/i, /what order/i, /\b(number|id) of (the|your) order\b/i], answers: ["It's order {order}.", 'The order number is {order}.', 'Order {order}.'] },
     items: { asked: [/which items?/i, /what items?/i, /which products?/i], answers: ['The {items}.', "It's the {items}."] },

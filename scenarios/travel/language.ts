@@ -47,6 +47,7 @@ export const travelLanguage: UserLanguage = {
     'name-dob': ["I'm {name}, born {dob}.", 'My name is {name} and my date of birth is {dob}.', 'The booking is under {name}, date of birth {dob}.'],
   },
   identityAsked: [/e-?mail/i, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  identityKindAsked: { email: [/e-?mail/i], 'name-dob': [/birth|\bdob\b/i] },
   slots: {
     reservation: {
       asked: [/reservation (number|id|code)/i, /booking (number|reference|code)/i, /which (reservation|booking|trip)/i, /confirmation (number|code)/i],

@@ -77,7 +77,7 @@ export const oracleAgent: AgentFactory = {
               break;
             }
           }
-          if (!identified) return `${tried.size > 0 ? "I couldn't find an account with those details. " : ''}To verify your identity, could you give me your e-mail address, or your name and the other details on your account?`;
+          if (!identified) return `${tried.size > 0 ? "I couldn't find an account with those details. " : ''}Could you give me the details that verify your identity?`;
         }
         if (phase === 'identify' || phase === 'propose') {
           await read();

@@ -28,6 +28,7 @@ import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, rea
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 import { selftestCommand } from './selftest.js';
+import { userCommand } from './user.js';
 import { calibrateCommand, claimReaderOf, labelsOf } from './calibrate.js';
 import { calibrate } from '../judge/calibrate.js';
 import type { ResolvedConfig } from '../core/config.js';
@@ -45,6 +46,7 @@ Commands:
   validate   check every scenario: gold succeeds, noop fails, oracle passes at ε = λ = 0
   selftest   run the planted-bug agents and a control: each bug must be caught where it bites
   calibrate  compare a claim reader (the default, or --judge llm:MODEL) with hand labels: Cohen's kappa
+  user       feed agent messages to a scenario's simulated user: what it finds asked and answers
   list       list scenarios | agents | perturbations | faults | profiles | strategies | worlds
   replay     rerun one episode and print its conversation, faults, trace and verdict
   perturb    print perturbed samples of a scenario's first message beside the original
@@ -115,6 +117,8 @@ Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bo
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
   --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
 
+User options: --scenario ID [--world W] [--fresh] (each message as the first reply of a new episode)
+  [--json] [MESSAGE ...] (or JSON lines on stdin: a string or {"text": ...} each).
 Selftest options: [--world retail|travel|all] (default all) [--trials N] (default 2) [--only ID,...]
   [--mutants FILE] (default test/fixtures/mutants.ts) [--json]; exit 1 when a mutant is missed or a
   control differs from its base.
@@ -398,6 +402,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await selftestCommand(flags, io);
       case 'calibrate':
         return await calibrateCommand(flags, io);
+      case 'user':
+        return await userCommand(parsed.positionals, flags, io, parsed.positionals.length === 0 ? process.stdin : undefined);
       case 'list':
         return await list(parsed.positionals[0], flags, io);
       case 'replay':
@@ -423,7 +429,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'init':
         return initCommand(io, parsed.positionals[0]);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, selftest, calibrate, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

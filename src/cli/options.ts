@@ -72,6 +72,7 @@ export const OPTIONS = {
   levels: { type: 'string' },
   json: { type: 'boolean' },
   mutants: { type: 'string' },
+  fresh: { type: 'boolean' },
   only: { type: 'string' },
   judge: { type: 'string' },
   labels: { type: 'string' },

@@ -73,6 +73,11 @@ export interface UserLanguage {
   readonly identity: Readonly<Record<string, readonly string[]>>;
   /** Patterns that recognise the agent asking who the user is. */
   readonly identityAsked: readonly RegExp[];
+  /**
+   * Per identity alternative, patterns that recognise the agent asking for that one ("your e-mail
+   * address"): the user gives the alternative asked for, when the agent names exactly one. @default {}
+   */
+  readonly identityKindAsked?: Readonly<Record<string, readonly RegExp[]>>;
   /** Patterns that recognise the agent asking for a go-ahead. */
   readonly confirmAsked: readonly RegExp[];
   /** Patterns that recognise the agent asking what the user wants; the user restates the request. */

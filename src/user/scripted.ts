@@ -82,6 +82,11 @@ export class ScriptedUser implements UserSimulator {
   readonly perturbable = true;
   readonly confusions: Confusion[] = [];
   private requestIndex = 0;
+
+  /** The index of the request the user is on (it moves when one is closed). */
+  get currentRequest(): number {
+    return this.requestIndex;
+  }
   private turn = 0;
   private identityGiven = 0;
   private readonly scenario: Scenario;
@@ -104,13 +109,16 @@ export class ScriptedUser implements UserSimulator {
    * The user's identity: the preferred alternative first; asked again, the next alternative the profile
    * can fill (as a person whose e-mail was not found offers name and zip code), round and round.
    */
-  private identitySegments(): Segment[] {
+  private identitySegments(asked: readonly string[] = []): Segment[] {
     const preferred = this.scenario.user.identity;
     const profile = this.scenario.user.profile;
     const usable = [preferred, ...Object.keys(this.lang.identity).filter((k) => k !== preferred)].filter((k) =>
       (this.lang.identity[k] ?? []).every((t) => slotsOf(t).every((slot) => profile[slot] !== undefined)),
     );
-    const kind = usable[this.identityGiven++ % Math.max(1, usable.length)] ?? preferred;
+    // The alternative the agent asked for by name, when it named exactly one the user can give.
+    const named = usable.filter((k) => asked.some((text) => anyMatch(this.lang.identityKindAsked?.[k] ?? [], text)));
+    const kind = named.length === 1 ? (named[0] as string) : (usable[this.identityGiven % Math.max(1, usable.length)] ?? preferred);
+    this.identityGiven++;
     return renderTemplate(pick(this.rng, this.lang.identity[kind] ?? []), profile, 'identity');
   }
 
@@ -163,7 +171,7 @@ export class ScriptedUser implements UserSimulator {
     const asks = reading.asks;
     const parts: Segment[][] = [];
 
-    if (asks.some((a) => a.kind === 'identity')) parts.push(this.identitySegments());
+    if (asks.some((a) => a.kind === 'identity')) parts.push(this.identitySegments(asks.filter((a) => a.kind === 'identity').map((a) => a.text)));
     const unheld: string[] = [];
     for (const a of asks) {
       if (a.kind !== 'slot') continue;

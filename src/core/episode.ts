@@ -66,8 +66,10 @@ export interface EpisodeRecord {
   readonly trace: readonly TraceEntry[];
   /** Which user simulator ran: `scripted`, or e.g. `llm:gpt-4o-mini`. */
   readonly simulator: string;
-  /** Agent questions the user simulator could not place. */
+  /** Agent questions the user simulator could not place (the user restated the request). */
   readonly confusions: readonly Confusion[];
+  /** Agent messages on which the user closed a request though they held a question: worth a look (absent when none). */
+  readonly closedWhileAsked?: readonly Confusion[];
   /** The cost of `usage` in USD at the run's configured price for the model (written by the sweep). */
   readonly costUsd?: number;
   /** Token usage an LLM agent reported, summed over the episode. */
@@ -449,6 +451,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     trace: session.trace,
     simulator: user.id,
     confusions: user.confusions,
+    ...(user.closedWhileAsked && user.closedWhileAsked.length > 0 ? { closedWhileAsked: user.closedWhileAsked } : {}),
     ...(escalation ? { escalation } : {}),
     ...(usage ? { usage } : {}),
     simulatedMs: clock.elapsed(),

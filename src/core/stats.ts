@@ -3,7 +3,7 @@ import type { EpisodeOutcome } from './episode.js';
 import { bootstrapMean, type ResampleBank, type Resamples } from './bootstrap.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
-import type { FailureClass } from '../judge/classes.js';
+import { HARNESS_CLASSES, type FailureClass } from '../judge/classes.js';
 
 /** C(n, k) as a float; exact for the sizes used here (n ≤ a few hundred trials). */
 export function binomial(n: number, k: number): number {
@@ -114,6 +114,13 @@ export interface CellSummary {
   readonly failuresByFamily: Readonly<Record<string, number>>;
   /** LLM tokens and cost summed over the cell, when its agent reported usage. */
   readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd: number };
+  /**
+   * Episodes the harness failed (the simulated user, the world, the judge), by class: left out of every
+   * estimate above and counted here, never against the agent. Absent when none.
+   */
+  readonly harness?: Readonly<Partial<Record<FailureClass, number>>>;
+  /** Of the cell's episodes (harness failures included), the share in which the simulated user could not place a message. */
+  readonly confusionRate?: number;
 }
 
 /** What an episode adds to a cell beyond its outcome. */
@@ -123,6 +130,8 @@ export interface EpisodeFacts {
   readonly failure?: FailureClass;
   readonly faults?: readonly string[];
   readonly families?: readonly string[];
+  /** Whether the simulated user could not place one of the agent's messages in this episode. */
+  readonly confused?: boolean;
 }
 
 /**
@@ -154,6 +163,9 @@ export function summarizeCell(
 interface CellCounts {
   readonly byTask: Map<string, { n: number; c: number; errors: number; failures: Partial<Record<FailureClass, number>> }>;
   readonly failures: Partial<Record<FailureClass, number>>;
+  readonly harness: Partial<Record<FailureClass, number>>;
+  episodes: number;
+  confused: number;
   readonly byFault: Record<string, number>;
   readonly byFamily: Record<string, number>;
   usage?: { promptTokens: number; completionTokens: number; costUsd: number };
@@ -174,7 +186,14 @@ export class Tally {
     if (!byCell) this.counts.set(key.agent, (byCell = new Map()));
     const cellKey = `${key.eps}|${key.lambda}`;
     let cell = byCell.get(cellKey);
-    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, byFault: {}, byFamily: {} }));
+    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, harness: {}, episodes: 0, confused: 0, byFault: {}, byFamily: {} }));
+    cell.episodes++;
+    if (facts.confused) cell.confused++;
+    // The harness's failures are never the agent's: counted apart, left out of the task's trials.
+    if (outcome === 'error' && facts.failure && HARNESS_CLASSES.has(facts.failure)) {
+      bump(cell.harness, facts.failure);
+      return;
+    }
     const t = cell.byTask.get(key.scenario) ?? { n: 0, c: 0, errors: 0, failures: {} };
     t.n++;
     if (outcome === 'pass') t.c++;
@@ -209,7 +228,12 @@ export class Tally {
         // Keys sorted, so that the grid does not depend on the order episodes finished in.
         const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
         const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst);
-        return cell.usage ? { ...summary, usage: { ...cell.usage } } : summary;
+        return {
+          ...summary,
+          ...(cell.usage ? { usage: { ...cell.usage } } : {}),
+          ...(Object.keys(cell.harness).length > 0 ? { harness: sortedKeys(cell.harness) } : {}),
+          confusionRate: cell.episodes === 0 ? 0 : Math.round((cell.confused / cell.episodes) * 10_000) / 10_000,
+        };
       })
       .sort((a, b) => a.eps - b.eps || a.lambda - b.lambda);
   }

@@ -59,3 +59,6 @@ export interface Finding {
   /** The user turn it happened in (the index of the user message the agent was answering). */
   readonly turn?: number;
 }
+
+/** Failure classes of the harness (the simulated user, the world, the judge): never counted against the agent. */
+export const HARNESS_CLASSES: ReadonlySet<FailureClass> = new Set<FailureClass>(['simulator-error', 'world-error', 'judge-error']);

@@ -1,5 +1,5 @@
 // The judge: what the rest of Shakedown may use of it. See docs/judging.md.
-export { FAILURE_CLASSES, type FailureClass, type Finding, type FindingClass } from './classes.js';
+export { FAILURE_CLASSES, HARNESS_CLASSES, type FailureClass, type Finding, type FindingClass } from './classes.js';
 export { compareState, type StateVerdict } from './state.js';
 export { judgeConduct, readAct, Ownership, writeAttempts, type UserTurn } from './conduct.js';
 export { CLAIM_LABELS, DEFAULT_CLAIM_WORDING, claimChecks, judgeClaims, mergeWording, readClaim, readSentence, wordingReader, type ClaimCheck, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording, type TurnMessage } from './claims.js';

@@ -33,6 +33,13 @@ export function renderTable(grid: Grid): string {
     for (const c of cells) for (const [k, v] of Object.entries(c.failures)) failures[k] = (failures[k] ?? 0) + (v ?? 0);
     const total = Object.values(failures).reduce((s, v) => s + v, 0);
     if (total > 0) lines.push(`  did not pass: ${total} (${Object.entries(failures).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+    const harness: Record<string, number> = {};
+    for (const c of cells) for (const [k, v] of Object.entries(c.harness ?? {})) harness[k] = (harness[k] ?? 0) + (v ?? 0);
+    const left = Object.values(harness).reduce((s, v) => s + v, 0);
+    if (left > 0) lines.push(`  left out, the harness's: ${left} (${Object.entries(harness).map(([k, v]) => `${k} ${v}`).join(', ')}), in no estimate above`);
+    const episodes = cells.reduce((s, c) => s + c.episodes + Object.values(c.harness ?? {}).reduce((x, v) => x + (v ?? 0), 0), 0);
+    const confused = cells.reduce((s, c) => s + (c.confusionRate ?? 0) * (c.episodes + Object.values(c.harness ?? {}).reduce((x, v) => x + (v ?? 0), 0)), 0);
+    if (confused > 0) lines.push(`  simulated user confused in ${Math.round(confused)} of ${episodes} episodes (${((100 * confused) / Math.max(1, episodes)).toFixed(1)}%): see each record's \`confusions\``);
     lines.push('');
   }
   if ((grid.comparisons ?? []).length > 0) {

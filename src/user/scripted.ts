@@ -28,6 +28,11 @@ export interface UserSimulator {
   /** Whether its messages are built from protected parts that the ε families may perturb. */
   readonly perturbable: boolean;
   readonly confusions: Confusion[];
+  /**
+   * Messages on which the user closed a request although they held a question mark outside a closing
+   * pleasantry: a cheap second opinion that the reading may have missed an ask. @default none kept
+   */
+  readonly closedWhileAsked?: Confusion[];
   opening(): UserMessage | Promise<UserMessage>;
   respond(agentText: string): UserStep | Promise<UserStep>;
 }
@@ -79,6 +84,7 @@ const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => 
  */
 export class ScriptedUser implements UserSimulator {
   readonly id = 'scripted';
+  readonly closedWhileAsked: Confusion[] = [];
   readonly perturbable = true;
   readonly confusions: Confusion[] = [];
   private requestIndex = 0;
@@ -207,6 +213,7 @@ export class ScriptedUser implements UserSimulator {
       return { kind: 'message', segments: [{ text: pick(this.rng, ['Sure, take your time.', 'OK, thanks.', 'Sure.']), part: 'aside' }], about: this.about(request, false) };
     }
     // A statement that reports the request done or refused, or answers it, closes it.
+    if (reading.units.some((u) => /\?\s*["')\]]?\s*$/.test(u) && !anyMatch(this.lang.anythingElse, u))) this.closedWhileAsked.push({ turn: this.turn, agentText });
     this.requestIndex++;
     const next = this.request;
     if (!next) return { kind: 'end', reason: 'done' };

@@ -80,3 +80,23 @@ describe('cell summaries', () => {
     expect(cell?.passHatK[1]?.value).toBeCloseTo(1 / 6, 12);
   });
 });
+
+describe("the harness's failures are never the agent's", () => {
+  it('leaves simulator, world and judge errors out of every estimate, counts them apart, and gives the confusion rate', () => {
+    const t = new Tally();
+    const key = (scenario: string) => ({ agent: 'a', eps: 0, lambda: 0, scenario });
+    for (let i = 0; i < 4; i++) t.add(key('t1'), 'pass');
+    for (let i = 0; i < 3; i++) t.add(key('t2'), 'pass', i === 0 ? { confused: true } : {});
+    t.add(key('t2'), 'error', { failure: 'simulator-error' });
+    t.add(key('t2'), 'fail', { failure: 'missing-write' });
+    t.add(key('t1'), 'error', { failure: 'world-error' });
+    t.add(key('t1'), 'error', { failure: 'agent-error' });
+    const [cell] = t.cells('a');
+    // t1: 4 passes + 1 agent error (the world error left out); t2: 3 passes + 1 failure (the simulator error left out).
+    expect(cell?.perTask.map((x) => [x.scenario, x.n, x.c])).toEqual([['t1', 5, 4], ['t2', 4, 3]]);
+    expect(cell?.harness).toEqual({ 'simulator-error': 1, 'world-error': 1 });
+    expect(cell?.failures).toEqual({ 'agent-error': 1, 'missing-write': 1 });
+    expect(cell?.confusionRate).toBe(Math.round((1 / 11) * 10_000) / 10_000);
+    expect(cell?.passHatK[0]?.value).toBeCloseTo((4 / 5 + 3 / 4) / 2, 12);
+  });
+});

@@ -370,7 +370,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     agent = created;
     let message = await untilDeadline(simulated(() => user.opening()));
     for (let i = 0; ; i++) {
-      // A free-form simulator's messages have no protected parts to keep: they are not perturbed.
+      // A simulator that is not perturbable (its messages hold no protected parts) speaks as it wrote.
       const { segments: perturbed, applied, rejected } = user.perturbable ? perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage) : { segments: message.segments, applied: [], rejected: [] };
       const text = joinSegments(perturbed);
       userTurn = i;

@@ -1,12 +1,14 @@
 /**
  * A user simulator backed by an OpenAI-compatible Chat Completions API, for free-form conversations with
  * LLM agents. Its instructions come from the scenario: what the user wants, request by request, and who
- * they are. It ends the conversation by writing DONE. Its messages are not perturbed (they have no
- * protected parts); the scripted user remains the default and the only one the ε ladder applies to.
+ * they are. It ends the conversation by writing DONE. Its messages are perturbed after they are written,
+ * as the scripted user's are, with the profile's and the requests' values protected: ε means the same
+ * with either simulator.
  */
 import type { LlmSettings } from '../core/config.js';
 import { slotsOf, type Scenario } from '../core/scenario.js';
 import type { UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from './scripted.js';
+import type { Segment } from '../core/perturb.js';
 import type { UserLanguage } from '../core/world.js';
 import { apiKeyFrom, chatCompletion } from '../agents/llm.js';
 
@@ -44,9 +46,38 @@ export function llmUserSimulator(settings: LlmSettings): UserSimulatorFactory {
   return (scenario, language, _rng, maxTurns, signal) => new LlmUser(scenario, language, settings, apiKey, maxTurns, signal);
 }
 
+/**
+ * A free-form message as segments for the ε families: every value of the profile and of the requests
+ * found in it is a protected segment that names its slot (longest first, case-insensitive), the rest is
+ * wording the families may change.
+ */
+export function protectValues(text: string, values: Readonly<Record<string, string>>): Segment[] {
+  const found: { start: number; end: number; slot: string }[] = [];
+  const entries = Object.entries(values).filter(([, v]) => v.trim().length >= 2).sort((a, b) => b[1].length - a[1].length);
+  const lower = text.toLowerCase();
+  for (const [slot, value] of entries) {
+    const needle = value.toLowerCase();
+    for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
+      if (found.some((f) => at < f.end && at + needle.length > f.start)) continue;
+      found.push({ start: at, end: at + needle.length, slot });
+    }
+  }
+  found.sort((a, b) => a.start - b.start);
+  const out: Segment[] = [];
+  let last = 0;
+  for (const f of found) {
+    if (f.start > last) out.push({ text: text.slice(last, f.start) });
+    out.push({ text: text.slice(f.start, f.end), protected: true, slot: f.slot });
+    last = f.end;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
+
 class LlmUser implements UserSimulator {
   readonly id: string;
-  readonly perturbable = false;
+  /** Its messages are perturbed after they are written, the profile's and requests' values protected. */
+  readonly perturbable = true;
   readonly confusions = [];
   private readonly history: { role: 'system' | 'user' | 'assistant'; content: string }[];
   private turn = 0;
@@ -65,7 +96,14 @@ class LlmUser implements UserSimulator {
 
   private about(): UserMessage['about'] {
     const request = this.scenario.user.requests[0];
-    return { ...(request ? { intent: request.intent } : {}), slots: request?.slots ?? {}, states: false, deferrable: [] };
+    return { ...(request ? { intent: request.intent } : {}), slots: this.values(), states: false, deferrable: [] };
+  }
+
+  /** Every value the user may say: the profile's and each request's, by slot. */
+  private values(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const r of [...this.scenario.user.requests].reverse()) Object.assign(out, r.slots);
+    return { ...out, ...this.scenario.user.profile };
   }
 
   private async say(): Promise<string> {
@@ -79,7 +117,7 @@ class LlmUser implements UserSimulator {
 
   async opening(): Promise<UserMessage> {
     this.history.push({ role: 'user', content: '(The support chat opens. Write your first message.)' });
-    return { segments: [{ text: await this.say() }], about: this.about() };
+    return { segments: protectValues(await this.say(), this.values()), about: this.about() };
   }
 
   async respond(agentText: string): Promise<UserStep> {
@@ -88,6 +126,6 @@ class LlmUser implements UserSimulator {
     this.history.push({ role: 'user', content: agentText });
     const text = await this.say();
     if (/^\W*DONE\W*$/.test(text) || /\bDONE\s*$/.test(text)) return { kind: 'end', reason: 'done' };
-    return { kind: 'message', segments: [{ text }], about: this.about() };
+    return { kind: 'message', segments: protectValues(text, this.values()), about: this.about() };
   }
 }

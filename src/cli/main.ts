@@ -403,7 +403,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'calibrate':
         return await calibrateCommand(flags, io);
       case 'user':
-        return await userCommand(parsed.positionals, flags, io, parsed.positionals.length === 0 ? process.stdin : undefined);
+        // A terminal on stdin would wait for input nobody announced: messages come as arguments there.
+        return await userCommand(parsed.positionals, flags, io, parsed.positionals.length === 0 && !process.stdin.isTTY ? process.stdin : undefined);
       case 'list':
         return await list(parsed.positionals[0], flags, io);
       case 'replay':

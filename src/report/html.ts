@@ -110,11 +110,18 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   body.push('<h2>Heatmaps</h2>');
   grid.agents.forEach((a, i) => body.push(`<div class="map" data-agent="${escapeXml(a.agent)}">${maps[i]?.content ?? ''}</div>`));
   body.push('<div id="details"><p class="muted">Click a cell above.</p></div>');
-  body.push('<h2>Failure taxonomy</h2><table><tr><th>agent</th>' + FAILURE_CLASSES.map((c) => `<th>${c}</th>`).join('') + '</tr>');
+  body.push('<h2>Failure taxonomy</h2><p class="muted">simulator-error, world-error and judge-error are the harness\'s: left out of every estimate.</p><table><tr><th>agent</th>' + FAILURE_CLASSES.map((c) => `<th>${c}</th>`).join('') + '<th>simulated user confused</th></tr>');
   for (const a of grid.agents) {
     const total: Record<string, number> = {};
-    for (const c of a.cells) for (const [k, v] of Object.entries(c.failures)) total[k] = (total[k] ?? 0) + (v ?? 0);
-    body.push(`<tr><td>${escapeXml(a.agent)}</td>${FAILURE_CLASSES.map((c) => `<td>${total[c] ?? 0}</td>`).join('')}</tr>`);
+    let episodes = 0;
+    let confused = 0;
+    for (const c of a.cells) {
+      for (const [k, v] of [...Object.entries(c.failures), ...Object.entries(c.harness ?? {})]) total[k] = (total[k] ?? 0) + (v ?? 0);
+      const all = c.episodes + Object.values(c.harness ?? {}).reduce((x, v) => x + (v ?? 0), 0);
+      episodes += all;
+      confused += Math.round((c.confusionRate ?? 0) * all);
+    }
+    body.push(`<tr><td>${escapeXml(a.agent)}</td>${FAILURE_CLASSES.map((c) => `<td>${total[c] ?? 0}</td>`).join('')}<td>${confused} of ${episodes} (${episodes === 0 ? '0.0' : ((100 * confused) / episodes).toFixed(1)}%)</td></tr>`);
   }
   body.push('</table>');
   const unstable = grid.unstable ?? [];

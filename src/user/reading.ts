@@ -106,6 +106,8 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
 /** Whether a unit asks: a question, a request phrase, or a list item under an asking lead-in. */
 function asks(u: Unit, underAskingLeadIn: boolean): boolean {
   if (/\?\s*["')\]]?\s*$/.test(u.text)) return true;
+  // "Reservation: R900701" states a value, even in a list under "I'll need:".
+  if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) return false;
   if (ELSEWHERE.test(u.text)) return false;
   if (u.item && underAskingLeadIn) return true;
   return anyMatch(REQUEST, u.text);
@@ -133,7 +135,8 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
   for (const u of units) {
     const names = named(u.text, lang);
     const asking = asks(u, leadInAsks);
-    if (u.leadIn) leadInAsks = asking || /\b(?:need|require|provide|following|details|information|below)\b/i.test(u.text);
+    // "I'll need the following:" asks through its items; "Here are the details:" shows them.
+    if (u.leadIn) leadInAsks = asking || /\b(?:need|require|provide|send|share|give)\b/i.test(u.text);
     else if (!u.item) leadInAsks = false;
     if (!asking) {
       mentioned.push(...names);

@@ -227,10 +227,14 @@ export class ScriptedUser implements UserSimulator {
     const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);
     const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
     const mentioned = [...agentText.matchAll(pattern)].map((m) => norm(m[0]));
+    // An id is checked only against ids of its own kind (its leading letters): a proposal that names a
+    // flight says nothing about which reservation.
+    const kind = (id: string) => norm(id).replace(/\d.*$/, '');
     for (const slot of this.lang.confirmSlots) {
       const value = request.slots[slot];
-      if (value === undefined || mentioned.length === 0) continue;
-      if (!mentioned.includes(norm(value))) {
+      const sameKind = value === undefined ? [] : mentioned.filter((m) => kind(m) === kind(value));
+      if (value === undefined || sameKind.length === 0) continue;
+      if (!sameKind.includes(norm(value))) {
         return { segments: [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')], act: 'decline' };
       }
     }

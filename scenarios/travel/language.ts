@@ -57,7 +57,7 @@ export const travelLanguage: UserLanguage = {
     date: { asked: [/which (date|day)/i, /what (date|day)/i], answers: ['On {date}.', 'The date is {date}.'] },
     destination: { asked: [/where (are|were) you (flying|travell?ing|going)/i, /which (city|destination)/i], answers: ['To {destination}.', 'The trip to {destination}.'] },
     newFlight: {
-      asked: [/which (of these |one of these )?(one|flights?|options?) (would you like|do you (want|prefer)|should i book|you(?:'d| would)? (?:like|prefer|want)|to book)/i, /which flight instead/i],
+      asked: [/which (of these |one of these )?(flights?|options?) (would you like|do you (want|prefer)|should i book|you(?:'d| would)? (?:like|prefer|want)|to (book|switch|move|change))/i, /which flight instead/i, /which (one|of these) (should i book|to book)/i],
       answers: ["I'd like {newFlight}.", '{newFlight}, please.'],
     },
     reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },

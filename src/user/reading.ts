@@ -9,6 +9,8 @@ export type Ask =
   | { readonly kind: 'slot'; readonly slot: string; readonly text: string }
   | { readonly kind: 'confirm'; readonly text: string }
   | { readonly kind: 'help'; readonly text: string }
+  /** "Which one would you like?" over records the message lists: the user picks the one it means. */
+  | { readonly kind: 'choose'; readonly options: readonly string[]; readonly text: string }
   /** An ask the user cannot place: it asks, but for nothing the world's language names. */
   | { readonly kind: 'unplaced'; readonly text: string };
 
@@ -32,7 +34,7 @@ interface Unit {
 /** Phrases that ask for something without a question mark. */
 const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
-  /\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
+  /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
@@ -53,7 +55,14 @@ const PROGRESS: readonly RegExp[] = [
   /\b(?:i'm|i am|we're|we are) (?:checking|looking|pulling|reviewing|working on|looking into)\b/i,
   /\bi(?:'ll| will) (?:check|look|pull|review) (?:that|this|it|your|the|into)\b/i,
   /^(?:checking|looking (?:up|into|at)|pulling up|reviewing)\b/i,
+  /\blet me (?:process|take care of|handle|submit|update|get (?:that|this) (?:done|sorted|processed))\b/i,
 ];
+
+/** Cues of a go-ahead beyond the word "confirm". */
+const GO_AHEAD = /\b(?:proceed|go ahead|shall i|should i|would you like me to|do you want me to|want me to)\b|\(?yes\/no\)?|\byes or no\b/i;
+
+/** An ask to pick among what the message lists. */
+const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\b|\bwhich (?:\w+ )?(?:would|do) you (?:like|want|mean|prefer)\b/i;
 
 /** Words that point back at details named elsewhere in the message. */
 const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above)\b/i;
@@ -129,6 +138,9 @@ function named(text: string, lang: UserLanguage): Ask[] {
  */
 export function readAgentMessage(text: string, lang: UserLanguage): Reading {
   const units = unitsOf(text);
+  // The records a message lists, for "which one would you like?".
+  const pattern = new RegExp(lang.entityPattern.source, lang.entityPattern.flags.includes('g') ? lang.entityPattern.flags : `${lang.entityPattern.flags}g`);
+  const listed = [...new Set(units.flatMap((u) => [...u.text.matchAll(pattern)].map((m) => m[0])))];
   const result: Ask[] = [];
   const mentioned: Ask[] = [];
   let leadInAsks = false;
@@ -151,8 +163,15 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
       result.push(...mentioned);
       continue;
     }
-    // "To proceed, I'll need ..." sets the stage; only what follows it may ask for a go-ahead.
-    if (anyMatch(lang.confirmAsked, u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, ''))) result.push({ kind: 'confirm', text: u.text });
+    if (CHOICE.test(u.text) && listed.length > 0) {
+      result.push({ kind: 'choose', options: listed, text: u.text });
+      continue;
+    }
+    // "To proceed, I'll need ..." sets the stage; only what follows it may ask for a go-ahead. "Could
+    // you confirm the number of passengers" asks for a detail, not a go-ahead.
+    const staged = u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, '');
+    const detailToConfirm = /\bconfirm (?:the|your|which|what|how|whether) /i.test(staged) && !GO_AHEAD.test(staged);
+    if (!detailToConfirm && anyMatch(lang.confirmAsked, staged)) result.push({ kind: 'confirm', text: u.text });
     else if (anyMatch(lang.helpAsked, u.text)) result.push({ kind: 'help', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
     mentioned.push(...names);
@@ -170,7 +189,7 @@ function dedupe(asks: readonly Ask[]): Ask[] {
   const seen = new Set<string>();
   const out: Ask[] = [];
   for (const a of asks) {
-    const key = a.kind === 'slot' ? `slot:${a.slot}` : a.kind === 'unplaced' ? `unplaced:${a.text}` : a.kind;
+    const key = a.kind === 'slot' ? `slot:${a.slot}` : a.kind === 'unplaced' || a.kind === 'choose' ? `${a.kind}:${a.text}` : a.kind;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(a);

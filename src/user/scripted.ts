@@ -187,6 +187,18 @@ export class ScriptedUser implements UserSimulator {
       else if (this.lang.slots[a.slot]?.optional) parts.push([{ text: pick(this.rng, ['Whatever is usual is fine.', 'The usual way is fine.']), part: `slot:${a.slot}` }]);
       else unheld.push(a.slot);
     }
+    for (const a of asks) {
+      if (a.kind !== 'choose') continue;
+      // "Which one would you like?" over listed records: the detail of the request that is one of them,
+      // or of their kind.
+      const norm = (v: string) => v.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
+      const kind = (v: string) => norm(v).replace(/\d.*$/, '');
+      const options = a.options.map(norm);
+      const held = Object.entries(request.slots);
+      const slot = held.find(([, v]) => options.includes(norm(v)))?.[0] ?? held.find(([, v]) => options.some((o) => kind(o) === kind(v) && kind(v) !== ''))?.[0];
+      if (slot) parts.push(this.slotSegments(slot, request));
+      else unheld.push('choice');
+    }
     let act: 'accept' | 'decline' | undefined;
     if (asks.some((a) => a.kind === 'confirm')) {
       const answer = this.confirmation(agentText, request);

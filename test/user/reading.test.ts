@@ -8,7 +8,7 @@ interface Case {
   readonly style: string;
   readonly text: string;
   readonly split: 'tune' | 'held-out';
-  readonly expect: { identity?: boolean; slots?: string[]; confirm?: boolean; help?: boolean; progress?: boolean; closes?: boolean };
+  readonly expect: { identity?: boolean; slots?: string[]; confirm?: boolean; help?: boolean; choose?: boolean; unplaced?: boolean; progress?: boolean; closes?: boolean };
 }
 
 const corpus: Case[] = readFileSync(new URL('./corpus.jsonl', import.meta.url), 'utf8')
@@ -25,7 +25,8 @@ function reading(world: string, text: string) {
     slots,
     confirm: r.asks.some((a) => a.kind === 'confirm'),
     help: r.asks.some((a) => a.kind === 'help'),
-    unplaced: r.asks.filter((a) => a.kind === 'unplaced').map((a) => a.text),
+    choose: r.asks.some((a) => a.kind === 'choose'),
+    unplaced: r.asks.some((a) => a.kind === 'unplaced'),
     progress: r.progress,
     closes: r.asks.length === 0 && !r.progress,
   };
@@ -36,7 +37,8 @@ const expected = (c: Case) => ({
   slots: [...(c.expect.slots ?? [])].sort(),
   confirm: c.expect.confirm ?? false,
   help: c.expect.help ?? false,
-  unplaced: [] as string[],
+  choose: c.expect.choose ?? false,
+  unplaced: c.expect.unplaced ?? false,
   progress: c.expect.progress ?? false,
   closes: c.expect.closes ?? false,
 });
@@ -45,6 +47,7 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
   it('holds at least 300 labelled messages in four styles, both worlds', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(300);
     expect(new Set(corpus.map((c) => c.style))).toEqual(new Set(['terse', 'markdown', 'chatty', 'llm']));
+    expect(corpus.filter((c) => c.style === 'llm').length).toBeGreaterThanOrEqual(100);
     expect(new Set(corpus.map((c) => c.world))).toEqual(new Set(['retail', 'travel']));
   });
 

@@ -8,6 +8,8 @@ export type { AgentEntry } from './agents/registry.js';
 export { strategies, compositions, getStrategy, parseStrategies, composeStrategies, strategyName, isRetryable, isUncertain, retryAfterMs } from './agents/strategies.js';
 export type { Strategy, StrategyContext, ToolCall, CallOptions, WriteCheck } from './agents/strategies.js';
 export { tolerantParse } from './agents/tolerant.js';
+export { withStrategies } from './agents/client.js';
+export type { ClientOptions } from './agents/client.js';
 export { loadAgent, loadModuleAgent, isModuleSpec } from './agents/loader.js';
 export { httpAgent } from './agents/http-agent.js';
 export { llmAgent, chatCompletion } from './agents/llm.js';

@@ -8,6 +8,8 @@ import { callTool } from '../core/tools.js';
 import { ShakedownError } from '../core/errors.js';
 import type { LlmSettings } from '../core/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
+import { withStrategies } from './client.js';
+import { parseStrategies, strategyName } from './strategies.js';
 
 interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -81,11 +83,14 @@ const SYSTEM = (policy: string) =>
   `You are a customer service agent. Follow this policy exactly.\n\n${policy}\n\nRules of conduct:\n${CONDUCT}\n\nUse the tools to look things up and to act; never invent ids or amounts. Ask the user for anything you need.`;
 
 /** The LLM agent for the given settings; `llm:MODEL` on the command line overrides the model. */
-export function llmAgent(settings: LlmSettings): AgentFactory {
+export function llmAgent(settings: LlmSettings, strategies?: string): AgentFactory {
+  const named = strategies && strategies !== 'none' ? `+${strategyName(parseStrategies(strategies))}` : '';
   return {
-    id: `llm:${settings.model}`,
-    description: `OpenAI-compatible Chat Completions agent (${settings.model} at ${settings.baseUrl})`,
-    create(ctx: AgentContext) {
+    id: `llm:${settings.model}${named}`,
+    description: `OpenAI-compatible Chat Completions agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}`,
+    create(agentCtx: AgentContext) {
+      // `llm:MODEL+backoff`: the model's tool calls go through the strategies, its own API calls do not.
+      const ctx = named ? { ...agentCtx, fetch: withStrategies(agentCtx, strategies as string) } : agentCtx;
       const apiKey = apiKeyFrom(settings);
       const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
       const tools = ctx.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } }));

@@ -65,9 +65,11 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
   const s = spec.trim();
   const source = agentSource(s);
   if (source === 'llm') {
-    const settings = s.length > 4 ? { ...llm, model: s.slice(4) } : llm;
+    // `llm:MODEL+backoff+idempotency`: the model, then strategies around its tool calls.
+    const [model = '', ...strategies] = s.slice(4).split('+');
+    const settings = model ? { ...llm, model } : llm;
     apiKeyFrom(settings); // refuse before any episode runs, not once per episode
-    return llmAgent(settings);
+    return llmAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
   }
   if (source === 'http') return httpAgent(s);
   if (source === 'module') return loadModuleAgent(s, cwd);

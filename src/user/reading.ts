@@ -41,7 +41,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
   /^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b/i,
   /\(yes\/no\)|\byes or no\b/i,
-  /\b(?:is|are) (?:required|needed)\b|\b(?:required|needed)\s*:?\s*$/i,
+  /\b(?:required|needed)\s*:\s*$/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
 ];
@@ -110,7 +110,7 @@ function unitsOf(text: string): Unit[] {
  * number"), advice for later ("please try again later"), a closing pleasantry ("let me know if you have
  * any other questions").
  */
-const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further) (?:questions?|help|concerns?)\b|\bif (?:you (?:need|have) (?:anything|any|more|further)|there(?:'s| is) anything)\b|\bfeel free to\b/i;
+const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further) (?:questions?|help|concerns?)\b|\bif (?:you (?:need|have|want) (?:anything|any|more|further|other|questions?|help|assistance)|there(?:'s| is) anything)\b|\bfeel free to\b|\bhow else (?:i|we) (?:can|may) (?:help|assist)\b/i;
 
 /** Whether a unit asks: a question, a request phrase, or a list item under an asking lead-in. */
 function asks(u: Unit, underAskingLeadIn: boolean): boolean {

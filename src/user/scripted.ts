@@ -67,14 +67,6 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
-/** The sentences of a reply that ask for something: questions, and requests such as "Please give me ...". */
-export function questionsIn(text: string): string[] {
-  return text
-    .split(/(?<=[.?!])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.endsWith('?') || /^(please|kindly)\s+(provide|give|tell|share|confirm|send|let me know|enter|specify)\b/i.test(s) || /\(yes\/no\)$/i.test(s));
-}
-
 const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => (i === 0 ? p : [{ text: ' ' }, ...p]));
 
 /**

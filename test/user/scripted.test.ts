@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { joinSegments } from '../../src/core/perturb.js';
 import { makeRng } from '../../src/core/seeds.js';
-import { questionsIn, ScriptedUser } from '../../src/user/index.js';
+import { ScriptedUser } from '../../src/user/index.js';
+import { readAgentMessage } from '../../src/user/reading.js';
 import { retail, scenario } from '../helpers.js';
 
 const userFor = (id: string, seed = 'u') => new ScriptedUser(scenario(id), retail.userLanguage, makeRng(seed));
@@ -72,8 +73,9 @@ describe('scripted user', () => {
   });
 
   it('ignores what a statement mentions: only questions and requests ask', () => {
-    expect(questionsIn('The shipping address is now 1 Main St. Please try again later. Is there anything else?')).toEqual(['Is there anything else?']);
-    expect(questionsIn('Please give me your email.')).toEqual(['Please give me your email.']);
+    // The address and "try again later" are said, not asked; "anything else?" asks nothing about the request.
+    expect(readAgentMessage('The shipping address is now 1 Main St. Please try again later. Is there anything else?', retail.userLanguage).asks).toEqual([]);
+    expect(readAgentMessage('Please give me your email.', retail.userLanguage).asks.map((a) => a.kind)).toEqual(['identity']);
   });
 
   it('stops at the turn limit', () => {

@@ -16,6 +16,11 @@ function start(args: readonly string[]) {
   return { child, exit, stderr: () => stderr };
 }
 
+/** Resolves once `condition` holds, checking it as the sweep writes (the test's timeout bounds the wait). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 25)); // wait: a poll of the run's log, not a guess at how long start-up takes
+}
+
 const keysOf = (dir: string) =>
   readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
     .trim()
@@ -66,7 +71,9 @@ describe('resume after a crash', () => {
     expect(again.stderr()).toMatch(/Resume it with `--resume`/);
 
     const slow = start(['sweep', '--out', join(base, 'int'), '--agent', 'reference:none', '--trials', '4', '--quiet']);
-    await new Promise((r) => setTimeout(r, 2500));
+    // Interrupt once the sweep has logged its first episode, however long start-up takes on this machine.
+    const log = join(base, 'int', 'episodes.jsonl');
+    await until(() => existsSync(log) && readFileSync(log, 'utf8').includes('\n'));
     slow.child.kill('SIGINT');
     expect(await slow.exit).toBe(130);
     expect(slow.stderr()).toMatch(/interrupted after \d+ of \d+ episodes; the grid above is partial/);

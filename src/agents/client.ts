@@ -4,12 +4,10 @@
  * `ctx.fetch`, so that "my agent alone" and "my agent behind a resilient tool client" can be compared
  * in one sweep. Waits go through the episode's clock, keys are made once per logical write.
  */
-import { callTool, type ToolResult } from '../core/tools.js';
+import { callArgs, type ToolResult } from '../core/tools.js';
 import { ShakedownError } from '../core/errors.js';
-import { deriveSeed, makeRng } from '../core/seeds.js';
 import type { ToolSpec } from '../core/world.js';
-import type { AgentContext } from './contract.js';
-import { composeStrategies, parseStrategies, type StrategyContext, type ToolCall } from './strategies.js';
+import { parseStrategies, strategyClient, type ClientContext, type StrategyContext } from './strategies.js';
 
 /** What a caller may add for the strategies that need to know its world. */
 export interface ClientOptions {
@@ -24,7 +22,6 @@ export interface ClientOptions {
 interface CompiledTool {
   readonly spec: ToolSpec;
   readonly pattern: RegExp;
-  readonly names: readonly string[];
 }
 
 /** The tools' paths as patterns under the base URL's path, literal paths before templated ones. */
@@ -34,10 +31,18 @@ function compile(specs: readonly ToolSpec[], basePath: string): CompiledTool[] {
     .sort((a, b) => holes(a) - holes(b))
     .map((spec) => ({
       spec,
-      names: [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
       pattern: new RegExp(`^${(basePath + spec.path).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`),
     }));
 }
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** A tool result as the Response the agent's fetch would have had; no answer rejects as fetch does. */
 function asResponse(r: ToolResult): Response {
@@ -54,33 +59,14 @@ function asResponse(r: ToolResult): Response {
  * `verify` and `fallback` need to know the world (`options.verifyWrite`, `options.alternative`);
  * `escalate` is the agent's own conduct and is refused here.
  */
-export function withStrategies(ctx: Pick<AgentContext, 'fetch' | 'baseUrl' | 'toolSpecs' | 'clock' | 'signal' | 'seed'>, spec: string, options: ClientOptions = {}): typeof fetch {
+export function withStrategies(ctx: ClientContext, spec: string, options: ClientOptions = {}): typeof fetch {
   const list = parseStrategies(spec);
   for (const s of list) {
     if (s.handsOff) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to wrap a tool client in \`${spec}\`: \`${s.id}\` is a way of talking to the user, not of calling tools. Leave it out.`);
     if (s.id === 'verify' && !options.verifyWrite) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to wrap a tool client in \`${spec}\`: \`verify\` reads the state after an uncertain write and needs \`verifyWrite\` (how your world shows a write took effect). Pass it in the options, or leave \`verify\` out.`);
     if (s.id === 'fallback' && !options.alternative) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to wrap a tool client in \`${spec}\`: \`fallback\` needs \`alternative\` (another route to a fact). Pass it in the options, or leave \`fallback\` out.`);
   }
-  const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-  const raw: ToolCall = (tool, args, callOptions) => {
-    const t = specs.get(tool);
-    if (!t) throw new Error(`unknown tool ${tool}`);
-    return callTool(ctx.fetch, ctx.baseUrl, t, args, { signal: ctx.signal, ...(callOptions?.idempotencyKey ? { idempotencyKey: callOptions.idempotencyKey } : {}) });
-  };
-  const call = composeStrategies(
-    raw,
-    list,
-    {
-      clock: ctx.clock,
-      signal: ctx.signal,
-      isWrite: (t) => specs.get(t)?.write ?? false,
-      toolSpecs: ctx.toolSpecs,
-      rng: makeRng(deriveSeed(ctx.seed, 'client-strategies')),
-      ...(options.verifyWrite ? { verifyWrite: options.verifyWrite } : {}),
-      ...(options.alternative ? { alternative: options.alternative } : {}),
-    },
-    options.params ?? {},
-  );
+  const call = strategyClient(ctx, list, options.params ?? {}, 'client-strategies', options);
   const base = new URL(ctx.baseUrl);
   const tools = compile(ctx.toolSpecs, base.pathname.replace(/\/+$/, ''));
   return async (input, init) => {
@@ -88,22 +74,9 @@ export function withStrategies(ctx: Pick<AgentContext, 'fetch' | 'baseUrl' | 'to
     const url = new URL(request.url);
     const match = url.host === base.host ? tools.find((t) => t.spec.method === request.method && t.pattern.test(url.pathname)) : undefined;
     if (!match) return ctx.fetch(request);
-    const m = match.pattern.exec(url.pathname);
-    const args: Record<string, unknown> = {};
-    match.names.forEach((name, i) => {
-      args[name] = decodeURIComponent(m?.[i + 1] ?? '');
-    });
-    if (request.method === 'GET') for (const [k, v] of url.searchParams) args[k] = v;
-    else {
-      const text = await request.text();
-      if (text) {
-        try {
-          Object.assign(args, JSON.parse(text) as Record<string, unknown>);
-        } catch {
-          return ctx.fetch(new Request(request.url, { method: request.method, headers: request.headers, body: text }));
-        }
-      }
-    }
+    const body = request.method === 'GET' ? undefined : await request.text();
+    if (body && !isJson(body)) return ctx.fetch(new Request(request.url, { method: request.method, headers: request.headers, body }));
+    const args = callArgs(match.spec, url, body);
     // A key the agent set itself is kept; otherwise `idempotency` makes one per logical write.
     const key = request.headers.get('idempotency-key');
     return asResponse(await call(match.spec.name, args, key ? { idempotencyKey: key } : undefined));

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { ToolResult } from '../core/tools.js';
-import type { Rng } from '../core/seeds.js';
+import { callTool, type ToolResult } from '../core/tools.js';
+import { deriveSeed, makeRng, type Rng } from '../core/seeds.js';
 import type { ToolSpec } from '../core/world.js';
 import { unknownId, ShakedownError } from '../core/errors.js';
 import { tolerantParse } from './tolerant.js';
+import type { AgentContext } from './contract.js';
 
 /** Options of one tool call. */
 export interface CallOptions {
@@ -288,4 +289,40 @@ export const strategyName = (list: readonly Strategy[]): string =>
 /** Wraps a tool call in strategies, each at its layer (outermost first). */
 export function composeStrategies(call: ToolCall, list: readonly Strategy[], ctx: StrategyContext, params: Readonly<Record<string, unknown>> = {}): ToolCall {
   return [...list].sort((a, b) => b.layer - a.layer).reduce<ToolCall>((inner, s) => s.wrap(inner, ctx, s.params.parse(params[s.id] ?? {})), call);
+}
+
+/** What a strategy-wrapped tool client needs of an agent's context. */
+export type ClientContext = Pick<AgentContext, 'fetch' | 'baseUrl' | 'toolSpecs' | 'clock' | 'signal' | 'seed'>;
+
+/**
+ * An agent's tool calls (`callTool` on its fetch) wrapped in strategies: the one way both the reference
+ * agents and `withStrategies` build their client. `rngLabel` names the agent's jitter stream.
+ */
+export function strategyClient(
+  ctx: ClientContext,
+  list: readonly Strategy[],
+  params: Readonly<Record<string, unknown>>,
+  rngLabel: string,
+  hooks: { readonly verifyWrite?: StrategyContext['verifyWrite'] | undefined; readonly alternative?: StrategyContext['alternative'] | undefined } = {},
+): ToolCall {
+  const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+  const raw: ToolCall = (tool, args, options) => {
+    const spec = specs.get(tool);
+    if (!spec) throw new Error(`unknown tool ${tool}`);
+    return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal, ...(options?.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) });
+  };
+  return composeStrategies(
+    raw,
+    list,
+    {
+      clock: ctx.clock,
+      signal: ctx.signal,
+      isWrite: (t) => specs.get(t)?.write ?? false,
+      toolSpecs: ctx.toolSpecs,
+      rng: makeRng(deriveSeed(ctx.seed, rngLabel)),
+      ...(hooks.verifyWrite ? { verifyWrite: hooks.verifyWrite } : {}),
+      ...(hooks.alternative ? { alternative: hooks.alternative } : {}),
+    },
+    params,
+  );
 }

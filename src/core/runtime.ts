@@ -2,6 +2,7 @@ import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from '
 import type { EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import type { ToolSpec, WorldDefinition, WorldInstance } from './world.js';
+import { callArgs } from './tools.js';
 
 /** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
 export const TOOL_DOMAIN = 'shakedown.test';
@@ -94,39 +95,6 @@ export interface OpenOptions {
   readonly realWaitScale?: number;
   /** Notes on each call for the judge (turn, identification, outputs shown). */
   readonly observer?: CallObserver;
-}
-
-/** A call's arguments as the tool sees them: path parameters by the spec's template, then the query or JSON body. */
-export function callArgs(spec: ToolSpec, url: URL, body: string | undefined): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  const names = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-  if (names.length > 0) {
-    const pattern = new RegExp(`/api${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
-    const m = pattern.exec(url.pathname);
-    names.forEach((name, i) => {
-      const v = m?.[i + 1];
-      if (v !== undefined) args[name] = safeDecode(v);
-    });
-  }
-  if (spec.method === 'GET') {
-    for (const [k, v] of url.searchParams) args[k] = v;
-  } else if (body) {
-    try {
-      const parsed: unknown = JSON.parse(body);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) Object.assign(args, parsed);
-    } catch {
-      // Not JSON: the tool answers 400; the trace keeps the path parameters.
-    }
-  }
-  return args;
-}
-
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
 }
 
 /** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */

@@ -4,10 +4,8 @@
  * the way failures reach the user. A world's agent says how it reads the user, plans and checks writes.
  */
 import type { ToolResult } from '../../core/tools.js';
-import { callTool } from '../../core/tools.js';
-import { deriveSeed, makeRng } from '../../core/seeds.js';
 import type { Agent, AgentContext } from '../contract.js';
-import { composeStrategies, type Strategy, type ToolCall, type WriteCheck } from '../strategies.js';
+import { strategyClient, type Strategy, type ToolCall, type WriteCheck } from '../strategies.js';
 import type { Understanding } from './understanding.js';
 import { voiced, type Voice } from './voice.js';
 
@@ -106,29 +104,13 @@ export abstract class ReferenceAgentBase implements Agent {
   constructor(ctx: AgentContext, strategies: readonly Strategy[], understanding: Understanding, wording: AgentWording, params: Readonly<Record<string, unknown>> = {}) {
     this.u = understanding;
     this.wording = wording;
-    const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-    const raw: ToolCall = (tool, args, options) => {
-      const spec = specs.get(tool);
-      if (!spec) throw new Error(`unknown tool ${tool}`);
-      return callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal, ...(options?.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) });
-    };
     this.handsOff = strategies.some((s) => s.handsOff);
     this.confirmsNotFound = strategies.some((s) => s.confirmsNotFound);
     this.escalate = ctx.escalate;
-    this.call = composeStrategies(
-      raw,
-      strategies,
-      {
-        clock: ctx.clock,
-        signal: ctx.signal,
-        isWrite: (t) => specs.get(t)?.write ?? false,
-        toolSpecs: ctx.toolSpecs,
-        rng: makeRng(deriveSeed(ctx.seed, 'strategies')),
-        verifyWrite: (tool, args) => this.verifyWrite(tool, args),
-        alternative: (tool, args, call) => this.alternative(tool, args, call),
-      },
-      params,
-    );
+    this.call = strategyClient(ctx, strategies, params, 'strategies', {
+      verifyWrite: (tool, args) => this.verifyWrite(tool, args),
+      alternative: (tool, args, call) => this.alternative(tool, args, call),
+    });
   }
 
   /** Reads what the user said into the current task (or starts one). */

@@ -1,5 +1,7 @@
 import { callTool } from '../core/tools.js';
-import type { AgentFactory } from './contract.js';
+import type { Scenario } from '../core/scenario.js';
+import type { WorldDefinition } from '../core/world.js';
+import type { AgentContext, AgentFactory } from './contract.js';
 
 /** Replies politely and never acts: every scenario must fail for it (DESIGN decision 9). */
 export const noopAgent: AgentFactory = {
@@ -96,6 +98,19 @@ export const oracleAgent: AgentFactory = {
     };
   },
 };
+
+/** What the `oracle` is given: the gold actions, outputs and reads, and the lookups that identify the user from the profile, the preferred one first. */
+export function goldContext(world: WorldDefinition, scenario: Scenario): NonNullable<AgentContext['gold']> {
+  const lookups = world.judging?.conduct?.lookups ?? {};
+  const kinds = [scenario.user.identity, ...Object.keys(lookups).filter((k) => k !== scenario.user.identity)];
+  const identify = kinds.flatMap((k) => {
+    const make = lookups[k];
+    if (!make) return [];
+    const call = make(scenario.user.profile);
+    return Object.values(call.args).every((v) => v !== undefined && v !== '') ? [{ tool: call.tool, args: { ...call.args } }] : [];
+  });
+  return { actions: scenario.gold, outputs: scenario.outputs, reads: scenario.reads, identify };
+}
 
 /** Ids of the baselines that frame every report; reports and the gate leave them out of comparisons. */
 export const BASELINE_IDS: readonly string[] = [oracleAgent.id, noopAgent.id];

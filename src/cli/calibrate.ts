@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ShakedownError } from '../core/errors.js';
 import type { ResolvedConfig } from '../core/config.js';
+import type { EpisodeOptions } from '../core/episode.js';
 import type { WorldDefinition } from '../core/world.js';
 import { calibrate, parseLabels, type Calibration, type LabelledClaim } from '../judge/calibrate.js';
 import type { ClaimReader } from '../judge/claims.js';
@@ -64,4 +65,24 @@ export async function calibrateCommand(flags: Flags, io: Io): Promise<number> {
     for (const d of all.disagreements.slice(0, 20)) io.out(`  ${d.label} read as ${d.read}: ${d.text.replace(/\s+/g, ' ').slice(0, 140)}\n`);
   }
   return 0;
+}
+
+/**
+ * The claim reader of a sweep: the world's wording by default; an LLM judge only after it agrees with the
+ * world's hand labels (kappa at least `judgeMinKappa`), and only in this process.
+ */
+export async function sweepJudge(config: ResolvedConfig, world: WorldDefinition, options: EpisodeOptions, io: Io) {
+  if (config.judge === 'wording') return { options, judge: { reader: 'wording' } };
+  if (config.workers !== 'auto' && config.workers > 1) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to plan the sweep: the LLM judge \`${config.judge}\` runs in this process only; drop \`--workers ${config.workers}\` (or use \`--concurrency\` to overlap its API calls).`);
+  }
+  const reader = claimReaderOf(config.judge, config, world);
+  const { items, source } = labelsOf(undefined, world);
+  const c = await calibrate(reader, items);
+  const figure = `${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}] on ${c.n} hand labels of world ${world.id}`;
+  if (!(c.kappa >= config.judgeMinKappa)) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to use the judge \`${config.judge}\`: its Cohen's kappa is ${figure}, below the threshold ${config.judgeMinKappa}. See where it disagrees with \`shakedown calibrate --judge ${config.judge} --world ${world.id}\`, or lower \`--judge-min-kappa\` knowingly.`);
+  }
+  io.err(`shakedown: judge ${reader.id}: Cohen's kappa ${figure} (threshold ${config.judgeMinKappa})\n`);
+  return { options: { ...options, claimReader: reader }, judge: { reader: reader.id, kappa: c.kappa, ci95: c.ci95, labels: source, threshold: config.judgeMinKappa } };
 }

@@ -29,11 +29,7 @@ import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 import { selftestCommand } from './selftest.js';
 import { userCommand } from './user.js';
-import { calibrateCommand, claimReaderOf, labelsOf } from './calibrate.js';
-import { calibrate } from '../judge/calibrate.js';
-import type { ResolvedConfig } from '../core/config.js';
-import type { WorldDefinition } from '../core/world.js';
-import type { EpisodeOptions } from '../core/episode.js';
+import { calibrateCommand, sweepJudge } from './calibrate.js';
 import { replayEpisode } from './replay.js';
 
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
@@ -158,26 +154,6 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
   for (const r of rows) io.out(`| ${r.id} | ${r.agents.map((a) => `${a.volume1.toFixed(3)} / ${a.volumeN.toFixed(3)}`).join(' | ')} |\n`);
   io.out(`Runs and ablation.json: ${dir}\n`);
   return 0;
-}
-
-/**
- * The claim reader of a sweep: the world's wording by default; an LLM judge only after it agrees with the
- * world's hand labels (kappa at least `judgeMinKappa`), and only in this process.
- */
-async function sweepJudge(config: ResolvedConfig, world: WorldDefinition, options: EpisodeOptions, io: Io) {
-  if (config.judge === 'wording') return { options, judge: { reader: 'wording' } };
-  if (config.workers !== 'auto' && config.workers > 1) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to plan the sweep: the LLM judge \`${config.judge}\` runs in this process only; drop \`--workers ${config.workers}\` (or use \`--concurrency\` to overlap its API calls).`);
-  }
-  const reader = claimReaderOf(config.judge, config, world);
-  const { items, source } = labelsOf(undefined, world);
-  const c = await calibrate(reader, items);
-  const figure = `${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}] on ${c.n} hand labels of world ${world.id}`;
-  if (!(c.kappa >= config.judgeMinKappa)) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to use the judge \`${config.judge}\`: its Cohen's kappa is ${figure}, below the threshold ${config.judgeMinKappa}. See where it disagrees with \`shakedown calibrate --judge ${config.judge} --world ${world.id}\`, or lower \`--judge-min-kappa\` knowingly.`);
-  }
-  io.err(`shakedown: judge ${reader.id}: Cohen's kappa ${figure} (threshold ${config.judgeMinKappa})\n`);
-  return { options: { ...options, claimReader: reader }, judge: { reader: reader.id, kappa: c.kappa, ci95: c.ci95, labels: source, threshold: config.judgeMinKappa } };
 }
 
 async function sweep(flags: Flags, io: Io): Promise<number> {

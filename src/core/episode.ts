@@ -12,7 +12,9 @@ import { ScriptedUser, type Confusion, type UserSimulatorFactory } from '../user
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 import { classifyFailure, judgeEpisode, outcomeOf, type ClaimReader, type FailureClass, type Finding } from '../judge/index.js';
-import { dataValues, isData, revealedIn } from '../judge/outputs.js';
+import { dataValues, isData } from '../judge/outputs.js';
+import { callObserver } from '../judge/observe.js';
+import { goldContext } from '../agents/baselines.js';
 
 /** Identifies an episode: one agent on one scenario at one (ε, λ), trial t. */
 export interface EpisodeKey {
@@ -251,19 +253,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** What the `oracle` baseline is given: the gold actions, outputs and reads, and how the user's identity is looked up. */
-function goldFor(world: WorldDefinition, scenario: Scenario) {
-  const lookups = world.judging?.conduct?.lookups ?? {};
-  const kinds = [scenario.user.identity, ...Object.keys(lookups).filter((k) => k !== scenario.user.identity)];
-  const identify = kinds.flatMap((k) => {
-    const make = lookups[k];
-    if (!make) return [];
-    const call = make(scenario.user.profile);
-    return Object.values(call.args).every((v) => v !== undefined && v !== '') ? [{ tool: call.tool, args: { ...call.args } }] : [];
-  });
-  return { actions: scenario.gold, outputs: scenario.outputs, reads: scenario.reads, identify };
-}
-
 /** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
 export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = false) {
   const t = fixedTrials ? 0 : key.trial;
@@ -303,8 +292,6 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   const episodeDb = harness.episodeDb(prepared);
   const messages: EpisodeMessage[] = [];
   let userTurn = 0;
-  const identify = world.judging?.conduct?.identify;
-  const outputs = prepared.scenario.outputs;
   const session = harness.runtime.open({
     episodeId,
     db: episodeDb.db,
@@ -312,19 +299,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     faults,
     signal: controller.signal,
     realWaitScale: options.realWaitScale ?? 0,
-    observer: {
-      turn: () => userTurn,
-      ...(identify
-        ? {
-            subject: (tool: string, body: unknown) => {
-              const field = identify[tool]?.subject;
-              const v = field && body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
-              return typeof v === 'string' ? v : undefined;
-            },
-          }
-        : {}),
-      ...(outputs.length > 0 ? { reveals: (text: string) => revealedIn(outputs, text) } : {}),
-    },
+    observer: callObserver(world, prepared.scenario.outputs, () => userTurn),
   });
   // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
@@ -364,7 +339,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         escalate: (reason: string) => {
           escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
         },
-        ...(factory.needsGold ? { gold: goldFor(world, prepared.scenario) } : {}),
+        ...(factory.needsGold ? { gold: goldContext(world, prepared.scenario) } : {}),
       })),
     );
     agent = created;

@@ -1,3 +1,4 @@
+import type { AgentTime } from '../core/clock.js';
 import type { ToolSpec, ToolSpecJson } from '../core/world.js';
 
 /** What an agent is given when an episode starts. */
@@ -53,6 +54,12 @@ export interface AgentFactory {
   readonly description: string;
   /** Worlds the agent knows; undefined means any. */
   readonly worlds?: readonly string[];
+  /**
+   * How the agent spends time, for `--agent-time auto` (docs/faults.md, "Time"): `real` for an agent whose
+   * waits and thinking take real time the engine cannot see (a service, a model behind an API, a client
+   * with its own timers). @default simulated: it waits through `ctx.clock.sleep`
+   */
+  readonly time?: AgentTime;
   /** Whether it must be given the gold actions (baselines only). */
   readonly needsGold?: boolean;
   create(context: AgentContext): Agent | Promise<Agent>;

@@ -80,7 +80,7 @@ const CONDUCT = [
 ].map((r) => `- ${r}`).join('\n');
 
 const SYSTEM = (policy: string) =>
-  `You are a customer service agent. Follow this policy exactly.\n\n${policy}\n\nRules of conduct:\n${CONDUCT}\n\nUse the tools to look things up and to act; never invent ids or amounts. Ask the user for anything you need.`;
+  `You are a customer service agent. Follow this policy exactly.\n\n${policy}\n\nRules of conduct:\n${CONDUCT}\n\nUse the tools to look things up and to act; never invent ids or amounts. Ask the user for anything you need. When a tool answers 429 or 503 with retryAfter, use the ${WAIT_TOOL} tool for that long before you retry; give each change an ${KEY_ARG} of your own and reuse it when you retry that change.`;
 
 /** The LLM agent for the given settings; `llm:MODEL` on the command line overrides the model. */
 export function llmAgent(settings: LlmSettings, strategies?: string): AgentFactory {
@@ -88,12 +88,16 @@ export function llmAgent(settings: LlmSettings, strategies?: string): AgentFacto
   return {
     id: `llm:${settings.model}${named}`,
     description: `OpenAI-compatible Chat Completions agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}`,
+    // Its API latency is its thinking time: under `--agent-time auto` that real time moves the episode clock.
+    time: { mode: 'real' },
     create(agentCtx: AgentContext) {
       // `llm:MODEL+backoff`: the model's tool calls go through the strategies, its own API calls do not.
       const ctx = named ? { ...agentCtx, fetch: withStrategies(agentCtx, strategies as string) } : agentCtx;
       const apiKey = apiKeyFrom(settings);
       const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-      const tools = ctx.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+      const tools = modelTools(ctx.tools);
+      const waitTool = tools.some((t) => t.function.name === WAIT_TOOL) ? undefined : WAIT_TOOL;
+      if (waitTool) tools.push(WAIT_SPEC);
       const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM(ctx.policy) }];
       const usage: Usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
       return {
@@ -110,7 +114,8 @@ export function llmAgent(settings: LlmSettings, strategies?: string): AgentFacto
             messages.push({ role: 'assistant', content: answer.content ?? null, ...(answer.tool_calls?.length ? { tool_calls: answer.tool_calls } : {}) });
             if (!answer.tool_calls?.length) return answer.content ?? '';
             for (const call of answer.tool_calls) {
-              messages.push({ role: 'tool', tool_call_id: call.id, content: await runToolCall(ctx, specs, call.function.name, call.function.arguments) });
+              const content = call.function.name === waitTool ? await wait(ctx, call.function.arguments) : await runToolCall(ctx, specs, call.function.name, call.function.arguments);
+              messages.push({ role: 'tool', tool_call_id: call.id, content });
             }
           }
           return "I'm sorry, I couldn't finish this in time. Please try again.";
@@ -118,6 +123,46 @@ export function llmAgent(settings: LlmSettings, strategies?: string): AgentFacto
       };
     },
   };
+}
+
+/** The tool the model waits with, unless the world has a tool of that name. */
+export const WAIT_TOOL = 'wait';
+/** Longest wait the model may ask for at once, in seconds. */
+const MAX_WAIT_S = 300;
+const WAIT_SPEC = {
+  type: 'function' as const,
+  function: {
+    name: WAIT_TOOL,
+    description: `Wait the given number of seconds (at most ${MAX_WAIT_S}) before going on, e.g. before retrying a tool that answered 429 or 503 with retryAfter.`,
+    parameters: { type: 'object', properties: { seconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_S } }, required: ['seconds'], additionalProperties: false },
+  },
+};
+
+/** The argument a write tool takes for its Idempotency-Key: the model reuses it when it retries the same change. */
+export const KEY_ARG = 'idempotency_key';
+
+/** The world's tools as function tools; a write also takes an optional idempotency key. */
+function modelTools(tools: AgentContext['tools']): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[] {
+  return tools.map((t) => {
+    if (!t.write) return { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } };
+    const schema = t.inputSchema as { properties?: Record<string, unknown> };
+    if (schema.properties?.[KEY_ARG] !== undefined) return { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } };
+    const parameters = { ...t.inputSchema, properties: { ...(schema.properties ?? {}), [KEY_ARG]: { type: 'string', description: 'Optional. Sent as the Idempotency-Key header: give the same key when you retry the same change, so that it happens once.' } } };
+    return { type: 'function' as const, function: { name: t.name, description: t.description, parameters } };
+  });
+}
+
+/** The wait tool: the episode's clock waits (simulated time, no real wait). */
+async function wait(ctx: AgentContext, rawArgs: string): Promise<string> {
+  let seconds: unknown;
+  try {
+    seconds = (JSON.parse(rawArgs || '{}') as { seconds?: unknown }).seconds;
+  } catch {
+    seconds = undefined;
+  }
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_WAIT_S) return JSON.stringify({ error: `give {"seconds": N} with 0 <= N <= ${MAX_WAIT_S}` });
+  await ctx.clock.sleep(seconds * 1000, ctx.signal);
+  return JSON.stringify({ waited: seconds, now: new Date(ctx.clock.now()).toUTCString() });
 }
 
 /** Runs one tool call for the model; whatever goes wrong becomes a message to the model, not a crash. */
@@ -131,7 +176,15 @@ async function runToolCall(ctx: AgentContext, specs: ReadonlyMap<string, AgentCo
     return JSON.stringify({ error: `the arguments are not valid JSON (${(error as Error).message}); call ${name} again with a JSON object` });
   }
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return JSON.stringify({ error: `the arguments of ${name} must be a JSON object` });
-  const r = await callTool(ctx.fetch, ctx.baseUrl, spec, args as Record<string, unknown>, { signal: ctx.signal });
+  const { [KEY_ARG]: key, ...rest } = args as Record<string, unknown>;
+  // A world tool that itself takes `idempotency_key` keeps it as an argument.
+  const own = (spec.input.shape as Record<string, unknown>)[KEY_ARG] !== undefined;
+  const callArgs = spec.write && !own ? rest : (args as Record<string, unknown>);
+  const idempotencyKey = spec.write && !own && typeof key === 'string' && key !== '' ? key : undefined;
+  const r = await callTool(ctx.fetch, ctx.baseUrl, spec, callArgs, { signal: ctx.signal, ...(idempotencyKey ? { idempotencyKey } : {}) });
   if (r.status === 0) return JSON.stringify({ error: `the call failed without a response (${(r.error as Error | undefined)?.message ?? 'network error'})` });
-  return JSON.stringify({ status: r.status, ...(r.headers.get('retry-after') ? { retryAfter: r.headers.get('retry-after') } : {}), body: r.body });
+  const retryAfter = r.headers.get('retry-after');
+  // A Retry-After date reads against the answer's own Date (the episode's time), which the model cannot know otherwise.
+  const date = retryAfter && !/^\d+$/.test(retryAfter.trim()) ? r.headers.get('date') : null;
+  return JSON.stringify({ status: r.status, ...(retryAfter ? { retryAfter } : {}), ...(date ? { date } : {}), ...(r.headers.get('idempotent-replayed') ? { replayed: true } : {}), body: r.body });
 }

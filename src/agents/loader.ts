@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { ShakedownError } from '../core/errors.js';
 import type { AgentFactory } from './contract.js';
-import { httpAgent } from './http-agent.js';
+import { httpAgent, probeService } from './http-agent.js';
 import { apiKeyFrom, llmAgent } from './llm.js';
 import { llmSettingsSchema, type LlmSettings } from '../core/config.js';
 import { resolveAgent } from './registry.js';
@@ -71,7 +71,7 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
     apiKeyFrom(settings); // refuse before any episode runs, not once per episode
     return llmAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
   }
-  if (source === 'http') return httpAgent(s);
+  if (source === 'http') return httpAgent(s, await probeService(s));
   if (source === 'module') return loadModuleAgent(s, cwd);
   return resolveAgent(s);
 }

@@ -13,13 +13,20 @@ export interface ToolSource {
   baseUrl(episodeId: string): string;
   /** Answers a request addressed to an episode's tool host; rejects as that episode's fetch does. */
   route(request: Request): Promise<Response>;
+  /** The open episode's clock, for the clock endpoints (absent: the server has none). */
+  clockOf?(episodeId: string): { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> } | undefined;
 }
+
+/** Longest wait one request to the clock endpoint may ask for, in simulated ms. */
+const MAX_SLEEP_MS = 3_600_000;
 
 export interface ToolServer {
   /** `http://127.0.0.1:PORT`. */
   readonly url: string;
   /** The base URL an out-of-process agent uses for an episode opened on the runtime. */
   baseUrlFor(episodeId: string): string;
+  /** The episode's clock endpoint: `GET` tells its time, `POST .../sleep {"ms": N}` waits on it. */
+  clockUrlFor(episodeId: string): string;
   close(): Promise<void>;
 }
 
@@ -42,10 +49,39 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** Starts a loopback server for the tools of `runtime`'s open episodes (or any other tool source). */
 export async function startToolServer(runtime: ToolSource, options: ToolServerOptions = {}): Promise<ToolServer> {
+  const json = (res: ServerResponse, status: number, body: unknown, date?: number) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...(date !== undefined ? { date: new Date(date).toUTCString() } : {}) }).end(JSON.stringify(body));
+  /** `GET /<episode>/clock` tells the episode's time; `POST /<episode>/clock/sleep {"ms": N}` waits N simulated ms. */
+  const clockRoute = async (req: IncomingMessage, res: ServerResponse, episodeId: string, sleep: boolean) => {
+    const clock = runtime.clockOf?.(episodeId);
+    if (!clock) return json(res, 404, { error: 'not_found', message: `No open episode ${episodeId}.` });
+    if (sleep) {
+      if (req.method !== 'POST') return json(res, 405, { error: 'method_not_allowed', message: 'POST {"ms": N} to wait N simulated ms.' });
+      let ms: unknown;
+      try {
+        const body = JSON.parse((await readBody(req)).toString() || '{}') as { ms?: unknown; seconds?: unknown };
+        ms = body.ms ?? (typeof body.seconds === 'number' ? body.seconds * 1000 : undefined);
+      } catch {
+        ms = undefined;
+      }
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_SLEEP_MS) {
+        return json(res, 400, { error: 'bad_request', message: `Send {"ms": N} (or {"seconds": S}) with 0 <= N <= ${MAX_SLEEP_MS}.` });
+      }
+      try {
+        await clock.sleep(ms);
+      } catch (error) {
+        return json(res, 410, { error: 'episode_over', message: (error as Error).message ?? 'The episode is over.' });
+      }
+    } else if (req.method !== 'GET') return json(res, 405, { error: 'method_not_allowed', message: 'GET the clock, or POST {"ms": N} to /clock/sleep.' });
+    const now = clock.now();
+    return json(res, 200, { now: new Date(now).toISOString(), epochMs: now }, now);
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const c = /^\/([a-z0-9-]+)\/clock(\/sleep)?\/?$/.exec(req.url ?? '');
+    if (c) return clockRoute(req, res, c[1] as string, !!c[2]);
     const m = /^\/([a-z0-9-]+)(\/api(?:\/.*)?)$/.exec(req.url ?? '');
     if (!m) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found', message: 'Use /<episode>/api/<tool path>.' }));
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found', message: 'Use /<episode>/api/<tool path>, or /<episode>/clock.' }));
       return;
     }
     const target = new URL(`${runtime.baseUrl(m[1] as string).replace(/\/api$/, '')}${m[2] as string}`);
@@ -85,6 +121,7 @@ export async function startToolServer(runtime: ToolSource, options: ToolServerOp
   return {
     url,
     baseUrlFor: (episodeId) => `${url}/${episodeId}/api`,
+    clockUrlFor: (episodeId) => `${url}/${episodeId}/clock`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -78,6 +78,9 @@ Sweep options:
   --fault-access A    only \`read\` or only \`write\` calls may fault (default both)
   --outage-ms N       bursty faults: each fault opens an outage of N simulated ms
   --real-wait-scale F real ms a fault waits per simulated ms, for agents with own timers (default 0)
+  --agent-time T      what moves the episode clock besides simulated waits: simulated, real (the
+                      agent's own time), model:MS (per model call) or auto (default: real for HTTP and
+                      LLM agents, simulated for the rest); see docs/faults.md
   --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
   --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
   --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)

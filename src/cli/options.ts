@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { resolveConfig, sweepConfigSchema, type ResolvedConfig, type SweepConfig } from '../core/config.js';
 import type { EpisodeKey, EpisodeOptions } from '../core/episode.js';
 import { FaultInjector, type FaultProfile } from '../core/faults.js';
+import { parseAgentTime } from '../core/clock.js';
 import type { Scenario } from '../core/scenario.js';
 import type { WorldDefinition } from '../core/world.js';
 
@@ -39,6 +40,7 @@ export const OPTIONS = {
   'fault-access': { type: 'string' },
   'outage-ms': { type: 'string' },
   'real-wait-scale': { type: 'string' },
+  'agent-time': { type: 'string' },
   calls: { type: 'string' },
   theta: { type: 'string' },
   adaptive: { type: 'string' },
@@ -147,6 +149,7 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['fault-access'] !== undefined) c.faultAccess = flags['fault-access'];
   if (flags['outage-ms'] !== undefined) c.outageMs = parseInteger('outage-ms', flags['outage-ms']);
   if (flags['real-wait-scale'] !== undefined) c.realWaitScale = parseNumberList('real-wait-scale', flags['real-wait-scale'])[0];
+  if (flags['agent-time'] !== undefined) c.agentTime = flags['agent-time'];
   if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined) {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
   }
@@ -228,6 +231,7 @@ export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): 
     profile,
     faultParams: config.faultParams,
     realWaitScale: config.realWaitScale,
+    agentTime: parseAgentTime(config.agentTime),
     fixedTrials: config.fixedTrials,
     maxTurns: config.maxTurns,
     deadlineMs: config.deadlineMs,

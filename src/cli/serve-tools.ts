@@ -1,6 +1,6 @@
 /** `shakedown serve-tools`: one episode's tools over loopback HTTP, for an agent in another process. */
 import { startToolServer } from '../agents/tool-server.js';
-import { createClock } from '../core/clock.js';
+import { agentTimeName, createClock, parseAgentTime } from '../core/clock.js';
 import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds, WorldHarness } from '../core/episode.js';
 import { compareState } from '../judge/index.js';
@@ -35,7 +35,11 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   const episodeId = `served-${seeds.faults}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
   // An agent in another process keeps its own timers: by default a simulated wait also takes 1/1000 of its length in real time.
   const realWaitScale = flags['real-wait-scale'] === undefined ? SERVED_REAL_WAIT_SCALE : config.realWaitScale;
-  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock: createClock(), faults, realWaitScale });
+  // The agent is in another process: its own time counts (`real`) unless `--agent-time` says otherwise; it holds the turn throughout.
+  const setting = parseAgentTime(config.agentTime);
+  const clock = createClock(undefined, setting.mode === 'auto' ? { mode: 'real' } : setting);
+  clock.holding(true);
+  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, realWaitScale, meter: clock });
   let server;
   try {
     server = await startToolServer(harness.runtime, { port });
@@ -44,8 +48,9 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools on port ${port}: ${(error as Error).message}. Pick another \`--port\`, or 0 for any free one.`, { cause: error });
   }
   const base = server.baseUrlFor(episodeId);
-  io.out(`serving ${world.id} tools for ${scenario.id} (λ = ${lambda}, trial ${trial}, seed ${config.seed}, profile ${config.profile}; simulated waits take ${realWaitScale} of their length in real time)\n`);
+  io.out(`serving ${world.id} tools for ${scenario.id} (λ = ${lambda}, trial ${trial}, seed ${config.seed}, profile ${config.profile}; simulated waits take ${realWaitScale} of their length in real time; agent time ${agentTimeName(clock.time)})\n`);
   io.out(`base URL: ${base}\n`);
+  io.out(`clock:    ${server.clockUrlFor(episodeId)}  (GET: the episode's time; POST /sleep {"ms": N}: wait N simulated ms)\n`);
   for (const t of harness.toolsJson) io.out(`  ${t.method.padEnd(4)} ${base}${t.path}  (${t.name})\n`);
   io.out('Stop with Ctrl-C: the faults that fired and the verdict on the database follow.\n');
   await stop;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ShakedownError } from './errors.js';
+import { parseAgentTime } from './clock.js';
 
 const unit = z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]');
 const sortedUnique = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
@@ -77,6 +78,22 @@ export const sweepConfigSchema = z
     faultParams: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** Real ms a fault waits per simulated ms, for agents with their own timers (0 keeps simulated time free). @default 0 */
     realWaitScale: z.number().min(0).max(1).default(0),
+    /**
+     * What besides simulated waits moves the episode clock: `simulated` (nothing), `real` (the agent's own
+     * real time while it holds the turn), `model:MS` (MS per model call it reports), or `auto`: `real` for
+     * HTTP and LLM agents, `simulated` for built-in and module agents unless they declare otherwise. @default "auto"
+     */
+    agentTime: z
+      .string()
+      .refine((s) => {
+        try {
+          parseAgentTime(s);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'write `auto`, `simulated`, `real` or `model:MS` (simulated ms per model call, e.g. model:1500)')
+      .default('auto'),
     /**
      * Adaptive trials: every task gets this many trials first; only tasks with mixed results get the rest
      * up to `trials`. pass^k is then reported for k up to this number, unbiased. @default off (uniform trials)

@@ -1,7 +1,7 @@
 import type { AgentFactory } from '../agents/contract.js';
 import { canonicalize, changedEntries, cloneJson, collectionsOf, diffCanonical, type DiffEntry } from './canonical.js';
 import { overlayDb, type OverlayDb } from './overlay.js';
-import { createClock, type EpisodeClock } from './clock.js';
+import { createClock, type AgentTime, type AgentTimeSetting, type EpisodeClock } from './clock.js';
 import { FaultInjector, type FaultKind, type FaultProfile, type FiredFault } from './faults.js';
 import { joinSegments, perturb, type ResolvedFamily } from './perturb.js';
 import { ToolRuntime, type TraceEntry } from './runtime.js';
@@ -93,6 +93,8 @@ export interface EpisodeOptions {
   readonly faultParams?: Readonly<Record<string, unknown>>;
   /** Real ms a fault waits per simulated ms, for agents with their own timers. @default 0 */
   readonly realWaitScale?: number;
+  /** What besides simulated waits moves the episode clock (`AgentTime`); `auto` asks the agent. @default auto */
+  readonly agentTime?: AgentTimeSetting;
   /** Hold wording and faults fixed across trials (DESIGN decision 3). @default false */
   readonly fixedTrials?: boolean;
   /** User turns before the simulator gives up. @default 12 */
@@ -253,6 +255,12 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The agent-time rule of an episode: the run's, or under `auto` the agent's own (simulated unless it says). */
+export function resolveAgentTime(setting: AgentTimeSetting | undefined, factory: Pick<AgentFactory, 'time'>): AgentTime {
+  if (setting && setting.mode !== 'auto') return setting;
+  return factory.time ?? { mode: 'simulated' };
+}
+
 /** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
 export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = false) {
   const t = fixedTrials ? 0 : key.trial;
@@ -275,7 +283,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   const seeds = episodeSeeds(options.runSeed, key, options.fixedTrials);
   const episodeId = `e${deriveSeed(options.runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
   const controller = new AbortController();
-  const baseClock = createClock();
+  const time = resolveAgentTime(options.agentTime, factory);
+  const baseClock = createClock(undefined, time);
   const simLimit = options.simulatedDeadlineMs ?? 3_600_000;
   const clock: EpisodeClock = {
     now: baseClock.now,
@@ -300,6 +309,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     signal: controller.signal,
     realWaitScale: options.realWaitScale ?? 0,
     observer: callObserver(world, prepared.scenario.outputs, () => userTurn),
+    ...(time.mode === 'real' ? { meter: baseClock } : {}),
   });
   // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
@@ -334,6 +344,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         signal: controller.signal,
         seed: seeds.agent,
         reportUsage: (u) => {
+          // Under `model` agent time each model call the agent reports is thinking time on the episode clock.
+          baseClock.modelCalls((Number(u.calls) || 0) - (usage?.calls ?? 0));
           usage = { promptTokens: Number(u.promptTokens) || 0, completionTokens: Number(u.completionTokens) || 0, calls: Number(u.calls) || 0 };
         },
         escalate: (reason: string) => {
@@ -356,7 +368,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         ...(rejected.length > 0 ? { rejected } : {}),
         ...(message.act ? { act: message.act } : {}),
       });
-      const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text)));
+      baseClock.holding(true);
+      const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text))).finally(() => baseClock.holding(false));
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       messages.push({ role: 'agent', text: reply });
       const step = await untilDeadline(simulated(() => user.respond(reply)));

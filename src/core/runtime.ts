@@ -95,6 +95,8 @@ export interface OpenOptions {
   readonly realWaitScale?: number;
   /** Notes on each call for the judge (turn, identification, outputs shown). */
   readonly observer?: CallObserver;
+  /** Told when a call enters and leaves the engine, so that an agent's own time excludes it (`AgentClock`). */
+  readonly meter?: { callStarted(): void; callEnded(): void };
 }
 
 /** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */
@@ -188,6 +190,11 @@ export class ToolRuntime {
     return f(request);
   }
 
+  /** An open episode's clock (for a tool server's clock endpoints). */
+  clockOf(episodeId: string): EpisodeClock | undefined {
+    return this.instances.get(episodeId)?.clock;
+  }
+
   baseUrl(episodeId: string): string {
     return `http://${episodeId}.${this.world.id}.${TOOL_DOMAIN}/api`;
   }
@@ -263,7 +270,30 @@ export class ToolRuntime {
     };
 
     let closed = false;
+    const meter = options.meter;
+    /** Every answer carries the episode's time in `Date`, on every delivery path, so that a Retry-After date reads against it. */
+    const dated = (response: Response): Response => {
+      if (response.headers.has('date')) return response;
+      const date = new Date(clock.now()).toUTCString();
+      try {
+        response.headers.set('date', date);
+        return response;
+      } catch {
+        // Immutable headers (a response from elsewhere): copy them.
+        const headers = new Headers(response.headers);
+        headers.set('date', date);
+        return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+      }
+    };
     const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      meter?.callStarted();
+      try {
+        return dated(await answer(input, init));
+      } finally {
+        meter?.callEnded();
+      }
+    };
+    const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       if (closed) throw new TypeError('fetch failed: the episode is over');
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const url = new URL(request.url);

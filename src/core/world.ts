@@ -40,6 +40,8 @@ export interface ToolSpecJson {
   readonly path: string;
   readonly write: boolean;
   readonly inputSchema: Record<string, unknown>;
+  /** The shape of a successful answer as JSON Schema, when the world declares it (faults may drift it). */
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 /** The JSON form of a tool spec, with its input as JSON Schema, as handed to agents. */
@@ -51,6 +53,7 @@ export function toolSpecJson(spec: ToolSpec): ToolSpecJson {
     path: spec.path,
     write: spec.write,
     inputSchema: z.toJSONSchema(spec.input) as Record<string, unknown>,
+    ...(spec.output ? { outputSchema: z.toJSONSchema(spec.output, { unrepresentable: 'any', io: 'output' }) as Record<string, unknown> } : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isModuleSpec, loadAgent, loadModuleAgent } from '../../src/agents/loader.js';
@@ -14,7 +16,27 @@ describe('agent specs', () => {
     expect(isModuleSpec('agents/bot.mjs')).toBe(true);
     expect(isModuleSpec('reference:robust')).toBe(false);
     expect((await loadAgent('reference:robust')).id).toBe('reference:robust');
-    expect((await loadAgent('http://127.0.0.1:9/')).id).toBe('http://127.0.0.1:9');
+    await expect(loadAgent('http://127.0.0.1:9/')).rejects.toThrow(/Failed to reach the agent service at http:\/\/127\.0\.0\.1:9 .*Start the service first/);
+  });
+
+  it('name a service by what it says at GET /agent, or by its URL when it says nothing', async () => {
+    let says: unknown = { id: 'status-bot-node', description: 'answers order status questions' };
+    const server = createServer((req, res) => {
+      if (req.url === '/agent' && says !== undefined) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(says));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const named = await loadAgent(`${url}/`);
+      expect([named.id, named.description, named.time]).toEqual(['status-bot-node', 'answers order status questions', { mode: 'real' }]);
+      says = undefined;
+      expect((await loadAgent(url)).id).toBe(url);
+      says = { id: 'two words' };
+      await expect(loadAgent(url)).rejects.toThrow(/names itself `two words` at GET \/agent\. Use 1 to 80 letters/);
+    } finally {
+      server.close();
+    }
   });
 
   it('load a TypeScript module and a plain JavaScript one without a build step', async () => {

@@ -7,6 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CLAIM_WORDING, readClaim } from '../src/judge/claims.js';
+import { KEY_ARG, WAIT_TOOL } from '../src/agents/llm.js';
+import { decide, type DeskEvent } from '../examples/http-agent/desk.mjs';
 
 export interface StubOptions {
   /** Answer the first N requests with 500 before behaving. */
@@ -20,6 +22,49 @@ export interface StubOptions {
    * message with the project's wording reader, `bad` answers `none` to everything. @default 'good'
    */
   readonly judge?: 'good' | 'bad';
+  /**
+   * What the "model" does as an agent: `status` answers order-status questions (above); `desk` is the
+   * order desk of examples/http-agent/desk.mjs, re-deciding from the whole conversation each time, its
+   * waits through the agent's wait tool and its keys as the write tools' idempotency_key. @default 'status'
+   */
+  readonly script?: 'status' | 'desk';
+}
+
+type Call = { id?: string; function?: { name?: string; arguments?: string } };
+
+/** The conversation as the desk's history: user messages, its calls and waits, their results, its replies. */
+function deskHistory(messages: readonly (Message & { tool_call_id?: string })[]): DeskEvent[] {
+  const history: DeskEvent[] = [];
+  const waits = new Set<string>();
+  for (const m of messages) {
+    if (m.role === 'user') history.push({ type: 'user', text: m.content ?? '' });
+    else if (m.role === 'assistant') {
+      for (const c of (m.tool_calls ?? []) as Call[]) {
+        const args = JSON.parse(c.function?.arguments || '{}') as Record<string, unknown>;
+        if (c.function?.name === WAIT_TOOL) {
+          waits.add(c.id ?? '');
+          history.push({ type: 'wait', ms: Number(args.seconds) * 1000 });
+        } else {
+          const { [KEY_ARG]: key, ...rest } = args;
+          history.push({ type: 'call', tool: c.function?.name ?? '', args: rest, ...(typeof key === 'string' ? { key } : {}) });
+        }
+      }
+      if (!m.tool_calls?.length) history.push({ type: 'reply', text: m.content ?? '' });
+    } else if (m.role === 'tool' && !waits.has(m.tool_call_id ?? '')) {
+      const r = JSON.parse(m.content ?? '{}') as { status?: number; retryAfter?: string; date?: string; body?: unknown; error?: string };
+      history.push({ type: 'result', status: r.error !== undefined ? 0 : (r.status ?? 0), ...(r.retryAfter ? { retryAfter: r.retryAfter } : {}), ...(r.date ? { date: r.date } : {}), body: r.body ?? null });
+    }
+  }
+  return history;
+}
+
+/** The desk's next action as a Chat Completions message. */
+function deskMessage(messages: readonly Message[], served: number): { message: Record<string, unknown>; finish: string } {
+  const action = decide(deskHistory(messages));
+  const call = (name: string, args: Record<string, unknown>) => ({ message: { role: 'assistant', content: null, tool_calls: [{ id: `call_${served}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, finish: 'tool_calls' });
+  if (action.type === 'wait') return call(WAIT_TOOL, { seconds: action.ms / 1000 });
+  if (action.type === 'call') return call(action.tool, { ...action.args, ...(action.key ? { [KEY_ARG]: action.key } : {}) });
+  return { message: { role: 'assistant', content: action.text }, finish: 'stop' };
 }
 
 export interface LlmStub {
@@ -65,6 +110,11 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
         const said = last?.content ?? '';
         const content = said.includes('support chat opens') ? `Hi, what's the status of order ${order}? My email is ${email}.` : /order number|which order/i.test(said) ? `It's order ${order}.` : 'DONE';
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+        return;
+      }
+      if (options.script === 'desk') {
+        const { message, finish } = deskMessage(messages, served);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage: { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 12, total_tokens: Math.ceil(raw.length / 4) + 12 } }));
         return;
       }
       const said = messages.filter((m) => m.role === 'user').map((m) => m.content ?? '').join('\n');

@@ -81,6 +81,11 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def do_GET(self):
+        if self.path.rstrip("/") == "/agent":
+            return self.send(200, {"id": "status-bot-py", "description": "answers order status questions (Python standard library)"})
+        return self.send(404, {"error": "no such route"})
+
     def do_POST(self):
         length = int(self.headers.get("content-length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")

@@ -4,7 +4,7 @@ import { faultKinds } from '../../faults/index.js';
 import { interceptGlobally, type GlobalInterception } from '../../src/agents/intercept.js';
 import { startToolServer, type ToolServer } from '../../src/agents/tool-server.js';
 import { cloneJson } from '../../src/core/canonical.js';
-import { createClock } from '../../src/core/clock.js';
+import { createClock, REFERENCE_EPOCH_MS } from '../../src/core/clock.js';
 import { WorldHarness } from '../../src/core/episode.js';
 import { FaultInjector, type FaultProfile } from '../../src/core/faults.js';
 import type { EpisodeSession } from '../../src/core/runtime.js';
@@ -40,7 +40,7 @@ async function observe(call: () => Promise<Response>): Promise<Observation> {
   try {
     const r = await call();
     const text = await r.text();
-    return { status: r.status, retryAfter: r.headers.get('retry-after'), contentType: r.headers.get('content-type')?.split(';')[0] ?? null, text };
+    return { status: r.status, retryAfter: r.headers.get('retry-after'), date: r.headers.get('date'), contentType: r.headers.get('content-type')?.split(';')[0] ?? null, text };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } };
     return { rejected: e.name, message: e.message, cause: e.cause?.code ?? null };
@@ -90,6 +90,8 @@ describe('three delivery paths, one behaviour', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s: the injected fetch, global interception and the loopback server agree', async (_name, c) => {
     const injected = await run(c, 'injected');
     expect(injected.faults.length).toBeGreaterThan(0);
+    // Every answer carries the episode's time, never the machine's, whichever way it travels.
+    if ('status' in injected.seen) expect(injected.seen.date).toBe(new Date(REFERENCE_EPOCH_MS + injected.simulatedMs).toUTCString());
     expect(await run(c, 'global')).toEqual(injected);
     expect(await run(c, 'loopback')).toEqual(injected);
   });

@@ -245,10 +245,13 @@ describe('shakedown validate, list and replay', () => {
       expect(r.code).toBe(0);
       const lines = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       const of = (agentId: string) => lines.filter((l) => l.key.agent === agentId).sort((a, b) => a.key.lambda - b.key.lambda || a.key.trial - b.key.trial);
-      expect(of(url).filter((l) => l.key.lambda === 0).every((l) => l.outcome === 'pass')).toBe(true);
+      // The service names itself at GET /agent: tables and records show that name, not its URL.
+      const py = 'status-bot-py';
+      expect(of(py).filter((l) => l.key.lambda === 0).every((l) => l.outcome === 'pass')).toBe(true);
       // The Python agent calls the tools over loopback HTTP and meets exactly the faults the module agent meets in-process.
-      expect(of(url).map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)])).toEqual(of('status-bot').map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)]));
-      expect(of(url).some((l) => l.trace.length > 0)).toBe(true);
+      expect(of(py).map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)])).toEqual(of('status-bot').map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)]));
+      expect(of(py).some((l) => l.trace.length > 0)).toBe(true);
+      expect(r.stdout).toMatch(/^status-bot-py  /m);
     } finally {
       agent.kill();
     }

@@ -30,6 +30,13 @@ export interface Usage {
   calls: number;
 }
 
+/**
+ * The fetch the LLM API is called with, taken when this module loads, before any agent module: an agent
+ * that replaces `globalThis.fetch` (or a global interception) cannot see or break the model's requests,
+ * nor read the key in their headers.
+ */
+const apiFetch: typeof fetch = globalThis.fetch.bind(globalThis);
+
 const sleepReal = (ms: number) =>
   // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
   new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -41,7 +48,7 @@ export async function chatCompletion(settings: LlmSettings, apiKey: string, body
     if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
     let response: Response;
     try {
-      response = await fetch(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+      response = await apiFetch(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
         body: JSON.stringify({ model: settings.model, temperature: settings.temperature, ...body }),

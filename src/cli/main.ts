@@ -23,7 +23,7 @@ import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
 import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
-import { startEpisodePool, workerCount } from './pool.js';
+import { contained, startEpisodePool, workerCount } from './pool.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
@@ -93,6 +93,7 @@ Sweep options:
   --judge J           claim reader: wording (default) or llm:MODEL, accepted when its kappa on the
                       world's hand labels reaches --judge-min-kappa (default 0.8); see \`calibrate\`
   --deadline-ms N     wall-clock limit per episode (default 60000)
+  --tool-budget N     most tool calls per episode; a runaway loop ends there as an error (default 2000)
   --quiet             no progress lines
   --max-episodes N    stop launching after N episodes (resumable)
   --time-limit S      stop launching after S seconds of wall time (resumable)
@@ -206,7 +207,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
   let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
   const workers = workerCount(config, total - done);
-  io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : 'in this process'} -> ${dir}\n`);
+  const onPool = contained(config, workers);
+  io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : onPool ? 'on a worker thread (module agents run contained)' : 'in this process'} -> ${dir}\n`);
   const started = performance.now(); // clock: progress rate and the closing timing line only
   const progress = startProgress(io, total, done, flags.quiet === true);
   let launchedNow = 0;
@@ -231,7 +233,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   limitTimer?.unref();
   const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
   const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
-  const pool = workers > 1 ? startEpisodePool(config, workers) : undefined;
+  const pool = onPool ? startEpisodePool(config, workers) : undefined;
   const running = run(
     {
       skip,

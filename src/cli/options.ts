@@ -41,6 +41,7 @@ export const OPTIONS = {
   'outage-ms': { type: 'string' },
   'real-wait-scale': { type: 'string' },
   'agent-time': { type: 'string' },
+  'tool-budget': { type: 'string' },
   calls: { type: 'string' },
   theta: { type: 'string' },
   adaptive: { type: 'string' },
@@ -150,6 +151,7 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['outage-ms'] !== undefined) c.outageMs = parseInteger('outage-ms', flags['outage-ms']);
   if (flags['real-wait-scale'] !== undefined) c.realWaitScale = parseNumberList('real-wait-scale', flags['real-wait-scale'])[0];
   if (flags['agent-time'] !== undefined) c.agentTime = flags['agent-time'];
+  if (flags['tool-budget'] !== undefined) c.toolBudget = parseInteger('tool-budget', flags['tool-budget']);
   if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined) {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
   }
@@ -235,6 +237,7 @@ export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): 
     fixedTrials: config.fixedTrials,
     maxTurns: config.maxTurns,
     deadlineMs: config.deadlineMs,
+    toolBudget: config.toolBudget,
     ...(config.simulator === 'llm' ? { userSimulator: llmUserSimulator({ ...config.llm, ...(config.simulatorModel ? { model: config.simulatorModel } : {}) }) } : {}),
   };
 }

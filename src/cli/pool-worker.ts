@@ -29,7 +29,7 @@ async function start(): Promise<WorkerRun> {
   };
 }
 
-export async function runTask({ keys, port }: WorkerTask): Promise<WorkerReply> {
+export async function runTask({ keys, port, concurrency }: WorkerTask): Promise<WorkerReply> {
   let r: WorkerRun;
   try {
     r = await (run ??= start());
@@ -39,14 +39,21 @@ export async function runTask({ keys, port }: WorkerTask): Promise<WorkerReply> 
     if (error instanceof ShakedownError) return { fatal: { code: error.code, message: `${error.message} (in a worker thread; \`--workers 1\` runs in one process)` } };
     throw error;
   }
-  for (const [index, key] of keys.entries()) {
-    const scenario = r.scenarios.get(key.scenario);
-    const agent = r.agents.get(key.agent);
-    if (!scenario || !agent) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
-    const prepared = await r.harness.prepare(scenario);
-    port.postMessage({ start: index } satisfies WorkerMessage);
-    const record = await runEpisode(r.harness, prepared, agent, key, r.options);
-    port.postMessage({ index, record } satisfies WorkerMessage);
+  for (const key of keys) {
+    if (!r.scenarios.has(key.scenario) || !r.agents.has(key.agent)) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
   }
+  // Up to `concurrency` episodes at once, each reported as it starts and as it ends.
+  let next = 0;
+  const lane = async () => {
+    while (next < keys.length) {
+      const index = next++;
+      const key = keys[index] as (typeof keys)[number];
+      const prepared = await r.harness.prepare(r.scenarios.get(key.scenario) as Scenario);
+      port.postMessage({ start: index } satisfies WorkerMessage);
+      const record = await runEpisode(r.harness, prepared, r.agents.get(key.agent) as AgentFactory, key, r.options);
+      port.postMessage({ index, record } satisfies WorkerMessage);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, keys.length)) }, lane));
   return { sent: keys.length, heapUsed: getHeapStatistics().used_heap_size };
 }

@@ -9,14 +9,17 @@ import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threa
 import { Tinypool } from 'tinypool';
 import { agentSource } from '../agents/loader.js';
 import type { ResolvedConfig } from '../core/config.js';
-import { keyString, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
+import { episodeIdOf, episodeSeeds, keyString, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { ShakedownError, type ShakedownErrorCode } from '../core/errors.js';
 
 /** `workers: auto` uses the pool only for sweeps at least this large: a worker takes about a second to start. */
 export const AUTO_POOL_MIN_EPISODES = 1000;
 
-/** How often one episode may take its worker down before the sweep stops with an error. */
-const MAX_WORKER_DEATHS = 3;
+/**
+ * How often one episode, run alone, may take its worker down before it is recorded as an `error`
+ * (`agent-crash`, `out-of-memory` or `deadline`) and the sweep goes on.
+ */
+const MAX_WORKER_DEATHS = 2;
 
 /** Most episodes handed to a worker at once. */
 const MAX_BATCH = 16;
@@ -27,10 +30,11 @@ export type WorkerReply = { readonly sent: number; readonly heapUsed: number } |
 /** What a worker says on the batch's port, episode by episode, so that no finished record waits for the rest. */
 export type WorkerMessage = { readonly start: number } | { readonly index: number; readonly record: EpisodeRecord };
 
-/** The task a worker runs: a batch of episode keys, run one after another. */
+/** The task a worker runs: a batch of episode keys, at most `concurrency` of them at once. */
 export interface WorkerTask {
   readonly keys: readonly EpisodeKey[];
   readonly port: MessagePort;
+  readonly concurrency: number;
 }
 
 /**
@@ -42,6 +46,15 @@ export function workerCount(config: Pick<ResolvedConfig, 'workers' | 'agents' | 
   if (config.workers !== 'auto') return config.workers;
   const cpuBound = config.simulator === 'scripted' && (config.judge ?? 'wording') === 'wording' && config.agents.every((spec) => agentSource(spec) === 'built-in');
   return cpuBound && cores >= 2 && episodesToRun >= AUTO_POOL_MIN_EPISODES ? cores : 1;
+}
+
+/**
+ * Whether a sweep runs its episodes in worker threads: always on more than one worker, and under
+ * `workers: auto` whenever an agent is a module, whose crash, `process.exit`, loop or memory must cost one
+ * episode, never the sweep. `--workers 1` runs a module in this process, uncontained (for its stack traces).
+ */
+export function contained(config: Pick<ResolvedConfig, 'workers' | 'agents'>, workers: number): boolean {
+  return workers > 1 || (config.workers === 'auto' && config.agents.some((spec) => agentSource(spec) === 'module'));
 }
 
 export interface EpisodePool {
@@ -73,11 +86,45 @@ const watchdogMs = (deadlineMs: number): number => deadlineMs + Math.min(30_000,
 /** How long a worker may take to start (load the sources, resolve the run) before its first episode begins. */
 const STARTUP_LIMIT_MS = 120_000;
 
+/**
+ * The record of an episode whose worker died under it, alone, `deaths` times: an `error` the agent
+ * caused, with how it ended, so that the sweep goes on and the grid counts it.
+ */
+function deathRecord(config: ResolvedConfig, key: EpisodeKey, deaths: number, reason: string): EpisodeRecord {
+  const ended: EpisodeRecord['ended'] = /memory/i.test(reason) ? 'out-of-memory' : /without a word from its worker|deadline/i.test(reason) ? 'deadline' : 'agent-crash';
+  const message =
+    ended === 'out-of-memory'
+      ? `the agent ran its worker thread out of memory ${deaths} times (${reason}); raise \`--worker-max-memory\` (now ${config.workerMaxMemoryMb} MB) if it needs more`
+      : ended === 'deadline'
+        ? `the agent held its worker thread past the deadline ${deaths} times: ${reason}`
+        : `the agent took its worker thread down ${deaths} times (last: ${reason})`;
+  return {
+    key,
+    episodeId: episodeIdOf(config.seed, key),
+    seeds: episodeSeeds(config.seed, key, config.fixedTrials),
+    outcome: 'error',
+    ended,
+    diff: [],
+    missingOutputs: [],
+    failure: ended === 'deadline' ? 'deadline' : 'agent-error',
+    error: { name: ended === 'out-of-memory' ? 'AgentOutOfMemory' : ended === 'deadline' ? 'DeadlineError' : 'AgentCrash', message },
+    faults: [],
+    messages: [],
+    trace: [],
+    simulator: config.simulator === 'llm' ? `llm:${config.simulatorModel ?? config.llm.model}` : 'scripted',
+    confusions: [],
+    simulatedMs: 0,
+    wallMs: 0,
+  };
+}
+
 interface Pending {
   readonly key: EpisodeKey;
   readonly resolve: (record: EpisodeRecord) => void;
   readonly reject: (error: Error) => void;
   deaths: number;
+  /** Running when its worker died beside others: it runs alone next, so that a death can be charged to it. */
+  alone: boolean;
 }
 
 /**
@@ -111,32 +158,40 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
   const inFlight = new Set<AbortController>();
   const dropped = (key: EpisodeKey) => new ShakedownError('SHAKEDOWN_WORKER', `Episode ${keyString(key)} had not finished when the worker pool closed; it is not recorded.`);
 
+  /** Per worker, episodes in flight at once: the sweep's concurrency shared among the workers. */
+  const perWorker = Math.max(1, Math.floor(config.concurrency / workers));
+
   const runBatch = async (batch: Pending[]): Promise<void> => {
     const watchdog = new AbortController();
     inFlight.add(watchdog);
     const { port1, port2 } = new MessageChannel();
     const settled = new Set<number>();
-    let running: number | undefined;
+    /** Episodes running now, with the time each started (performance.now). */
+    const running = new Map<number, number>();
     let stalled = `it did not start within ${STARTUP_LIMIT_MS / 1000} s of being handed to its worker: the worker could not load the run (an agent module that blocks as it loads?)`;
-    // clock: these timers end a worker that can no longer end its own episode; an episode that finishes never meets them.
+    let lastWord = performance.now(); // clock: watchdog bookkeeping only
+    // clock: these timers end a worker that can no longer end its own episodes; an episode that finishes never meets them.
     let timer = setTimeout(() => watchdog.abort(), STARTUP_LIMIT_MS);
+    /** The watchdog fires at the earliest running episode's limit, or a limit past the worker's last word. */
     const arm = () => {
       clearTimeout(timer);
       stalled = `it ran ${watchdogMs(config.deadlineMs)} ms, past its ${config.deadlineMs} ms deadline, without a word from its worker: the agent blocks the thread (a synchronous loop) or ended it (process.exit)`;
-      timer = setTimeout(() => watchdog.abort(), watchdogMs(config.deadlineMs));
+      const now = performance.now(); // clock: watchdog bookkeeping only
+      const from = running.size > 0 ? Math.min(...running.values()) : lastWord;
+      timer = setTimeout(() => watchdog.abort(), Math.max(0, from + watchdogMs(config.deadlineMs) - now));
     };
     let received = 0;
     let allReceived: (() => void) | undefined;
     let expected = Number.POSITIVE_INFINITY;
     port1.on('message', (m: WorkerMessage) => {
+      lastWord = performance.now(); // clock: watchdog bookkeeping only
       if ('start' in m) {
-        running = m.start;
+        running.set(m.start, lastWord);
         arm();
         return;
       }
-      // The next episode of the batch starts at once; until it says so, the same watchdog covers the gap.
+      running.delete(m.index);
       arm();
-      running = undefined;
       received++;
       const p = batch[m.index];
       if (p && !settled.has(m.index)) {
@@ -146,7 +201,7 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
       if (received >= expected) allReceived?.();
     });
     try {
-      const reply = (await pool.run({ keys: batch.map((p) => p.key), port: port2 } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
+      const reply = (await pool.run({ keys: batch.map((p) => p.key), port: port2, concurrency: batch.length === 1 ? 1 : perWorker } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
       if ('fatal' in reply) {
         for (const [i, p] of batch.entries()) if (!settled.has(i)) p.reject(new ShakedownError(reply.fatal.code, reply.fatal.message));
         return;
@@ -158,31 +213,29 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
       if (reply.heapUsed > limit) recycled++;
       for (const [i, p] of batch.entries()) if (!settled.has(i)) queue.unshift(p);
     } catch (error) {
-      // A worker that died between two episodes charges the next one, so that a fault that always strikes
-      // there still ends in an error instead of a batch that reruns forever.
-      const charged = running ?? batch.findIndex((_, i) => !settled.has(i));
-      for (const [i, p] of batch.entries()) {
-        if (settled.has(i)) continue;
+      const raw = watchdog.signal.aborted ? stalled : error instanceof Error ? error.message : String(error);
+      // Who is to blame: the one episode running (or, if none was, the next one, so that a fault that always
+      // strikes between episodes still ends); several running are each run again alone, uncharged.
+      const unsettled = batch.map((_, i) => i).filter((i) => !settled.has(i));
+      const suspects = running.size > 0 ? [...running.keys()].filter((i) => !settled.has(i)) : unsettled.slice(0, 1);
+      const charged = suspects.length === 1 ? suspects[0] : undefined;
+      for (const i of unsettled) {
+        const p = batch[i] as Pending;
         if (closing) {
           p.reject(dropped(p.key));
           continue;
         }
-        // The episode that was running when the worker died or stalled is charged; the others run again as they were.
         if (i === charged) {
           p.deaths++;
           reruns++;
           if (p.deaths >= MAX_WORKER_DEATHS) {
-            const raw = watchdog.signal.aborted ? stalled : error instanceof Error ? error.message : String(error);
-            const message = /memory limit/i.test(raw) ? `${raw}; raise \`--worker-max-memory\` (now ${config.workerMaxMemoryMb} MB) if the agent needs more` : raw;
-            p.reject(
-              new ShakedownError(
-                'SHAKEDOWN_WORKER',
-                `Failed to run episode ${keyString(p.key)}: its worker thread died ${p.deaths} times (last: ${message}). Finished episodes are in the log: fix the agent and continue with \`--resume\` (\`--workers 1\` runs it in this process, where an exception ends the sweep with its stack).`,
-                { cause: error },
-              ),
-            );
+            p.resolve(deathRecord(config, p.key, p.deaths, raw));
             continue;
           }
+          p.alone = true;
+        } else if (suspects.includes(i)) {
+          reruns++;
+          p.alone = true;
         }
         queue.unshift(p);
       }
@@ -195,7 +248,10 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
 
   const pump = () => {
     while (!closing && free > 0 && queue.length > 0) {
-      const batch = queue.splice(0, Math.max(1, Math.min(MAX_BATCH, Math.ceil(queue.length / free))));
+      // A suspect runs alone; the others go in batches shared among the free workers.
+      const alone = queue.findIndex((p) => p.alone);
+      const size = Math.max(1, Math.min(Math.max(MAX_BATCH, perWorker), Math.ceil(queue.length / free)));
+      const batch = alone >= 0 ? queue.splice(alone, 1) : queue.splice(0, size);
       free--;
       void runBatch(batch).finally(() => {
         free++;
@@ -214,7 +270,7 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
     execute(key) {
       if (closing) return Promise.reject(dropped(key));
       return new Promise<EpisodeRecord>((resolve, reject) => {
-        queue.push({ key, resolve, reject, deaths: 0 });
+        queue.push({ key, resolve, reject, deaths: 0, alone: false });
         pump();
       });
     },

@@ -119,6 +119,8 @@ export const sweepConfigSchema = z
     llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
     /** Wall-clock limit per episode, in ms. @default 60000 */
     deadlineMs: z.number().int().min(1).default(60_000),
+    /** Most tool calls per episode: a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */
+    toolBudget: z.number().int().min(1).max(10_000_000).default(2_000),
     /**
      * What reads the agent's claims: `wording` (the world's wording data) or `llm:MODEL` (an OpenAI-compatible
      * API with the `llm` settings), accepted only when its kappa on the world's shipped labels reaches

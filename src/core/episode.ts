@@ -55,7 +55,7 @@ export interface EpisodeRecord {
   readonly seeds: Readonly<ReturnType<typeof episodeSeeds>>;
   readonly outcome: EpisodeOutcome;
   /** Why the conversation ended. */
-  readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'deadline' | 'simulator-error';
+  readonly ended: 'done' | 'turn-limit' | 'agent-error' | 'agent-crash' | 'out-of-memory' | 'tool-budget' | 'deadline' | 'simulator-error';
   readonly diff: readonly DiffEntry[];
   readonly missingOutputs: readonly string[];
   /** Why it did not pass (absent when it passed). */
@@ -107,6 +107,40 @@ export interface EpisodeOptions {
   readonly simulatedDeadlineMs?: number;
   /** Reads claims out of the agent's messages. @default the world's wording reader */
   readonly claimReader?: ClaimReader;
+  /** Most tool calls per episode; a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */
+  readonly toolBudget?: number;
+}
+
+/** The default per-episode tool-call budget: far above any honest episode (the built-in agents make at most a few dozen calls). */
+export const DEFAULT_TOOL_BUDGET = 2_000;
+
+/** Thrown into an episode whose agent spent its tool-call budget. */
+export class ToolBudgetError extends Error {
+  constructor(calls: number) {
+    super(`the agent made more than ${calls} tool calls in one episode (a runaway loop?); raise --tool-budget if it really needs more`);
+    this.name = 'ToolBudgetError';
+  }
+}
+
+/**
+ * What an agent threw, as an Error: anything may be thrown, even a value `String()` cannot convert (a
+ * null-prototype object), and none of it may crash the sweep.
+ */
+export function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  let text: string;
+  try {
+    text = typeof thrown === 'string' ? thrown : JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    try {
+      text = String(thrown);
+    } catch {
+      text = Object.prototype.toString.call(thrown);
+    }
+  }
+  const e = new Error(`the agent threw a non-Error value: ${text.slice(0, 500)}`);
+  e.name = 'NonErrorThrown';
+  return e;
 }
 
 /** A scenario made ready: its initial database and the canonical gold state. */
@@ -261,6 +295,18 @@ export function resolveAgentTime(setting: AgentTimeSetting | undefined, factory:
   return factory.time ?? { mode: 'simulated' };
 }
 
+/** A property of something an agent threw, as a string, whatever it is (a getter that throws, a symbol). */
+function safeString(value: unknown, fallback: string): string {
+  try {
+    return typeof value === 'string' ? value : value === undefined ? fallback : String(value);
+  } catch {
+    return fallback;
+  }
+}
+
+/** An episode's id: a DNS label from the run seed and the key, the same on every thread and every rerun. */
+export const episodeIdOf = (runSeed: string, key: EpisodeKey): string => `e${deriveSeed(runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
+
 /** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
 export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = false) {
   const t = fixedTrials ? 0 : key.trial;
@@ -281,7 +327,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
   const world = harness.world;
   const seeds = episodeSeeds(options.runSeed, key, options.fixedTrials);
-  const episodeId = `e${deriveSeed(options.runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
+  const episodeId = episodeIdOf(options.runSeed, key);
   const controller = new AbortController();
   const time = resolveAgentTime(options.agentTime, factory);
   const baseClock = createClock(undefined, time);
@@ -310,10 +356,12 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     realWaitScale: options.realWaitScale ?? 0,
     observer: callObserver(world, prepared.scenario.outputs, () => userTurn),
     ...(time.mode === 'real' ? { meter: baseClock } : {}),
+    maxCalls: options.toolBudget ?? DEFAULT_TOOL_BUDGET,
+    onBudget: (calls) => controller.abort(new ToolBudgetError(calls)),
   });
-  // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it.
+  // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it. The
+  // timer holds the event loop: an agent whose promise never settles must still end in a recorded episode.
   const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
-  timer.unref?.();
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
   });
@@ -380,9 +428,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       message = step;
     }
   } catch (e) {
-    const err = e instanceof Error ? e : new Error(String(e));
-    ended = err instanceof DeadlineError ? 'deadline' : err instanceof SimulatorError ? 'simulator-error' : 'agent-error';
-    error = { name: err.name, message: err.message };
+    // The budget's abort is the cause whatever the agent made of its rejected call.
+    const err = controller.signal.reason instanceof ToolBudgetError ? controller.signal.reason : asError(e);
+    ended = err instanceof DeadlineError ? 'deadline' : err instanceof ToolBudgetError ? 'tool-budget' : err instanceof SimulatorError ? 'simulator-error' : err.name === 'AgentExit' ? 'agent-crash' : 'agent-error';
+    error = { name: safeString(err.name, 'Error'), message: safeString(err.message, '(no message)') };
   } finally {
     clearTimeout(timer);
     if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));

@@ -95,6 +95,12 @@ export interface OpenOptions {
   readonly realWaitScale?: number;
   /** Notes on each call for the judge (turn, identification, outputs shown). */
   readonly observer?: CallObserver;
+  /**
+   * Most tool calls the episode may make; the next one rejects and `onBudget` is told, once. A runaway
+   * loop of calls ends there. @default unlimited
+   */
+  readonly maxCalls?: number;
+  readonly onBudget?: (calls: number) => void;
   /** Told when a call enters and leaves the engine, so that an agent's own time excludes it (`AgentClock`). */
   readonly meter?: { callStarted(): void; callEnded(): void };
 }
@@ -285,7 +291,17 @@ export class ToolRuntime {
         return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
       }
     };
+    let calls = 0;
+    const maxCalls = options.maxCalls ?? Number.POSITIVE_INFINITY;
     const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      calls++;
+      if (calls > maxCalls) {
+        if (calls === maxCalls + 1) options.onBudget?.(maxCalls);
+        throw new TypeError(`fetch failed: the episode's budget of ${maxCalls} tool calls is spent`);
+      }
+      // Every 64 calls, a turn of the event loop: an agent whose calls all resolve on microtasks would
+      // otherwise starve the timers that end it (the deadline, Ctrl-C).
+      if (calls % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       meter?.callStarted();
       try {
         return dated(await answer(input, init));

@@ -277,6 +277,22 @@ describe('shakedown validate, list and replay', () => {
       for (const file of ['run.json', 'episodes.jsonl', 'grid.json']) expect(readFileSync(join(out, file), 'utf8')).not.toContain(secret);
       expect(r.text).not.toContain(secret);
       expect(stub.requests.every((q) => q.authorization === `Bearer ${secret}`)).toBe(true);
+      // Beside an agent that replaces globalThis.fetch, in one process: the LLM agent neither breaks nor leaks.
+      const shared = join(mkdtempSync(join(tmpdir(), 'shakedown-thief-')), 'run');
+      const thief = fileURLToPath(new URL('../fixtures/agents/replaces-fetch.mjs', import.meta.url));
+      const beside = await new Promise<{ code: number | null; text: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, ...args.map((a) => (a === out ? shared : a)), '--agent', thief, '--workers', '1', '--quiet'], { env: { ...process.env, CI: '1', SHAKEDOWN_E2E_KEY: secret } });
+        let text = '';
+        child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('exit', (code) => resolve({ code, text }));
+      });
+      expect(beside.code, beside.text).toBe(0);
+      const sharedLines = readFileSync(join(shared, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const llmOutcomes = (ls: { key: { agent: string; lambda: number; trial: number }; outcome: string }[]) => ls.filter((l) => l.key.agent === 'llm:stub-model').map((l) => `${l.key.lambda}|${l.key.trial}|${l.outcome}`).sort();
+      expect(llmOutcomes(sharedLines)).toEqual(llmOutcomes(lines));
+      expect(sharedLines.some((l) => l.key.agent === 'replaces-fetch')).toBe(true);
+      for (const file of ['episodes.jsonl', 'grid.json']) expect(readFileSync(join(shared, file), 'utf8')).not.toContain(secret);
       // Prices make a cost per episode and per cell; a cost cap stops the sweep cleanly and it resumes.
       const capped = join(mkdtempSync(join(tmpdir(), 'shakedown-cost-')), 'run');
       const cfg = join(capped + '.json');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,21 +36,45 @@ describe('the worker pool', () => {
     expect(fromRecycled).toHaveLength(2 * 2 * 2);
   }, 180_000);
 
-  it('stops with the episode named when its worker thread keeps dying, blocks or ends, keeping the episodes that finished', async () => {
+  it('records an episode whose worker thread keeps dying, blocks or exits as an error, and finishes the sweep', async () => {
     const base = mkdtempSync(join(tmpdir(), 'shakedown-pool-dies-'));
     const sweepWith = (dir: string, agent: string) =>
       shakedown('sweep', '--out', join(base, dir), '--workers', '2', '--deadline-ms', '1000', '--agent', 'reference:none', '--agent', fixture(agent), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '3', '--quiet');
     const [crashes, blocks, ends] = await Promise.all([sweepWith('crashes', 'crashes-its-thread.mjs'), sweepWith('blocks', 'blocks-its-thread.mjs'), sweepWith('ends', 'ends-its-thread.mjs')]);
-    const died = (id: string, last: string) => new RegExp(`Failed to run episode read-order-status\\|${id}\\|0\\|0\\|\\d: its worker thread died 3 times \\(last: ${last}\\)\\. Finished episodes are in the log: fix the agent and continue with \`--resume\``);
-    expect(crashes.stderr).toMatch(died('crashes-its-thread', 'stray exception outside the episode'));
-    const silent = 'it ran 3000 ms, past its 1000 ms deadline, without a word from its worker: the agent blocks the thread \\(a synchronous loop\\) or ended it \\(process.exit\\)';
-    expect(blocks.stderr).toMatch(died('blocks-its-thread', silent));
-    expect(ends.stderr).toMatch(died('ends-its-thread', silent));
+    const expected = {
+      crashes: ['agent-crash', /the agent took its worker thread down 2 times \(last: stray exception outside the episode\)/],
+      blocks: ['deadline', /held its worker thread past the deadline 2 times: it ran 3000 ms, past its 1000 ms deadline, without a word from its worker/],
+      // process.exit in a worker throws into the agent: its episode ends, the thread lives.
+      ends: ['agent-crash', /the agent called process.exit\(3\)/],
+    } as const;
     for (const [dir, r] of [['crashes', crashes], ['blocks', blocks], ['ends', ends]] as const) {
-      expect(r.code, r.stderr).toBe(2);
-      const agents = readFileSync(join(base, dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).key.agent as string);
-      expect(agents, dir).toEqual(['reference:none', 'reference:none', 'reference:none']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(base, dir, 'grid.json')), dir).toBe(true);
+      const records = readFileSync(join(base, dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(records.filter((x) => x.key.agent === 'reference:none').map((x) => x.outcome), dir).toEqual(['pass', 'pass', 'pass']);
+      const bad = records.filter((x) => x.key.agent !== 'reference:none');
+      expect(bad.map((x) => [x.outcome, x.ended]), dir).toEqual(Array(3).fill(['error', expected[dir][0]]));
+      for (const x of bad) expect(x.error.message, dir).toMatch(expected[dir][1]);
     }
+  }, 120_000);
+
+  it('contains module agents by default: a hang, an exit, memory exhaustion, odd throws and a tool loop each cost one episode', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'shakedown-contained-')), 'run');
+    const agents = ['never-settles.mjs', 'ends-its-thread.mjs', 'exhausts-memory.mjs', 'throws-odd-values.mjs', 'calls-forever.mjs'].flatMap((a) => ['--agent', fixture(a)]);
+    const r = await shakedown('sweep', '--out', out, '--deadline-ms', '3000', '--worker-max-memory', '64', '--tool-budget', '500', '--agent', 'reference:none', ...agents, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/on a worker thread \(module agents run contained\)/);
+    expect(existsSync(join(out, 'grid.json'))).toBe(true);
+    const records = new Map(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.key.agent, x]));
+    const how = (id: string) => [records.get(id)?.outcome, records.get(id)?.ended, records.get(id)?.error?.message];
+    expect(how('reference:none')[0]).toBe('pass');
+    expect(how('never-settles')).toEqual(['error', 'deadline', 'episode deadline passed (3000 ms of wall time)']);
+    expect(how('ends-its-thread')).toEqual(['error', 'agent-crash', 'the agent called process.exit(3)']);
+    expect(how('exhausts-memory').slice(0, 2)).toEqual(['error', 'out-of-memory']);
+    expect(how('throws-odd-values')).toEqual(['error', 'agent-error', 'the agent threw a non-Error value: {}']);
+    expect(how('calls-forever')[0]).toBe('error');
+    expect(how('calls-forever')[1]).toBe('tool-budget');
+    expect(records.get('calls-forever')?.trace).toHaveLength(500);
   }, 120_000);
 });
 

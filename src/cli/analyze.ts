@@ -11,6 +11,7 @@ import { DEFAULT_THETA, unstableTasks } from '../core/surface.js';
 import { buildGrid, type Grid } from '../report/grid.js';
 import { episodeView, type EpisodeView } from '../report/html.js';
 import { parseNumberList, parseInteger, type Flags, type Io } from './options.js';
+import { readManifest, type RunManifest } from './rundir.js';
 
 export interface LoadedRun {
   readonly dir: string;
@@ -23,6 +24,42 @@ export interface LoadedRun {
   readonly failingKeys: EpisodeRecord['key'][];
   /** Lines that could not be read (a torn last line, as a killed writer leaves). */
   readonly torn: number;
+  /** Line numbers (1-based) of the unreadable lines, the first few. */
+  readonly tornLines: readonly number[];
+  /** Records of a key logged before its last record (two writers, or a rerun): the last complete one counts. */
+  readonly duplicates: number;
+  /** Whether the log holds every episode the run planned, from run.json and the log. */
+  readonly completeness: Completeness;
+}
+
+/** How complete a run is: every planned episode logged, or what is missing and why. */
+export interface Completeness {
+  readonly complete: boolean;
+  /** Distinct episodes in the log. */
+  readonly found: number;
+  /** Episodes the run planned (for an adaptive run, the most it could run). */
+  readonly planned?: number;
+  /** Why it is incomplete, in words. */
+  readonly reason?: string;
+}
+
+/** What run.json and the log say about completeness. */
+export function completenessOf(manifest: RunManifest, found: number): Completeness {
+  const planned = manifest.episodes;
+  const adaptive = manifest.config.adaptiveFirstTrials !== undefined;
+  if (manifest.complete === true) return { complete: true, found, ...(planned !== undefined ? { planned } : {}) };
+  const of = planned === undefined ? `${found} episodes` : `${found} of ${adaptive ? 'up to ' : ''}${planned} episodes`;
+  if (manifest.complete === false) return { complete: false, found, ...(planned !== undefined ? { planned } : {}), reason: `the sweep stopped early (${manifest.stopped ?? 'stopped'}): ${of}` };
+  // No word from the sweep: it still runs, or it was killed; a log with every planned episode is complete anyway.
+  if (!adaptive && planned !== undefined && found >= planned) return { complete: true, found, planned };
+  return { complete: false, found, ...(planned !== undefined ? { planned } : {}), reason: `the sweep has not finished (still running, or killed): ${of}` };
+}
+
+/** The episode key of a log line, read without parsing the line (records begin with their key). */
+function keyOfLine(line: string): string | undefined {
+  if (!line.startsWith('{"key":')) return undefined;
+  const end = line.indexOf('}', 7);
+  return end < 0 ? undefined : line.slice(7, end + 1);
 }
 
 /** How many failing episodes of one agent and cell a report keeps for drill-down. */
@@ -30,23 +67,41 @@ export const FAILING_PER_CELL = 25;
 
 /** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
 export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
-  const manifestPath = join(dir, 'run.json');
   const logPath = join(dir, 'episodes.jsonl');
-  if (!existsSync(manifestPath) || !existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read run \`${dir}\`: it has no run.json and episodes.jsonl. Give the directory a sweep wrote.`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { seed: string; world: string; config: { profile: string; fixedTrials: boolean; eps: number[]; lambda: number[]; trials: number; adaptiveFirstTrials?: number }; agents: { id: string }[] };
+  const manifest = readManifest(dir, `read run \`${dir}\``);
+  if (!existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to read run \`${dir}\`: it has run.json but no episodes.jsonl. Give the directory a sweep wrote, or run the sweep.`);
+  // First pass: the last line of each key, read cheaply, so that a key logged twice counts once (the last record).
+  const last = new Map<string, number>();
+  let lineNo = 0;
+  for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
+    lineNo++;
+    const k = keyOfLine(line);
+    if (k !== undefined) last.set(k, lineNo);
+  }
   const tally = new Tally();
+  const tornLines: number[] = [];
+  let duplicates = 0;
   const outcomes = new Map<string, boolean>();
   const failing: EpisodeView[] = [];
   const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
   let torn = 0;
+  lineNo = 0;
   for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
+    lineNo++;
     if (!line.trim()) continue;
+    const k = keyOfLine(line);
+    if (k !== undefined && last.get(k) !== lineNo) {
+      duplicates++;
+      continue;
+    }
     let r: EpisodeRecord;
     try {
       r = JSON.parse(line) as EpisodeRecord;
+      if (!r || typeof r !== 'object' || !r.key || typeof r.outcome !== 'string' || !Array.isArray(r.faults) || !Array.isArray(r.messages)) throw new Error('not a record');
     } catch {
       torn++;
+      if (tornLines.length < 5) tornLines.push(lineNo);
       continue;
     }
     tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0 });
@@ -61,7 +116,16 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   }
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
-  return { dir, grid, outcomes, failing, failingKeys, torn };
+  return { dir, grid, outcomes, failing, failingKeys, torn, tornLines, duplicates, completeness: completenessOf(manifest, outcomes.size) };
+}
+
+/** What a reader of a run must know before its figures: incomplete, records logged twice, unreadable lines. */
+export function integrityLines(run: LoadedRun): string[] {
+  const lines: string[] = [];
+  if (!run.completeness.complete) lines.push(`shakedown: ${run.dir} is an incomplete run: ${run.completeness.reason}; its figures cover only what ran. Finish it with \`shakedown sweep --resume --out ${run.dir}\`.`);
+  if (run.duplicates > 0) lines.push(`shakedown: ${run.dir}/episodes.jsonl logs ${run.duplicates} episode(s) more than once; the last record of each counts.`);
+  if (run.torn > 0) lines.push(`shakedown: ${run.dir}/episodes.jsonl has ${run.torn} unreadable line(s) (line ${run.tornLines.join(', ')}${run.torn > run.tornLines.length ? ', ...' : ''}), left out.`);
+  return lines;
 }
 
 const f3 = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : x.toFixed(3));
@@ -77,6 +141,7 @@ function thetaFlag(flags: Flags): number {
 export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
   if (dirs.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to show statistics: give one run directory, e.g. `shakedown stats runs/2026-11-30T09-00-00`.');
   const run = await loadRun(dirs[0] as string, thetaFlag(flags));
+  for (const line of integrityLines(run)) io.err(`${line}\n`);
   const unstable = unstableTasks(run.grid.agents);
   if (flags.json) {
     io.out(`${JSON.stringify({ agents: run.grid.agents.map((a) => ({ agent: a.agent, surfaces: a.surfaces, cells: a.cells.map((c) => ({ eps: c.eps, lambda: c.lambda, failures: c.failures, failuresByFault: c.failuresByFault, failuresByFamily: c.failuresByFamily })) })), unstable }, null, 2)}\n`);
@@ -133,6 +198,7 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
   }
   if (dirs.length !== 2) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: give two run directories (`shakedown compare RUN_A RUN_B`), or one with `--agents A,B`.');
   const [ra, rb] = [await loadRun(dirs[0] as string, DEFAULT_THETA), await loadRun(dirs[1] as string, DEFAULT_THETA)];
+  for (const line of [...integrityLines(ra), ...integrityLines(rb)]) io.err(`${line}\n`);
   const common = ra.grid.agents.map((x) => x.agent).filter((id) => rb.grid.agents.some((y) => y.agent === id) && (flags.agent === undefined || flags.agent.includes(id)));
   if (common.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: the runs share no agent${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. ${ra.dir}: ${ra.grid.agents.map((x) => x.agent).join(', ')}; ${rb.dir}: ${rb.grid.agents.map((x) => x.agent).join(', ')}.`);
   for (const id of common) {

@@ -1,12 +1,13 @@
 /** `shakedown gate RUN --rule '...'`: a go/no-go for a release, with JUnit XML for CI. */
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../core/errors.js';
 import { evaluateGate, parseRule, type GateCheck } from '../core/gate.js';
 import { junitXml } from '../report/junit.js';
 import { DEFAULT_THETA } from '../core/surface.js';
-import { loadRun } from './analyze.js';
+import { integrityLines, loadRun } from './analyze.js';
+import { writeFileAtomic } from './rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
 
@@ -16,8 +17,17 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   const maxRegression = flags['max-regression'] === undefined ? undefined : parseNumberList('max-regression', flags['max-regression'])[0];
   if (rules.length === 0 && maxRegression === undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', "Failed to gate: give at least one `--rule 'pass^4 >= 0.8 where eps <= 0.2 and lambda <= 0.2'`, or a `--baseline` with `--max-regression`.");
   if (maxRegression !== undefined && !flags.baseline) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to gate: `--max-regression` needs `--baseline RUN` to compare with.');
+  const junit = flags.junit ? resolve(flags.junit) : undefined;
+  if (junit && !existsSync(dirname(junit))) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: \`--junit ${flags.junit}\` names a file in ${dirname(junit)}, which does not exist. Create the folder first, or write the file elsewhere.`);
   const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
   const base = flags.baseline ? await loadRun(flags.baseline, DEFAULT_THETA) : undefined;
+  // A verdict on part of a run is no verdict: an incomplete run is refused unless asked for, and then said.
+  const partial = [run, ...(base ? [base] : [])].filter((r) => !r.completeness.complete);
+  for (const line of [...integrityLines(run), ...(base ? integrityLines(base) : [])]) io.err(`${line}\n`);
+  if (partial.length > 0 && flags['allow-partial'] !== true) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${partial.map((r) => `${r.dir} is incomplete (${r.completeness.reason})`).join('; ')}. Finish the run with \`shakedown sweep --resume --out DIR\`, or gate what ran with \`--allow-partial\` (the verdict then says so).`);
+  }
+  const partialNote = partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : '';
   const agents = run.grid.agents.filter((a) => (flags.agent ? flags.agent.includes(a.agent) : !BASELINE_IDS.includes(a.agent)));
   if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. Agents: ${run.grid.agents.map((a) => a.agent).join(', ')}.`);
   const checks: GateCheck[] = agents.flatMap((a) =>
@@ -33,12 +43,12 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
     io.out(`${bad.length === 0 ? 'PASS' : 'FAIL'} ${a.agent}: ${mine.length - bad.length} of ${mine.length} checks hold\n`);
     for (const c of bad) io.out(`       ${c.rule}: ${c.message}\n`);
   }
-  io.out(`gate: ${failed.length === 0 ? 'GO' : 'NO-GO'} (${checks.length - failed.length} of ${checks.length} checks hold)\n`);
-  if (flags.junit) writeFileSync(flags.junit, junitXml(checks));
+  io.out(`gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote} (${checks.length - failed.length} of ${checks.length} checks hold)\n`);
+  if (junit) writeFileAtomic(junit, junitXml(checks));
   // The verdict goes into the run's summary.md, for the release ticket.
   const summary = join(dirs[0] as string, 'report', 'summary.md');
   if (existsSync(summary)) {
-    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
+    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
   }
   return failed.length === 0 ? 0 : 1;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { basename, join, resolve } from 'node:path';
 import { loadScenarios, worlds } from '../../scenarios/index.js';
@@ -15,7 +16,7 @@ import type { Grid } from '../report/grid.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
-import { compareCommand, loadRun, statsCommand } from './analyze.js';
+import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
 import { DEFAULT_THETA } from '../core/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { mergeCommand } from './merge.js';
@@ -24,7 +25,7 @@ import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
 import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
 import { contained, startEpisodePool, workerCount } from './pool.js';
-import { appendEpisode, configHash, createRunDir, gitCommit, packageVersion, readFinished, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
+import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 import { selftestCommand } from './selftest.js';
@@ -171,132 +172,150 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
   const dir = flags.out ?? defaultRunDir();
   createRunDir(dir, flags.resume === true);
-  const files = runFiles(dir);
-  const hash = configHash(config as unknown as Record<string, unknown>);
-  if (flags.resume && existsSync(files.manifest)) {
-    const previous = JSON.parse(readFileSync(files.manifest, 'utf8')) as { configHash?: string; shard?: string };
-    if (previous.configHash !== hash && !flags.force) {
-      throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration (config hash ${previous.configHash ?? 'missing'}, now ${hash}). Use the same options, or \`--force\` to mix them knowingly.`);
-    }
-    if ((previous.shard ?? null) !== (flags.shard ?? null) && !flags.force) {
-      throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it ran shard ${previous.shard ?? 'none'}, not ${flags.shard ?? 'none'}. Resume it with the same \`--shard\`.`);
-    }
-  }
-  const finished = readFinished(files.episodes, true);
-  const allKeys = planKeys({ scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials });
-  const outOfShard = new Set(shard ? allKeys.filter((k) => hash53(keyString(k)) % shard.count !== shard.index - 1).map(keyString) : []);
-  const skip = new Set([...finished.keys, ...outOfShard]);
-  const total = allKeys.length - outOfShard.size;
-  writeJson(files.manifest, {
-    schemaVersion: RUN_SCHEMA_VERSION,
-    shakedown: packageVersion(),
-    createdAt: new Date().toISOString(), // clock: a timing field of the manifest, outside every outcome
-    node: process.version,
-    gitCommit: gitCommit(),
-    config,
-    configHash: hash,
-    ...(flags.shard ? { shard: flags.shard } : {}),
-    world: world.id,
-    seed: config.seed,
-    grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
-    agents: agents.map((a) => ({ id: a.id, description: a.description })),
-    judge,
-    episodes: total,
-    trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
-  });
-  if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
-  let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
-  const workers = workerCount(config, total - done);
-  const onPool = contained(config, workers);
-  io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : onPool ? 'on a worker thread (module agents run contained)' : 'in this process'} -> ${dir}\n`);
-  const started = performance.now(); // clock: progress rate and the closing timing line only
-  const progress = startProgress(io, total, done, flags.quiet === true);
-  let launchedNow = 0;
-  let spent = 0;
-  let budgetReason: string | undefined;
-  // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
-  const stop = new AbortController();
-  const onInterrupt = () => {
-    if (stop.signal.aborted) return;
-    io.err('\nshakedown: interrupted: no new episodes; waiting up to 10 s for those in flight. Resume with --resume.\n');
-    stop.abort();
-  };
-  process.once('SIGINT', onInterrupt);
-  // Budgets stop launching the same way, cleanly: the run stays resumable.
-  const budgetStop = (reason: string) => {
-    if (stop.signal.aborted) return;
-    budgetReason = reason;
-    stop.abort();
-  };
-  // clock: the per-run time limit is wall time by definition; no outcome depends on it.
-  const limitTimer = config.timeLimitS === undefined ? undefined : setTimeout(() => budgetStop(`the time limit of ${config.timeLimitS} s passed`), config.timeLimitS * 1000);
-  limitTimer?.unref();
-  const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
-  const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
-  const pool = onPool ? startEpisodePool(config, workers) : undefined;
-  const running = run(
-    {
-      skip,
-      signal: stop.signal,
-      // The log keeps every record; memory must not.
-      retainRecords: false,
-      ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
-      onEpisode(record: EpisodeRecord) {
-        const cost = costOf(record, config.prices);
-        appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}) });
-        done++;
-        launchedNow++;
-        spent += cost ?? 0;
-        progress.episode(record.key.agent, record.outcome === 'pass');
-        if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
-        if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
-      },
-    },
-  );
-  const grace = new Promise<void>((resolve) => {
-    stop.signal.addEventListener('abort', () => setTimeout(resolve, 10_000).unref(), { once: true });
-  });
-  // Episodes cut off by the grace period or by a failed one are dropped unrecorded, never reported twice.
-  running.catch(() => undefined);
-  let episodeSeconds = 0;
+  // One writer per run directory: a second sweep, or a --resume while the first still runs, is refused.
+  const lock = lockRunDir(dir, `shakedown sweep ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
   try {
-    await Promise.race([running, grace]);
-    episodeSeconds = (performance.now() - started) / 1000;
-  } finally {
-    process.off('SIGINT', onInterrupt);
-    if (limitTimer) clearTimeout(limitTimer);
-    progress.stop();
-    await pool?.close();
-    await disposeAll(agents);
-  }
-  if (pool && pool.recycled > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap\n`);
-  if (pool && pool.reruns > 0) io.err(`shakedown: ${pool.reruns} episode(s) ran again after their worker thread died\n`);
-  // Everything after the run is recomputed from the log, the run's truth, read once.
-  const { grid, failing: drill, failingKeys: failing, torn } = await loadRun(dir, DEFAULT_THETA);
-  writeJson(files.grid, grid);
-  const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])));
-  io.out(`\n${renderTable(grid)}`);
-  const seconds = (performance.now() - started) / 1000;
-  const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
-  const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
-  io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
-  if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
-  // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
-  const notBaseline = failing.filter((k) => !BASELINE_IDS.includes(k.agent));
-  const shown = notBaseline.length > 0 ? notBaseline : failing.filter((k) => k.agent !== 'noop');
-  if (shown.length > 0) {
-    io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
-    for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
-  }
-  if (budgetReason) {
-    io.err(`shakedown: stopped at a budget: ${budgetReason}; ${done} of ${total} episodes done. Continue with \`shakedown sweep --resume --out ${dir}\` (and a larger budget).\n`);
+    const files = runFiles(dir);
+    const hash = configHash(config as unknown as Record<string, unknown>);
+    if (flags.resume && existsSync(files.manifest)) {
+      const previous = readManifest(dir, `resume ${dir}`);
+      if (previous.configHash !== hash && !flags.force) {
+        throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration (config hash ${previous.configHash ?? 'missing'}, now ${hash}). Use the same options, or \`--force\` to mix them knowingly.`);
+      }
+      if ((previous.shard ?? null) !== (flags.shard ?? null) && !flags.force) {
+        throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it ran shard ${previous.shard ?? 'none'}, not ${flags.shard ?? 'none'}. Resume it with the same \`--shard\`.`);
+      }
+    }
+    const finished = readFinished(files.episodes, true);
+    const allKeys = planKeys({ scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials });
+    const outOfShard = new Set(shard ? allKeys.filter((k) => hash53(keyString(k)) % shard.count !== shard.index - 1).map(keyString) : []);
+    const skip = new Set([...finished.keys, ...outOfShard]);
+    const total = allKeys.length - outOfShard.size;
+    const manifest = {
+      schemaVersion: RUN_SCHEMA_VERSION,
+      shakedown: packageVersion(),
+      createdAt: new Date().toISOString(), // clock: a timing field of the manifest, outside every outcome
+      node: process.version,
+      gitCommit: gitCommit(),
+      config,
+      configHash: hash,
+      ...(flags.shard ? { shard: flags.shard } : {}),
+      world: world.id,
+      seed: config.seed,
+      grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
+      agents: agents.map((a) => ({ id: a.id, description: a.description })),
+      judge,
+      episodes: total,
+      trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
+    };
+    // Until the sweep ends, run.json says nothing of completeness: a killed sweep leaves it so, and every command that reads the run calls it incomplete.
+    writeJson(files.manifest, manifest);
+    if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
+    let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
+    const workers = workerCount(config, total - done);
+    const cores = availableParallelism();
+    if (workers > 4 * cores) {
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to start the sweep: \`--workers ${workers}\` is more than 4 per core on this machine (${cores} cores), and each worker thread holds its own copy of the run. Use at most ${4 * cores}, or \`auto\`; \`--concurrency\` overlaps waits without threads.`);
+    }
+    const onPool = contained(config, workers);
+    io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : onPool ? 'on a worker thread (module agents run contained)' : 'in this process'} -> ${dir}\n`);
+    const started = performance.now(); // clock: progress rate and the closing timing line only
+    const progress = startProgress(io, total, done, flags.quiet === true);
+    let launchedNow = 0;
+    let spent = 0;
+    let budgetReason: string | undefined;
+    // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
+    const stop = new AbortController();
+    const onInterrupt = () => {
+      if (stop.signal.aborted) return;
+      io.err('\nshakedown: interrupted: no new episodes; waiting up to 10 s for those in flight. Resume with --resume.\n');
+      stop.abort();
+    };
+    process.once('SIGINT', onInterrupt);
+    // Budgets stop launching the same way, cleanly: the run stays resumable.
+    const budgetStop = (reason: string) => {
+      if (stop.signal.aborted) return;
+      budgetReason = reason;
+      stop.abort();
+    };
+    // clock: the per-run time limit is wall time by definition; no outcome depends on it.
+    const limitTimer = config.timeLimitS === undefined ? undefined : setTimeout(() => budgetStop(`the time limit of ${config.timeLimitS} s passed`), config.timeLimitS * 1000);
+    limitTimer?.unref();
+    const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
+    const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
+    const pool = onPool ? startEpisodePool(config, workers) : undefined;
+    const running = run(
+      {
+        skip,
+        signal: stop.signal,
+        // The log keeps every record; memory must not.
+        retainRecords: false,
+        ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
+        onEpisode(record: EpisodeRecord) {
+          const cost = costOf(record, config.prices);
+          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}) });
+          done++;
+          launchedNow++;
+          spent += cost ?? 0;
+          progress.episode(record.key.agent, record.outcome === 'pass');
+          if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
+          if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
+        },
+      },
+    );
+    const grace = new Promise<void>((resolve) => {
+      stop.signal.addEventListener('abort', () => setTimeout(resolve, 10_000).unref(), { once: true });
+    });
+    // Episodes cut off by the grace period or by a failed one are dropped unrecorded, never reported twice.
+    running.catch(() => undefined);
+    let episodeSeconds = 0;
+    try {
+      await Promise.race([running, grace]);
+      episodeSeconds = (performance.now() - started) / 1000;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      if (limitTimer) clearTimeout(limitTimer);
+      progress.stop();
+      await pool?.close();
+      await disposeAll(agents);
+    }
+    if (pool && pool.recycled > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap\n`);
+    if (pool && pool.reruns > 0) io.err(`shakedown: ${pool.reruns} episode(s) ran again after their worker thread died\n`);
+    // Whether every planned episode ran, in run.json for every command that reads the run (gate refuses a partial one).
+    const stopped = budgetReason ?? (stop.signal.aborted ? 'interrupted' : undefined);
+    // Complete when every planned episode is in the log (a budget that struck as the last ones ran stops nothing); an adaptive run, when its rounds ran out.
+    const complete = config.adaptiveFirstTrials === undefined ? done >= total : stopped === undefined;
+    writeJson(files.manifest, { ...manifest, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
+    // Everything after the run is recomputed from the log, the run's truth, read once.
+    const loaded = await loadRun(dir, DEFAULT_THETA);
+    const { grid, failing: drill, failingKeys: failing, torn } = loaded;
+    writeJson(files.grid, grid);
+    const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])), integrityLines(loaded).filter((l) => !/unreadable line/.test(l)));
+    io.out(`\n${renderTable(grid)}`);
+    const seconds = (performance.now() - started) / 1000;
+    const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
+    const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
+    io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
+    if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
+    // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
+    const notBaseline = failing.filter((k) => !BASELINE_IDS.includes(k.agent));
+    const shown = notBaseline.length > 0 ? notBaseline : failing.filter((k) => k.agent !== 'noop');
+    if (shown.length > 0) {
+      io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
+      for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
+    }
+    if (budgetReason) {
+      io.err(`shakedown: stopped at a budget: ${budgetReason}; ${done} of ${total} episodes done. Continue with \`shakedown sweep --resume --out ${dir}\` (and a larger budget).\n`);
+      return 0;
+    }
+    if (stop.signal.aborted) {
+      io.err(`shakedown: interrupted after ${done} of ${total} episodes; the grid above is partial. Resume with \`shakedown sweep --resume --out ${dir}\` and the same options.\n`);
+      return 130;
+    }
     return 0;
+  } finally {
+    lock.release();
   }
-  if (stop.signal.aborted) {
-    io.err(`shakedown: interrupted after ${done} of ${total} episodes; the grid above is partial. Resume with \`shakedown sweep --resume --out ${dir}\` and the same options.\n`);
-    return 130;
-  }
-  return 0;
 }
 
 async function validate(flags: Flags, io: Io): Promise<number> {

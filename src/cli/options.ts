@@ -42,6 +42,7 @@ export const OPTIONS = {
   'real-wait-scale': { type: 'string' },
   'agent-time': { type: 'string' },
   'tool-budget': { type: 'string' },
+  'allow-partial': { type: 'boolean' },
   calls: { type: 'string' },
   theta: { type: 'string' },
   adaptive: { type: 'string' },
@@ -257,7 +258,13 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
   if (config.fixedTrials) parts.push('--fixed-trials');
   if (config.maxTurns !== 12) parts.push(`--max-turns ${config.maxTurns}`);
   parts.push(`--scenario ${key.scenario}`, `--agent ${agentSpec}`, `--eps ${key.eps}`, `--lambda ${key.lambda}`, `--trial ${key.trial}`);
-  return parts.join(' ');
+  // Values go to a shell: each is quoted where it holds anything a shell would read (a space, a quote, `$`, `&`).
+  return parts.map((part) => part.replace(/^(--[a-z-]+) (.+)$/, (_, flag: string, value: string) => `${flag} ${shellQuote(value)}`)).join(' ');
+}
+
+/** A value as one shell word: as it is when safe, else in single quotes. */
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */

@@ -1,5 +1,5 @@
 /** `shakedown report RUN`: heatmaps (SVG and PNG), report.html, the grid as CSV and summary.md, from a run directory. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
 import { loadWorld } from './world-module.js';
@@ -11,7 +11,7 @@ import { gridCsv, heatmapFiles, summaryMarkdown } from '../report/files.js';
 import { svgToPng } from '../report/png.js';
 import { reportHtml, type EpisodeView } from '../report/html.js';
 import type { Grid } from '../report/grid.js';
-import { loadRun } from './analyze.js';
+import { integrityLines, loadRun } from './analyze.js';
 import { parseInteger, type Flags, type Io } from './options.js';
 
 /** Report formats this release writes. */
@@ -28,12 +28,18 @@ export function writeReport(
   changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] },
   failing: readonly EpisodeView[] = [],
   titles: Readonly<Record<string, string>> = {},
+  /** Said first in summary.md: that the run is incomplete, or what else a reader must know before the figures. */
+  notice: readonly string[] = [],
 ): string[] {
-  mkdirSync(out, { recursive: true });
+  // The report is built beside its place and swapped in whole: a killed report phase leaves the old
+  // report (or none) and a folder named `.partial`, never a half report that looks whole.
+  const building = `${out.replace(/[\\/]+$/, '')}.partial`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
   const kk = k ?? grid.agents[0]?.surfaces.length ?? 1;
   const written: string[] = [];
   const put = (name: string, content: string | Buffer) => {
-    writeFileSync(join(out, name), content);
+    writeFileSync(join(building, name), content);
     written.push(name);
   };
   const maps = formats.includes('svg') || formats.includes('png') ? heatmapFiles(grid, run) : [];
@@ -41,7 +47,17 @@ export function writeReport(
   if (formats.includes('png')) for (const f of maps) put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
   if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
-  if (formats.includes('md')) put('summary.md', summaryMarkdown(grid, run, kk, changes));
+  if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${n.replace(/^shakedown: /, '')}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes)}`);
+  if (!existsSync(out)) {
+    renameSync(building, out);
+  } else {
+    // A folder that exists may hold more than a report: never delete it; move each file in, under a marker.
+    const marker = join(out, '.partial');
+    writeFileSync(marker, 'This report is being written; if this file stays, the writer was stopped and the report is incomplete.\n');
+    for (const name of readdirSync(building)) renameSync(join(building, name), join(out, name));
+    rmSync(building, { recursive: true, force: true });
+    rmSync(marker, { force: true });
+  }
   return written;
 }
 
@@ -70,6 +86,8 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
   const unknown = formats.filter((f) => !(REPORT_FORMATS as readonly string[]).includes(f));
   if (unknown.length > 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: unknown format ${unknown.map((f) => `\`${f}\``).join(', ')}. Formats: ${REPORT_FORMATS.join(', ')}.`);
   const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
+  const notice = integrityLines(run);
+  for (const line of notice) io.err(`${line}\n`);
   const n = Math.min(...run.grid.agents.map((a) => a.surfaces.length));
   const k = flags.k === undefined ? n : parseInteger('k', flags.k);
   if (k < 1 || k > n) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: \`--k ${k}\` is out of range; this run has pass^1..pass^${n}.`);
@@ -83,7 +101,7 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     changes = { baseline: basename(resolve(flags.baseline)), rows };
   }
   const out = flags.out ?? join(dirs[0] as string, 'report');
-  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world));
+  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world), notice);
   const count = (ext: string) => written.filter((f) => f.endsWith(ext)).length;
   const named = written.filter((f) => !f.endsWith('.svg') && !f.endsWith('.png'));
   io.out(`${written.length} report files in ${out}: ${[...named, ...(count('.svg') ? [`${count('.svg')} SVG heatmaps`] : []), ...(count('.png') ? [`${count('.png')} PNG heatmaps`] : [])].join(', ')}\n`);

@@ -92,7 +92,7 @@ describe('shakedown sweep (end to end)', () => {
     // Four tasks cannot make any difference significant (the smallest sign-flip p is 2/16): said so, not hidden.
     expect(agents.stdout).toMatch(/\+1\.000 .*no detectable difference/);
     expect((await shakedown('compare', join(base, 'a'), '--agents', 'reference:retry,ghost')).stderr).toMatch(/has no agent `ghost`/);
-    expect((await shakedown('stats', join(base, 'missing'))).stderr).toMatch(/no run.json and episodes.jsonl/);
+    expect((await shakedown('stats', join(base, 'missing'))).stderr).toMatch(/has no run\.json\. Give the directory a sweep wrote/);
   });
 
   it('refuses bad flags with a message that says what to fix', async () => {

@@ -114,7 +114,8 @@ Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RU
 Report options: RUN [--k K] (default n) [--format svg,png,html,md,csv] [--out DIR] (default RUN/report)
   [--baseline RUN_B] (the biggest changes against it in summary.md).
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
-  [--baseline RUN_B --max-regression D] [--junit FILE]; the verdict is added to RUN/report/summary.md.
+  [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so);
+  the verdict is added to RUN/report/summary.md.
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
   --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
 

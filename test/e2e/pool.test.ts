@@ -78,6 +78,18 @@ describe('the worker pool', () => {
   }, 120_000);
 });
 
+describe('in this process (--workers 1)', () => {
+  it('a reply that never settles still ends in a recorded episode and a grid, not a silent exit', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'shakedown-hang-')), 'run');
+    const r = await shakedown('sweep', '--out', out, '--workers', '1', '--deadline-ms', '1000', '--agent', fixture('never-settles.mjs'), '--agent', fixture('throws-odd-values.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ in this process -> /);
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((x) => [x.key.agent, x.ended]).sort()).toEqual([['never-settles', 'deadline'], ['throws-odd-values', 'agent-error']]);
+    expect(existsSync(join(out, 'grid.json'))).toBe(true);
+  }, 60_000);
+});
+
 describe('workerCount', () => {
   const config = (over: Parameters<typeof resolveConfig>[0] = {}) => resolveConfig(over);
   it('uses every core for built-in agents on large sweeps, one process otherwise', () => {

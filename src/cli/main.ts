@@ -174,7 +174,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const dir = flags.out ?? defaultRunDir();
   createRunDir(dir, flags.resume === true);
   // One writer per run directory: a second sweep, or a --resume while the first still runs, is refused.
-  const lock = lockRunDir(dir, `shakedown sweep ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
+  const lock = lockRunDir(dir, `shakedown ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
   try {
     const files = runFiles(dir);
     const hash = configHash(config as unknown as Record<string, unknown>);

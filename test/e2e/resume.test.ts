@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,24 @@ describe('resume after a crash', () => {
     expect(await slow.exit).toBe(130);
     expect(slow.stderr()).toMatch(/interrupted after \d+ of \d+ episodes; the grid above is partial/);
     expect(existsSync(join(base, 'int', 'grid.json'))).toBe(true);
+  }, 120_000);
+
+  it('with an agent that hangs: a second writer is refused while the sweep runs, and SIGINT still ends it with a partial grid', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'shakedown-hung-')), 'run');
+    const hangs = fileURLToPath(new URL('../fixtures/agents/never-settles.mjs', import.meta.url));
+    const args = ['sweep', '--out', dir, '--agent', 'reference:none', '--agent', hangs, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '2', '--deadline-ms', '300000', '--quiet'];
+    const hung = start(args);
+    const log = join(dir, 'episodes.jsonl');
+    await until(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 2);
+    // The first sweep holds the directory: a resume beside it is refused, naming it.
+    const second = start([...args, '--resume']);
+    expect(await second.exit).toBe(2);
+    expect(second.stderr()).toMatch(/another Shakedown process writes to it \(pid \d+ on .*: shakedown sweep --out/);
+    hung.child.kill('SIGINT');
+    expect(await hung.exit).toBe(130);
+    expect(existsSync(join(dir, 'grid.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({ complete: false, stopped: 'interrupted' });
+    expect(existsSync(join(dir, '.lock'))).toBe(false);
   }, 120_000);
 
   it('shards partition the episodes; merging them gives the unsharded grid byte for byte', async () => {

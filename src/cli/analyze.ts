@@ -176,6 +176,20 @@ function printComparison(io: Io, title: string, rows: readonly CellComparison[],
  * `shakedown compare RUN_A RUN_B` (each agent both runs have), or `shakedown compare RUN --agents A,B`
  * (two agents of one run, paired on the same wording and faults).
  */
+/**
+ * The k to compare at: `--k`, or the largest the runs support. A k beyond the trials every task has (or,
+ * in an adaptive run, beyond its first round) has no unbiased estimate and is refused with the reason.
+ */
+function kFor(k: number | undefined, n: number, adaptiveFirst: number | undefined): number {
+  if (!Number.isFinite(n) || n < 1) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: the runs have no cell in common with trials to compare.');
+  if (k === undefined) return n;
+  if (k < 1 || k > n) {
+    const why = adaptiveFirst !== undefined && n === adaptiveFirst ? `this adaptive run estimates pass^k without bias only up to its first round of ${adaptiveFirst} trials` : `every task has only ${n} trials here`;
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: \`--k ${k}\` is out of range: ${why}. Give --k 1 to ${n}.`);
+  }
+  return k;
+}
+
 export async function compareCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
   const k = flags.k === undefined ? undefined : parseInteger('k', flags.k);
   if (dirs.length === 1 && flags.agents) {
@@ -185,7 +199,7 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
     const cellsOf = (id: string) => run.grid.agents.find((x) => x.agent === id)?.cells ?? (() => { throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: run ${run.dir} has no agent \`${id}\`. Agents: ${run.grid.agents.map((x) => x.agent).join(', ')}.`); })();
     const ca = cellsOf(a);
     const cb = cellsOf(b);
-    const kk = k ?? Math.min(...ca.map((c) => c.trials));
+    const kk = kFor(k, Math.min(...ca.map((c) => c.trials), ...cb.map((c) => c.trials)), run.grid.adaptiveFirstTrials);
     const pairs: [boolean, boolean][] = [];
     for (const [key, pass] of run.outcomes) {
       const [scenario, agent, ...rest] = key.split('|');
@@ -193,25 +207,28 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
       const other = run.outcomes.get([scenario, b, ...rest].join('|'));
       if (other !== undefined) pairs.push([pass, other]);
     }
-    printComparison(io, `${a} against ${b} in ${run.dir} (pass^${kk}; paired by task, same wording and faults)`, compareCells(ca, cb, kk, new ResampleBank(run.grid.seed), run.grid.seed), cohensKappa(pairs), pairs.length);
+    printComparison(io, `${a} against ${b} in ${run.dir} (pass^${kk}; paired by task, same wording and faults)`, compareCells(ca, cb, kk, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials), cohensKappa(pairs), pairs.length);
     return 0;
   }
   if (dirs.length !== 2) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: give two run directories (`shakedown compare RUN_A RUN_B`), or one with `--agents A,B`.');
   const [ra, rb] = [await loadRun(dirs[0] as string, DEFAULT_THETA), await loadRun(dirs[1] as string, DEFAULT_THETA)];
   for (const line of [...integrityLines(ra), ...integrityLines(rb)]) io.err(`${line}\n`);
+  if (ra.grid.adaptiveFirstTrials !== rb.grid.adaptiveFirstTrials) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: the runs have different designs (${[ra, rb].map((r) => `${r.dir}: ${r.grid.adaptiveFirstTrials === undefined ? 'uniform trials' : `adaptive, ${r.grid.adaptiveFirstTrials} trials first`}`).join('; ')}), so their per-task estimates differ in kind. Compare runs of one design.`);
+  }
   const common = ra.grid.agents.map((x) => x.agent).filter((id) => rb.grid.agents.some((y) => y.agent === id) && (flags.agent === undefined || flags.agent.includes(id)));
   if (common.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: the runs share no agent${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. ${ra.dir}: ${ra.grid.agents.map((x) => x.agent).join(', ')}; ${rb.dir}: ${rb.grid.agents.map((x) => x.agent).join(', ')}.`);
   for (const id of common) {
     const ca = ra.grid.agents.find((x) => x.agent === id)?.cells ?? [];
     const cb = rb.grid.agents.find((x) => x.agent === id)?.cells ?? [];
-    const kk = k ?? Math.min(...ca.map((c) => c.trials), ...cb.map((c) => c.trials));
+    const kk = kFor(k, Math.min(...ca.map((c) => c.trials), ...cb.map((c) => c.trials)), ra.grid.adaptiveFirstTrials);
     const pairs: [boolean, boolean][] = [];
     for (const [key, pass] of ra.outcomes) {
       if (key.split('|')[1] !== id) continue;
       const other = rb.outcomes.get(key);
       if (other !== undefined) pairs.push([pass, other]);
     }
-    printComparison(io, `${id}: ${ra.dir} (A) against ${rb.dir} (B), pass^${kk}`, compareCells(ca, cb, kk, new ResampleBank(ra.grid.seed), ra.grid.seed), cohensKappa(pairs), pairs.length);
+    printComparison(io, `${id}: ${ra.dir} (A) against ${rb.dir} (B), pass^${kk}`, compareCells(ca, cb, kk, new ResampleBank(ra.grid.seed), ra.grid.seed, 0.05, ra.grid.adaptiveFirstTrials), cohensKappa(pairs), pairs.length);
   }
   return 0;
 }

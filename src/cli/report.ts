@@ -96,7 +96,7 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     const base = await loadRun(flags.baseline, DEFAULT_THETA);
     const rows = run.grid.agents.flatMap((a) => {
       const b = base.grid.agents.find((x) => x.agent === a.agent);
-      return b ? compareCells(a.cells, b.cells, k, new ResampleBank(run.grid.seed), run.grid.seed).map((r) => ({ ...r, agent: a.agent })) : [];
+      return b ? compareCells(a.cells, b.cells, k, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials).map((r) => ({ ...r, agent: a.agent })) : [];
     });
     changes = { baseline: basename(resolve(flags.baseline)), rows };
   }

@@ -5,7 +5,7 @@
  */
 import { bootstrapMean, type ResampleBank } from './bootstrap.js';
 import { deriveSeed, makeRng } from './seeds.js';
-import { meanSe, passHatK, type CellSummary } from './stats.js';
+import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
 
 export type Verdict = 'better' | 'worse' | 'no detectable difference';
 
@@ -68,7 +68,10 @@ export function holm(ps: readonly number[]): number[] {
 }
 
 /** Compares A with B in every cell both have, for pass^k. */
-export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[], k: number, bank: ResampleBank, seed: string, alpha = 0.05): CellComparison[] {
+export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[], k: number, bank: ResampleBank, seed: string, alpha = 0.05, adaptiveFirst?: number): CellComparison[] {
+  // In an adaptive run a task's estimate is the two-stage one the grid uses, never the plain one over its trials.
+  const hat = (t: { n: number; c: number }) => (adaptiveFirst === undefined ? passHatK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passHatK(adaptiveFirst, c1, k)));
+  if (adaptiveFirst !== undefined && k > adaptiveFirst) return [];
   const raw = a.flatMap((ca) => {
     const cb = b.find((c) => c.eps === ca.eps && c.lambda === ca.lambda);
     if (!cb) return [];
@@ -77,7 +80,7 @@ export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[
     for (const ta of ca.perTask) {
       const tb = bTasks.get(ta.scenario);
       if (!tb || ta.n < k || tb.n < k) continue;
-      diffs.push(passHatK(ta.n, ta.c, k) - passHatK(tb.n, tb.c, k));
+      diffs.push(hat(ta) - hat(tb));
     }
     if (diffs.length === 0) return [];
     const { mean, se } = meanSe(diffs);

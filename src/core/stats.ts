@@ -147,7 +147,9 @@ export function summarizeCell(
   adaptiveFirst?: number,
 ): CellSummary {
   const tasks = [...perTask].sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
-  const n = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
+  // An adaptive design estimates pass^k without bias only up to its first round, whichever tasks were extended.
+  const least = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
+  const n = adaptiveFirst === undefined ? least : Math.min(least, adaptiveFirst);
   const hat: KEstimate[] = [];
   const at: KEstimate[] = [];
   // In an adaptive run a task has either the first-round trials or all of them; k never exceeds the first round.

@@ -46,7 +46,7 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
     ? tested.flatMap((a, i) =>
         tested.slice(i + 1).map((b) => {
           const k = Math.min(...a.cells.map((c) => c.trials), ...b.cells.map((c) => c.trials));
-          return { a: a.agent, b: b.agent, cells: Number.isFinite(k) && k >= 1 ? compareCells(a.cells, b.cells, k, bank, meta.seed) : [] };
+          return { a: a.agent, b: b.agent, cells: Number.isFinite(k) && k >= 1 ? compareCells(a.cells, b.cells, k, bank, meta.seed, 0.05, meta.adaptiveFirstTrials) : [] };
         }),
       )
     : [];

@@ -113,6 +113,20 @@ describe('broken files and bad paths', () => {
     expect(proc.stderr).toMatch(/Failed to create the run directory \/proc\/shakedown-cannot-be-here: .*Choose a writable `--out`/);
   }, 60_000);
 
+  it('compare refuses a k beyond the trials; an adaptive run whose every task was extended sweeps, reports and compares', async () => {
+    const k = await shakedown('compare', whole, whole, '--k', '3');
+    expect(k.code).toBe(2);
+    expect(k.stderr).toMatch(/`--k 3` is out of range: every task has only 2 trials here\. Give --k 1 to 2\./);
+    const adaptive = join(base, 'adaptive');
+    // Seed 4 at λ = 0.3 on server errors: both tasks of reference:none's cell are mixed in the first round (this crashed before).
+    const r = await shakedown('sweep', '--out', adaptive, '--seed', '4', '--agent', 'reference:none', '--agent', 'reference:retry', '--scenario', 'read-order-status', '--scenario', 'cancel-pending-mistake', '--eps', '0', '--lambda', '0.3', '--profile', 'server', '--trials', '4', '--adaptive', '2', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    expect((await shakedown('stats', adaptive)).code).toBe(0);
+    const beyond = await shakedown('compare', adaptive, '--agents', 'reference:retry,reference:none', '--k', '3');
+    expect(beyond.stderr).toMatch(/this adaptive run estimates pass\^k without bias only up to its first round of 2 trials/);
+    expect((await shakedown('compare', adaptive, '--agents', 'reference:retry,reference:none')).code).toBe(0);
+  }, 120_000);
+
   it('replay commands are quoted for the shell', () => {
     const cmd = replayCommand(resolveConfig({}), { scenario: 'read-order-status', agent: 'x', eps: 0, lambda: 0.3, trial: 1 }, "./my agents/bot's.ts");
     expect(cmd).toContain(`--agent './my agents/bot'\\''s.ts' --eps 0 --lambda 0.3 --trial 1`);

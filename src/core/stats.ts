@@ -1,6 +1,6 @@
 import { ShakedownError } from './errors.js';
 import type { EpisodeOutcome } from './episode.js';
-import { bootstrapMean, type ResampleBank, type Resamples } from './bootstrap.js';
+import { bootstrapMean, expandedZ, taskMeanInterval, wilson, type ResampleBank, type Resamples } from './bootstrap.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
 import { HARNESS_CLASSES, type FailureClass } from '../judge/classes.js';
@@ -82,8 +82,9 @@ export interface KEstimate {
   /** Standard error over tasks. */
   readonly se: number;
   /**
-   * 95% interval over tasks: the percentile bootstrap over tasks with the run's resamples when given
-   * (the same for every cell and agent), else the normal approximation clipped to [0, 1].
+   * 95% interval over tasks (`taskMeanInterval`): the expanded percentile bootstrap over tasks with the
+   * run's resamples when given (the same for every cell and agent), widened to the Wilson score interval
+   * over tasks; without resamples, Wilson alone. Never of zero width.
    */
   readonly ci95: readonly [number, number];
 }
@@ -91,8 +92,11 @@ export interface KEstimate {
 const clip = (x: number) => Math.min(1, Math.max(0, x));
 const estimate = (k: number, values: readonly number[], resamples?: Resamples): KEstimate => {
   const { mean, se } = meanSe(values);
-  if (!resamples || values.length < 2) return { k, value: mean, se, ci95: [clip(mean - 1.96 * se), clip(mean + 1.96 * se)] };
-  const b = bootstrapMean(values, resamples);
+  if (!resamples || values.length < 2) {
+    const w = wilson(clip(mean), values.length, values.length < 2 ? 1.96 : expandedZ(values.length));
+    return { k, value: mean, se, ci95: [w.low, w.high] };
+  }
+  const b = taskMeanInterval(values, resamples);
   return { k, value: mean, se, ci95: [b.low, b.high] };
 };
 

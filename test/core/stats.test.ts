@@ -1,3 +1,4 @@
+import { expandedZ, wilson } from '../../src/core/bootstrap.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { binomial, meanSe, passAtK, passHatK, summarizeCell, Tally } from '../../src/core/stats.js';
@@ -59,9 +60,12 @@ describe('cell summaries', () => {
     expect(cell.passHatK[1]?.value).toBeCloseTo((1 + 1 / 6) / 2, 12);
     expect(cell.passHatK[0]?.value).toBeCloseTo(0.75, 12);
     expect(cell.passHatK[0]?.se).toBeCloseTo(meanSe([1, 0.5]).se, 12);
+    // Without resamples: the Wilson score interval over the 2 tasks, at the expanded critical value (t with 1 df).
     const [low, high] = cell.passHatK[0]?.ci95 ?? [NaN, NaN];
-    expect(low).toBeCloseTo(Math.max(0, 0.75 - 1.96 * 0.25), 12);
-    expect(high).toBe(1);
+    const w = wilson(0.75, 2, expandedZ(2));
+    expect([low, high]).toEqual([w.low, w.high]);
+    expect(low).toBeGreaterThan(0);
+    expect(high).toBeLessThan(1);
     expect(cell.episodes).toBe(8);
   });
 

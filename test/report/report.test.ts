@@ -78,14 +78,14 @@ describe('CSV and summary.md', () => {
     const lines = csv.trim().split('\n');
     expect(lines[0]).toBe('agent,eps,lambda,k,value,low,high,tasks,trials');
     expect(lines).toHaveLength(1 + 2 * 4 * 2);
-    expect(lines).toContain('reference:none,0,0.3,1,0.750000,0.500000,1.000000,2,2');
+    expect(lines).toContain('reference:none,0,0.3,1,0.750000,0.003464,1.000000,2,2');
     expect(csv).toContain('"a,""b""",0,0,1,');
   });
 
   it('give headline numbers with intervals, thresholds, changes against a baseline and the heatmaps', () => {
     const text = summaryMarkdown(grid(), 'r1', 2, { baseline: 'r0', rows: [{ agent: 'reference:none', eps: 0, lambda: 0.3, k: 2, tasks: 2, difference: -0.5, ci95: [-1, 0], p: 0.5, pAdjusted: 1, verdict: 'no detectable difference', minDetectable: 1 }] });
     expect(text).toMatch(/^# Shakedown: r1$/m);
-    expect(text).toMatch(/\| `reference:none` \| 1\.000 \[1\.000, 1\.000\] \| 1\.000 \[1\.000, 1\.000\] \| 0\.500 \[/);
+    expect(text).toMatch(/\| `reference:none` \| 1\.000 \[0\.006, 1\.000\] \| 1\.000 \[0\.006, 1\.000\] \| 0\.500 \[/);
     expect(text).toMatch(/## Biggest changes against r0/);
     expect(text).toMatch(/!\[reference:none\]\(heatmap-reference-none\.svg\)/);
     expect(text).not.toContain('<script>');

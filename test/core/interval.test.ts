@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrapMean, expandedZ, makeResamples, taskMeanInterval, wilson } from '../../src/core/bootstrap.js';
+import { deriveSeed, makeRng } from '../../src/core/seeds.js';
+import { passHatK } from '../../src/core/stats.js';
+
+describe('the interval of a cell (taskMeanInterval)', () => {
+  const resamples = makeResamples('interval', 28, 2000);
+
+  it('never collapses: every task passing every trial still leaves room below 1', () => {
+    const ci = taskMeanInterval(Array(28).fill(1), resamples);
+    expect(ci.high).toBe(1);
+    // Wilson at the expanded critical value: T / (T + z^2).
+    const z = expandedZ(28);
+    expect(ci.low).toBeCloseTo(28 / (28 + z * z), 12);
+    expect(ci.low).toBeLessThan(0.9);
+    const none = taskMeanInterval(Array(28).fill(0), resamples);
+    expect(none.low).toBe(0);
+    expect(none.high).toBeGreaterThan(0.1);
+  });
+
+  it('holds the mean, and is never narrower than either of its parts', () => {
+    const rng = makeRng('values');
+    for (let r = 0; r < 50; r++) {
+      const values = Array.from({ length: 28 }, () => (rng() < 0.3 ? 1 : rng()));
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      const ci = taskMeanInterval(values, resamples);
+      expect(ci.low).toBeLessThanOrEqual(mean);
+      expect(ci.high).toBeGreaterThanOrEqual(mean);
+      const w = wilson(mean, 28, expandedZ(28));
+      expect(ci.low).toBeLessThanOrEqual(w.low);
+      expect(ci.high).toBeGreaterThanOrEqual(w.high);
+    }
+  });
+
+  it('expands the critical value for few tasks as t does: 2.09 for 28, 1.96 in the limit', () => {
+    expect(expandedZ(28)).toBeCloseTo(2.0895, 3);
+    expect(expandedZ(100_000)).toBeCloseTo(1.96, 2);
+    expect(expandedZ(1)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('covers a reliable agent (every task p = 0.99, 28 tasks x 4 trials) where the plain bootstrap does not', () => {
+    const reps = 300;
+    const truth = 0.99 ** 4;
+    let hits = 0;
+    let plainHits = 0;
+    for (let r = 0; r < reps; r++) {
+      const rng = makeRng(deriveSeed('reliable', r));
+      const values = Array.from({ length: 28 }, () => {
+        let c = 0;
+        for (let t = 0; t < 4; t++) if (rng() < 0.99) c++;
+        return passHatK(4, c, 4);
+      });
+      const ci = taskMeanInterval(values, resamples);
+      if (ci.low <= truth && truth <= ci.high) hits++;
+      const plain = bootstrapMean(values, resamples);
+      if (plain.low <= truth && truth <= plain.high) plainHits++;
+    }
+    expect(hits / reps).toBeGreaterThanOrEqual(0.93);
+    // The interval it replaced: collapsed to [1, 1] whenever every trial passed (a third of the runs).
+    expect(plainHits / reps).toBeLessThan(0.8);
+  });
+});

@@ -3,7 +3,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ResampleBank } from '../core/bootstrap.js';
-import { cohensKappa, compareCells, type CellComparison } from '../core/compare.js';
+import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../core/compare.js';
 import { ShakedownError } from '../core/errors.js';
 import { keyString, type EpisodeRecord } from '../core/episode.js';
 import { Tally } from '../core/stats.js';
@@ -164,18 +164,27 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
   return 0;
 }
 
-function printComparison(io: Io, title: string, rows: readonly CellComparison[], kappa: number, pairs: number): void {
-  io.out(`${title}\n  ε     λ     k  tasks  difference  95% interval        p       Holm p   smallest detectable  verdict\n`);
-  for (const r of rows) {
-    io.out(`  ${String(r.eps).padEnd(5)} ${String(r.lambda).padEnd(5)} ${r.k}  ${String(r.tasks).padStart(5)}  ${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}      [${f3(r.ci95[0])}, ${f3(r.ci95[1])}]  ${r.p.toFixed(4)}  ${r.pAdjusted.toFixed(4)}   ${r.minDetectable.toFixed(3).padStart(6)}               ${r.verdict}\n`);
+function printComparison(io: Io, title: string, rows: readonly CellComparison[], kappa: number, pairs: number, adjustment: Adjustment = 'holm'): void {
+  const adj = adjustment === 'bh' ? 'BH p' : 'Holm p';
+  io.out(`${title}\n`);
+  // What a reviewer acts on first: tasks one side passed every time and the other never.
+  const flipped = rows.flatMap((r) => r.flipped.map((f) => ({ ...f, eps: r.eps, lambda: r.lambda })));
+  if (flipped.length > 0) {
+    io.out(`  tasks that changed in every trial (A / B passes):\n`);
+    for (const f of flipped.slice(0, 20)) io.out(`    ε ${f.eps}, λ ${f.lambda}: ${f.scenario}  ${f.a} / ${f.b}\n`);
+    if (flipped.length > 20) io.out(`    ... and ${flipped.length - 20} more\n`);
   }
+  io.out(`  ε     λ     k  tasks  difference  95% interval        p       ${adj.padEnd(8)} smallest detectable  verdict\n`);
+  for (const r of rows) {
+    // A test on few changed tasks cannot reach the level at all: said, so that "no difference" is not read as evidence of none.
+    const unreachable = r.minP >= 0.05 ? ` (cannot reach p < 0.05: ${r.changed} changed task${r.changed === 1 ? '' : 's'}, smallest p ${r.minP.toFixed(3)})` : '';
+    const detectable = r.minDetectable === null ? '     -' : r.minDetectable.toFixed(3).padStart(6);
+    io.out(`  ${String(r.eps).padEnd(5)} ${String(r.lambda).padEnd(5)} ${r.k}  ${String(r.tasks).padStart(5)}  ${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}      [${f3(r.ci95[0])}, ${f3(r.ci95[1])}]  ${r.p.toFixed(4)}  ${r.pAdjusted.toFixed(4)}   ${detectable}               ${r.verdict}${unreachable}\n`);
+  }
+  io.out(`  the verdict is the adjusted test's (${adj} < 0.05 across the ${rows.length} cells); the interval describes the difference and is not adjusted\n`);
   io.out(`  agreement of per-episode outcomes on ${pairs} shared keys: Cohen's kappa ${Number.isFinite(kappa) ? kappa.toFixed(3) : '-'}\n\n`);
 }
 
-/**
- * `shakedown compare RUN_A RUN_B` (each agent both runs have), or `shakedown compare RUN --agents A,B`
- * (two agents of one run, paired on the same wording and faults).
- */
 /**
  * The k to compare at: `--k`, or the largest the runs support. A k beyond the trials every task has (or,
  * in an adaptive run, beyond its first round) has no unbiased estimate and is refused with the reason.
@@ -190,8 +199,14 @@ function kFor(k: number | undefined, n: number, adaptiveFirst: number | undefine
   return k;
 }
 
+/**
+ * `shakedown compare RUN_A RUN_B` (each agent both runs have), or `shakedown compare RUN --agents A,B`
+ * (two agents of one run, paired on the same wording and faults).
+ */
 export async function compareCommand(dirs: readonly string[], flags: Flags, io: Io): Promise<number> {
   const k = flags.k === undefined ? undefined : parseInteger('k', flags.k);
+  const adjustment = flags.adjust === undefined ? 'holm' : flags.adjust;
+  if (adjustment !== 'holm' && adjustment !== 'bh') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to compare: \`--adjust ${adjustment}\` is not a method. Give \`holm\` (family-wise error, the default) or \`bh\` (Benjamini-Hochberg, false discovery rate).`);
   if (dirs.length === 1 && flags.agents) {
     const [a, b] = flags.agents.split(',').map((s) => s.trim());
     if (!a || !b) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: `--agents` takes two agent ids, e.g. `--agents reference:robust,reference:none`.');
@@ -207,7 +222,7 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
       const other = run.outcomes.get([scenario, b, ...rest].join('|'));
       if (other !== undefined) pairs.push([pass, other]);
     }
-    printComparison(io, `${a} against ${b} in ${run.dir} (pass^${kk}; paired by task, same wording and faults)`, compareCells(ca, cb, kk, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials), cohensKappa(pairs), pairs.length);
+    printComparison(io, `${a} against ${b} in ${run.dir} (pass^${kk}; paired by task, same wording and faults)`, compareCells(ca, cb, kk, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials, adjustment), cohensKappa(pairs), pairs.length, adjustment);
     return 0;
   }
   if (dirs.length !== 2) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: give two run directories (`shakedown compare RUN_A RUN_B`), or one with `--agents A,B`.');
@@ -228,7 +243,7 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
       const other = rb.outcomes.get(key);
       if (other !== undefined) pairs.push([pass, other]);
     }
-    printComparison(io, `${id}: ${ra.dir} (A) against ${rb.dir} (B), pass^${kk}`, compareCells(ca, cb, kk, new ResampleBank(ra.grid.seed), ra.grid.seed, 0.05, ra.grid.adaptiveFirstTrials), cohensKappa(pairs), pairs.length);
+    printComparison(io, `${id}: ${ra.dir} (A) against ${rb.dir} (B), pass^${kk}`, compareCells(ca, cb, kk, new ResampleBank(ra.grid.seed), ra.grid.seed, 0.05, ra.grid.adaptiveFirstTrials, adjustment), cohensKappa(pairs), pairs.length, adjustment);
   }
   return 0;
 }

@@ -43,6 +43,7 @@ export const OPTIONS = {
   'agent-time': { type: 'string' },
   'tool-budget': { type: 'string' },
   'allow-partial': { type: 'boolean' },
+  adjust: { type: 'string' },
   calls: { type: 'string' },
   theta: { type: 'string' },
   adaptive: { type: 'string' },

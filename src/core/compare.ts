@@ -23,21 +23,44 @@ export interface CellComparison {
   /** p adjusted across the cells compared (Holm). */
   readonly pAdjusted: number;
   readonly verdict: Verdict;
-  /** The smallest difference this many tasks could detect with 80% power at the 5% level, (1.96 + 0.84) SE. */
-  readonly minDetectable: number;
+  /**
+   * The smallest difference this many tasks could detect with 80% power at the 5% level, (1.96 + 0.84) SE;
+   * null when the tasks' differences do not vary (the SE is 0 and says nothing of what could be detected).
+   */
+  readonly minDetectable: number | null;
+  /** Tasks whose difference is not zero: the sign-flip test sees only these. */
+  readonly changed: number;
+  /** The smallest p-value the test can reach with this many changed tasks: 2 / 2^changed. */
+  readonly minP: number;
+  /**
+   * Tasks that changed in every trial, one side passing all its trials and the other none: the bug that
+   * breaks one task is seen here even when no test across tasks can call it significant.
+   */
+  readonly flipped: readonly { readonly scenario: string; readonly a: string; readonly b: string }[];
 }
+
+/** How p-values are adjusted across the cells (and agent pairs) compared. */
+export type Adjustment = 'holm' | 'bh';
 
 /** How many sign flips the permutation test draws. @default 10000 */
 export const PERMUTATIONS = 10_000;
 
-/** Two-sided p-value of the paired sign-flip test on per-task differences (exact for up to 16 tasks). */
-export function signFlipTest(differences: readonly number[], seed: string, draws: number = PERMUTATIONS): number {
+/** Most changed tasks for which the sign-flip test enumerates every flip (2^20 sums). */
+export const EXACT_SIGN_FLIP_TASKS = 20;
+
+/**
+ * Two-sided p-value of the paired sign-flip test on per-task differences. Tasks with no difference do
+ * not change the statistic under any flip, so the test runs on the changed tasks only: exact (every flip)
+ * for up to EXACT_SIGN_FLIP_TASKS of them, else drawn.
+ */
+export function signFlipTest(all: readonly number[], seed: string, draws: number = PERMUTATIONS): number {
+  const differences = all.filter((d) => d !== 0);
   const observed = Math.abs(differences.reduce((s, d) => s + d, 0));
   const T = differences.length;
   if (T === 0 || observed === 0) return 1;
   const at = (flips: (i: number) => boolean) => Math.abs(differences.reduce((s, d, i) => s + (flips(i) ? -d : d), 0));
   const tolerance = 1e-12;
-  if (T <= 16) {
+  if (T <= EXACT_SIGN_FLIP_TASKS) {
     let hits = 0;
     for (let mask = 0; mask < 2 ** T; mask++) if (at((i) => ((mask >> i) & 1) === 1) >= observed - tolerance) hits++;
     return hits / 2 ** T;
@@ -67,8 +90,37 @@ export function holm(ps: readonly number[]): number[] {
   return out;
 }
 
+/** Benjamini-Hochberg's step-up adjustment (false discovery rate) of p-values (order kept). */
+export function benjaminiHochberg(ps: readonly number[]): number[] {
+  const m = ps.length;
+  const order = ps.map((p, i) => ({ p, i })).sort((a, b) => b.p - a.p);
+  const out = new Array<number>(m).fill(1);
+  let running = 1;
+  order.forEach(({ p, i }, j) => {
+    const rank = m - j;
+    running = Math.min(running, Math.min(1, (m * p) / rank));
+    out[i] = running;
+  });
+  return out;
+}
+
+/** The verdict of a comparison after adjustment: the adjusted p-value decides, never the interval. */
+const verdictOf = (pAdjusted: number, difference: number, alpha: number): Verdict => (pAdjusted < alpha ? (difference > 0 ? 'better' : 'worse') : 'no detectable difference');
+
+/**
+ * Adjusts the p-values of comparisons together (several cells, several agent pairs) and sets their
+ * verdicts again: a family of comparisons is corrected as one, whichever way it was computed.
+ */
+export function adjustTogether<T extends CellComparison>(rows: readonly T[], method: Adjustment = 'holm', alpha = 0.05): T[] {
+  const adjusted = (method === 'bh' ? benjaminiHochberg : holm)(rows.map((r) => r.p));
+  return rows.map((r, i) => {
+    const pAdjusted = adjusted[i] ?? 1;
+    return { ...r, pAdjusted, verdict: verdictOf(pAdjusted, r.difference, alpha) };
+  });
+}
+
 /** Compares A with B in every cell both have, for pass^k. */
-export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[], k: number, bank: ResampleBank, seed: string, alpha = 0.05, adaptiveFirst?: number): CellComparison[] {
+export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[], k: number, bank: ResampleBank, seed: string, alpha = 0.05, adaptiveFirst?: number, adjustment: Adjustment = 'holm'): CellComparison[] {
   // In an adaptive run a task's estimate is the two-stage one the grid uses, never the plain one over its trials.
   const hat = (t: { n: number; c: number }) => (adaptiveFirst === undefined ? passHatK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passHatK(adaptiveFirst, c1, k)));
   if (adaptiveFirst !== undefined && k > adaptiveFirst) return [];
@@ -77,22 +129,36 @@ export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[
     if (!cb) return [];
     const bTasks = new Map(cb.perTask.map((t) => [t.scenario, t]));
     const diffs: number[] = [];
+    const flipped: { scenario: string; a: string; b: string }[] = [];
     for (const ta of ca.perTask) {
       const tb = bTasks.get(ta.scenario);
       if (!tb || ta.n < k || tb.n < k) continue;
       diffs.push(hat(ta) - hat(tb));
+      const all = (t: { n: number; c: number }) => t.c === t.n;
+      const none = (t: { n: number; c: number }) => t.c === 0;
+      if ((all(ta) && none(tb)) || (none(ta) && all(tb))) flipped.push({ scenario: ta.scenario, a: `${ta.c}/${ta.n}`, b: `${tb.c}/${tb.n}` });
     }
     if (diffs.length === 0) return [];
     const { mean, se } = meanSe(diffs);
     const boot = diffs.length >= 2 ? bootstrapMean(diffs, bank.for(diffs.length)) : { low: mean, high: mean };
-    return [{ eps: ca.eps, lambda: ca.lambda, k, tasks: diffs.length, difference: mean, ci95: [boot.low, boot.high] as const, p: signFlipTest(diffs, deriveSeed(seed, ca.eps, ca.lambda, k)), minDetectable: (1.96 + 0.84) * se }];
+    const changed = diffs.filter((d) => d !== 0).length;
+    return [
+      {
+        eps: ca.eps,
+        lambda: ca.lambda,
+        k,
+        tasks: diffs.length,
+        difference: mean,
+        ci95: [boot.low, boot.high] as const,
+        p: signFlipTest(diffs, deriveSeed(seed, ca.eps, ca.lambda, k)),
+        minDetectable: se > 0 ? (1.96 + 0.84) * se : null,
+        changed,
+        minP: changed === 0 ? 1 : Math.min(1, 2 / 2 ** changed),
+        flipped,
+      },
+    ];
   });
-  const adjusted = holm(raw.map((r) => r.p));
-  return raw.map((r, i) => {
-    const pAdjusted = adjusted[i] ?? 1;
-    const verdict: Verdict = pAdjusted < alpha ? (r.difference > 0 ? 'better' : 'worse') : 'no detectable difference';
-    return { ...r, pAdjusted, verdict };
-  });
+  return adjustTogether(raw.map((r) => ({ ...r, pAdjusted: r.p, verdict: 'no detectable difference' as Verdict })), adjustment, alpha);
 }
 
 /** Cohen's kappa of two raters' binary labels on the same items (1 = perfect agreement, 0 = chance). */

@@ -1,7 +1,7 @@
 import type { ResampleBank } from '../core/bootstrap.js';
 import type { CellSummary, Tally } from '../core/stats.js';
 import { surfaceSummary, unstableTasks, type SurfaceSummary, type UnstableTask } from '../core/surface.js';
-import { compareCells, type CellComparison } from '../core/compare.js';
+import { adjustTogether, compareCells, type CellComparison } from '../core/compare.js';
 
 import { BASELINE_IDS } from '../agents/baselines.js';
 
@@ -42,7 +42,7 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
     return { agent, cells, surfaces: Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => surfaceSummary(cells, i + 1, theta)) };
   });
   const tested = agents.filter((a) => !BASELINE_IDS.includes(a.agent));
-  const comparisons = bank
+  const perPair = bank
     ? tested.flatMap((a, i) =>
         tested.slice(i + 1).map((b) => {
           const k = Math.min(...a.cells.map((c) => c.trials), ...b.cells.map((c) => c.trials));
@@ -50,5 +50,9 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
         }),
       )
     : [];
+  // Holm across every cell of every pair: more agents, more comparisons, one family.
+  const together = adjustTogether(perPair.flatMap((p) => p.cells));
+  let at = 0;
+  const comparisons = perPair.map((p) => ({ ...p, cells: p.cells.map(() => together[at++] as (typeof p.cells)[number]) }));
   return { schemaVersion: 1, ...meta, agents, unstable: unstableTasks(agents), comparisons };
 }

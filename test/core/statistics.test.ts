@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bootstrapMean, makeResamples, quantile, ResampleBank } from '../../src/core/bootstrap.js';
-import { cohensKappa, compareCells, holm, signFlipTest } from '../../src/core/compare.js';
+import { adjustTogether, benjaminiHochberg, cohensKappa, compareCells, holm, signFlipTest } from '../../src/core/compare.js';
 import { classifyFailure } from '../../src/judge/index.js';
 import { summarizeCell, Tally, type CellSummary } from '../../src/core/stats.js';
 import { surfaceSummary, unstableTasks } from '../../src/core/surface.js';
@@ -95,6 +95,44 @@ describe('paired comparisons', () => {
     expect(weak[0]?.verdict).toBe('no detectable difference');
     expect(weak[0]?.minDetectable).toBeGreaterThan(0);
     expect(compareCells([cell(0, 0, Array(30).fill(0))], [cell(0, 0, Array(30).fill(4))], 1, bank, 'c')[0]?.verdict).toBe('worse');
+  });
+
+  it('the sign-flip test runs on the changed tasks, exactly up to 20 of them', () => {
+    // 18 changed tasks among 28: exact over 2^18 flips, unaffected by the 10 unchanged ones.
+    const diffs = [...Array(18).fill(0.25), ...Array(10).fill(0)];
+    expect(signFlipTest(diffs, 's')).toBe(2 / 2 ** 18);
+    expect(signFlipTest(diffs.slice(0, 18), 's')).toBe(signFlipTest(diffs, 'another seed'));
+  });
+
+  it('Benjamini-Hochberg adjusts step-up and never below the raw p', () => {
+    expect(benjaminiHochberg([0.01, 0.04, 0.03])).toEqual([0.03, 0.04, 0.04]);
+    const ps = [0.001, 0.2, 0.03, 0.04];
+    for (const [i, q] of benjaminiHochberg(ps).entries()) expect(q).toBeGreaterThanOrEqual(ps[i] as number);
+  });
+
+  it('say when few changed tasks cannot reach significance, name tasks that flipped in every trial, and give no detectable size from a zero SE', () => {
+    const bank = new ResampleBank('c');
+    // One task breaks in every trial for A: never significant over 28 tasks, always named.
+    const a = [0, ...Array(27).fill(4)];
+    const b = Array(28).fill(4);
+    const [r] = compareCells([cell(0, 0, a)], [cell(0, 0, b)], 4, bank, 'c');
+    expect(r).toMatchObject({ changed: 1, minP: 1, verdict: 'no detectable difference' });
+    expect(r?.flipped).toEqual([{ scenario: 't00', a: '0/4', b: '4/4' }]);
+    const same = compareCells([cell(0, 0, b)], [cell(0, 0, b)], 4, bank, 'c')[0];
+    expect(same?.minDetectable).toBeNull();
+    // Four changed tasks: the smallest p is 2/16 = 0.125, whatever the differences.
+    const four = compareCells([cell(0, 0, [4, 4, 4, 4])], [cell(0, 0, [0, 0, 0, 0])], 1, bank, 'c')[0];
+    expect(four?.minP).toBe(0.125);
+    expect(four?.verdict).toBe('no detectable difference');
+  });
+
+  it('adjusts a family of comparisons together, as the grid does across agent pairs', () => {
+    const bank = new ResampleBank('c');
+    const clear = compareCells([cell(0, 0, Array(12).fill(4))], [cell(0, 0, Array(12).fill(0))], 1, bank, 'c');
+    const alone = clear[0]?.pAdjusted ?? 1;
+    const together = adjustTogether([...clear, ...clear, ...clear]);
+    expect(together[0]?.pAdjusted).toBeCloseTo(Math.min(1, 3 * alone), 12);
+    expect(adjustTogether([...clear, ...clear], 'bh')[0]?.pAdjusted).toBeCloseTo(alone, 12);
   });
 
   it("Cohen's kappa is 1 for full agreement, about 0 for chance, negative below it", () => {

@@ -83,7 +83,7 @@ describe('CSV and summary.md', () => {
   });
 
   it('give headline numbers with intervals, thresholds, changes against a baseline and the heatmaps', () => {
-    const text = summaryMarkdown(grid(), 'r1', 2, { baseline: 'r0', rows: [{ agent: 'reference:none', eps: 0, lambda: 0.3, k: 2, tasks: 2, difference: -0.5, ci95: [-1, 0], p: 0.5, pAdjusted: 1, verdict: 'no detectable difference', minDetectable: 1 }] });
+    const text = summaryMarkdown(grid(), 'r1', 2, { baseline: 'r0', rows: [{ agent: 'reference:none', eps: 0, lambda: 0.3, k: 2, tasks: 2, difference: -0.5, ci95: [-1, 0], p: 0.5, pAdjusted: 1, verdict: 'no detectable difference', minDetectable: 1, changed: 1, minP: 1, flipped: [] }] });
     expect(text).toMatch(/^# Shakedown: r1$/m);
     expect(text).toMatch(/\| `reference:none` \| 1\.000 \[0\.006, 1\.000\] \| 1\.000 \[0\.006, 1\.000\] \| 0\.500 \[/);
     expect(text).toMatch(/## Biggest changes against r0/);

@@ -9,9 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ResampleBank } from '../src/core/bootstrap.js';
+import { ResampleBank } from '../src/stats/bootstrap.js';
 import type { EpisodeRecord } from '../src/core/episode.js';
-import { Tally } from '../src/core/stats.js';
+import { Tally } from '../src/stats/stats.js';
 
 const [adaptiveDir, uniformDir] = process.argv.slice(2);
 if (!adaptiveDir || !uniformDir) {

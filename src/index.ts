@@ -67,8 +67,8 @@ export type { Mutant, BiteCell, MutantResult, SelfTestResult } from './core/self
 export type { EpisodeKey, EpisodeRecord, EpisodeOutcome, EpisodeOptions, PreparedScenario } from './core/episode.js';
 export { runSweep, planKeys } from './core/sweep.js';
 export type { SweepPlan, SweepHooks } from './core/sweep.js';
-export { passHatK, passAtK, binomial, meanSe, summarizeCell, Tally } from './core/stats.js';
-export type { CellSummary, KEstimate, TaskCount } from './core/stats.js';
+export { passHatK, passAtK, binomial, meanSe, summarizeCell, Tally } from './stats/stats.js';
+export type { CellSummary, KEstimate, TaskCount } from './stats/stats.js';
 export { validateScenarios } from './core/validate.js';
 export type { ScenarioValidity } from './core/validate.js';
 export { buildGrid } from './report/grid.js';

@@ -2,12 +2,12 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ResampleBank } from '../core/bootstrap.js';
-import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../core/compare.js';
+import { ResampleBank } from '../stats/bootstrap.js';
+import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../core/errors.js';
 import { keyString, type EpisodeRecord } from '../core/episode.js';
-import { Tally } from '../core/stats.js';
-import { DEFAULT_THETA, unstableTasks } from '../core/surface.js';
+import { Tally } from '../stats/stats.js';
+import { DEFAULT_THETA, unstableTasks } from '../stats/surface.js';
 import { buildGrid, type Grid } from '../report/grid.js';
 import { episodeView, type EpisodeView } from '../report/html.js';
 import { parseNumberList, parseInteger, type Flags, type Io } from './options.js';

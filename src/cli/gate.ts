@@ -5,7 +5,7 @@ import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../core/errors.js';
 import { evaluateGate, parseRule, type GateCheck } from '../core/gate.js';
 import { junitXml } from '../report/junit.js';
-import { DEFAULT_THETA } from '../core/surface.js';
+import { DEFAULT_THETA } from '../stats/surface.js';
 import { integrityLines, loadRun } from './analyze.js';
 import { writeFileAtomic } from './rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';

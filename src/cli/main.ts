@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
-import { DEFAULT_THETA } from '../core/surface.js';
+import { DEFAULT_THETA } from '../stats/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { mergeCommand } from './merge.js';
 import { startProgress } from './progress.js';

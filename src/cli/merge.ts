@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ShakedownError } from '../core/errors.js';
-import { DEFAULT_THETA } from '../core/surface.js';
+import { DEFAULT_THETA } from '../stats/surface.js';
 import { integrityLines, loadRun } from './analyze.js';
 import type { Flags, Io } from './options.js';
 import { scenarioTitles, writeReport } from './report.js';

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { basename, join, resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
 import { loadWorld } from './world-module.js';
-import { ResampleBank } from '../core/bootstrap.js';
-import { compareCells, type CellComparison } from '../core/compare.js';
+import { ResampleBank } from '../stats/bootstrap.js';
+import { compareCells, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../core/errors.js';
-import { DEFAULT_THETA } from '../core/surface.js';
+import { DEFAULT_THETA } from '../stats/surface.js';
 import { gridCsv, heatmapFiles, summaryMarkdown } from '../report/files.js';
 import { svgToPng } from '../report/png.js';
 import { reportHtml, type EpisodeView } from '../report/html.js';

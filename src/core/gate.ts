@@ -4,7 +4,7 @@
  * when asked); a baseline adds a limit on how much any cell may fall.
  */
 import { ShakedownError } from './errors.js';
-import type { CellSummary } from './stats.js';
+import type { CellSummary } from '../stats/stats.js';
 
 type Op = '>=' | '>' | '<=' | '<' | '==';
 

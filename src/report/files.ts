@@ -1,5 +1,5 @@
 /** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
-import type { CellComparison } from '../core/compare.js';
+import type { CellComparison } from '../stats/compare.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import type { Grid } from './grid.js';
 import { differenceSvg, heatmapSvg, type HeatmapContext } from './svg.js';

@@ -1,7 +1,7 @@
-import type { ResampleBank } from '../core/bootstrap.js';
-import type { CellSummary, Tally } from '../core/stats.js';
-import { surfaceSummary, unstableTasks, type SurfaceSummary, type UnstableTask } from '../core/surface.js';
-import { adjustTogether, compareCells, type CellComparison } from '../core/compare.js';
+import type { ResampleBank } from '../stats/bootstrap.js';
+import type { CellSummary, Tally } from '../stats/stats.js';
+import { surfaceSummary, unstableTasks, type SurfaceSummary, type UnstableTask } from '../stats/surface.js';
+import { adjustTogether, compareCells, type CellComparison } from '../stats/compare.js';
 
 import { BASELINE_IDS } from '../agents/baselines.js';
 

@@ -5,7 +5,7 @@
  * episode data travels as JSON that the page renders with textContent only.
  */
 import type { EpisodeRecord } from '../core/episode.js';
-import { FAILURE_CLASSES } from '../core/stats.js';
+import { FAILURE_CLASSES } from '../stats/stats.js';
 import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
 import { escapeXml } from './svg.js';

@@ -4,8 +4,8 @@
  * colour-blind safe), with a legend, axis titles and a title that says agent, k, world, profile and run.
  * Every text that comes from a run (agent ids, world, profile, run name) is escaped.
  */
-import type { CellComparison } from '../core/compare.js';
-import type { CellSummary } from '../core/stats.js';
+import type { CellComparison } from '../stats/compare.js';
+import type { CellSummary } from '../stats/stats.js';
 
 /** Escapes text for SVG and HTML. */
 export const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adaptiveEstimate, binomial, passAtK, passHatK, summarizeCell } from '../../src/core/stats.js';
-import { compareCells } from '../../src/core/compare.js';
-import { ResampleBank } from '../../src/core/bootstrap.js';
+import { adaptiveEstimate, binomial, passAtK, passHatK, summarizeCell } from '../../src/stats/stats.js';
+import { compareCells } from '../../src/stats/compare.js';
+import { ResampleBank } from '../../src/stats/bootstrap.js';
 
 /** The exact expectation of an estimator over every outcome of the two-stage design, for pass rate p. */
 function expectation(p: number, n1: number, n: number, estimate: (nTrials: number, c: number) => number): { mean: number; variance: number } {

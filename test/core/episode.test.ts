@@ -4,7 +4,7 @@ import { defineAgent } from '../../src/agents/contract.js';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { runEpisode, WorldHarness, episodeSeeds } from '../../src/core/episode.js';
 import { planKeys, runSweep } from '../../src/core/sweep.js';
-import { Tally } from '../../src/core/stats.js';
+import { Tally } from '../../src/stats/stats.js';
 import { buildGrid } from '../../src/report/grid.js';
 import { episodeOptions, retail, retailScenarios, scenario } from '../helpers.js';
 

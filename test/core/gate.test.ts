@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ResampleBank } from '../../src/core/bootstrap.js';
+import { ResampleBank } from '../../src/stats/bootstrap.js';
 import { evaluateGate, parseRule } from '../../src/core/gate.js';
 import { junitXml } from '../../src/report/junit.js';
 import { ShakedownError } from '../../src/core/errors.js';
-import { summarizeCell, type CellSummary } from '../../src/core/stats.js';
+import { summarizeCell, type CellSummary } from '../../src/stats/stats.js';
 
 const cell = (eps: number, lambda: number, cs: readonly number[]): CellSummary =>
   summarizeCell(eps, lambda, cs.map((c, i) => ({ scenario: `t${i}`, n: 4, c, errors: 0 })), new ResampleBank('g').for(cs.length));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, expandedZ, makeResamples, taskMeanInterval, wilson } from '../../src/core/bootstrap.js';
+import { bootstrapMean, expandedZ, makeResamples, taskMeanInterval, wilson } from '../../src/stats/bootstrap.js';
 import { deriveSeed, makeRng } from '../../src/core/seeds.js';
-import { passHatK } from '../../src/core/stats.js';
+import { passHatK } from '../../src/stats/stats.js';
 
 describe('the interval of a cell (taskMeanInterval)', () => {
   const resamples = makeResamples('interval', 28, 2000);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, makeResamples, quantile, ResampleBank } from '../../src/core/bootstrap.js';
-import { adjustTogether, benjaminiHochberg, cohensKappa, compareCells, holm, signFlipTest } from '../../src/core/compare.js';
+import { bootstrapMean, makeResamples, quantile, ResampleBank } from '../../src/stats/bootstrap.js';
+import { adjustTogether, benjaminiHochberg, cohensKappa, compareCells, holm, signFlipTest } from '../../src/stats/compare.js';
 import { classifyFailure } from '../../src/judge/index.js';
-import { summarizeCell, Tally, type CellSummary } from '../../src/core/stats.js';
-import { surfaceSummary, unstableTasks } from '../../src/core/surface.js';
+import { summarizeCell, Tally, type CellSummary } from '../../src/stats/stats.js';
+import { surfaceSummary, unstableTasks } from '../../src/stats/surface.js';
 
 const cell = (eps: number, lambda: number, cs: readonly number[], n = 4): CellSummary =>
   summarizeCell(eps, lambda, cs.map((c, i) => ({ scenario: `t${String(i).padStart(2, '0')}`, n, c, errors: 0 })), new ResampleBank('s').for(cs.length));

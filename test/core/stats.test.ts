@@ -1,7 +1,7 @@
-import { expandedZ, wilson } from '../../src/core/bootstrap.js';
+import { expandedZ, wilson } from '../../src/stats/bootstrap.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binomial, meanSe, passAtK, passHatK, summarizeCell, Tally } from '../../src/core/stats.js';
+import { binomial, meanSe, passAtK, passHatK, summarizeCell, Tally } from '../../src/stats/stats.js';
 import { ShakedownError } from '../../src/core/errors.js';
 
 describe('pass^k estimator', () => {

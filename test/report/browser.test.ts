@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ResampleBank } from '../../src/core/bootstrap.js';
-import { Tally } from '../../src/core/stats.js';
+import { ResampleBank } from '../../src/stats/bootstrap.js';
+import { Tally } from '../../src/stats/stats.js';
 import { buildGrid } from '../../src/report/grid.js';
 import { reportHtml, type EpisodeView } from '../../src/report/html.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ResampleBank } from '../../src/core/bootstrap.js';
-import { Tally } from '../../src/core/stats.js';
+import { ResampleBank } from '../../src/stats/bootstrap.js';
+import { Tally } from '../../src/stats/stats.js';
 import { gridCsv, heatmapFiles, slug, summaryMarkdown } from '../../src/report/files.js';
 import { buildGrid } from '../../src/report/grid.js';
 import { svgToPng } from '../../src/report/png.js';

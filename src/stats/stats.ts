@@ -1,5 +1,5 @@
-import { ShakedownError } from './errors.js';
-import type { EpisodeOutcome } from './episode.js';
+import { ShakedownError } from '../core/errors.js';
+import type { EpisodeOutcome } from '../core/episode.js';
 import { bootstrapMean, expandedZ, taskMeanInterval, wilson, type ResampleBank, type Resamples } from './bootstrap.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';

@@ -4,7 +4,7 @@
  * Holm's adjustment across cells, a verdict and the smallest difference the data could have detected.
  */
 import { bootstrapMean, type ResampleBank } from './bootstrap.js';
-import { deriveSeed, makeRng } from './seeds.js';
+import { deriveSeed, makeRng } from '../core/seeds.js';
 import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
 
 export type Verdict = 'better' | 'worse' | 'no detectable difference';

@@ -17,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
+import { planCommand } from './plan.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { reportCommand, writeReport } from './report.js';
 import { mergeCommand } from './merge.js';
@@ -52,6 +53,7 @@ Commands:
   serve-tools  serve a world's tools over loopback HTTP for agents in other processes
   stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
   compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
+  plan       tasks and trials needed for an interval width (--width) or a difference to detect (--detect)
   report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
   merge      merge the run directories of shards (--shard I/N) into one: DIR... --out OUT
   gate       go/no-go for a release: RUN --rule 'pass^4 >= 0.8 where eps <= 0.2' (exit 1 on no-go)
@@ -110,7 +112,9 @@ Ladder options: [--levels LIST] (default 0,0.1,...,1) [--samples N] (default 8) 
 Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plus --seed, --profile,
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
 Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RUN_B [--agent ID] [--k K],
-  or RUN --agents A,B [--k K].
+  or RUN --agents A,B [--k K]; [--adjust holm|bh] (default holm).
+Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pilot RUN [--agent ID |
+  --agents A,B], [--k K] (default 1) [--trials LIST] (default k,2k,4k) [--cells N] [--price USD per episode].
 Report options: RUN [--k K] (default n) [--format svg,png,html,md,csv] [--out DIR] (default RUN/report)
   [--baseline RUN_B] (the biggest changes against it in summary.md).
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
@@ -422,6 +426,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await statsCommand(parsed.positionals, flags, io);
       case 'compare':
         return await compareCommand(parsed.positionals, flags, io);
+      case 'plan':
+        return await planCommand(parsed.positionals, flags, io);
       case 'report':
         return await reportCommand(parsed.positionals, flags, io);
       case 'merge':

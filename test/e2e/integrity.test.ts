@@ -127,6 +127,17 @@ describe('broken files and bad paths', () => {
     expect((await shakedown('compare', adaptive, '--agents', 'reference:retry,reference:none')).code).toBe(0);
   }, 120_000);
 
+  it('plan reads a pilot run and refuses a plan without a target', async () => {
+    const r = await shakedown('plan', '--width', '0.3', '--k', '2', '--pilot', whole, '--agent', 'reference:none', '--cells', '2');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^plan: a 95% interval of pass\^2 no wider than 0\.3 in a cell/m);
+    expect(r.stdout).toMatch(/from pilot .*whole, reference:none, its most spread cell/);
+    expect(r.stdout).toMatch(/^\s+2\s+[\d.]+\s+\d+\s+[\d,]+\s+[\d,]+$/m);
+    const none = await shakedown('plan', '--k', '2', '--pass', '0.9');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/give one target, `--width W` .* or `--detect D`/);
+  }, 60_000);
+
   it('replay commands are quoted for the shell', () => {
     const cmd = replayCommand(resolveConfig({}), { scenario: 'read-order-status', agent: 'x', eps: 0, lambda: 0.3, trial: 1 }, "./my agents/bot's.ts");
     expect(cmd).toContain(`--agent './my agents/bot'\\''s.ts' --eps 0 --lambda 0.3 --trial 1`);

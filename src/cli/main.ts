@@ -184,7 +184,11 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     const hash = configHash(config as unknown as Record<string, unknown>);
     if (flags.resume && existsSync(files.manifest)) {
       const previous = readManifest(dir, `resume ${dir}`);
-      if (previous.configHash !== hash && !flags.force) {
+      // More trials on a finished design extend it: the same configuration but for `trials`, never fewer.
+      const before = previous.config as unknown as Record<string, unknown> & { trials: number; adaptiveFirstTrials?: number };
+      const extending = previous.configHash !== hash && config.adaptiveFirstTrials === undefined && before.adaptiveFirstTrials === undefined && config.trials > before.trials && configHash({ ...before, trials: config.trials }) === hash;
+      if (extending) io.err(`shakedown: extending ${dir} from ${before.trials} to ${config.trials} trials per task: the finished episodes stay, the new trials run\n`);
+      if (previous.configHash !== hash && !extending && !flags.force) {
         throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration (config hash ${previous.configHash ?? 'missing'}, now ${hash}). Use the same options, or \`--force\` to mix them knowingly.`);
       }
       if ((previous.shard ?? null) !== (flags.shard ?? null) && !flags.force) {

@@ -90,6 +90,24 @@ describe('completeness in every verdict', () => {
   }, 120_000);
 });
 
+describe('adding trials to a finished run', () => {
+  it('--trials 4 --resume on a 2-trial run runs only the new trials and ends with the grid of a 4-trial run', async () => {
+    const extended = copy('extended');
+    const more = SWEEP.map((a, i) => (SWEEP[i - 1] === '--trials' ? '4' : a));
+    const r = await shakedown('sweep', '--out', extended, '--resume', ...more);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/extending .* from 2 to 4 trials per task/);
+    expect(r.stdout).toMatch(/16 episodes \(8 this time, 8 resumed\)/);
+    const fresh = join(base, 'fresh-4');
+    expect((await shakedown('sweep', '--out', fresh, ...more)).code).toBe(0);
+    expect(readFileSync(join(extended, 'grid.json'), 'utf8')).toBe(readFileSync(join(fresh, 'grid.json'), 'utf8'));
+    expect(JSON.parse(readFileSync(join(extended, 'run.json'), 'utf8'))).toMatchObject({ complete: true, episodes: 16 });
+    // Fewer trials is another configuration.
+    const fewer = await shakedown('sweep', '--out', extended, '--resume', ...SWEEP.map((a, i) => (SWEEP[i - 1] === '--trials' ? '1' : a)));
+    expect(fewer.code).toBe(2);
+  }, 120_000);
+});
+
 describe('broken files and bad paths', () => {
   it('a torn run.json gets a clear error from every command that reads it, never a stack trace', async () => {
     const torn = copy('torn');

@@ -104,7 +104,7 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
       if (tornLines.length < 5) tornLines.push(lineNo);
       continue;
     }
-    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0 });
+    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0, calls: r.trace.filter((t) => t.tool !== null).length, fired: r.faults });
     outcomes.set(keyString(r.key), r.outcome === 'pass');
     if (r.outcome !== 'pass') {
       failingKeys.push(r.key);
@@ -128,6 +128,9 @@ export function integrityLines(run: LoadedRun): string[] {
   return lines;
 }
 
+/** The chance that two different trials of a task with c passes in n disagree. */
+export const flipRate = (n: number, c: number): number => (n < 2 ? 0 : (2 * c * (n - c)) / (n * (n - 1)));
+
 const f3 = (x: number | null) => (x === null || !Number.isFinite(x) ? '-' : x.toFixed(3));
 
 function thetaFlag(flags: Flags): number {
@@ -144,7 +147,7 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
   for (const line of integrityLines(run)) io.err(`${line}\n`);
   const unstable = unstableTasks(run.grid.agents);
   if (flags.json) {
-    io.out(`${JSON.stringify({ agents: run.grid.agents.map((a) => ({ agent: a.agent, surfaces: a.surfaces, cells: a.cells.map((c) => ({ eps: c.eps, lambda: c.lambda, failures: c.failures, failuresByFault: c.failuresByFault, failuresByFamily: c.failuresByFamily })) })), unstable }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ agents: run.grid.agents.map((a) => ({ agent: a.agent, surfaces: a.surfaces, cells: a.cells.map((c) => ({ eps: c.eps, lambda: c.lambda, failures: c.failures, failuresByFault: c.failuresByFault, failuresByFamily: c.failuresByFamily, ...(c.faultsFired ? { faultsFired: c.faultsFired } : {}) })) })), unstable: unstable.map((u) => ({ ...u, flipRate: flipRate(u.trials, u.successes) })) }, null, 2)}\n`);
     return 0;
   }
   for (const a of run.grid.agents) {
@@ -158,9 +161,27 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
     }
     io.out('\n');
   }
+  // The faults that fired, per λ over every agent: a reader checks the stated intensity was met.
+  const byLambda = new Map<number, { calls: number; transient: number; kinds: Record<string, number> }>();
+  for (const a of run.grid.agents) {
+    for (const c of a.cells) {
+      if (!c.faultsFired) continue;
+      const l = byLambda.get(c.lambda) ?? { calls: 0, transient: 0, kinds: {} };
+      l.calls += c.faultsFired.calls;
+      l.transient += c.faultsFired.transient;
+      for (const [k, v] of Object.entries(c.faultsFired.byKind)) l.kinds[k] = (l.kinds[k] ?? 0) + v;
+      byLambda.set(c.lambda, l);
+    }
+  }
+  if (byLambda.size > 0) {
+    io.out('faults fired per λ (every agent): tool calls, transient faults per call as realised, fired faults by kind\n');
+    for (const [lambda, l] of [...byLambda.entries()].sort((x, y) => x[0] - y[0])) io.out(`  λ ${lambda}: ${l.calls} calls, ${l.transient} transient faults (${f3(l.calls > 0 ? l.transient / l.calls : 0)} per call); ${Object.entries(l.kinds).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}\n`);
+    io.out('\n');
+  }
   io.out(`unstable tasks (0 < successes < trials), most unstable first: ${unstable.length}\n`);
-  io.out('  agent  ε  λ  task  trials  successes  pass^1  pass^n  dominant failure\n');
-  for (const u of unstable.slice(0, flags.calls === undefined ? 20 : parseInteger('calls', flags.calls))) io.out(`  ${u.agent}  ${u.eps}  ${u.lambda}  ${u.scenario}  ${u.trials}  ${u.successes}  ${f3(u.pass1)}  ${f3(u.passN)}  ${u.dominantFailure}\n`);
+  io.out('  agent  ε  λ  task  trials  successes  pass^1  pass^n  flip rate  dominant failure\n');
+  for (const u of unstable.slice(0, flags.calls === undefined ? 20 : parseInteger('calls', flags.calls))) io.out(`  ${u.agent}  ${u.eps}  ${u.lambda}  ${u.scenario}  ${u.trials}  ${u.successes}  ${f3(u.pass1)}  ${f3(u.passN)}  ${f3(flipRate(u.trials, u.successes))}  ${u.dominantFailure}\n`);
+  io.out('  (flip rate: the chance that two of the task\'s trials disagree, 2c(n - c) / (n(n - 1)))\n');
   return 0;
 }
 

@@ -125,6 +125,12 @@ export interface CellSummary {
   readonly harness?: Readonly<Partial<Record<FailureClass, number>>>;
   /** Of the cell's episodes (harness failures included), the share in which the simulated user could not place a message. */
   readonly confusionRate?: number;
+  /**
+   * The faults that actually fired in the cell: tool calls made, transient faults struck on them (per
+   * call: λ times the profile's transient weight, as realised), and every fired fault by kind, so that a
+   * reader sees the stated intensity was met. Absent for runs whose records carry no trace.
+   */
+  readonly faultsFired?: { readonly calls: number; readonly transient: number; readonly rate: number; readonly byKind: Readonly<Record<string, number>> };
 }
 
 /** What an episode adds to a cell beyond its outcome. */
@@ -136,6 +142,9 @@ export interface EpisodeFacts {
   readonly families?: readonly string[];
   /** Whether the simulated user could not place one of the agent's messages in this episode. */
   readonly confused?: boolean;
+  /** Tool calls the episode made, and the faults that fired in it (kind and scope), for the realised fault rate. */
+  readonly calls?: number;
+  readonly fired?: readonly { readonly kind: string; readonly scope: string }[];
 }
 
 /**
@@ -172,6 +181,9 @@ interface CellCounts {
   readonly harness: Partial<Record<FailureClass, number>>;
   episodes: number;
   confused: number;
+  calls: number;
+  transient: number;
+  readonly firedByKind: Record<string, number>;
   readonly byFault: Record<string, number>;
   readonly byFamily: Record<string, number>;
   usage?: { promptTokens: number; completionTokens: number; costUsd: number };
@@ -192,9 +204,15 @@ export class Tally {
     if (!byCell) this.counts.set(key.agent, (byCell = new Map()));
     const cellKey = `${key.eps}|${key.lambda}`;
     let cell = byCell.get(cellKey);
-    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, harness: {}, episodes: 0, confused: 0, byFault: {}, byFamily: {} }));
+    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, harness: {}, episodes: 0, confused: 0, calls: 0, transient: 0, firedByKind: {}, byFault: {}, byFamily: {} }));
     cell.episodes++;
     if (facts.confused) cell.confused++;
+    // Faults fired count wherever the episode ends: they are the world's doing, not the agent's.
+    cell.calls += facts.calls ?? 0;
+    for (const f of facts.fired ?? []) {
+      if (f.scope === 'transient') cell.transient++;
+      bump(cell.firedByKind, f.kind);
+    }
     // The harness's failures are never the agent's: counted apart, left out of the task's trials.
     if (outcome === 'error' && facts.failure && HARNESS_CLASSES.has(facts.failure)) {
       bump(cell.harness, facts.failure);
@@ -239,6 +257,7 @@ export class Tally {
           ...(cell.usage ? { usage: { ...cell.usage } } : {}),
           ...(Object.keys(cell.harness).length > 0 ? { harness: sortedKeys(cell.harness) } : {}),
           confusionRate: cell.episodes === 0 ? 0 : Math.round((cell.confused / cell.episodes) * 10_000) / 10_000,
+          ...(cell.calls > 0 ? { faultsFired: { calls: cell.calls, transient: cell.transient, rate: Math.round((cell.transient / cell.calls) * 10_000) / 10_000, byKind: sortedKeys(cell.firedByKind) } } : {}),
         };
       })
       .sort((a, b) => a.eps - b.eps || a.lambda - b.lambda);

@@ -90,6 +90,21 @@ describe('completeness in every verdict', () => {
   }, 120_000);
 });
 
+describe('what a reader checks first', () => {
+  it('stats shows the faults that fired per λ and the flip rate of unstable tasks; grid.json has them per cell', async () => {
+    const r = await shakedown('stats', whole);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}λ 0: \d+ calls, 0 transient faults \(0\.000 per call\); none$/m);
+    expect(r.stdout).toMatch(/^ {2}λ 0\.3: \d+ calls, \d+ transient faults \(0\.\d{3} per call\); /m);
+    const grid = JSON.parse(readFileSync(join(whole, 'grid.json'), 'utf8')) as { agents: { cells: { lambda: number; faultsFired?: { calls: number; transient: number; rate: number } }[] }[] };
+    const cells = grid.agents[0]?.cells ?? [];
+    expect(cells.find((c) => c.lambda === 0)?.faultsFired?.transient).toBe(0);
+    const hot = cells.find((c) => c.lambda === 0.3)?.faultsFired;
+    expect(hot?.calls).toBeGreaterThan(0);
+    expect(hot?.rate).toBeCloseTo((hot?.transient ?? 0) / (hot?.calls ?? 1), 4);
+  }, 60_000);
+});
+
 describe('adding trials to a finished run', () => {
   it('--trials 4 --resume on a 2-trial run runs only the new trials and ends with the grid of a 4-trial run', async () => {
     const extended = copy('extended');

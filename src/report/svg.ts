@@ -129,7 +129,11 @@ export function heatmapSvg(agent: string, cells: readonly CellSummary[], ctx: He
   body.push(legend(x + 10, TOP, height - TOP, viridis, [[0, '0'], [0.5, '0.5'], [1, '1']], 'pass^k'));
   const base = ctx.baselines && Object.keys(ctx.baselines).length > 0 ? ` Baselines (surface volume, pass^1): ${Object.entries(ctx.baselines).map(([id, v]) => `${id} ${v.toFixed(3)}`).join(', ')}.` : '';
   const title = `${agent}: pass^k over ε and λ (k = ${list.join(', ')}) · world ${ctx.world} · profile ${ctx.profile} · run ${ctx.run}`;
-  return document(x + 90, height + 28 + 40, title, body.join(''), `Each cell: pass^k over tasks and its 95% bootstrap interval.${base}`);
+  // What two runs of this size must differ by to be told apart: (1.96 + 0.84) sqrt(2) SE, the median over cells, at the largest k shown.
+  const kMax = list.at(-1) ?? 1;
+  const ses = cells.map((c) => c.passHatK[kMax - 1]?.se ?? Number.NaN).filter((v) => Number.isFinite(v)).sort((p1, p2) => p1 - p2);
+  const detect = ses.length > 0 ? ` Two runs of this size must differ by about ${((1.96 + 0.84) * Math.SQRT2 * (ses[Math.floor(ses.length / 2)] as number)).toFixed(2)} in pass^${kMax} to be told apart.` : '';
+  return document(x + 90, height + 28 + 40, title, body.join(''), `Each cell: pass^k over tasks and its 95% interval.${detect}${base}`);
 }
 
 /** A difference heatmap A - B for pass^k, cells whose difference is significant (Holm) outlined and starred. */
@@ -145,7 +149,7 @@ export function differenceSvg(a: string, b: string, rows: readonly CellCompariso
     const ink = textOn(fill);
     const significant = r.verdict !== 'no detectable difference';
     parts.push(
-      `<g class="cell" data-eps="${r.eps}" data-lambda="${r.lambda}"><title>ε ${r.eps}, λ ${r.lambda}: ${r.difference.toFixed(3)} [${r.ci95[0].toFixed(3)}, ${r.ci95[1].toFixed(3)}], Holm p ${r.pAdjusted.toFixed(4)}: ${r.verdict}</title>` +
+      `<g class="cell" data-eps="${r.eps}" data-lambda="${r.lambda}"><title>ε ${r.eps}, λ ${r.lambda}: ${r.difference.toFixed(3)} [${r.ci95[0].toFixed(3)}, ${r.ci95[1].toFixed(3)}], adjusted p ${r.pAdjusted.toFixed(4)}: ${r.verdict}; smallest detectable ${r.minDetectable === null ? '-' : r.minDetectable.toFixed(3)}</title>` +
         `<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"${significant ? ' stroke="#000000" stroke-width="3"' : ''}/>` +
         `<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}${significant ? '*' : ''}</text>` +
         `<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(r.ci95[0])}, ${f2(r.ci95[1])}]</text></g>`,
@@ -155,5 +159,7 @@ export function differenceSvg(a: string, b: string, rows: readonly CellCompariso
   const height = TOP + eps.length * CELL_H;
   parts.push(legend(width + 10, TOP, height - TOP, (t) => diverging(2 * t - 1), [[0, '-1'], [0.5, '0'], [1, '+1']], 'A - B'));
   const title = `${a} (A) - ${b} (B): pass^${k} · world ${ctx.world} · profile ${ctx.profile} · run ${ctx.run}`;
-  return document(width + 90, height + 28 + 40, title, parts.join(''), '* outlined: the difference is significant after Holm adjustment (paired sign-flip test, 5%).');
+  const sizes = rows.map((r) => r.minDetectable).filter((v): v is number => v !== null).sort((p1, p2) => p1 - p2);
+  const detect = sizes.length > 0 ? ` Smallest detectable difference (80% power): ${(sizes[Math.floor(sizes.length / 2)] as number).toFixed(2)} (median over cells).` : '';
+  return document(width + 90, height + 28 + 40, title, parts.join(''), `* outlined: the difference is significant after adjustment across cells and agent pairs (paired sign-flip test, 5%).${detect}`);
 }

@@ -43,11 +43,18 @@ export function renderTable(grid: Grid): string {
     lines.push('');
   }
   if ((grid.comparisons ?? []).length > 0) {
-    lines.push('paired comparisons per cell (pass^n, per-task differences, sign-flip test, Holm across cells):');
+    lines.push('paired comparisons per cell (pass^n, per-task differences, sign-flip test, Holm across cells and agent pairs):');
+    const tied: string[] = [];
     for (const c of grid.comparisons ?? []) {
       const count = (v: string) => c.cells.filter((x) => x.verdict === v).length;
-      lines.push(`  ${c.a} vs ${c.b}: better in ${count('better')}, worse in ${count('worse')}, no detectable difference in ${count('no detectable difference')} of ${c.cells.length} cells`);
+      const sizes = c.cells.map((x) => x.minDetectable).filter((v): v is number => v !== null && v !== undefined).sort((p, q) => p - q);
+      const detect = sizes.length > 0 ? `; smallest detectable ${(sizes[Math.floor(sizes.length / 2)] as number).toFixed(2)} (median)` : '';
+      const flipped = c.cells.reduce((s, x) => s + (x.flipped?.length ?? 0), 0);
+      lines.push(`  ${c.a} vs ${c.b}: better in ${count('better')}, worse in ${count('worse')}, no detectable difference in ${count('no detectable difference')} of ${c.cells.length} cells${detect}${flipped > 0 ? `; ${flipped} task cell(s) changed in every trial (\`shakedown compare RUN --agents ${c.a},${c.b}\`)` : ''}`);
+      if (c.cells.length > 0 && count('no detectable difference') === c.cells.length) tied.push(`${c.a} = ${c.b}`);
     }
+    // Agents no cell tells apart are tied, not ranked by their point estimates.
+    if (tied.length > 0) lines.push(`  tied (no cell tells them apart): ${tied.join('; ')}`);
     lines.push('');
   }
   if (grid.unstable) lines.push(`${grid.unstable.length} unstable task cells (0 < passes < trials); \`shakedown stats RUN\` lists them.`, '');

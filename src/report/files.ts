@@ -71,7 +71,15 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     const minLambda = Math.min(...grid.lambda);
     lines.push(`| \`${md(a.agent)}\` | ${at(minEps, minLambda, 1)} | ${at(minEps, minLambda, k)} | ${at(epsMax, lambdaMax, k)} | ${s ? pct(s.volume) : '–'} | ${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ = ${s.theta})` : '–'} |`);
   }
-  lines.push('', 'Intervals are 95% bootstrap intervals over tasks. `oracle` and `noop` are the baselines: what a perfect plan and doing nothing score.', '');
+  lines.push('', 'Intervals are 95% intervals over tasks (an expanded bootstrap widened to the Wilson interval; docs/statistics.md). `oracle` and `noop` are the baselines: what a perfect plan and doing nothing score.', '');
+  // First what a reviewer acts on: tasks one agent passed every time and the other never, significant or not.
+  const flipped = (grid.comparisons ?? []).flatMap((c) => c.cells.flatMap((x) => (x.flipped ?? []).map((f) => ({ ...f, a: c.a, b: c.b, eps: x.eps, lambda: x.lambda, ca: f.a, cb: f.b }))));
+  if (flipped.length > 0) {
+    lines.push('## Tasks that changed in every trial', '', 'One agent passed all its trials, the other none: a task-level break that no test over tasks can call significant.', '', '| A | B | ε | λ | task | A passes | B passes |', '| --- | --- | --- | --- | --- | --- | --- |');
+    for (const f of flipped.slice(0, 30)) lines.push(`| \`${md(f.a)}\` | \`${md(f.b)}\` | ${f.eps} | ${f.lambda} | ${md(f.scenario)} | ${f.ca} | ${f.cb} |`);
+    if (flipped.length > 30) lines.push('', `... and ${flipped.length - 30} more in grid.json (\`comparisons[].cells[].flipped\`).`);
+    lines.push('');
+  }
   if (changes) {
     const top = [...changes.rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 8);
     lines.push(`## Biggest changes against ${md(changes.baseline)}`, '', `| agent | ε | λ | pass^${k} change | 95% interval | verdict |`, '| --- | --- | --- | --- | --- | --- |');

@@ -73,6 +73,18 @@ describe('heatmaps', () => {
 });
 
 describe('CSV and summary.md', () => {
+  it('list first the tasks one agent passed every time and the other never', () => {
+    const t = new Tally();
+    for (const agent of ['reference:none', 'reference:retry'])
+      for (const scenario of ['a', 'b', 'c'])
+        for (let trial = 0; trial < 2; trial++) t.add({ agent, eps: 0, lambda: 0, scenario }, agent === 'reference:none' && scenario === 'b' ? 'fail' : 'pass');
+    const g = buildGrid({ world: 'retail', seed: '42', profile: 'mixed', fixedTrials: false, eps: [0], lambda: [0], trials: 2, agents: ['reference:none', 'reference:retry'] }, t, new ResampleBank('42'));
+    expect(g.comparisons?.[0]?.cells[0]?.flipped).toEqual([{ scenario: 'b', a: '0/2', b: '2/2' }]);
+    const text = summaryMarkdown(g, 'r1', 2);
+    expect(text).toMatch(/## Tasks that changed in every trial[\s\S]*\| `reference:none` \| `reference:retry` \| 0 \| 0 \| b \| 0\/2 \| 2\/2 \|/);
+    expect(text.indexOf('Tasks that changed')).toBeLessThan(text.indexOf('## Heatmaps'));
+  });
+
   it('write the grid in long form, quoting what needs it', () => {
     const csv = gridCsv(grid(['reference:none', 'a,"b"']));
     const lines = csv.trim().split('\n');

@@ -198,7 +198,7 @@ function printComparison(io: Io, title: string, rows: readonly CellComparison[],
   io.out(`  ε     λ     k  tasks  difference  95% interval        p       ${adj.padEnd(8)} smallest detectable  verdict\n`);
   for (const r of rows) {
     // A test on few changed tasks cannot reach the level at all: said, so that "no difference" is not read as evidence of none.
-    const unreachable = r.minP >= 0.05 ? ` (cannot reach p < 0.05: ${r.changed} changed task${r.changed === 1 ? '' : 's'}, smallest p ${r.minP.toFixed(3)})` : '';
+    const unreachable = r.changed === 0 ? ' (the same on every task)' : r.minP >= 0.05 ? ` (cannot reach p < 0.05: ${r.changed} changed task${r.changed === 1 ? '' : 's'}, smallest p ${r.minP.toFixed(3)})` : '';
     const detectable = r.minDetectable === null ? '     -' : r.minDetectable.toFixed(3).padStart(6);
     io.out(`  ${String(r.eps).padEnd(5)} ${String(r.lambda).padEnd(5)} ${r.k}  ${String(r.tasks).padStart(5)}  ${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}      [${f3(r.ci95[0])}, ${f3(r.ci95[1])}]  ${r.p.toFixed(4)}  ${r.pAdjusted.toFixed(4)}   ${detectable}               ${r.verdict}${unreachable}\n`);
   }

@@ -20,7 +20,7 @@ describe('shakedown sweep (end to end)', () => {
     expect(r.stdout).toMatch(/reference:retry {2}\(4 tasks x 2 trials per cell/);
     expect(r.stdout).toMatch(/pass\^1 +pass\^2/);
 
-    expect(r.stdout).toMatch(/^ {2}reference:none vs reference:retry: better in \d+, worse in \d+, no detectable difference in \d+ of 4 cells$/m);
+    expect(r.stdout).toMatch(/^ {2}reference:none vs reference:retry: better in \d+, worse in \d+, no detectable difference in \d+ of 4 cells(; smallest detectable \d\.\d\d \(median\))?(; \d+ task cell\(s\) changed in every trial .*)?$/m);
     expect(r.stdout).toMatch(/^ {2}surface: volume [\d.]+ \(pass\^1\)/m);
     const stats = JSON.parse(readFileSync(join(out, 'grid.json'), 'utf8'));
     expect(stats.comparisons.map((c: { a: string; b: string }) => `${c.a}/${c.b}`)).toEqual(['reference:none/reference:retry']);

@@ -7,7 +7,7 @@ import { evaluateGate, parseRule, type GateCheck } from '../core/gate.js';
 import { junitXml } from '../report/junit.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { integrityLines, loadRun } from './analyze.js';
-import { writeFileAtomic } from './rundir.js';
+import { readManifest, writeFileAtomic } from './rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
 
@@ -28,7 +28,12 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
     throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${partial.map((r) => `${r.dir} is incomplete (${r.completeness.reason})`).join('; ')}. Finish the run with \`shakedown sweep --resume --out DIR\`, or gate what ran with \`--allow-partial\` (the verdict then says so).`);
   }
   const partialNote = partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : '';
-  const agents = run.grid.agents.filter((a) => (flags.agent ? flags.agent.includes(a.agent) : !BASELINE_IDS.includes(a.agent)));
+  // An agent may be named as the sweep printed it: its id, or the spec it was given as (a module path, a URL).
+  const manifest = readManifest(dirs[0] as string, 'gate');
+  const specs = (manifest.config.agents ?? []) as string[];
+  const idOf = (name: string) => (run.grid.agents.some((a) => a.agent === name) ? name : (manifest.agents[specs.indexOf(name)]?.id ?? name));
+  const wanted = flags.agent?.map(idOf);
+  const agents = run.grid.agents.filter((a) => (wanted ? wanted.includes(a.agent) : !BASELINE_IDS.includes(a.agent)));
   if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. Agents: ${run.grid.agents.map((a) => a.agent).join(', ')}.`);
   const checks: GateCheck[] = agents.flatMap((a) =>
     evaluateGate(a.agent, a.cells, rules, {

@@ -17,6 +17,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
+import { evaluateGate, parseRule, type GateRule } from '../core/gate.js';
+import type { CellSummary } from '../stats/stats.js';
 import { planCommand } from './plan.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { reportCommand, writeReport } from './report.js';
@@ -59,8 +61,9 @@ Commands:
   gate       go/no-go for a release: RUN --rule 'pass^4 >= 0.8 where eps <= 0.2' (exit 1 on no-go)
   init       write a commented starter shakedown.config.ts (flags override its keys; --config FILE)
 
-Every command that takes sweep options reads shakedown.config.{ts,mts,js,mjs,json} from the current
-directory (or --config FILE) first; flags override its keys.
+Every command that takes sweep options reads shakedown.config.{ts,mts,js,mjs,json,yaml,yml} from the
+current directory (or --config FILE) first and says which; flags override its keys. \`shakedown COMMAND
+--help\` shows one command's options.
 
 Sweep options:
   --world ID|PATH     world to sweep: retail, travel, or a world module (default retail)
@@ -101,7 +104,10 @@ Sweep options:
   --max-episodes N    stop launching after N episodes (resumable)
   --time-limit S      stop launching after S seconds of wall time (resumable)
   --max-cost USD      stop once LLM spend passes USD (prices per model in the config's \`prices\`)
-  --resume            continue the run in --out: skip finished episodes (same options, or --force)
+  --resume            continue the run in --out: skip finished episodes (same options, or --force;
+                      more --trials than the run had extend it)
+  --force             resume with other options, knowingly
+  --config FILE       the config file (default shakedown.config.* in this directory)
   --shard I/N         run part I of N of the episode keys (merge the parts with \`shakedown merge\`)
 
 Perturb options: --scenario ID --eps E [--samples N] plus --seed, --world, --perturbations; sample i is
@@ -111,8 +117,13 @@ Ladder options: [--levels LIST] (default 0,0.1,...,1) [--samples N] (default 8) 
 
 Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plus --seed, --profile,
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
-Stats options: RUN [--theta T] (default 0.8) [--json]. Compare options: RUN_A RUN_B [--agent ID] [--k K],
-  or RUN --agents A,B [--k K]; [--adjust holm|bh] (default holm).
+Stats options: RUN [--theta T] (default 0.8) [--json].
+Compare options: RUN_A RUN_B [--agent ID] [--k K], or RUN --agents A,B [--k K]; [--adjust holm|bh]
+  (default holm).
+Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named).
+Validate options: [--world W] [--scenario F] [--seed S]: every scenario must hold (exit 1 if one does not).
+List options: worlds | scenarios [--world W] | perturbations | faults | agents | strategies | profiles.
+Init options: none; it refuses to overwrite an existing shakedown.config.ts.
 Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pilot RUN [--agent ID |
   --agents A,B], [--k K] (default 1) [--trials LIST] (default k,2k,4k) [--cells N] [--price USD per episode].
 Report options: RUN [--k K] (default n) [--format svg,png,html,md,csv] [--out DIR] (default RUN/report)
@@ -172,6 +183,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   const { world, scenarios, agents, options: baseOptions } = await resolveSweepParts(config);
   const { options, judge } = await sweepJudge(config, world, baseOptions, io);
   const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
+  // Gate rules from the config are read before any episode runs: a malformed one stops the sweep at once.
+  const gateRules = (config.gate?.rules ?? []).map(parseRule);
   const shard = parseShard(flags.shard);
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
   if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
@@ -313,6 +326,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
       for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
     }
+    // The last lines: a verdict per agent under test and where the report is.
+    io.out(`\n${verdictLines(grid, gateRules, config.gate?.lower === true, loaded.completeness.complete).join('\n')}\nreport: ${resolve(join(dir, 'report', 'report.html'))}\n`);
     if (budgetReason) {
       io.err(`shakedown: stopped at a budget: ${budgetReason}; ${done} of ${total} episodes done. Continue with \`shakedown sweep --resume --out ${dir}\` (and a larger budget).\n`);
       return 0;
@@ -383,6 +398,54 @@ function costOf(record: EpisodeRecord, prices: Readonly<Record<string, { input: 
   return Math.round(((record.usage.promptTokens * price.input + record.usage.completionTokens * price.output) / 1e6) * 1e6) / 1e6;
 }
 
+/**
+ * One line per agent under test: pass^n where nothing is perturbed or faulty, at the worst cell, the
+ * surface volume, and GO / NO-GO under the config's gate rules when it has them.
+ */
+export function verdictLines(grid: Grid, rules: readonly GateRule[], lower: boolean, complete: boolean): string[] {
+  const tested = grid.agents.filter((a) => !BASELINE_IDS.includes(a.agent));
+  const shown = tested.length > 0 ? tested : grid.agents;
+  const k = Math.min(...shown.map((a) => a.surfaces.length));
+  if (!Number.isFinite(k) || k < 1) return [];
+  const width = Math.max(...shown.map((a) => a.agent.length));
+  const lines = [`verdict (pass^${k}${rules.length > 0 ? `; gate: ${rules.map((r) => r.text).join('; ')}${lower ? ' on the lower bounds' : ''}` : ''}${complete ? '' : '; on an incomplete run'}):`];
+  for (const a of shown) {
+    const at = (c: CellSummary | undefined) => c?.passHatK[k - 1]?.value;
+    const first = [...a.cells].sort((x, y) => x.eps + x.lambda - (y.eps + y.lambda))[0];
+    const worst = [...a.cells].sort((x, y) => (at(x) ?? 1) - (at(y) ?? 1))[0];
+    const s = a.surfaces[k - 1];
+    let verdict = '';
+    if (rules.length > 0) {
+      try {
+        const failed = evaluateGate(a.agent, a.cells, rules, { lower }).filter((c) => !c.passed);
+        verdict = failed.length === 0 ? 'GO' : `NO-GO (${failed[0]?.message}${failed.length > 1 ? `, and ${failed.length - 1} more` : ''})`;
+      } catch (error) {
+        verdict = `gate not applied: ${(error as Error).message}`;
+      }
+    }
+    lines.push(`  ${a.agent.padEnd(width)}  ${(at(first) ?? Number.NaN).toFixed(3)} at ε ${first?.eps}, λ ${first?.lambda}; worst ${(at(worst) ?? Number.NaN).toFixed(3)} at ε ${worst?.eps}, λ ${worst?.lambda}; volume ${s ? s.volume.toFixed(3) : '-'}${verdict ? `  ${verdict}` : ''}`);
+  }
+  return lines;
+}
+
+/** One command's help: its line from the command list and its options, from the usage text. */
+export function commandHelp(command: string): string | undefined {
+  const line = USAGE.split('\n').find((l) => new RegExp(`^  ${command.replace(/[-]/g, '\\-')}\\s`).test(l));
+  if (!line) return undefined;
+  const title = `${command.charAt(0).toUpperCase()}${command.slice(1)} options:`;
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(title));
+  let block: string[] = [];
+  if (start >= 0) {
+    block = [lines[start] as string];
+    for (let i = start + 1; i < lines.length && /^\s/.test(lines[i] as string) && (lines[i] as string).trim() !== ''; i++) block.push(lines[i] as string);
+  }
+  // Commands that take the sweep's options say so; their own block comes first.
+  const sweepLike = ['sweep', 'validate', 'replay', 'perturb', 'ladder', 'faults', 'serve-tools', 'selftest', 'calibrate', 'user'].includes(command);
+  const note = sweepLike && command !== 'sweep' ? ['', 'It reads the config file as a sweep does (--config FILE); the sweep options above it apply where they make sense (shakedown sweep --help).'] : [];
+  return [`Usage: shakedown ${command} [options]`, '', line.trim(), '', ...(block.length > 0 ? block : ['(no options)']), ...note, ''].join('\n');
+}
+
 /** Runs the CLI; returns the exit code. Library code below never exits. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -399,7 +462,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     }
     const flags = parsed.values as Flags;
     if (flags.help) {
-      io.out(USAGE);
+      io.out(commandHelp(command) ?? USAGE);
       return 0;
     }
     switch (command) {

@@ -14,6 +14,7 @@ import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { z } from 'zod';
+import { parse as parseYaml } from 'yaml';
 import { resolveConfig, sweepConfigSchema, type ResolvedConfig, type SweepConfig } from '../core/config.js';
 import type { EpisodeKey, EpisodeOptions } from '../core/episode.js';
 import { FaultInjector, type FaultProfile } from '../core/faults.js';
@@ -316,7 +317,10 @@ export function parseShard(raw: string | undefined): { index: number; count: num
 }
 
 /** The config files looked for in the current directory, in order, when `--config` is not given. */
-export const CONFIG_FILES = ['shakedown.config.ts', 'shakedown.config.mts', 'shakedown.config.js', 'shakedown.config.mjs', 'shakedown.config.json'];
+export const CONFIG_FILES = ['shakedown.config.ts', 'shakedown.config.mts', 'shakedown.config.js', 'shakedown.config.mjs', 'shakedown.config.json', 'shakedown.config.yaml', 'shakedown.config.yml'];
+
+/** The kinds of config file Shakedown reads, by extension. */
+const CONFIG_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.json', '.yaml', '.yml'];
 
 /** `export default x` as CommonJS interop delivers it: `{ default: x }` (with `__esModule`) becomes x. */
 export function unwrapDefault(value: unknown): unknown {
@@ -327,8 +331,14 @@ export function unwrapDefault(value: unknown): unknown {
 /** Reads a config file: JSON, or a module whose default export is the config (or a function returning it). */
 async function readConfigFile(path: string): Promise<SweepConfig> {
   if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the config file ${path}: no such file. Check \`--config\`, or run \`shakedown init\` to write one.`);
+  if (!CONFIG_EXTENSIONS.some((e) => path.endsWith(e))) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the config file ${path}: Shakedown reads ${CONFIG_EXTENSIONS.join(', ')} files. Write the config in one of those (\`shakedown init\` writes a TypeScript one).`);
   try {
     if (path.endsWith('.json')) return JSON.parse(readFileSync(path, 'utf8')) as SweepConfig;
+    if (path.endsWith('.yaml') || path.endsWith('.yml')) {
+      const value: unknown = parseYaml(readFileSync(path, 'utf8'));
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('it does not hold a mapping of config keys');
+      return value as SweepConfig;
+    }
     // tsImport transforms TypeScript wherever the file lives, even outside an ESM package.
     const mod = (await tsImport(pathToFileURL(resolvePath(path)).href, import.meta.url)) as { default?: unknown };
     // A TypeScript file outside an ESM package is compiled to CommonJS: its export default arrives one level down.
@@ -342,6 +352,8 @@ async function readConfigFile(path: string): Promise<SweepConfig> {
   }
 }
 
+const announced = new Set<string>();
+
 /**
  * The resolved config of a command: the config file (`--config`, or the first of CONFIG_FILES in the
  * current directory), with the flags on top; an error names the file and the key to fix.
@@ -349,6 +361,20 @@ async function readConfigFile(path: string): Promise<SweepConfig> {
 export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise<ResolvedConfig> {
   const path = flags.config ?? CONFIG_FILES.find((f) => existsSync(f));
   const fromFile = path ? await readConfigFile(path) : {};
+  // Said once per command, so that a config that applies where it was not meant to is seen.
+  if (path && !announced.has(path)) {
+    announced.add(path);
+    processIo.err(`shakedown: using config ${path}${flags.config ? '' : ' (found in this directory; --config FILE names another)'}\n`);
+  }
+  // Keys that name a world's scenarios or tools belong to the config's world: on another world (`--world`) they are left out, and said.
+  const fileWorld = (fromFile as { world?: string }).world ?? 'retail';
+  if (path && flags.world !== undefined && flags.world !== fileWorld) {
+    const dropped = (['scenarios', 'faultTools'] as const).filter((k) => (fromFile as Record<string, unknown>)[k] !== undefined);
+    if (dropped.length > 0) {
+      processIo.err(`shakedown: ${path} is for world ${fileWorld}; on ${flags.world} its ${dropped.map((k) => `\`${k}\``).join(' and ')} are left out\n`);
+      for (const k of dropped) delete (fromFile as Record<string, unknown>)[k];
+    }
+  }
   const merged = { ...fromFile, ...configFromFlags(flags), ...extra };
   if (!path) return resolveConfig(merged);
   const parsed = sweepConfigSchema.safeParse(merged);

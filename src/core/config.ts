@@ -127,6 +127,11 @@ export const sweepConfigSchema = z
      * `judgeMinKappa`. @default "wording"
      */
     judge: z.string().regex(/^(wording|llm:.+)$/, 'write `wording` or `llm:MODEL`').default('wording'),
+    /**
+     * Release-gate rules the sweep applies to each agent under test at its end (its last lines say GO or
+     * NO-GO per agent), as \`shakedown gate --rule\` would: e.g. \`{ rules: ['pass^4 >= 0.8 where eps <= 0.5'] }\`. @default none
+     */
+    gate: z.object({ rules: z.array(z.string().min(1)).min(1), lower: z.boolean().default(false) }).strict().optional(),
     /** The least Cohen's kappa an LLM judge must reach on the world's hand labels. @default 0.8 */
     judgeMinKappa: z.number().min(-1).max(1).default(0.8),
   })

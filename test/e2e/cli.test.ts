@@ -252,6 +252,9 @@ describe('shakedown validate, list and replay', () => {
       expect(of(py).map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)])).toEqual(of('status-bot').map((l) => [l.outcome, l.faults.map((f: { kind: string }) => f.kind)]));
       expect(of(py).some((l) => l.trace.length > 0)).toBe(true);
       expect(r.stdout).toMatch(/^status-bot-py  /m);
+      // The gate takes an agent as the sweep was given it: the module path names status-bot.
+      const byPath = await shakedown('gate', out, '--rule', 'pass^1 >= 0', '--agent', './examples/status-bot.ts');
+      expect(byPath.stdout).toMatch(/^PASS status-bot: /m);
     } finally {
       agent.kill();
     }

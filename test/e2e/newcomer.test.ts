@@ -1,0 +1,51 @@
+/** What a newcomer meets first: the verdict at the end of a sweep, one command's help, config files said and read. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { shakedown, shakedownIn } from '../cli-run.js';
+
+const SMALL = ['--agent', 'oracle,reference:none,reference:robust', '--scenario', 'category:cancel', '--eps', '0,1', '--lambda', '0,0.3', '--trials', '2', '--quiet'];
+
+describe('a newcomer', () => {
+  it('reads a verdict per agent under test and the report path as the sweep\'s last lines, with the gate rules of the config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shakedown-verdict-'));
+    writeFileSync(join(dir, 'shakedown.config.yaml'), "gate:\n  rules:\n    - 'pass^2 >= 0.5 where lambda <= 0.3'\n");
+    const r = await shakedownIn(dir, 'sweep', '--out', join(dir, 'run'), ...SMALL);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^shakedown: using config shakedown\.config\.yaml \(found in this directory/m);
+    const tail = r.stdout.trim().split('\n').slice(-4);
+    expect(tail[0]).toBe('verdict (pass^2; gate: pass^2 >= 0.5 where lambda <= 0.3):');
+    expect(tail[1]).toMatch(/^ {2}reference:none {4}1\.000 at ε 0, λ 0; worst 0\.\d{3} at ε \d, λ 0\.3; volume 0\.\d{3} {2}NO-GO \(pass\^2 = 0\.\d{3} fails >= 0\.5 at ε \d, λ 0\.3/);
+    expect(tail[2]).toMatch(/^ {2}reference:robust {2}1\.000 at ε 0, λ 0; .* {2}GO$/);
+    expect(tail[3]).toBe(`report: ${join(dir, 'run', 'report', 'report.html')}`);
+    // oracle is a baseline: no verdict line of its own.
+    expect(tail.join('\n')).not.toMatch(/^ {2}oracle/m);
+  }, 120_000);
+
+  it('gets one command\'s options from COMMAND --help, and a config format Shakedown cannot read refused with the list', async () => {
+    const gate = await shakedown('gate', '--help');
+    expect(gate.code).toBe(0);
+    expect(gate.stdout).toMatch(/^Usage: shakedown gate \[options\]/);
+    expect(gate.stdout).toMatch(/--allow-partial/);
+    expect(gate.stdout).not.toMatch(/Sweep options/);
+    const sweep = await shakedown('sweep', '--help');
+    expect(sweep.stdout).toMatch(/--config FILE/);
+    expect(sweep.stdout).toMatch(/--force/);
+    expect(sweep.stdout).toMatch(/--agent-time T/);
+    const dir = mkdtempSync(join(tmpdir(), 'shakedown-toml-'));
+    writeFileSync(join(dir, 'c.toml'), 'x = 1\n');
+    const toml = await shakedown('sweep', '--config', join(dir, 'c.toml'));
+    expect(toml.code).toBe(2);
+    expect(toml.stderr).toMatch(/Shakedown reads \.ts, \.mts, \.js, \.mjs, \.json, \.yaml, \.yml files/);
+  }, 60_000);
+
+  it('a config for one world leaves its scenarios out on another, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shakedown-world-'));
+    writeFileSync(join(dir, 'shakedown.config.json'), JSON.stringify({ scenarios: ['read-order-status'] }));
+    const r = await shakedownIn(dir, 'validate', '--world', 'travel');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/shakedown\.config\.json is for world retail; on travel its `scenarios` are left out/);
+    expect(r.stdout).toMatch(/36 of 36 scenarios of world travel hold/);
+  }, 60_000);
+});

@@ -1,4 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Every CLI the tests start looks for shakedown.config.* in this empty folder, never in the checkout,
+// where `shakedown init` may have written one (tests that mean a config name it, or run in a folder of their own).
+const configDir = mkdtempSync(join(tmpdir(), 'shakedown-no-config-'));
 
 export default defineConfig({
   test: {
@@ -7,5 +14,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    env: { SHAKEDOWN_CONFIG_DIR: configDir },
   },
 });

@@ -16,7 +16,9 @@ export const shakedown = (...args: string[]) => shakedownIn(undefined, ...args);
 /** The same, in the working directory `cwd` (where config files are looked for). */
 export async function shakedownIn(cwd: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { ...(cwd ? { cwd } : {}), env: { ...process.env, CI: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    // In a folder of its own, the CLI reads that folder's config, as a user's would.
+    const env = cwd ? { ...process.env, CI: '1', SHAKEDOWN_CONFIG_DIR: cwd } : { ...process.env, CI: '1' };
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { ...(cwd ? { cwd } : {}), env, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

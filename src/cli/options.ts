@@ -10,7 +10,7 @@ import { llmUserSimulator } from '../user/index.js';
 import { ShakedownError } from '../core/errors.js';
 import { resolveFamilies } from '../core/perturb.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { z } from 'zod';
@@ -359,7 +359,10 @@ const announced = new Set<string>();
  * current directory), with the flags on top; an error names the file and the key to fix.
  */
 export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise<ResolvedConfig> {
-  const path = flags.config ?? CONFIG_FILES.find((f) => existsSync(f));
+  // Config files are looked for in the working directory, or in SHAKEDOWN_CONFIG_DIR when set (the tests
+  // point it at an empty folder, so that a config a user wrote in a checkout never reaches them).
+  const searchDir = process.env.SHAKEDOWN_CONFIG_DIR;
+  const path = flags.config ?? CONFIG_FILES.map((f) => (searchDir ? join(searchDir, f) : f)).find((f) => existsSync(f));
   const fromFile = path ? await readConfigFile(path) : {};
   // Said once per command, so that a config that applies where it was not meant to is seen.
   if (path && !announced.has(path)) {

@@ -1,7 +1,10 @@
 /** What a newcomer meets first: the verdict at the end of a sweep, one command's help, config files said and read. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { shakedown, shakedownIn } from '../cli-run.js';
 
@@ -48,4 +51,40 @@ describe('a newcomer', () => {
     expect(r.stderr).toMatch(/shakedown\.config\.json is for world retail; on travel its `scenarios` are left out/);
     expect(r.stdout).toMatch(/36 of 36 scenarios of world travel hold/);
   }, 60_000);
+});
+
+describe('using Shakedown from another repository', () => {
+  it('installs from a packed tarball; a module agent imports it as \'shakedown\' and npx shakedown sweeps it', async () => {
+    const run = promisify(execFile);
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'shakedown-install-'));
+    await run('npm', ['pack', '--pack-destination', dir], { cwd: root });
+    const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz')) as string;
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-agent-project', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'agent.ts'),
+      [
+        "import { callTool, defineAgent } from 'shakedown';",
+        'export default defineAgent({',
+        "  id: 'my-bot',",
+        "  description: 'looks an order up, then gives up',",
+        '  create: (ctx) => ({',
+        '    async reply() {',
+        "      const spec = ctx.toolSpecs.find((t) => t.name === 'get_order');",
+        "      const r = spec ? await callTool(ctx.fetch, ctx.baseUrl, spec, { orderId: '#W9000101' }) : undefined;",
+        "      return `I looked (${r?.status ?? 'no tool'}) but cannot help.`;",
+        '    },',
+        '  }),',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    // The dependencies come from npm's cache where the checkout's install left them.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], { cwd: project });
+    const { stdout } = await run('npx', ['shakedown', 'sweep', '--agent', './agent.ts', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--out', 'run', '--quiet'], { cwd: project, env: { ...process.env, CI: '1', SHAKEDOWN_CONFIG_DIR: project } });
+    expect(stdout).toMatch(/^ {2}my-bot {2}0\.000 at ε 0, λ 0/m);
+    expect(stdout).toMatch(/^report: .*project[\\/]run[\\/]report[\\/]report\.html$/m);
+  }, 180_000);
 });

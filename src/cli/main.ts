@@ -17,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
+import { toolReference } from '../report/tools.js';
 import { evaluateGate, parseRule, type GateRule } from '../core/gate.js';
 import type { CellSummary } from '../stats/stats.js';
 import { planCommand } from './plan.js';
@@ -47,7 +48,7 @@ Commands:
   selftest   run the planted-bug agents and a control: each bug must be caught where it bites
   calibrate  compare a claim reader (the default, or --judge llm:MODEL) with hand labels: Cohen's kappa
   user       feed agent messages to a scenario's simulated user: what it finds asked and answers
-  list       list scenarios | agents | perturbations | faults | profiles | strategies | worlds
+  list       list scenarios | tools | agents | perturbations | faults | profiles | strategies | worlds
   replay     rerun one episode and print its conversation, faults, trace and verdict
   perturb    print perturbed samples of a scenario's first message beside the original
   ladder     measure the ε ladder: mean distance of perturbed messages from the original per ε
@@ -122,7 +123,8 @@ Compare options: RUN_A RUN_B [--agent ID] [--k K], or RUN --agents A,B [--k K]; 
   (default holm).
 Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named).
 Validate options: [--world W] [--scenario F] [--seed S]: every scenario must hold (exit 1 if one does not).
-List options: worlds | scenarios [--world W] | perturbations | faults | agents | strategies | profiles.
+List options: worlds | scenarios [--world W] | tools [--world W] [--format md] (the tool reference) |
+  perturbations | faults | agents | strategies | profiles.
 Init options: none; it refuses to overwrite an existing shakedown.config.ts.
 Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pilot RUN [--agent ID |
   --agents A,B], [--k K] (default 1) [--trials LIST] (default k,2k,4k) [--cells N] [--price USD per episode].
@@ -362,6 +364,17 @@ async function validate(flags: Flags, io: Io): Promise<number> {
 }
 
 async function list(what: string | undefined, flags: Flags, io: Io): Promise<number> {
+  if (what === 'tools') {
+    // The world's tools: one line each, or the whole reference in Markdown (docs/tools-<world>.md).
+    const world = await loadWorld((await loadConfig(flags)).world);
+    if (flags.format === 'md') {
+      io.out(toolReference(world));
+      return 0;
+    }
+    const width = Math.max(...world.tools.map((t) => t.name.length));
+    for (const t of world.tools) io.out(`${t.name.padEnd(width)}  ${t.method} ${t.path}${t.write ? ' (write)' : ''}  ${t.description}\n`);
+    return 0;
+  }
   // Scenarios are the world's that the config (or --world) names; the other lists are the same for every world.
   const scenarios = what === 'scenarios' ? loadScenarios(await loadWorld((await loadConfig(flags)).world)) : [];
   const rows: [string, string][] = (() => {
@@ -381,7 +394,7 @@ async function list(what: string | undefined, flags: Flags, io: Io): Promise<num
       case 'worlds':
         return worlds.map((w) => [w.id, w.description]);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to list \`${what ?? ''}\`: say what to list, one of scenarios, agents, perturbations, faults, profiles, strategies, worlds.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to list \`${what ?? ''}\`: say what to list, one of scenarios, tools, agents, perturbations, faults, profiles, strategies, worlds.`);
     }
   })();
   const width = Math.max(...rows.map(([id]) => id.length));

@@ -53,7 +53,7 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   // The verdict goes into the run's summary.md, for the release ticket.
   const summary = join(dirs[0] as string, 'report', 'summary.md');
   if (existsSync(summary)) {
-    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
+    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote}, for ${agents.map((a) => `\`${a.agent}\``).join(', ')}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
   }
   return failed.length === 0 ? 0 : 1;
 }

@@ -47,7 +47,7 @@ export function writeReport(
   if (formats.includes('png')) for (const f of maps) put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
   if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
-  if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${n.replace(/^shakedown: /, '')}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes)}`);
+  if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${n.replace(/^shakedown: /, '')}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`);
   if (!existsSync(out)) {
     renameSync(building, out);
   } else {

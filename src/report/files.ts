@@ -55,7 +55,7 @@ const md = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
  * intervals, critical thresholds, the biggest changes against a baseline run when one is given, and
  * the heatmaps.
  */
-export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] }): string {
+export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] }, images: 'svg' | 'png' | 'none' = 'svg'): string {
   const lines: string[] = [];
   const epsMax = Math.max(...grid.eps);
   const lambdaMax = Math.max(...grid.lambda);
@@ -71,7 +71,11 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     const minLambda = Math.min(...grid.lambda);
     lines.push(`| \`${md(a.agent)}\` | ${at(minEps, minLambda, 1)} | ${at(minEps, minLambda, k)} | ${at(epsMax, lambdaMax, k)} | ${s ? pct(s.volume) : '–'} | ${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ = ${s.theta})` : '–'} |`);
   }
-  lines.push('', 'Intervals are 95% intervals over tasks (an expanded bootstrap widened to the Wilson interval; docs/statistics.md). `oracle` and `noop` are the baselines: what a perfect plan and doing nothing score.', '');
+  // Only the baselines this run has are named as such.
+  const present = BASELINE_IDS.filter((id) => grid.agents.some((a) => a.agent === id));
+  const what: Record<string, string> = { oracle: 'a perfect plan', noop: 'doing nothing' };
+  const baselines = present.length === 0 ? '' : ` ${present.map((id) => `\`${id}\``).join(' and ')} ${present.length === 1 ? 'is the baseline' : 'are the baselines'}: what ${present.map((id) => what[id] ?? id).join(' and ')} ${present.length === 1 ? 'scores' : 'score'}.`;
+  lines.push('', `Intervals are 95% intervals over tasks (an expanded bootstrap widened to the Wilson interval; docs/statistics.md).${baselines}`, '');
   // First what a reviewer acts on: tasks one agent passed every time and the other never, significant or not.
   const flipped = (grid.comparisons ?? []).flatMap((c) => c.cells.flatMap((x) => (x.flipped ?? []).map((f) => ({ ...f, a: c.a, b: c.b, eps: x.eps, lambda: x.lambda, ca: f.a, cb: f.b }))));
   if (flipped.length > 0) {
@@ -86,8 +90,11 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     for (const r of top) lines.push(`| \`${md(r.agent)}\` | ${r.eps} | ${r.lambda} | ${(r.difference >= 0 ? '+' : '') + pct(r.difference)} | [${pct(r.ci95[0])}, ${pct(r.ci95[1])}] | ${r.verdict} |`);
     lines.push('');
   }
-  lines.push('## Heatmaps', '');
-  for (const a of grid.agents) lines.push(`![${md(a.agent)}](heatmap-${slug(a.agent)}.svg)`);
-  lines.push('');
+  // Images as they were written: SVG, or PNG when only PNG was asked for; none when neither was.
+  if (images !== 'none') {
+    lines.push('## Heatmaps', '');
+    for (const a of grid.agents) lines.push(`![${md(a.agent)}](heatmap-${slug(a.agent)}.${images})`);
+    lines.push('');
+  }
   return lines.join('\n');
 }

@@ -73,6 +73,15 @@ describe('heatmaps', () => {
 });
 
 describe('CSV and summary.md', () => {
+  it('name only the baselines the run has, and link the images as they were written', () => {
+    const without = summaryMarkdown(grid(['reference:none']), 'r1', 2);
+    expect(without).not.toMatch(/baseline/);
+    expect(summaryMarkdown(grid(['oracle', 'reference:none']), 'r1', 2)).toMatch(/`oracle` is the baseline: what a perfect plan scores\./);
+    expect(summaryMarkdown(grid(), 'r1', 2)).toMatch(/`oracle` and `noop` are the baselines/);
+    expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'png')).toContain('](heatmap-reference-none.png)');
+    expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'none')).not.toMatch(/## Heatmaps/);
+  });
+
   it('list first the tasks one agent passed every time and the other never', () => {
     const t = new Tally();
     for (const agent of ['reference:none', 'reference:retry'])

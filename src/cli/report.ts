@@ -42,10 +42,11 @@ export function writeReport(
     writeFileSync(join(building, name), content);
     written.push(name);
   };
-  const maps = formats.includes('svg') || formats.includes('png') ? heatmapFiles(grid, run) : [];
+  const maps = formats.includes('svg') || formats.includes('png') ? heatmapFiles(grid, run, kk) : [];
   if (formats.includes('svg')) for (const f of maps) put(f.name, f.content);
-  if (formats.includes('png')) for (const f of maps) put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
-  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles));
+  // PNGs are for slides: one per agent at the chosen k, and the difference maps; the small multiples stay SVG.
+  if (formats.includes('png')) for (const f of maps) if (f.kind !== 'combined') put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
+  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
   if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${n.replace(/^shakedown: /, '')}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`);
   if (!existsSync(out)) {
@@ -54,7 +55,13 @@ export function writeReport(
     // A folder that exists may hold more than a report: never delete it; move each file in, under a marker.
     const marker = join(out, '.partial');
     writeFileSync(marker, 'This report is being written; if this file stays, the writer was stopped and the report is incomplete.\n');
-    for (const name of readdirSync(building)) renameSync(join(building, name), join(out, name));
+    // Report files of an earlier report that this one does not write (another k, another agent) would mislead: they go; nothing else does.
+    // Only figures of the formats this report writes: a \`--format csv\` leaves the heatmaps alone.
+    const kinds = ['svg', 'png'].filter((f) => formats.includes(f as Format));
+    const ours = new RegExp(`^(heatmap|difference)-.*\\.(${kinds.join('|') || 'none'})$`);
+    const fresh = new Set(readdirSync(building));
+    for (const name of readdirSync(out)) if (ours.test(name) && !fresh.has(name)) rmSync(join(out, name), { force: true });
+    for (const name of fresh) renameSync(join(building, name), join(out, name));
     rmSync(building, { recursive: true, force: true });
     rmSync(marker, { force: true });
   }

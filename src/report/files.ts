@@ -39,11 +39,20 @@ function baselineVolumes(grid: Grid): Record<string, number> {
   return out;
 }
 
-/** Heatmaps: small multiples per agent, and a difference map per pair of agents under test. */
-export function heatmapFiles(grid: Grid, run: string): ReportFile[] {
+/**
+ * Heatmaps: per agent a figure at one k (for slides: `--k`, default the largest), its small multiples over
+ * every k, and a difference map per pair of agents under test. `kind` tells them apart.
+ */
+export function heatmapFiles(grid: Grid, run: string, k?: number): (ReportFile & { readonly kind: 'single' | 'combined' | 'difference'; readonly agent?: string })[] {
   const ctx: HeatmapContext = { world: grid.world, profile: grid.profile, run, baselines: baselineVolumes(grid) };
-  const files = grid.agents.map((a) => ({ name: `heatmap-${slug(a.agent)}.svg`, content: heatmapSvg(a.agent, a.cells, ctx) }));
-  for (const c of grid.comparisons ?? []) if (c.cells.length > 0) files.push({ name: `difference-${slug(c.a)}-vs-${slug(c.b)}.svg`, content: differenceSvg(c.a, c.b, c.cells, ctx) });
+  const files: (ReportFile & { kind: 'single' | 'combined' | 'difference'; agent?: string })[] = [];
+  for (const a of grid.agents) {
+    const n = Math.min(...a.cells.map((c) => c.passHatK.length));
+    const kk = Math.min(k ?? n, n);
+    if (Number.isFinite(kk) && kk >= 1) files.push({ kind: 'single', agent: a.agent, name: `heatmap-${slug(a.agent)}-pass${kk}.svg`, content: heatmapSvg(a.agent, a.cells, ctx, [kk]) });
+    files.push({ kind: 'combined', agent: a.agent, name: `heatmap-${slug(a.agent)}.svg`, content: heatmapSvg(a.agent, a.cells, ctx) });
+  }
+  for (const c of grid.comparisons ?? []) if (c.cells.length > 0) files.push({ kind: 'difference', name: `difference-${slug(c.a)}-vs-${slug(c.b)}.svg`, content: differenceSvg(c.a, c.b, c.cells, ctx) });
   return files;
 }
 
@@ -93,7 +102,11 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
   // Images as they were written: SVG, or PNG when only PNG was asked for; none when neither was.
   if (images !== 'none') {
     lines.push('## Heatmaps', '');
-    for (const a of grid.agents) lines.push(`![${md(a.agent)}](heatmap-${slug(a.agent)}.${images})`);
+    for (const a of grid.agents) {
+      const n = Math.min(...a.cells.map((c) => c.passHatK.length));
+      const kk = Math.min(k, n);
+      lines.push(`![${md(a.agent)}: pass^${kk}](heatmap-${slug(a.agent)}-pass${kk}.${images})`);
+    }
     lines.push('');
   }
   return lines.join('\n');

@@ -9,6 +9,7 @@ import { FAILURE_CLASSES } from '../stats/stats.js';
 import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
 import { escapeXml } from './svg.js';
+import { BASELINE_IDS } from '../agents/baselines.js';
 
 /** What the page shows of one failing episode. */
 export interface EpisodeView {
@@ -60,9 +61,10 @@ const scriptJson = (value: unknown): string =>
 
 const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3));
 
-const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:24px;color:#111}h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:16px 24px;color:#111;max-width:1320px}h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin-top:22px}h3{font-size:14px}
+table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:wrap;gap:12px}.maps svg{max-width:100%;height:auto}.map svg,.diff svg{max-width:100%;height:auto}.verdict td{font-size:13px}details{margin:8px 0}
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#f3f3f3}
-.map{overflow-x:auto;margin:8px 0}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
+.map{margin:4px 0;max-width:100%}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
 #details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
 .episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}`;
 
@@ -98,19 +100,65 @@ const SCRIPT = `(() => {
 })();`;
 
 /** The whole page. `failing` holds the failing episodes to drill into (the caller caps how many per cell). */
-export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}): string {
+export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number): string {
   const task = (id: string) => `${escapeXml(id)}${titles[id] ? ` <span class="muted">${escapeXml(titles[id] as string)}</span>` : ''}`;
-  const maps = heatmapFiles(grid, run).filter((f) => f.name.startsWith('heatmap-'));
+  const n = Math.min(...grid.agents.map((a) => a.surfaces.length));
+  const kk = Math.max(1, Math.min(k ?? n, Number.isFinite(n) ? n : 1));
+  const files = heatmapFiles(grid, run, kk);
   const body: string[] = [];
   body.push(`<h1>Shakedown report: ${escapeXml(run)}</h1>`);
-  body.push(`<p class="muted">World <code>${escapeXml(grid.world)}</code>, fault profile <code>${escapeXml(grid.profile)}</code>, seed <code>${escapeXml(grid.seed)}</code>, ${grid.trials} trials per task. Click a cell of a heatmap for its failing episodes.</p>`);
-  body.push('<h2>Surface summaries</h2><table><tr><th>agent</th><th>k</th><th>volume</th><th>slope ε</th><th>slope λ</th><th>critical ε</th><th>critical λ</th></tr>');
+  body.push(`<p class="muted">World <code>${escapeXml(grid.world)}</code>, fault profile <code>${escapeXml(grid.profile)}</code>, seed <code>${escapeXml(grid.seed)}</code>, ${grid.trials} trials per task, ε ${grid.eps.join(', ')}, λ ${grid.lambda.join(', ')}.</p>`);
+  // The verdict first: each agent under test at a glance, against the baselines the run has.
+  const tested = grid.agents.filter((a) => !BASELINE_IDS.includes(a.agent));
+  const baselines = grid.agents.filter((a) => BASELINE_IDS.includes(a.agent));
+  const at = (a: Grid['agents'][number], eps: number, lambda: number) => a.cells.find((c) => c.eps === eps && c.lambda === lambda)?.passHatK[kk - 1];
+  const clean = [Math.min(...grid.eps), Math.min(...grid.lambda)] as const;
+  body.push(`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th>ε ${clean[0]}, λ ${clean[1]}</th><th>worst cell</th><th>volume</th><th>holds ≥ θ up to ε / λ</th><th>costs most</th></tr>`);
+  for (const a of [...tested, ...baselines]) {
+    const c0 = at(a, clean[0], clean[1]);
+    const worst = [...a.cells].sort((x, y) => (x.passHatK[kk - 1]?.value ?? 1) - (y.passHatK[kk - 1]?.value ?? 1))[0];
+    const w = worst?.passHatK[kk - 1];
+    const s = a.surfaces[kk - 1];
+    const failures: Record<string, number> = {};
+    for (const c of a.cells) for (const [f, v] of Object.entries(c.failures)) failures[f] = (failures[f] ?? 0) + (v ?? 0);
+    const top = Object.entries(failures).sort((x, y) => y[1] - x[1]).slice(0, 2).map(([f, v]) => `${f} ${v}`).join(', ') || '–';
+    const label = BASELINE_IDS.includes(a.agent) ? `${escapeXml(a.agent)} <span class="muted">(baseline)</span>` : `<strong>${escapeXml(a.agent)}</strong>`;
+    body.push(`<tr><td>${label}</td><td>${c0 ? `${f3(c0.value)} [${f3(c0.ci95[0])}, ${f3(c0.ci95[1])}]` : '–'}</td><td>${w ? `${f3(w.value)} at ε ${worst?.eps}, λ ${worst?.lambda}` : '–'}</td><td>${f3(s?.volume)}</td><td>${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ ${s.theta})` : '–'}</td><td>${escapeXml(top)}</td></tr>`);
+  }
+  body.push('</table>');
+  // Then the biggest regressions between agents under test, and the tasks that changed in every trial.
+  const rows = (grid.comparisons ?? []).flatMap((c) => c.cells.map((x) => ({ ...x, a: c.a, b: c.b })));
+  if (rows.length > 0) {
+    const biggest = [...rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 6);
+    body.push('<h2>Biggest differences between agents</h2><table><tr><th>A</th><th>B</th><th>ε</th><th>λ</th><th>A − B</th><th>95% interval</th><th>verdict</th><th>smallest detectable</th></tr>');
+    for (const r of biggest) body.push(`<tr><td>${escapeXml(r.a)}</td><td>${escapeXml(r.b)}</td><td>${r.eps}</td><td>${r.lambda}</td><td>${(r.difference >= 0 ? '+' : '') + f3(r.difference)}</td><td>[${f3(r.ci95[0])}, ${f3(r.ci95[1])}]</td><td>${escapeXml(r.verdict)}</td><td>${f3(r.minDetectable)}</td></tr>`);
+    body.push('</table>');
+    const flipped = rows.flatMap((r) => (r.flipped ?? []).map((f) => ({ ...f, pair: `${r.a} / ${r.b}`, eps: r.eps, lambda: r.lambda })));
+    if (flipped.length > 0) {
+      body.push(`<details><summary>${flipped.length} task cell(s) one agent passed every time and the other never</summary><table><tr><th>A / B</th><th>ε</th><th>λ</th><th>task</th><th>A</th><th>B</th></tr>`);
+      for (const f of flipped.slice(0, 100)) body.push(`<tr><td>${escapeXml(f.pair)}</td><td>${f.eps}</td><td>${f.lambda}</td><td>${task(f.scenario)}</td><td>${f.a}</td><td>${f.b}</td></tr>`);
+      body.push('</table></details>');
+    }
+  }
+  body.push(`<h2>Heatmaps (pass^${kk})</h2><p class="muted">Click a cell for its failing episodes.</p><div class="maps">`);
+  // Agents under test first, then the baselines.
+  const singles = files.filter((x) => x.kind === 'single').sort((x, y) => Number(BASELINE_IDS.includes(x.agent ?? '')) - Number(BASELINE_IDS.includes(y.agent ?? '')));
+  for (const f of singles) body.push(`<div class="map" data-agent="${escapeXml(f.agent ?? '')}">${f.content}</div>`);
+  body.push('</div><div id="details"><p class="muted">Click a cell above.</p></div>');
+  const differences = files.filter((x) => x.kind === 'difference');
+  if (differences.length > 0) {
+    // A few pairs are shown; many (every pair of many agents) wait behind a click.
+    body.push(`<h2>Differences between agents</h2><details${differences.length <= 3 ? ' open' : ''}><summary>${differences.length} difference map(s), A − B per cell, significant cells outlined</summary><div class="maps">`);
+    for (const f of differences) body.push(`<div class="diff">${f.content}</div>`);
+    body.push('</div></details>');
+  }
+  body.push('<h2>Detail</h2><h3>Surface summaries</h3><table><tr><th>agent</th><th>k</th><th>volume</th><th>slope ε</th><th>slope λ</th><th>critical ε</th><th>critical λ</th></tr>');
   for (const a of grid.agents) for (const s of a.surfaces) body.push(`<tr><td>${escapeXml(a.agent)}</td><td>${s.k}</td><td>${f3(s.volume)}</td><td>${f3(s.slopeEps)}</td><td>${f3(s.slopeLambda)}</td><td>${s.criticalEps ?? 'none'}</td><td>${s.criticalLambda ?? 'none'}</td></tr>`);
   body.push('</table>');
-  body.push('<h2>Heatmaps</h2>');
-  grid.agents.forEach((a, i) => body.push(`<div class="map" data-agent="${escapeXml(a.agent)}">${maps[i]?.content ?? ''}</div>`));
-  body.push('<div id="details"><p class="muted">Click a cell above.</p></div>');
-  body.push('<h2>Failure taxonomy</h2><p class="muted">simulator-error, world-error and judge-error are the harness\'s: left out of every estimate.</p><table><tr><th>agent</th>' + FAILURE_CLASSES.map((c) => `<th>${c}</th>`).join('') + '<th>simulated user confused</th></tr>');
+  body.push('<details><summary>Every k, per agent</summary><div class="maps">');
+  for (const f of files.filter((x) => x.kind === 'combined')) body.push(`<div class="diff">${f.content}</div>`);
+  body.push('</div></details>');
+  body.push('<h3>Failure taxonomy</h3><p class="muted">simulator-error, world-error and judge-error are the harness\'s: left out of every estimate.</p><table><tr><th>agent</th>' + FAILURE_CLASSES.map((c) => `<th>${c}</th>`).join('') + '<th>simulated user confused</th></tr>');
   for (const a of grid.agents) {
     const total: Record<string, number> = {};
     let episodes = 0;
@@ -125,7 +173,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   }
   body.push('</table>');
   const unstable = grid.unstable ?? [];
-  body.push(`<h2>Unstable tasks (${unstable.length})</h2><table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
+  body.push(`<h3>Unstable tasks (${unstable.length})</h3><table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
   for (const u of unstable.slice(0, 200)) body.push(`<tr><td>${escapeXml(u.agent)}</td><td>${u.eps}</td><td>${u.lambda}</td><td>${task(u.scenario)}</td><td>${u.trials}</td><td>${u.successes}</td><td>${f3(u.pass1)}</td><td>${escapeXml(u.dominantFailure)}</td></tr>`);
   body.push('</table>');
   return [

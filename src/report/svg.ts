@@ -97,16 +97,37 @@ function legend(x: number, y: number, height: number, scale: (t: number) => stri
   return parts.join('');
 }
 
+/** Words of `text` in lines of at most `max` characters. */
+function wrap(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * A figure as wide as its panels: the title (15 px) and the footer (10 px) wrap to that width instead of
+ * widening the image, so that a figure carries no blank margin beside its cells.
+ */
 function document(contentWidth: number, height: number, title: string, body: string, footer: string): string {
-  // Wide enough for the title and footer lines as well as the panels (about 8.5 px a character at 15 px).
-  const width = Math.ceil(Math.max(contentWidth, 24 + title.length * 8.6, 24 + footer.length * 5.8));
+  const width = Math.ceil(Math.max(contentWidth, 360));
+  const titleLines = wrap(title, Math.max(20, Math.floor((width - 24) / 8.6)));
+  const footerLines = wrap(footer, Math.max(30, Math.floor((width - 24) / 5.8)));
+  const top = 10 + 19 * titleLines.length;
+  const total = height + top - 28 + 14 * (footerLines.length - 1);
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" aria-label="${escapeXml(title)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${total}" viewBox="0 0 ${width} ${total}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" aria-label="${escapeXml(title)}">`,
     `<title>${escapeXml(title)}</title>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="12" y="22" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
-    `<g transform="translate(0,28)">${body}</g>`,
-    `<text x="12" y="${height - 10}" font-size="10" fill="#444444">${escapeXml(footer)}</text>`,
+    ...titleLines.map((l, i) => `<text x="12" y="${22 + 19 * i}" font-size="15" font-weight="bold">${escapeXml(l)}</text>`),
+    `<g transform="translate(0,${top})">${body}</g>`,
+    ...footerLines.map((l, i) => `<text x="12" y="${total - 10 - 14 * (footerLines.length - 1 - i)}" font-size="10" fill="#444444">${escapeXml(l)}</text>`),
     '</svg>',
   ].join('');
 }

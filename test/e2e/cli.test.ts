@@ -29,8 +29,15 @@ describe('shakedown sweep (end to end)', () => {
     for (const cell of stats.agents.flatMap((a: { cells: { passHatK: { value: number; ci95: [number, number] }[] }[] }) => a.cells)) {
       for (const e of cell.passHatK) expect(e.ci95[0] <= e.value + 1e-9 && e.value <= e.ci95[1] + 1e-9).toBe(true);
     }
-    // The sweep writes its report: heatmaps as SVG and PNG, the grid as CSV, summary.md.
-    expect(readdirSync(join(out, 'report')).sort()).toEqual(expect.arrayContaining(['grid.csv', 'summary.md', 'report.html', 'heatmap-reference-retry.svg', 'heatmap-reference-retry.png', 'difference-reference-none-vs-reference-retry.svg']));
+    // The sweep writes its report: per agent a figure at k = n as SVG and PNG (for slides) and the small
+    // multiples of every k as SVG, the difference maps, the grid as CSV, summary.md.
+    const files = readdirSync(join(out, 'report')).sort();
+    expect(files).toEqual(expect.arrayContaining(['grid.csv', 'summary.md', 'report.html', 'heatmap-reference-retry.svg', 'heatmap-reference-retry-pass2.svg', 'heatmap-reference-retry-pass2.png', 'difference-reference-none-vs-reference-retry.svg', 'difference-reference-none-vs-reference-retry.png']));
+    expect(files).not.toContain('heatmap-reference-retry.png');
+    // --k picks the slide figures.
+    const k1 = await shakedown('report', out, '--format', 'png', '--k', '1', '--out', join(out, 'k1'));
+    expect(k1.code, k1.stderr).toBe(0);
+    expect(readdirSync(join(out, 'k1'))).toContain('heatmap-reference-retry-pass1.png');
     const report = await shakedown('report', out, '--format', 'md,csv', '--k', '1', '--out', join(out, 'r2'), '--baseline', out);
     expect(report.code).toBe(0);
     expect(readdirSync(join(out, 'r2')).sort()).toEqual(['grid.csv', 'summary.md']);

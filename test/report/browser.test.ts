@@ -46,13 +46,16 @@ describe('report.html', () => {
     writeFileSync(file, page().html);
     const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
     try {
-      const tab = await browser.newPage();
+      // A laptop screen: the verdict comes first and nothing needs a horizontal scroll.
+      const tab = await browser.newPage({ viewport: { width: 1366, height: 768 } });
       const errors: string[] = [];
       tab.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
       });
       tab.on('pageerror', (e) => errors.push(e.message));
       await tab.goto(pathToFileURL(file).href);
+      expect(await tab.locator('h2').first().textContent()).toMatch(/^Verdict \(pass\^\d\)$/);
+      expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
       await tab.locator('.map[data-agent="reference:none"] .cell[data-lambda="0.3"]').first().click();
       await expect.poll(() => tab.locator('#details .episode').count()).toBe(1);
       expect(await tab.locator('#details').textContent()).toMatch(/evil \(<script>window.__pwned=2<\/script>\), trial 1: fail \(missing-write\)/);

@@ -42,8 +42,10 @@ describe('heatmaps', () => {
 
   it('show in every cell the number grid.json holds', () => {
     const g = grid();
-    for (const f of heatmapFiles(g, 'r').filter((x) => x.name.startsWith('heatmap-'))) {
-      const agent = g.agents.find((a) => f.name === `heatmap-${slug(a.agent)}.svg`);
+    for (const f of heatmapFiles(g, 'r').filter((x) => x.kind === 'combined' || x.kind === 'single')) {
+      const agentOf = (name: string) => g.agents.find((a) => name === `heatmap-${slug(a.agent)}.svg` || name.startsWith(`heatmap-${slug(a.agent)}-pass`));
+      const agent = agentOf(f.name);
+      expect(agent, f.name).toBeDefined();
       for (const m of f.content.matchAll(/<g class="cell" data-eps="([\d.]+)" data-lambda="([\d.]+)" data-k="(\d+)">.*?<text [^>]*>([\d.]+)<\/text><text [^>]*>\[([\d.]+), ([\d.]+)\]/g)) {
         const cell = agent?.cells.find((c) => c.eps === Number(m[1]) && c.lambda === Number(m[2]));
         const e = cell?.passHatK[Number(m[3]) - 1];
@@ -78,7 +80,7 @@ describe('CSV and summary.md', () => {
     expect(without).not.toMatch(/baseline/);
     expect(summaryMarkdown(grid(['oracle', 'reference:none']), 'r1', 2)).toMatch(/`oracle` is the baseline: what a perfect plan scores\./);
     expect(summaryMarkdown(grid(), 'r1', 2)).toMatch(/`oracle` and `noop` are the baselines/);
-    expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'png')).toContain('](heatmap-reference-none.png)');
+    expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'png')).toContain('](heatmap-reference-none-pass2.png)');
     expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'none')).not.toMatch(/## Heatmaps/);
   });
 
@@ -108,7 +110,7 @@ describe('CSV and summary.md', () => {
     expect(text).toMatch(/^# Shakedown: r1$/m);
     expect(text).toMatch(/\| `reference:none` \| 1\.000 \[0\.006, 1\.000\] \| 1\.000 \[0\.006, 1\.000\] \| 0\.500 \[/);
     expect(text).toMatch(/## Biggest changes against r0/);
-    expect(text).toMatch(/!\[reference:none\]\(heatmap-reference-none\.svg\)/);
+    expect(text).toMatch(/!\[reference:none: pass\^2\]\(heatmap-reference-none-pass2\.svg\)/);
     expect(text).not.toContain('<script>');
   });
 });

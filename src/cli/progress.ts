@@ -10,7 +10,23 @@ export interface Progress {
   stop(): void;
 }
 
-const short = (agent: string) => (agent.length > 22 ? `${agent.slice(0, 21)}…` : agent);
+/** Time left as `1h02m`, `3m05s` or `42s`. */
+export function formatEta(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${s}s`;
+}
+
+/**
+ * The time left from the rate so far, once it means something: after 10 episodes of this session and 2 s
+ * (the first episodes include start-up, which made a first guess of hours).
+ */
+export function eta(total: number, count: number, done: number, elapsedS: number): string {
+  const ran = count - done;
+  if (ran < 10 || elapsedS < 2) return '…';
+  return formatEta(((total - count) * elapsedS) / ran);
+}
 
 /** Progress for `total` episodes, `done` of them finished before (a resumed run). */
 export function startProgress(io: Io, total: number, done: number, quiet: boolean, stream: NodeJS.WritableStream = process.stderr): Progress {
@@ -28,22 +44,22 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
   const speed = () => ((count - done) / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(0);
   const rates = () =>
     [...passes]
-      .map(([a, t]) => `${short(a)} ${(t.c / t.n).toFixed(2)}`)
+      .map(([a, t]) => `${a} ${(t.c / t.n).toFixed(2)}`)
       .join(' · ');
   if (quiet) return { episode: () => undefined, stop: () => undefined };
   if (io.tty) {
-    const bar = new SingleBar({ format: '  {bar} {value}/{total} episodes · {speed}/s · ETA {eta_formatted} · pass {passes}', hideCursor: true, clearOnComplete: false, stream, etaBuffer: 200, fps: 5 });
-    bar.start(total, done, { speed: '0', passes: '' });
+    const bar = new SingleBar({ format: '  {bar} {value}/{total} episodes · {speed}/s · ETA {left} · pass {passes}', hideCursor: true, clearOnComplete: false, stream, fps: 5 });
+    bar.start(total, done, { speed: '0', passes: '', left: '…' });
     return {
       episode(agent, passed) {
         tally(agent, passed);
-        bar.update(count, { speed: speed(), passes: rates() });
+        bar.update(count, { speed: speed(), passes: rates(), left: eta(total, count, done, (performance.now() - started) / 1000) });
       },
       stop: () => bar.stop(),
     };
   }
   let lastPrint = performance.now();
-  const line = () => `  ${count}/${total} episodes, ${speed()}/s; pass so far: ${rates() || '-'}\n`;
+  const line = () => `  ${count}/${total} episodes, ${speed()}/s, ETA ${eta(total, count, done, (performance.now() - started) / 1000)}; pass so far: ${rates() || '-'}\n`;
   return {
     episode(agent, passed) {
       tally(agent, passed);

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { startProgress } from '../../src/cli/progress.js';
+import { eta, formatEta, startProgress } from '../../src/cli/progress.js';
 
 describe('sweep progress', () => {
   it('prints plain lines off a terminal, with the running pass rate per agent, and the last one at the end', () => {
@@ -11,7 +11,21 @@ describe('sweep progress', () => {
     p.episode('reference:none', false);
     p.episode('reference:robust', true);
     p.stop();
-    expect(text).toMatch(/^ {2}4\/4 episodes, \d+\/s; pass so far: reference:none 0.50 · reference:robust 1.00\n$/);
+    expect(text).toMatch(/^ {2}4\/4 episodes, \d+\/s, ETA …; pass so far: reference:none 0.50 · reference:robust 1.00\n$/);
+  });
+
+  it('estimates the time left only once the rate means something, and never cuts an agent name', () => {
+    expect(eta(1000, 5, 0, 30)).toBe('…');
+    expect(eta(1000, 50, 0, 1)).toBe('…');
+    // 100 of 1,000 in 20 s: 900 more at 5 per second.
+    expect(eta(1000, 100, 0, 20)).toBe('3m00s');
+    // A resumed run counts only this session's episodes.
+    expect(eta(1000, 600, 500, 10)).toBe('40s');
+    expect(formatEta(3720)).toBe('1h02m');
+    let text = '';
+    const p = startProgress({ out: () => undefined, err: (t) => (text += t), tty: false }, 1, 0, false);
+    p.episode('reference:idempotency+backoff@verbose-markdown', true);
+    expect(text).toContain('reference:idempotency+backoff@verbose-markdown 1.00');
   });
 
   it('draws a bar on a terminal and stays silent when asked', () => {

@@ -367,7 +367,7 @@ export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise
   // Said once per command, so that a config that applies where it was not meant to is seen.
   if (path && !announced.has(path)) {
     announced.add(path);
-    processIo.err(`shakedown: using config ${path}${flags.config ? '' : ' (found in this directory; --config FILE names another)'}\n`);
+    processIo.err(`shakedown: using config ${path}${flags.config ? '' : ` (found in ${searchDir && resolvePath(searchDir) !== process.cwd() ? searchDir : 'this directory'}; --config FILE names another)`}\n`);
   }
   // Keys that name a world's scenarios or tools belong to the config's world: on another world (`--world`) they are left out, and said.
   const fileWorld = (fromFile as { world?: string }).world ?? 'retail';

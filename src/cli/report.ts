@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
 import { loadWorld } from './world-module.js';
 import { ResampleBank } from '../stats/bootstrap.js';
-import { compareCells, type CellComparison } from '../stats/compare.js';
+import { compareCells, taskChanges, type CellComparison, type TaskChange } from '../stats/compare.js';
 import { ShakedownError } from '../core/errors.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { gridCsv, heatmapFiles, summaryMarkdown } from '../report/files.js';
@@ -13,6 +13,14 @@ import { reportHtml, type EpisodeView } from '../report/html.js';
 import type { Grid } from '../report/grid.js';
 import { integrityLines, loadRun } from './analyze.js';
 import { parseInteger, type Flags, type Io } from './options.js';
+
+/** What a report shows against a baseline run: cell comparisons, per-task changes, and the baseline's failing episodes. */
+export interface ReportChanges {
+  readonly baseline: string;
+  readonly rows: readonly (CellComparison & { agent: string })[];
+  readonly tasks?: readonly TaskChange[];
+  readonly baselineFailing?: readonly EpisodeView[];
+}
 
 /** Report formats this release writes. */
 export const REPORT_FORMATS = ['svg', 'png', 'html', 'md', 'csv'] as const;
@@ -25,7 +33,7 @@ export function writeReport(
   out: string,
   formats: readonly Format[] = REPORT_FORMATS,
   k?: number,
-  changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] },
+  changes?: ReportChanges,
   failing: readonly EpisodeView[] = [],
   titles: Readonly<Record<string, string>> = {},
   /** Said first in summary.md: that the run is incomplete, or what else a reader must know before the figures. */
@@ -46,7 +54,7 @@ export function writeReport(
   if (formats.includes('svg')) for (const f of maps) put(f.name, f.content);
   // PNGs are for slides: one per agent at the chosen k, and the difference maps; the small multiples stay SVG.
   if (formats.includes('png')) for (const f of maps) if (f.kind !== 'combined') put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
-  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk));
+  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk, changes));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
   if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${n.replace(/^shakedown: /, '')}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`);
   if (!existsSync(out)) {
@@ -98,14 +106,19 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
   const n = Math.min(...run.grid.agents.map((a) => a.surfaces.length));
   const k = flags.k === undefined ? n : parseInteger('k', flags.k);
   if (k < 1 || k > n) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: \`--k ${k}\` is out of range; this run has pass^1..pass^${n}.`);
-  let changes: { baseline: string; rows: (CellComparison & { agent: string })[] } | undefined;
+  let changes: ReportChanges | undefined;
   if (flags.baseline) {
     const base = await loadRun(flags.baseline, DEFAULT_THETA);
     const rows = run.grid.agents.flatMap((a) => {
       const b = base.grid.agents.find((x) => x.agent === a.agent);
       return b ? compareCells(a.cells, b.cells, k, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials).map((r) => ({ ...r, agent: a.agent })) : [];
     });
-    changes = { baseline: basename(resolve(flags.baseline)), rows };
+    // Per task, regressions first: what users of eval tools ask for most, with the two runs' episodes a click away in report.html.
+    const tasks = run.grid.agents.flatMap((a) => {
+      const b = base.grid.agents.find((x) => x.agent === a.agent);
+      return b ? taskChanges(a.agent, a.cells, b.cells, k) : [];
+    });
+    changes = { baseline: basename(resolve(flags.baseline)), rows, tasks, baselineFailing: base.failing };
   }
   const out = flags.out ?? join(dirs[0] as string, 'report');
   const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world), notice);

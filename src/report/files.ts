@@ -1,5 +1,5 @@
 /** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
-import type { CellComparison } from '../stats/compare.js';
+import type { CellComparison, TaskChange } from '../stats/compare.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import type { Grid } from './grid.js';
 import { differenceSvg, heatmapSvg, type HeatmapContext } from './svg.js';
@@ -64,7 +64,7 @@ const md = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
  * intervals, critical thresholds, the biggest changes against a baseline run when one is given, and
  * the heatmaps.
  */
-export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[] }, images: 'svg' | 'png' | 'none' = 'svg'): string {
+export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { baseline: string; rows: readonly (CellComparison & { agent: string })[]; tasks?: readonly TaskChange[] }, images: 'svg' | 'png' | 'none' = 'svg'): string {
   const lines: string[] = [];
   const epsMax = Math.max(...grid.eps);
   const lambdaMax = Math.max(...grid.lambda);
@@ -98,6 +98,14 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     lines.push(`## Biggest changes against ${md(changes.baseline)}`, '', `| agent | ε | λ | pass^${k} change | 95% interval | verdict |`, '| --- | --- | --- | --- | --- | --- |');
     for (const r of top) lines.push(`| \`${md(r.agent)}\` | ${r.eps} | ${r.lambda} | ${(r.difference >= 0 ? '+' : '') + pct(r.difference)} | [${pct(r.ci95[0])}, ${pct(r.ci95[1])}] | ${r.verdict} |`);
     lines.push('');
+    const tasks = changes.tasks ?? [];
+    if (tasks.length > 0) {
+      const worse = tasks.filter((t) => t.change < 0).length;
+      lines.push(`## Per-task changes against ${md(changes.baseline)}`, '', `${worse} task cell(s) got worse and ${tasks.length - worse} better in pass^${k}; regressions first (report.html shows both runs' failing episodes of each).`, '', `| agent | ε | λ | task | passes now | before | pass^${k} change |`, '| --- | --- | --- | --- | --- | --- | --- |');
+      for (const t of tasks.slice(0, 25)) lines.push(`| \`${md(t.agent)}\` | ${t.eps} | ${t.lambda} | ${md(t.scenario)} | ${t.now} | ${t.before} | ${(t.change >= 0 ? '+' : '') + pct(t.change)} |`);
+      if (tasks.length > 25) lines.push('', `... and ${tasks.length - 25} more in report.html.`);
+      lines.push('');
+    }
   }
   // Images as they were written: SVG, or PNG when only PNG was asked for; none when neither was.
   if (images !== 'none') {

@@ -6,6 +6,7 @@
  */
 import type { EpisodeRecord } from '../core/episode.js';
 import { FAILURE_CLASSES } from '../stats/stats.js';
+import type { TaskChange } from '../stats/compare.js';
 import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
 import { escapeXml } from './svg.js';
@@ -62,7 +63,7 @@ const scriptJson = (value: unknown): string =>
 const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3));
 
 const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:16px 24px;color:#111;max-width:1320px}h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin-top:22px}h3{font-size:14px}
-table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:wrap;gap:12px}.maps svg{max-width:100%;height:auto}.map svg,.diff svg{max-width:100%;height:auto}.verdict td{font-size:13px}details{margin:8px 0}
+table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:wrap;gap:12px}.maps svg{max-width:100%;height:auto}.map svg,.diff svg{max-width:100%;height:auto}.verdict td{font-size:13px}details{margin:8px 0}tr.task{cursor:pointer}tr.task:hover{background:#f0f0ff}.cols{display:flex;gap:12px}.cols .col{flex:1;min-width:0}.cols pre{white-space:pre-wrap}
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#f3f3f3}
 .map{margin:4px 0;max-width:100%}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
 #details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
@@ -92,6 +93,30 @@ const SCRIPT = `(() => {
     }
     panel.scrollIntoView({ block: 'nearest' });
   }
+  const before = JSON.parse(document.getElementById('baseline-episodes').textContent);
+  const side = document.getElementById('sidebyside');
+  const column = (title, list) => {
+    const col = el('div', undefined, 'col');
+    col.append(el('h4', title + ': ' + list.length + ' failing episode(s)'));
+    for (const e of list) {
+      const box = el('div', undefined, 'episode');
+      box.append(el('strong', 'trial ' + e.trial + ': ' + e.outcome + (e.failure ? ' (' + e.failure + ')' : '')));
+      if (e.diff.length || e.findings.length) box.append(el('pre', [...e.findings, ...e.diff].join('\\n')));
+      box.append(el('pre', e.messages.map((m) => (m.role === 'user' ? 'user > ' : 'agent> ') + m.text).join('\\n')));
+      col.append(box);
+    }
+    return col;
+  };
+  for (const row of document.querySelectorAll('tr.task')) {
+    row.addEventListener('click', () => {
+      const match = (e) => e.agent === row.dataset.agent && e.eps === Number(row.dataset.eps) && e.lambda === Number(row.dataset.lambda) && e.scenario === row.dataset.scenario;
+      side.replaceChildren(el('h3', row.dataset.agent + ' on ' + row.dataset.scenario + ' at ε ' + row.dataset.eps + ', λ ' + row.dataset.lambda));
+      const both = el('div', undefined, 'cols');
+      both.append(column('this run', data.filter(match)), column('baseline', before.filter(match)));
+      side.append(both);
+      side.scrollIntoView({ block: 'nearest' });
+    });
+  }
   for (const map of document.querySelectorAll('.map[data-agent]')) {
     for (const cell of map.querySelectorAll('.cell')) {
       cell.addEventListener('click', () => show(map.dataset.agent, Number(cell.dataset.eps), Number(cell.dataset.lambda)));
@@ -100,7 +125,7 @@ const SCRIPT = `(() => {
 })();`;
 
 /** The whole page. `failing` holds the failing episodes to drill into (the caller caps how many per cell). */
-export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number): string {
+export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[] }): string {
   const task = (id: string) => `${escapeXml(id)}${titles[id] ? ` <span class="muted">${escapeXml(titles[id] as string)}</span>` : ''}`;
   const n = Math.min(...grid.agents.map((a) => a.surfaces.length));
   const kk = Math.max(1, Math.min(k ?? n, Number.isFinite(n) ? n : 1));
@@ -139,6 +164,14 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
       for (const f of flipped.slice(0, 100)) body.push(`<tr><td>${escapeXml(f.pair)}</td><td>${f.eps}</td><td>${f.lambda}</td><td>${task(f.scenario)}</td><td>${f.a}</td><td>${f.b}</td></tr>`);
       body.push('</table></details>');
     }
+  }
+  // Against a baseline run: each task's change, regressions first; a click shows both runs' failing episodes side by side.
+  const taskRows = changes?.tasks ?? [];
+  if (changes && taskRows.length > 0) {
+    const worse = taskRows.filter((t) => t.change < 0).length;
+    body.push(`<h2>Per-task changes against ${escapeXml(changes.baseline)}</h2><p class="muted">${worse} task cell(s) worse, ${taskRows.length - worse} better, in pass^${kk}. Click a row for the failing episodes of that task in both runs.</p><table class="tasks"><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>passes now</th><th>before</th><th>change</th></tr>`);
+    for (const t of taskRows.slice(0, 200)) body.push(`<tr class="task" data-agent="${escapeXml(t.agent)}" data-eps="${t.eps}" data-lambda="${t.lambda}" data-scenario="${escapeXml(t.scenario)}"><td>${escapeXml(t.agent)}</td><td>${t.eps}</td><td>${t.lambda}</td><td>${task(t.scenario)}</td><td>${t.now}</td><td>${t.before}</td><td>${(t.change >= 0 ? '+' : '') + f3(t.change)}</td></tr>`);
+    body.push('</table><div id="sidebyside"></div>');
   }
   body.push(`<h2>Heatmaps (pass^${kk})</h2><p class="muted">Click a cell for its failing episodes.</p><div class="maps">`);
   // Agents under test first, then the baselines.
@@ -182,6 +215,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     `<title>Shakedown report: ${escapeXml(run)}</title><style>${STYLE}</style></head><body>`,
     body.join('\n'),
     `<script type="application/json" id="episodes">${scriptJson(failing.map((e) => ({ ...e, title: titles[e.scenario] ?? '' })))}</script>`,
+    `<script type="application/json" id="baseline-episodes">${scriptJson(changes?.baselineFailing ?? [])}</script>`,
     `<script>${SCRIPT}</script>`,
     '</body></html>',
   ].join('\n');

@@ -171,3 +171,33 @@ export function cohensKappa(pairs: readonly (readonly [boolean, boolean])[]): nu
   const chance = pa * pb + (1 - pa) * (1 - pb);
   return chance === 1 ? 1 : (agree - chance) / (1 - chance);
 }
+
+/** One task's change in pass^k between a run and a baseline run, for one agent and cell. */
+export interface TaskChange {
+  readonly agent: string;
+  readonly eps: number;
+  readonly lambda: number;
+  readonly scenario: string;
+  /** Passes in trials, now and in the baseline: `1/4`. */
+  readonly now: string;
+  readonly before: string;
+  /** pass^k now minus pass^k in the baseline. */
+  readonly change: number;
+}
+
+/** Every task whose pass^k changed between the cells of a run and a baseline's, regressions first (largest drop first). */
+export function taskChanges(agent: string, now: readonly CellSummary[], before: readonly CellSummary[], k: number): TaskChange[] {
+  const out: TaskChange[] = [];
+  for (const c of now) {
+    const b = before.find((x) => x.eps === c.eps && x.lambda === c.lambda);
+    if (!b) continue;
+    const byTask = new Map(b.perTask.map((t) => [t.scenario, t]));
+    for (const t of c.perTask) {
+      const u = byTask.get(t.scenario);
+      if (!u || t.n < k || u.n < k) continue;
+      const change = passHatK(t.n, t.c, k) - passHatK(u.n, u.c, k);
+      if (change !== 0) out.push({ agent, eps: c.eps, lambda: c.lambda, scenario: t.scenario, now: `${t.c}/${t.n}`, before: `${u.c}/${u.n}`, change });
+    }
+  }
+  return out.sort((x, y) => x.change - y.change || (x.scenario < y.scenario ? -1 : x.scenario > y.scenario ? 1 : 0));
+}

@@ -16,7 +16,7 @@ describe('a newcomer', () => {
     writeFileSync(join(dir, 'shakedown.config.yaml'), "gate:\n  rules:\n    - 'pass^2 >= 0.5 where lambda <= 0.3'\n");
     const r = await shakedownIn(dir, 'sweep', '--out', join(dir, 'run'), ...SMALL);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^shakedown: using config shakedown\.config\.yaml \(found in this directory/m);
+    expect(r.stderr).toMatch(/^shakedown: using config (.*[\\/])?shakedown\.config\.yaml \(found in this directory/m);
     const tail = r.stdout.trim().split('\n').slice(-4);
     expect(tail[0]).toBe('verdict (pass^2; gate: pass^2 >= 0.5 where lambda <= 0.3):');
     expect(tail[1]).toMatch(/^ {2}reference:none {4}1\.000 at ε 0, λ 0; worst 0\.\d{3} at ε \d, λ 0\.3; volume 0\.\d{3} {2}NO-GO \(pass\^2 = 0\.\d{3} fails >= 0\.5 at ε \d, λ 0\.3/);

@@ -3,6 +3,8 @@ import { ResampleBank } from '../../src/stats/bootstrap.js';
 import { Tally } from '../../src/stats/stats.js';
 import { gridCsv, heatmapFiles, slug, summaryMarkdown } from '../../src/report/files.js';
 import { buildGrid } from '../../src/report/grid.js';
+import { reportHtml } from '../../src/report/html.js';
+import { taskChanges } from '../../src/stats/compare.js';
 import { svgToPng } from '../../src/report/png.js';
 import { diverging, escapeXml, heatmapSvg, viridis } from '../../src/report/svg.js';
 
@@ -82,6 +84,20 @@ describe('CSV and summary.md', () => {
     expect(summaryMarkdown(grid(), 'r1', 2)).toMatch(/`oracle` and `noop` are the baselines/);
     expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'png')).toContain('](heatmap-reference-none-pass2.png)');
     expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'none')).not.toMatch(/## Heatmaps/);
+  });
+
+  it('list per-task changes against a baseline run, regressions first, in summary.md and report.html', () => {
+    const now = grid(['reference:none']).agents[0]?.cells ?? [];
+    const before = grid(['noop']).agents[0]?.cells ?? [];
+    const tasks = taskChanges('reference:none', before, now, 1);
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.every((t, i) => i === 0 || (tasks[i - 1] as typeof t).change <= t.change)).toBe(true);
+    expect(tasks[0]).toMatchObject({ agent: 'reference:none', now: '0/2', change: -1 });
+    const text = summaryMarkdown(grid(['reference:none']), 'r1', 1, { baseline: 'r0', rows: [], tasks });
+    expect(text).toMatch(/## Per-task changes against r0\n\n\d+ task cell\(s\) got worse and 0 better in pass\^1/);
+    const html = reportHtml(grid(['reference:none']), 'r1', [], {}, 1, { baseline: 'r0', tasks, baselineFailing: [] });
+    expect(html).toMatch(/<tr class="task" data-agent="reference:none" data-eps="0" data-lambda="0" data-scenario="a">/);
+    expect(html).toContain('id="baseline-episodes"');
   });
 
   it('list first the tasks one agent passed every time and the other never', () => {

@@ -135,7 +135,7 @@ describe('bad input', () => {
         "sweep --bogus
         Failed to read the options of \`shakedown sweep\`: Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus". Run \`shakedown --help\` for the options.",
         "list bananas
-        Failed to list \`bananas\`: say what to list, one of scenarios, agents, perturbations, faults, profiles, strategies, worlds.",
+        Failed to list \`bananas\`: say what to list, one of scenarios, tools, agents, perturbations, faults, profiles, strategies, worlds.",
         "replay --scenario x
         Failed to replay: missing \`--agent\`, \`--eps\`, \`--lambda\`, \`--trial\`. Copy the replay command a sweep prints.",
         "perturb --scenario return-two-items

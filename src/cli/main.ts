@@ -128,8 +128,9 @@ List options: worlds | scenarios [--world W] | tools [--world W] [--format md] (
 Init options: none; it refuses to overwrite an existing shakedown.config.ts.
 Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pilot RUN [--agent ID |
   --agents A,B], [--k K] (default 1) [--trials LIST] (default k,2k,4k) [--cells N] [--price USD per episode].
-Report options: RUN [--k K] (default n) [--format svg,png,html,md,csv] [--out DIR] (default RUN/report)
-  [--baseline RUN_B] (the biggest changes against it in summary.md).
+Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [--format svg,png,html,md,csv]
+  [--out DIR] (default RUN/report) [--baseline RUN_B | --baseline-agent ID] (per-task changes against
+  another run, or against another agent of this run: regressions first, both sides' episodes a click away).
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
   [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so);
   the verdict is added to RUN/report/summary.md.

@@ -45,6 +45,7 @@ export const OPTIONS = {
   'tool-budget': { type: 'string' },
   'allow-partial': { type: 'boolean' },
   adjust: { type: 'string' },
+  'baseline-agent': { type: 'string' },
   width: { type: 'string' },
   detect: { type: 'string' },
   power: { type: 'string' },

@@ -20,6 +20,8 @@ export interface ReportChanges {
   readonly rows: readonly (CellComparison & { agent: string })[];
   readonly tasks?: readonly TaskChange[];
   readonly baselineFailing?: readonly EpisodeView[];
+  /** When the baseline is another agent of the same run: its id (its episodes are matched by it). */
+  readonly baselineAgent?: string;
 }
 
 /** Report formats this release writes. */
@@ -107,6 +109,17 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
   const k = flags.k === undefined ? n : parseInteger('k', flags.k);
   if (k < 1 || k > n) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: \`--k ${k}\` is out of range; this run has pass^1..pass^${n}.`);
   let changes: ReportChanges | undefined;
+  if (flags.baseline && flags['baseline-agent']) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to write a report: give `--baseline RUN` (another run) or `--baseline-agent ID` (another agent of this run), not both.');
+  const baseAgent = flags['baseline-agent'];
+  if (baseAgent) {
+    // Another agent of the same run as the baseline: every other agent's tasks against it, on the same wording and faults.
+    const b = run.grid.agents.find((x) => x.agent === baseAgent);
+    if (!b) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a report: this run has no agent \`${baseAgent}\`. Agents: ${run.grid.agents.map((x) => x.agent).join(', ')}.`);
+    const others = run.grid.agents.filter((x) => x.agent !== baseAgent);
+    const rows = others.flatMap((a) => compareCells(a.cells, b.cells, k, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials).map((r) => ({ ...r, agent: a.agent })));
+    const tasks = others.flatMap((a) => taskChanges(a.agent, a.cells, b.cells, k));
+    changes = { baseline: baseAgent, baselineAgent: baseAgent, rows, tasks, baselineFailing: run.failing.filter((e) => e.agent === baseAgent) };
+  }
   if (flags.baseline) {
     const base = await loadRun(flags.baseline, DEFAULT_THETA);
     const rows = run.grid.agents.flatMap((a) => {

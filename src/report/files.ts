@@ -101,7 +101,7 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     const tasks = changes.tasks ?? [];
     if (tasks.length > 0) {
       const worse = tasks.filter((t) => t.change < 0).length;
-      lines.push(`## Per-task changes against ${md(changes.baseline)}`, '', `${worse} task cell(s) got worse and ${tasks.length - worse} better in pass^${k}; regressions first (report.html shows both runs' failing episodes of each).`, '', `| agent | ε | λ | task | passes now | before | pass^${k} change |`, '| --- | --- | --- | --- | --- | --- | --- |');
+      lines.push(`## Per-task changes against ${md(changes.baseline)}`, '', `${worse} task cell(s) got worse and ${tasks.length - worse} better in pass^${k}; regressions first (report.html shows both sides' failing episodes of each).`, '', `| agent | ε | λ | task | passes now | before | pass^${k} change |`, '| --- | --- | --- | --- | --- | --- | --- |');
       for (const t of tasks.slice(0, 25)) lines.push(`| \`${md(t.agent)}\` | ${t.eps} | ${t.lambda} | ${md(t.scenario)} | ${t.now} | ${t.before} | ${(t.change >= 0 ? '+' : '') + pct(t.change)} |`);
       if (tasks.length > 25) lines.push('', `... and ${tasks.length - 25} more in report.html.`);
       lines.push('');

@@ -109,10 +109,12 @@ const SCRIPT = `(() => {
   };
   for (const row of document.querySelectorAll('tr.task')) {
     row.addEventListener('click', () => {
-      const match = (e) => e.agent === row.dataset.agent && e.eps === Number(row.dataset.eps) && e.lambda === Number(row.dataset.lambda) && e.scenario === row.dataset.scenario;
+      const matchOf = (agent) => (e) => e.agent === agent && e.eps === Number(row.dataset.eps) && e.lambda === Number(row.dataset.lambda) && e.scenario === row.dataset.scenario;
+      const match = matchOf(row.dataset.agent);
       side.replaceChildren(el('h3', row.dataset.agent + ' on ' + row.dataset.scenario + ' at ε ' + row.dataset.eps + ', λ ' + row.dataset.lambda));
       const both = el('div', undefined, 'cols');
-      both.append(column('this run', data.filter(match)), column('baseline', before.filter(match)));
+      const base = row.dataset.baseAgent;
+      both.append(column(base ? row.dataset.agent : 'this run', data.filter(match)), column(base ? base + ' (baseline)' : 'baseline', before.filter(matchOf(base || row.dataset.agent))));
       side.append(both);
       side.scrollIntoView({ block: 'nearest' });
     });
@@ -125,7 +127,7 @@ const SCRIPT = `(() => {
 })();`;
 
 /** The whole page. `failing` holds the failing episodes to drill into (the caller caps how many per cell). */
-export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[] }): string {
+export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[]; readonly baselineAgent?: string }): string {
   const task = (id: string) => `${escapeXml(id)}${titles[id] ? ` <span class="muted">${escapeXml(titles[id] as string)}</span>` : ''}`;
   const n = Math.min(...grid.agents.map((a) => a.surfaces.length));
   const kk = Math.max(1, Math.min(k ?? n, Number.isFinite(n) ? n : 1));
@@ -170,7 +172,8 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   if (changes && taskRows.length > 0) {
     const worse = taskRows.filter((t) => t.change < 0).length;
     body.push(`<h2>Per-task changes against ${escapeXml(changes.baseline)}</h2><p class="muted">${worse} task cell(s) worse, ${taskRows.length - worse} better, in pass^${kk}. Click a row for the failing episodes of that task in both runs.</p><table class="tasks"><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>passes now</th><th>before</th><th>change</th></tr>`);
-    for (const t of taskRows.slice(0, 200)) body.push(`<tr class="task" data-agent="${escapeXml(t.agent)}" data-eps="${t.eps}" data-lambda="${t.lambda}" data-scenario="${escapeXml(t.scenario)}"><td>${escapeXml(t.agent)}</td><td>${t.eps}</td><td>${t.lambda}</td><td>${task(t.scenario)}</td><td>${t.now}</td><td>${t.before}</td><td>${(t.change >= 0 ? '+' : '') + f3(t.change)}</td></tr>`);
+    const baseAttr = changes.baselineAgent ? ` data-base-agent="${escapeXml(changes.baselineAgent)}"` : '';
+    for (const t of taskRows.slice(0, 200)) body.push(`<tr class="task"${baseAttr} data-agent="${escapeXml(t.agent)}" data-eps="${t.eps}" data-lambda="${t.lambda}" data-scenario="${escapeXml(t.scenario)}"><td>${escapeXml(t.agent)}</td><td>${t.eps}</td><td>${t.lambda}</td><td>${task(t.scenario)}</td><td>${t.now}</td><td>${t.before}</td><td>${(t.change >= 0 ? '+' : '') + f3(t.change)}</td></tr>`);
     body.push('</table><div id="sidebyside"></div>');
   }
   body.push(`<h2>Heatmaps (pass^${kk})</h2><p class="muted">Click a cell for its failing episodes.</p><div class="maps">`);

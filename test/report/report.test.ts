@@ -98,6 +98,9 @@ describe('CSV and summary.md', () => {
     const html = reportHtml(grid(['reference:none']), 'r1', [], {}, 1, { baseline: 'r0', tasks, baselineFailing: [] });
     expect(html).toMatch(/<tr class="task" data-agent="reference:none" data-eps="0" data-lambda="0" data-scenario="a">/);
     expect(html).toContain('id="baseline-episodes"');
+    // Against another agent of the same run, its episodes are the baseline side.
+    const agents = reportHtml(grid(['reference:none']), 'r1', [], {}, 1, { baseline: 'noop', baselineAgent: 'noop', tasks, baselineFailing: [] });
+    expect(agents).toMatch(/<tr class="task" data-base-agent="noop" data-agent="reference:none"/);
   });
 
   it('list first the tasks one agent passed every time and the other never', () => {

@@ -1,3 +1,4 @@
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AgentTime } from '../core/clock.js';
 import type { ToolSpec, ToolSpecJson } from '../core/world.js';
 
@@ -29,6 +30,12 @@ export interface AgentContext {
   readonly escalate: (reason: string) => void;
   /** Reports the episode's token usage so far (LLM agents); the last report is recorded. */
   readonly reportUsage?: (usage: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number }) => void;
+  /**
+   * An MCP client connected to this episode's tools (the same faults, clock and idempotency as `fetch`),
+   * for agents that take their tools over the Model Context Protocol; made on the first call, closed when
+   * the episode ends. docs/agents.md, "MCP".
+   */
+  readonly mcp?: () => Promise<McpClient>;
   /** Gold actions and required outputs: given only to agents that declare `needsGold` (the oracle). */
   readonly gold?: {
     readonly actions: readonly { tool: string; args: Record<string, unknown> }[];

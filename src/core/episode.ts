@@ -1,3 +1,4 @@
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { canonicalize, changedEntries, cloneJson, collectionsOf, diffCanonical, type DiffEntry } from './canonical.js';
 import { overlayDb, type OverlayDb } from './overlay.js';
@@ -378,6 +379,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
   let escalation: { reason: string; turn: number } | undefined;
   let usage: { promptTokens: number; completionTokens: number; calls: number } | undefined;
+  let mcpClient: Promise<McpClient> | undefined;
   try {
     const created = await untilDeadline(
       Promise.resolve().then(() => factory.create({
@@ -396,6 +398,11 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
           baseClock.modelCalls((Number(u.calls) || 0) - (usage?.calls ?? 0));
           usage = { promptTokens: Number(u.promptTokens) || 0, completionTokens: Number(u.completionTokens) || 0, calls: Number(u.calls) || 0 };
         },
+        // The MCP module loads only for agents that ask for it: the hot path never pays for it.
+        mcp: () =>
+          (mcpClient ??= import('../agents/mcp.js').then((m) =>
+            m.mcpClientFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch, signal: controller.signal }),
+          )),
         escalate: (reason: string) => {
           escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
         },
@@ -435,6 +442,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   } finally {
     clearTimeout(timer);
     if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
+    if (mcpClient) await mcpClient.then((c) => c.close()).catch(() => undefined);
     session.close();
     if (agent?.close) {
       // The outcome depends on the conversation and the database only: a close() that fails or hangs is ignored.

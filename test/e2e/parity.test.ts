@@ -1,8 +1,8 @@
 /**
  * Delivery-path parity (docs/faults.md, "Time"): one client logic, the order desk of
  * examples/http-agent/desk.mjs (Retry-After honoured, backoff, one Idempotency-Key per change), run as a
- * module agent, as an HTTP service in another Node process, through global interception, and as the LLM
- * agent against a stub model scripted with the same logic, meets the same faults and gets the same
+ * module agent, as an HTTP service in another Node process, through global interception, over MCP, and as
+ * the LLM agent against a stub model scripted with the same logic, meets the same faults and gets the same
  * outcomes on the same seeds, under rate limits, timeouts, outages and timeouts after commit.
  *
  * Under `simulated` agent time every path is deterministic and the records agree exactly (messages, calls,
@@ -25,6 +25,7 @@ import { runEpisode, WorldHarness, type EpisodeRecord } from '../../src/core/epi
 import { resolveFamilies } from '../../src/core/perturb.js';
 import { deskReply, httpCall, type DeskEvent } from '../../examples/http-agent/desk.mjs';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
+import deskMcp from '../../examples/desk-mcp.js';
 import { retail, scenario } from '../helpers.js';
 
 const SCENARIOS = ['read-order-status', 'read-order-status-name-zip', 'cancel-pending-no-longer-needed', 'cancel-pending-mistake'];
@@ -159,6 +160,11 @@ describe('one client logic, four delivery paths', () => {
     const body = stub.requests.at(-1)?.body as { tools?: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[] };
     expect(body.tools?.find((t) => t.function.name === 'cancel_order')?.function.parameters.properties).toHaveProperty('idempotency_key');
     expect(body.tools?.some((t) => t.function.name === 'wait')).toBe(true);
+  });
+
+  it('over the Model Context Protocol (an MCP client from ctx.mcp()): the same records', async () => {
+    const overMcp = await sweep(deskMcp, { mode: 'simulated' });
+    for (const [k, r] of module) expect(view(overMcp.get(k) as EpisodeRecord), k).toEqual(view(r));
   });
 
   it('as an HTTP service that sleeps in real time, under real agent time: the same outcomes and calls', async () => {

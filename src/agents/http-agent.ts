@@ -54,11 +54,15 @@ const usageOf = (u: unknown): { promptTokens: number; completionTokens: number; 
 /** The factory for the agent service at `url`; `info` is what it said about itself (`probeService`). */
 export function httpAgent(url: string, info: ServiceInfo = {}): AgentFactory {
   const service = url.replace(/\/+$/, '');
-  const episodes = new Map<string, { host: string; baseUrl: string; fetch: typeof fetch; clock: AgentContext['clock'] }>();
+  const episodes = new Map<string, { host: string; baseUrl: string; fetch: typeof fetch; clock: AgentContext['clock']; ctx: AgentContext }>();
   let server: Promise<ToolServer> | undefined;
   const source = {
     baseUrl: (episodeId: string) => episodes.get(episodeId)?.baseUrl ?? `http://${episodeId}.unknown.invalid/api`,
     clockOf: (episodeId: string) => episodes.get(episodeId)?.clock,
+    mcpOf: (episodeId: string) => {
+      const e = episodes.get(episodeId);
+      return e ? { tools: e.ctx.tools, toolSpecs: e.ctx.toolSpecs, baseUrl: e.baseUrl, fetch: e.fetch, signal: e.ctx.signal } : undefined;
+    },
     route: async (request: Request) => {
       const host = new URL(request.url).host;
       const episode = [...episodes.values()].find((e) => e.host === host);
@@ -74,7 +78,7 @@ export function httpAgent(url: string, info: ServiceInfo = {}): AgentFactory {
     async create(ctx: AgentContext) {
       server ??= startToolServer(source, { unref: true });
       const tools = await server;
-      episodes.set(ctx.episodeId, { host: new URL(ctx.baseUrl).host, baseUrl: ctx.baseUrl, fetch: ctx.fetch, clock: ctx.clock });
+      episodes.set(ctx.episodeId, { host: new URL(ctx.baseUrl).host, baseUrl: ctx.baseUrl, fetch: ctx.fetch, clock: ctx.clock, ctx });
       const start = await post(
         `${service}/episodes`,
         {
@@ -84,6 +88,7 @@ export function httpAgent(url: string, info: ServiceInfo = {}): AgentFactory {
           tools: ctx.tools,
           toolBaseUrl: tools.baseUrlFor(ctx.episodeId),
           clockUrl: tools.clockUrlFor(ctx.episodeId),
+          mcpUrl: tools.mcpUrlFor(ctx.episodeId),
           now: new Date(ctx.clock.now()).toISOString(),
           seed: ctx.seed,
         },

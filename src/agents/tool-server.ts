@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { McpToolSource } from './mcp.js';
 /** What a tool server serves: a runtime, or any router of episode requests with the same behaviour. */
 export interface ToolSource {
   /** The episode's tool base URL on its own host, e.g. `http://e1.retail.shakedown.test/api`. */
@@ -15,6 +16,8 @@ export interface ToolSource {
   route(request: Request): Promise<Response>;
   /** The open episode's clock, for the clock endpoints (absent: the server has none). */
   clockOf?(episodeId: string): { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> } | undefined;
+  /** The open episode's tools for its MCP endpoint (absent: the server serves no MCP). */
+  mcpOf?(episodeId: string): McpToolSource | undefined;
 }
 
 /** Longest wait one request to the clock endpoint may ask for, in simulated ms. */
@@ -27,6 +30,8 @@ export interface ToolServer {
   baseUrlFor(episodeId: string): string;
   /** The episode's clock endpoint: `GET` tells its time, `POST .../sleep {"ms": N}` waits on it. */
   clockUrlFor(episodeId: string): string;
+  /** The episode's tools over MCP (Streamable HTTP). */
+  mcpUrlFor(episodeId: string): string;
   close(): Promise<void>;
 }
 
@@ -76,9 +81,30 @@ export async function startToolServer(runtime: ToolSource, options: ToolServerOp
     const now = clock.now();
     return json(res, 200, { now: new Date(now).toISOString(), epochMs: now }, now);
   };
+  /**
+   * `/<episode>/mcp`: the episode's tools over MCP's Streamable HTTP transport, stateless (each request a
+   * fresh server on the episode's tools, JSON answers), for MCP clients in other processes.
+   */
+  const mcpRoute = async (req: IncomingMessage, res: ServerResponse, episodeId: string) => {
+    const source = runtime.mcpOf?.(episodeId);
+    if (!source) return json(res, 404, { error: 'not_found', message: `No open episode ${episodeId} serves MCP.` });
+    const [{ StreamableHTTPServerTransport }, { mcpServerFor }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./mcp.js')]);
+    const body = req.method === 'POST' ? JSON.parse((await readBody(req)).toString() || 'null') : undefined;
+    const server = mcpServerFor(source);
+    // No session id: stateless, one server per request.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const c = /^\/([a-z0-9-]+)\/clock(\/sleep)?\/?$/.exec(req.url ?? '');
     if (c) return clockRoute(req, res, c[1] as string, !!c[2]);
+    const mcp = /^\/([a-z0-9-]+)\/mcp\/?$/.exec(req.url ?? '');
+    if (mcp) return mcpRoute(req, res, mcp[1] as string);
     const m = /^\/([a-z0-9-]+)(\/api(?:\/.*)?)$/.exec(req.url ?? '');
     if (!m) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found', message: 'Use /<episode>/api/<tool path>, or /<episode>/clock.' }));
@@ -122,6 +148,7 @@ export async function startToolServer(runtime: ToolSource, options: ToolServerOp
     url,
     baseUrlFor: (episodeId) => `${url}/${episodeId}/api`,
     clockUrlFor: (episodeId) => `${url}/${episodeId}/clock`,
+    mcpUrlFor: (episodeId) => `${url}/${episodeId}/mcp`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

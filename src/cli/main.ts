@@ -134,8 +134,9 @@ Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
   [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so);
   the verdict is added to RUN/report/summary.md.
-Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) plus --seed,
-  --world, --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
+Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) [--mcp]
+  (MCP on stdio instead of HTTP; the HTTP server also serves MCP at <episode>/mcp) plus --seed, --world,
+  --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
 
 User options: --scenario ID [--world W] [--fresh] (each message as the first reply of a new episode)
   [--json] [MESSAGE ...] (or JSON lines on stdin: a string or {"text": ...} each).

@@ -46,6 +46,7 @@ export const OPTIONS = {
   'allow-partial': { type: 'boolean' },
   adjust: { type: 'string' },
   'baseline-agent': { type: 'string' },
+  mcp: { type: 'boolean' },
   width: { type: 'string' },
   detect: { type: 'string' },
   power: { type: 'string' },

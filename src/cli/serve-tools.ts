@@ -40,6 +40,24 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   const clock = createClock(undefined, setting.mode === 'auto' ? { mode: 'real' } : setting);
   clock.holding(true);
   const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, realWaitScale, meter: clock });
+  if (flags.mcp) {
+    // MCP over stdio: stdout is the protocol's channel, so every word for people goes to stderr.
+    const [{ StdioServerTransport }, { mcpServerFor }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../agents/mcp.js')]);
+    const mcp = mcpServerFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch });
+    const ended = new Promise<void>((resolve) => {
+      mcp.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+    });
+    await mcp.connect(new StdioServerTransport());
+    io.err(`serving ${world.id} tools for ${scenario.id} over MCP on stdio (λ = ${lambda}, trial ${trial}, seed ${config.seed}, profile ${config.profile}); the faults and the verdict follow when the client closes\n`);
+    await Promise.race([stop, ended]);
+    await mcp.close();
+    session.close();
+    io.err(`${session.trace.length} tool call(s); faults fired: ${session.faults.length === 0 ? 'none' : session.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}`).join(', ')}\n`);
+    const { diff } = compareState(world, session.instance.db, prepared);
+    io.err(diff.length === 0 ? 'database: equals the gold state\n' : `database differs from the gold state:\n${diff.map((d) => `  ${d.message}`).join('\n')}\n`);
+    return 0;
+  }
   let server;
   try {
     server = await startToolServer(harness.runtime, { port });
@@ -51,6 +69,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   io.out(`serving ${world.id} tools for ${scenario.id} (λ = ${lambda}, trial ${trial}, seed ${config.seed}, profile ${config.profile}; simulated waits take ${realWaitScale} of their length in real time; agent time ${agentTimeName(clock.time)})\n`);
   io.out(`base URL: ${base}\n`);
   io.out(`clock:    ${server.clockUrlFor(episodeId)}  (GET: the episode's time; POST /sleep {"ms": N}: wait N simulated ms)\n`);
+  io.out(`MCP:      ${server.mcpUrlFor(episodeId)}  (Streamable HTTP; --mcp serves MCP on stdio instead)\n`);
   for (const t of harness.toolsJson) io.out(`  ${t.method.padEnd(4)} ${base}${t.path}  (${t.name})\n`);
   io.out('Stop with Ctrl-C: the faults that fired and the verdict on the database follow.\n');
   await stop;

@@ -1,7 +1,7 @@
 import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
 import type { EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
-import type { ToolSpec, WorldDefinition, WorldInstance } from './world.js';
+import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, type WorldInstance } from './world.js';
 import { callArgs } from './tools.js';
 
 /** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
@@ -195,6 +195,15 @@ export class ToolRuntime {
     if (!f) throw new TypeError(`fetch failed: no open episode serves ${host}`);
     return f(request);
   }
+
+  /** An open episode's tools for a tool server's MCP endpoint. */
+  mcpOf(episodeId: string): { tools: ToolSpecJson[]; toolSpecs: readonly ToolSpec[]; baseUrl: string; fetch: typeof fetch } | undefined {
+    const f = this.fetchers.get(`${episodeId}.${this.world.id}.${TOOL_DOMAIN}`);
+    if (!f) return undefined;
+    this.toolsJson ??= this.world.tools.map(toolSpecJson);
+    return { tools: this.toolsJson, toolSpecs: this.world.tools, baseUrl: this.baseUrl(episodeId), fetch: f };
+  }
+  private toolsJson: ToolSpecJson[] | undefined;
 
   /** An open episode's clock (for a tool server's clock endpoints). */
   clockOf(episodeId: string): EpisodeClock | undefined {

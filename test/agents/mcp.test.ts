@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bin } from '../cli-run.js';
 import { faultKinds } from '../../faults/index.js';
 import { mcpClientFor } from '../../src/agents/mcp.js';
 import { cloneJson } from '../../src/core/canonical.js';
@@ -102,4 +105,23 @@ describe('the tools over MCP', () => {
     expect(await topUps('k-1')).toBe(1);
     expect(await topUps(undefined)).toBe(2);
   });
+});
+
+describe('shakedown serve-tools --mcp', () => {
+  it('serves one episode over MCP on stdio, with its faults, and reports them when the client closes', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve-tools', '--scenario', 'read-order-status', '--lambda', '1', '--profile', 'rate-limit', '--mcp'], env: { ...process.env, CI: '1' } as Record<string, string>, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('get_order');
+    const r = await client.callTool({ name: 'get_order', arguments: { orderId: '#W9000101' } });
+    expect(r.isError).toBe(true);
+    expect(JSON.parse((r.content as { text: string }[])[0]?.text ?? '{}')).toMatchObject({ status: 429 });
+    const exited = new Promise<void>((resolve) => transport.onclose = () => resolve());
+    await client.close();
+    await exited;
+    await expect.poll(() => stderr).toMatch(/1 tool call\(s\); faults fired: rate-limit on get_order#0/);
+  }, 60_000);
 });

@@ -25,7 +25,10 @@ import { runEpisode, WorldHarness, type EpisodeRecord } from '../../src/core/epi
 import { resolveFamilies } from '../../src/core/perturb.js';
 import { deskReply, httpCall, type DeskEvent } from '../../examples/http-agent/desk.mjs';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
-import deskMcp from '../../examples/desk-mcp.js';
+import deskMcp, { mcpCall } from '../../examples/desk-mcp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startToolServer } from '../../src/agents/tool-server.js';
 import { retail, scenario } from '../helpers.js';
 
 const SCENARIOS = ['read-order-status', 'read-order-status-name-zip', 'cancel-pending-no-longer-needed', 'cancel-pending-mistake'];
@@ -165,6 +168,32 @@ describe('one client logic, four delivery paths', () => {
   it('over the Model Context Protocol (an MCP client from ctx.mcp()): the same records', async () => {
     const overMcp = await sweep(deskMcp, { mode: 'simulated' });
     for (const [k, r] of module) expect(view(overMcp.get(k) as EpisodeRecord), k).toEqual(view(r));
+  });
+
+  it('over MCP\'s Streamable HTTP transport, from a client talking to the loopback tool server: the same records', async () => {
+    const server = await startToolServer(harness.runtime);
+    const overHttp = defineAgent({
+      id: 'desk-mcp-http',
+      description: 'the order desk over MCP, Streamable HTTP',
+      create: (ctx) => {
+        const history: DeskEvent[] = [];
+        const client = (async () => {
+          const c = new Client({ name: 'desk', version: '1.0.0' });
+          await c.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrlFor(ctx.episodeId))));
+          return c;
+        })();
+        return {
+          reply: async (text) => deskReply(history, text, { call: async (a) => mcpCall(await client, a), wait: (ms) => ctx.clock.sleep(ms, ctx.signal) }),
+          close: async () => (await client).close(),
+        };
+      },
+    });
+    try {
+      const got = await sweep(overHttp, { mode: 'simulated' });
+      for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), k).toEqual(view(r));
+    } finally {
+      await server.close();
+    }
   });
 
   it('as an HTTP service that sleeps in real time, under real agent time: the same outcomes and calls', async () => {

@@ -35,7 +35,7 @@ export interface Usage {
  * that replaces `globalThis.fetch` (or a global interception) cannot see or break the model's requests,
  * nor read the key in their headers.
  */
-const apiFetch: typeof fetch = globalThis.fetch.bind(globalThis);
+export const apiFetch: typeof fetch = globalThis.fetch.bind(globalThis);
 
 const sleepReal = (ms: number) =>
   // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
@@ -86,7 +86,7 @@ const CONDUCT = [
   'Tell the customer the amounts and statuses they ask for only after a tool result has shown them to you.',
 ].map((r) => `- ${r}`).join('\n');
 
-const SYSTEM = (policy: string) =>
+export const SYSTEM = (policy: string) =>
   `You are a customer service agent. Follow this policy exactly.\n\n${policy}\n\nRules of conduct:\n${CONDUCT}\n\nUse the tools to look things up and to act; never invent ids or amounts. Ask the user for anything you need. When a tool answers 429 or 503 with retryAfter, use the ${WAIT_TOOL} tool for that long before you retry; give each change an ${KEY_ARG} of your own and reuse it when you retry that change.`;
 
 /** The LLM agent for the given settings; `llm:MODEL` on the command line overrides the model. */
@@ -136,7 +136,7 @@ export function llmAgent(settings: LlmSettings, strategies?: string): AgentFacto
 export const WAIT_TOOL = 'wait';
 /** Longest wait the model may ask for at once, in seconds. */
 const MAX_WAIT_S = 300;
-const WAIT_SPEC = {
+export const WAIT_SPEC = {
   type: 'function' as const,
   function: {
     name: WAIT_TOOL,
@@ -149,7 +149,7 @@ const WAIT_SPEC = {
 export const KEY_ARG = 'idempotency_key';
 
 /** The world's tools as function tools; a write also takes an optional idempotency key. */
-function modelTools(tools: AgentContext['tools']): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[] {
+export function modelTools(tools: AgentContext['tools']): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[] {
   return tools.map((t) => {
     if (!t.write) return { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } };
     const schema = t.inputSchema as { properties?: Record<string, unknown> };
@@ -160,7 +160,7 @@ function modelTools(tools: AgentContext['tools']): { type: 'function'; function:
 }
 
 /** The wait tool: the episode's clock waits (simulated time, no real wait). */
-async function wait(ctx: AgentContext, rawArgs: string): Promise<string> {
+export async function wait(ctx: AgentContext, rawArgs: string): Promise<string> {
   let seconds: unknown;
   try {
     seconds = (JSON.parse(rawArgs || '{}') as { seconds?: unknown }).seconds;
@@ -173,7 +173,7 @@ async function wait(ctx: AgentContext, rawArgs: string): Promise<string> {
 }
 
 /** Runs one tool call for the model; whatever goes wrong becomes a message to the model, not a crash. */
-async function runToolCall(ctx: AgentContext, specs: ReadonlyMap<string, AgentContext['toolSpecs'][number]>, name: string, rawArgs: string): Promise<string> {
+export async function runToolCall(ctx: AgentContext, specs: ReadonlyMap<string, AgentContext['toolSpecs'][number]>, name: string, rawArgs: string): Promise<string> {
   const spec = specs.get(name);
   if (!spec) return JSON.stringify({ error: `no tool named ${name}; tools: ${[...specs.keys()].join(', ')}` });
   let args: unknown;

@@ -10,7 +10,8 @@ import { ShakedownError } from '../core/errors.js';
 import type { AgentFactory } from './contract.js';
 import { httpAgent, probeService } from './http-agent.js';
 import { apiKeyFrom, llmAgent } from './llm.js';
-import { llmSettingsSchema, type LlmSettings } from '../core/config.js';
+import { anthropicSettingsSchema, llmSettingsSchema, type LlmSettings } from '../core/config.js';
+import { anthropicAgent, anthropicKeyFrom } from './anthropic.js';
 import { resolveAgent } from './registry.js';
 
 /** Whether a spec names a module file rather than a built-in agent. */
@@ -55,15 +56,22 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
  */
 export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'module' {
   const s = spec.trim();
-  if (s === 'llm' || s.startsWith('llm:')) return 'llm';
+  if (s === 'llm' || s.startsWith('llm:') || s.startsWith('anthropic:')) return 'llm';
   if (/^https?:\/\//.test(s)) return 'http';
   return isModuleSpec(s) ? 'module' : 'built-in';
 }
 
 /** Resolves any agent spec; `llm:MODEL` uses the given LLM settings with that model. */
-export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = llmSettingsSchema.parse({})): Promise<AgentFactory> {
+export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = llmSettingsSchema.parse({}), anthropic: LlmSettings = anthropicSettingsSchema.parse({})): Promise<AgentFactory> {
   const s = spec.trim();
   const source = agentSource(s);
+  if (s.startsWith('anthropic:')) {
+    // `anthropic:MODEL+backoff`: the model on the Messages API, then strategies around its tool calls.
+    const [model = '', ...strategies] = s.slice('anthropic:'.length).split('+');
+    const settings = model ? { ...anthropic, model } : anthropic;
+    anthropicKeyFrom(settings);
+    return anthropicAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
+  }
   if (source === 'llm') {
     // `llm:MODEL+backoff+idempotency`: the model, then strategies around its tool calls.
     const [model = '', ...strategies] = s.slice(4).split('+');

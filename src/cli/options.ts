@@ -281,7 +281,7 @@ export function shellQuote(value: string): string {
 /** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */
 export async function resolveAgentsFor(config: ResolvedConfig, worldId: string): Promise<AgentFactory[]> {
   const agents: AgentFactory[] = [];
-  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm));
+  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm, config.anthropic));
   const ids = new Set<string>();
   for (const a of agents) {
     if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);

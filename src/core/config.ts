@@ -27,6 +27,16 @@ export const llmSettingsSchema = z
 
 export type LlmSettings = z.output<typeof llmSettingsSchema>;
 
+/** Settings of the Anthropic agent (`anthropic:MODEL`): the LLM agent's, with the Messages API's defaults. */
+export const anthropicSettingsSchema = llmSettingsSchema.extend({
+  /** Base URL of the Anthropic API. @default "https://api.anthropic.com/v1" */
+  baseUrl: z.string().url().default('https://api.anthropic.com/v1'),
+  /** Model name; `anthropic:MODEL` overrides it. @default "claude-sonnet-4-5" */
+  model: z.string().min(1).default('claude-sonnet-4-5'),
+  /** Name of the environment variable that holds the key (never the key itself). @default "ANTHROPIC_API_KEY" */
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').default('ANTHROPIC_API_KEY'),
+});
+
 /**
  * The options of a sweep, with their defaults. CLI flags map onto the same keys; `resolveConfig`
  * validates them once into a ResolvedConfig.
@@ -117,6 +127,8 @@ export const sweepConfigSchema = z
     maxCostUsd: z.number().positive().optional(),
     /** Settings of the LLM agent (see `llmSettingsSchema`). @default {} */
     llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
+    /** Settings of the Anthropic agent, `anthropic:MODEL` (see `anthropicSettingsSchema`). @default {} */
+    anthropic: anthropicSettingsSchema.default(anthropicSettingsSchema.parse({})),
     /** Wall-clock limit per episode, in ms. @default 60000 */
     deadlineMs: z.number().int().min(1).default(60_000),
     /** Most tool calls per episode: a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */

@@ -20,7 +20,9 @@ import { loadAgent } from '../../src/agents/loader.js';
 import { llmAgent } from '../../src/agents/llm.js';
 import { defineAgent, type AgentFactory } from '../../src/agents/contract.js';
 import type { AgentTime } from '../../src/core/clock.js';
-import { llmSettingsSchema } from '../../src/core/config.js';
+import { anthropicSettingsSchema, llmSettingsSchema } from '../../src/core/config.js';
+import { anthropicAgent } from '../../src/agents/anthropic.js';
+import { startAnthropicStub } from '../anthropic-stub.js';
 import { runEpisode, WorldHarness, type EpisodeRecord } from '../../src/core/episode.js';
 import { resolveFamilies } from '../../src/core/perturb.js';
 import { deskReply, httpCall, type DeskEvent } from '../../examples/http-agent/desk.mjs';
@@ -163,6 +165,23 @@ describe('one client logic, four delivery paths', () => {
     const body = stub.requests.at(-1)?.body as { tools?: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[] };
     expect(body.tools?.find((t) => t.function.name === 'cancel_order')?.function.parameters.properties).toHaveProperty('idempotency_key');
     expect(body.tools?.some((t) => t.function.name === 'wait')).toBe(true);
+  });
+
+  it('as the Anthropic agent (Messages API, tool_use and tool_result blocks) against a stub model: the same records', async () => {
+    const stub = await startAnthropicStub();
+    process.env.SHAKEDOWN_PARITY_ANTHROPIC_KEY = 'sk-ant-parity';
+    try {
+      const agent = anthropicAgent(anthropicSettingsSchema.parse({ baseUrl: stub.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_ANTHROPIC_KEY', maxSteps: 100, retries: 0 }));
+      const got = await sweep(agent, { mode: 'simulated' });
+      for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), k).toEqual(view(r));
+      // The wire: the key in x-api-key with the API version, tools with input_schema, usage recorded.
+      expect(stub.requests.every((q) => q.apiKey === 'sk-ant-parity' && q.version === '2023-06-01')).toBe(true);
+      const tools = stub.requests[0]?.body.tools as { name: string; input_schema: { properties: Record<string, unknown> } }[];
+      expect(tools.find((t) => t.name === 'cancel_order')?.input_schema.properties).toHaveProperty('idempotency_key');
+      expect([...got.values()].every((r) => (r.usage?.calls ?? 0) > 0)).toBe(true);
+    } finally {
+      await stub.close();
+    }
   });
 
   it('over the Model Context Protocol (an MCP client from ctx.mcp()): the same records', async () => {

@@ -1,0 +1,115 @@
+/**
+ * An agent on the Anthropic Messages API (`anthropic:MODEL`): the world's tools as tools with an
+ * `input_schema`, the model's `tool_use` blocks run through the episode's fetch (so faults reach it) and
+ * answered with `tool_result` blocks, token usage from `usage`. Settings, budgets, the wait tool, the
+ * idempotency key argument and key handling are the OpenAI-compatible agent's (llm.ts); the key goes in
+ * `x-api-key` and never leaves this module.
+ */
+import { ShakedownError } from '../core/errors.js';
+import type { LlmSettings } from '../core/config.js';
+import type { AgentContext, AgentFactory } from './contract.js';
+import { withStrategies } from './client.js';
+import { apiFetch, modelTools, runToolCall, SYSTEM, wait, WAIT_SPEC, WAIT_TOOL } from './llm.js';
+import { parseStrategies, strategyName } from './strategies.js';
+
+/** The Messages API version this agent speaks. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+interface Message {
+  role: 'user' | 'assistant';
+  content: string | Block[];
+}
+interface MessagesResponse {
+  content?: Block[];
+  stop_reason?: string;
+  usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+const sleepReal = (ms: number) =>
+  // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Most tokens one answer may have. */
+const MAX_TOKENS = 1024;
+
+/** One Messages request with its own retries; throws a message that never contains the key. */
+export async function createMessage(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<MessagesResponse> {
+  let lastError = '';
+  for (let attempt = 0; attempt <= settings.retries; attempt++) {
+    if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
+    let response: Response;
+    try {
+      response = await apiFetch(`${settings.baseUrl.replace(/\/+$/, '')}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+        body: JSON.stringify({ model: settings.model, max_tokens: MAX_TOKENS, temperature: settings.temperature, ...body }),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      lastError = `no response (${(error as Error).message})`;
+      continue;
+    }
+    if (response.ok) return (await response.json()) as MessagesResponse;
+    const text = (await response.text()).slice(0, 300).replaceAll(apiKey, '[key]');
+    lastError = `${response.status} ${text}`;
+    // 429 and 529 (overloaded) and other 5xx are retried; the rest is the request's fault.
+    if (response.status !== 429 && response.status < 500) break;
+  }
+  throw new Error(`the Anthropic API at ${settings.baseUrl} failed: ${lastError}`);
+}
+
+/** Reads the key from its environment variable, or explains what to set. */
+export function anthropicKeyFrom(settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): string {
+  const key = env[settings.apiKeyEnv];
+  if (!key) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to start the Anthropic agent: the environment variable \`${settings.apiKeyEnv}\` is empty. Set it to your API key (or name another variable with \`anthropic.apiKeyEnv\`).`);
+  return key;
+}
+
+/** The Anthropic agent for the given settings; `anthropic:MODEL` overrides the model. */
+export function anthropicAgent(settings: LlmSettings, strategies?: string): AgentFactory {
+  const named = strategies && strategies !== 'none' ? `+${strategyName(parseStrategies(strategies))}` : '';
+  return {
+    id: `anthropic:${settings.model}${named}`,
+    description: `Anthropic Messages agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}`,
+    time: { mode: 'real' },
+    create(agentCtx: AgentContext) {
+      const ctx = named ? { ...agentCtx, fetch: withStrategies(agentCtx, strategies as string) } : agentCtx;
+      const apiKey = anthropicKeyFrom(settings);
+      const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+      const fns = modelTools(ctx.tools);
+      const waitTool = fns.some((t) => t.function.name === WAIT_TOOL) ? undefined : WAIT_TOOL;
+      if (waitTool) fns.push(WAIT_SPEC);
+      const tools = fns.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
+      const messages: Message[] = [];
+      const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
+      return {
+        async reply(message: string) {
+          messages.push({ role: 'user', content: message });
+          for (let step = 0; step < settings.maxSteps; step++) {
+            const answer = await createMessage(settings, apiKey, { system: SYSTEM(ctx.policy), messages, tools }, ctx.signal);
+            usage.calls++;
+            usage.promptTokens += answer.usage?.input_tokens ?? 0;
+            usage.completionTokens += answer.usage?.output_tokens ?? 0;
+            ctx.reportUsage?.({ ...usage });
+            const blocks = answer.content ?? [];
+            if (!answer.content) throw new Error('the Anthropic API answered without content');
+            messages.push({ role: 'assistant', content: blocks });
+            const uses = blocks.filter((b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use');
+            if (uses.length === 0) return blocks.filter((b): b is Extract<Block, { type: 'text' }> => b.type === 'text').map((b) => b.text).join('\n');
+            const results: Block[] = [];
+            for (const use of uses) {
+              const raw = JSON.stringify(use.input ?? {});
+              const content = use.name === waitTool ? await wait(ctx, raw) : await runToolCall(ctx, specs, use.name, raw);
+              const failed = /^\{"(error|status)":/.test(content) && !/^\{"status":2\d\d/.test(content);
+              results.push({ type: 'tool_result', tool_use_id: use.id, content, ...(failed ? { is_error: true } : {}) });
+            }
+            messages.push({ role: 'user', content: results });
+          }
+          return "I'm sorry, I couldn't finish this in time. Please try again.";
+        },
+      };
+    },
+  };
+}

@@ -32,6 +32,7 @@ import { Tally } from '../src/stats/stats.js';
 import { DEFAULT_THETA } from '../src/stats/surface.js';
 import { ScriptedUser } from '../src/user/index.js';
 import { startLlmStub } from '../test/llm-stub.js';
+import { mcpClientFor } from '../src/agents/mcp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/shakedown.js');
@@ -122,6 +123,8 @@ async function micro(): Promise<void> {
   for (const agent of agents) for (const eps of [0, 0.5, 1]) for (const lambda of [0, 0.1, 0.3]) for (const s of scenarios) for (let t = 0; t < 4; t++) outcomes.push({ key: { agent, eps, lambda, scenario: s.id }, pass: rng() < 0.7 });
 
   let ordinal = 0;
+  // The same call over MCP: a client connected in-process to the episode's MCP server (what ctx.mcp() gives).
+  const mcp = await mcpClientFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch });
   const bench = new Bench({ time: 400, warmup: true });
   bench
     .add('seed derivation (deriveSeed, 5 parts)', () => {
@@ -136,6 +139,10 @@ async function micro(): Promise<void> {
     .add('tool call: engine fetch', async () => {
       await (await session.fetch(engineUrl)).text();
       // An episode's trace holds a few dozen calls, not the bench's thousands.
+      session.trace.length = 0;
+    })
+    .add('tool call: over MCP (in-process client and server)', async () => {
+      await mcp.callTool({ name: 'get_order', arguments: { orderId } });
       session.trace.length = 0;
     })
     .add('tool call: msw getResponse on the same handler', async () => {
@@ -171,9 +178,11 @@ async function micro(): Promise<void> {
     const ms = r.latency.mean;
     console.log(`  ${task.name.padEnd(58)} ${ms >= 1 ? `${fmt(ms)} ms` : `${fmt(ms * 1000, 1)} µs`}`);
   }
+  await mcp.close();
   session.close();
   const engine = mean.get('tool call: engine fetch') as number;
   const bare = mean.get('tool call: msw getResponse on the same handler') as number;
+  console.log(`  MCP / engine fetch ${fmt((mean.get('tool call: over MCP (in-process client and server)') as number) / engine)}x (what taking the tools over MCP adds per call)`);
   console.log(`  engine / getResponse ${fmt(engine / bare)}x; getResponse / plain function ${fmt(bare / (mean.get('tool call: plain function') as number), 0)}x`);
   console.log(`  whole copy / overlay ${fmt((mean.get('database copy: whole (cloneJson)') as number) / (mean.get('database copy: overlay, one entry read') as number), 0)}x; whole comparison / sparse ${fmt((mean.get('comparison: whole database (canonicalize + diff)') as number) / (mean.get('comparison: touched entries (diffSparse)') as number), 0)}x`);
   target('a tool call through the engine costs at most 1.5x a bare getResponse call', `${fmt(engine / bare)}x`, engine / bare <= 1.5);

@@ -19,7 +19,7 @@ export function formatEta(seconds: number): string {
 }
 
 /**
- * The time left from the rate so far, once it means something: after 10 episodes of this session and 2 s
+ * The time left from the rate so far, once it means something: after 10 episodes since this sweep started and 2 s
  * (the first episodes include start-up, which made a first guess of hours).
  */
 export function eta(total: number, count: number, done: number, elapsedS: number): string {

@@ -19,7 +19,7 @@ describe('sweep progress', () => {
     expect(eta(1000, 50, 0, 1)).toBe('…');
     // 100 of 1,000 in 20 s: 900 more at 5 per second.
     expect(eta(1000, 100, 0, 20)).toBe('3m00s');
-    // A resumed run counts only this session's episodes.
+    // A resumed run counts only the episodes run since it resumed.
     expect(eta(1000, 600, 500, 10)).toBe('40s');
     expect(formatEta(3720)).toBe('1h02m');
     let text = '';

@@ -9,7 +9,7 @@ import { ShakedownError } from '../core/errors.js';
 import type { LlmSettings } from '../core/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { withStrategies } from './client.js';
-import { apiFetch, modelTools, runToolCall, SYSTEM, wait, WAIT_SPEC, WAIT_TOOL } from './llm.js';
+import { modelTools, postWithRetries, runToolCall, SYSTEM, wait, WAIT_SPEC, WAIT_TOOL } from './llm.js';
 import { parseStrategies, strategyName } from './strategies.js';
 
 /** The Messages API version this agent speaks. */
@@ -26,38 +26,12 @@ interface MessagesResponse {
   usage?: { input_tokens?: number; output_tokens?: number };
 }
 
-const sleepReal = (ms: number) =>
-  // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
-  new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Most tokens one answer may have. */
 const MAX_TOKENS = 1024;
 
-/** One Messages request with its own retries; throws a message that never contains the key. */
-export async function createMessage(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<MessagesResponse> {
-  let lastError = '';
-  for (let attempt = 0; attempt <= settings.retries; attempt++) {
-    if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
-    let response: Response;
-    try {
-      response = await apiFetch(`${settings.baseUrl.replace(/\/+$/, '')}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
-        body: JSON.stringify({ model: settings.model, max_tokens: MAX_TOKENS, temperature: settings.temperature, ...body }),
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs),
-      });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      lastError = `no response (${(error as Error).message})`;
-      continue;
-    }
-    if (response.ok) return (await response.json()) as MessagesResponse;
-    const text = (await response.text()).slice(0, 300).replaceAll(apiKey, '[key]');
-    lastError = `${response.status} ${text}`;
-    // 429 and 529 (overloaded) and other 5xx are retried; the rest is the request's fault.
-    if (response.status !== 429 && response.status < 500) break;
-  }
-  throw new Error(`the Anthropic API at ${settings.baseUrl} failed: ${lastError}`);
+/** One Messages request with its own retries (429, 529 and other 5xx); throws a message that never contains the key. */
+export function createMessage(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<MessagesResponse> {
+  return postWithRetries<MessagesResponse>('Anthropic API', `${settings.baseUrl.replace(/\/+$/, '')}/messages`, settings, apiKey, { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }, { model: settings.model, max_tokens: MAX_TOKENS, temperature: settings.temperature, ...body }, signal);
 }
 
 /** Reads the key from its environment variable, or explains what to set. */

@@ -35,23 +35,26 @@ export interface Usage {
  * that replaces `globalThis.fetch` (or a global interception) cannot see or break the model's requests,
  * nor read the key in their headers.
  */
-export const apiFetch: typeof fetch = globalThis.fetch.bind(globalThis);
+const apiFetch: typeof fetch = globalThis.fetch.bind(globalThis);
 
 const sleepReal = (ms: number) =>
   // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
   new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** One Chat Completions request with its own retries; throws a message that never contains the key. */
-export async function chatCompletion(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<Completion> {
+/**
+ * One JSON POST to a model API with its own retries (429 and 5xx, no answer; backoff in real time), kept
+ * apart from tool faults; the error it throws names the API and never contains the key.
+ */
+export async function postWithRetries<T>(api: string, url: string, settings: LlmSettings, apiKey: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
   let lastError = '';
   for (let attempt = 0; attempt <= settings.retries; attempt++) {
     if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
     let response: Response;
     try {
-      response = await apiFetch(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+      response = await apiFetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-        body: JSON.stringify({ model: settings.model, temperature: settings.temperature, ...body }),
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs),
       });
     } catch (error) {
@@ -59,12 +62,17 @@ export async function chatCompletion(settings: LlmSettings, apiKey: string, body
       lastError = `no response (${(error as Error).message})`;
       continue;
     }
-    if (response.ok) return (await response.json()) as Completion;
+    if (response.ok) return (await response.json()) as T;
     const text = (await response.text()).slice(0, 300).replaceAll(apiKey, '[key]');
     lastError = `${response.status} ${text}`;
     if (response.status !== 429 && response.status < 500) break;
   }
-  throw new Error(`the LLM API at ${settings.baseUrl} failed: ${lastError}`);
+  throw new Error(`the ${api} at ${settings.baseUrl} failed: ${lastError}`);
+}
+
+/** One Chat Completions request with its own retries; throws a message that never contains the key. */
+export function chatCompletion(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<Completion> {
+  return postWithRetries<Completion>('LLM API', `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, settings, apiKey, { authorization: `Bearer ${apiKey}` }, { model: settings.model, temperature: settings.temperature, ...body }, signal);
 }
 
 /** Reads the API key from its environment variable, or explains what to set. */

@@ -1,6 +1,6 @@
 import { ShakedownError } from '../core/errors.js';
 import type { EpisodeOutcome } from '../core/episode.js';
-import { bootstrapMean, expandedZ, taskMeanInterval, wilson, type ResampleBank, type Resamples } from './bootstrap.js';
+import { expandedZ, taskMeanInterval, wilson, type ResampleBank, type Resamples } from './bootstrap.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
 import { HARNESS_CLASSES, type FailureClass } from '../judge/classes.js';

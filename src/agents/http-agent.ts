@@ -54,18 +54,18 @@ const usageOf = (u: unknown): { promptTokens: number; completionTokens: number; 
 /** The factory for the agent service at `url`; `info` is what it said about itself (`probeService`). */
 export function httpAgent(url: string, info: ServiceInfo = {}): AgentFactory {
   const service = url.replace(/\/+$/, '');
-  const episodes = new Map<string, { host: string; baseUrl: string; fetch: typeof fetch; clock: AgentContext['clock']; ctx: AgentContext }>();
+  /** Open episodes' contexts by id; everything the tool server needs of an episode is in its context. */
+  const episodes = new Map<string, AgentContext>();
+  /** The same contexts by tool host, for routing each call without a search. */
+  const byHost = new Map<string, AgentContext>();
   let server: Promise<ToolServer> | undefined;
   const source = {
     baseUrl: (episodeId: string) => episodes.get(episodeId)?.baseUrl ?? `http://${episodeId}.unknown.invalid/api`,
     clockOf: (episodeId: string) => episodes.get(episodeId)?.clock,
-    mcpOf: (episodeId: string) => {
-      const e = episodes.get(episodeId);
-      return e ? { tools: e.ctx.tools, toolSpecs: e.ctx.toolSpecs, baseUrl: e.baseUrl, fetch: e.fetch, signal: e.ctx.signal } : undefined;
-    },
+    mcpOf: (episodeId: string) => episodes.get(episodeId),
     route: async (request: Request) => {
       const host = new URL(request.url).host;
-      const episode = [...episodes.values()].find((e) => e.host === host);
+      const episode = byHost.get(host);
       if (!episode) throw new TypeError(`fetch failed: no open episode serves ${host}`);
       return episode.fetch(request);
     },
@@ -78,7 +78,8 @@ export function httpAgent(url: string, info: ServiceInfo = {}): AgentFactory {
     async create(ctx: AgentContext) {
       server ??= startToolServer(source, { unref: true });
       const tools = await server;
-      episodes.set(ctx.episodeId, { host: new URL(ctx.baseUrl).host, baseUrl: ctx.baseUrl, fetch: ctx.fetch, clock: ctx.clock, ctx });
+      episodes.set(ctx.episodeId, ctx);
+      byHost.set(new URL(ctx.baseUrl).host, ctx);
       const start = await post(
         `${service}/episodes`,
         {
@@ -117,6 +118,7 @@ export function httpAgent(url: string, info: ServiceInfo = {}): AgentFactory {
         },
         async close() {
           episodes.delete(ctx.episodeId);
+          byHost.delete(new URL(ctx.baseUrl).host);
           await fetch(`${service}/episodes/${ctx.episodeId}`, { method: 'DELETE', signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
         },
       };

@@ -10,98 +10,20 @@
  * `--wait real` under `real` agent time, whose waits the clock counts; there outcomes and calls agree,
  * and simulated time is at least the module's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultKinds, faultProfiles } from '../../faults/index.js';
-import { perturbationFamilies } from '../../perturbations/index.js';
 import { interceptGlobally } from '../../src/agents/intercept.js';
 import { loadAgent } from '../../src/agents/loader.js';
 import { llmAgent } from '../../src/agents/llm.js';
-import { defineAgent, type AgentFactory } from '../../src/agents/contract.js';
-import type { AgentTime } from '../../src/core/clock.js';
 import { anthropicSettingsSchema, llmSettingsSchema } from '../../src/core/config.js';
 import { anthropicAgent } from '../../src/agents/anthropic.js';
 import { startAnthropicStub } from '../anthropic-stub.js';
-import { runEpisode, WorldHarness, type EpisodeRecord } from '../../src/core/episode.js';
-import { resolveFamilies } from '../../src/core/perturb.js';
-import { deskReply, httpCall, type DeskEvent } from '../../examples/http-agent/desk.mjs';
+import type { EpisodeRecord } from '../../src/core/episode.js';
+import { deskModule, deskOverMcpHttp, harness, passRate, startService, sweep, view } from '../parity-kit.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
-import deskMcp, { mcpCall } from '../../examples/desk-mcp.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import deskMcp from '../../examples/desk-mcp.js';
 import { startToolServer } from '../../src/agents/tool-server.js';
-import { retail, scenario } from '../helpers.js';
 
-const SCENARIOS = ['read-order-status', 'read-order-status-name-zip', 'cancel-pending-no-longer-needed', 'cancel-pending-mistake'];
-const PROFILES = ['rate-limit', 'timeouts', 'outage', 'timeout-after-commit'];
-const LAMBDA = 0.6;
-const TRIALS = 3;
-
-/** The desk as a module agent: the episode's fetch (or the global one, for interception) and the episode clock. */
-const deskModule = (global: boolean): AgentFactory =>
-  defineAgent({
-    id: 'desk',
-    description: 'the order desk as a module agent',
-    create: (ctx) => {
-      const history: DeskEvent[] = [];
-      const f = global ? globalThis.fetch : ctx.fetch;
-      return { reply: (text) => deskReply(history, text, { call: (a) => httpCall(f, ctx.baseUrl, ctx.tools, a, ctx.signal), wait: (ms) => ctx.clock.sleep(ms, ctx.signal) }) };
-    },
-  });
-
-const harness = new WorldHarness(retail, '42');
-const families = resolveFamilies(perturbationFamilies, undefined);
-
-/** Every (scenario, profile, trial) episode of one path, in parallel; the key names the same agent on every path. */
-async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode: 'auto' }, profiles = PROFILES): Promise<Map<string, EpisodeRecord>> {
-  const out = new Map<string, EpisodeRecord>();
-  const jobs: Promise<void>[] = [];
-  for (const id of SCENARIOS) {
-    const prepared = await harness.prepare(scenario(id));
-    for (const profileId of profiles) {
-      const profile = faultProfiles.find((p) => p.id === profileId);
-      if (!profile) throw new Error(`no profile ${profileId}`);
-      for (let trial = 0; trial < TRIALS; trial++) {
-        // Episode ids come from the key: the profile goes into the trial number so that keys differ across profiles.
-        const key = { scenario: id, agent: 'desk', eps: 0, lambda: LAMBDA, trial: PROFILES.indexOf(profileId) * 100 + trial };
-        jobs.push(
-          runEpisode(harness, prepared, factory, key, { runSeed: '42', families, faultKinds, profile, agentTime, deadlineMs: 120_000 }).then((r) => {
-            out.set(`${id}|${profileId}|${trial}`, r);
-          }),
-        );
-      }
-    }
-  }
-  await Promise.all(jobs);
-  return out;
-}
-
-/** What must agree across paths: the conversation, every call and its answer, the faults, the verdict, the time. */
-const view = (r: EpisodeRecord) => ({
-  outcome: r.outcome,
-  failure: r.failure ?? null,
-  ended: r.ended,
-  error: r.error?.message ?? null,
-  messages: r.messages.map((m) => `${m.role}: ${m.text}`),
-  calls: r.trace.map((t) => [t.tool, t.ordinal, t.status, t.atMs, t.fault ?? '', t.idempotencyKey ?? '', t.replayed ?? false, t.effect ?? false]),
-  faults: r.faults,
-  simulatedMs: r.simulatedMs,
-});
-
-function startService(wait: 'clock' | 'real'): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../../examples/http-agent/agent.mjs', import.meta.url)), '--port', '0', '--wait', wait]);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.on('exit', (code) => reject(new Error(`agent.mjs exited with ${code}: ${out}`)));
-    child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-  });
-}
 
 let module: Map<string, EpisodeRecord>;
 let stub: LlmStub;
@@ -116,10 +38,6 @@ afterAll(async () => {
   await stub?.close();
 });
 
-const passRate = (m: Map<string, EpisodeRecord>, profile: string) => {
-  const rs = [...m.entries()].filter(([k]) => k.split('|')[1] === profile).map(([, r]) => r);
-  return rs.filter((r) => r.outcome === 'pass').length / rs.length;
-};
 
 describe('one client logic, four delivery paths', () => {
   it('the module twin meets every fault kind of the four profiles, and does not pass everything', () => {
@@ -191,22 +109,7 @@ describe('one client logic, four delivery paths', () => {
 
   it('over MCP\'s Streamable HTTP transport, from a client talking to the loopback tool server: the same records', async () => {
     const server = await startToolServer(harness.runtime);
-    const overHttp = defineAgent({
-      id: 'desk-mcp-http',
-      description: 'the order desk over MCP, Streamable HTTP',
-      create: (ctx) => {
-        const history: DeskEvent[] = [];
-        const client = (async () => {
-          const c = new Client({ name: 'desk', version: '1.0.0' });
-          await c.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrlFor(ctx.episodeId))));
-          return c;
-        })();
-        return {
-          reply: async (text) => deskReply(history, text, { call: async (a) => mcpCall(await client, a), wait: (ms) => ctx.clock.sleep(ms, ctx.signal) }),
-          close: async () => (await client).close(),
-        };
-      },
-    });
+    const overHttp = deskOverMcpHttp((id) => server.mcpUrlFor(id));
     try {
       const got = await sweep(overHttp, { mode: 'simulated' });
       for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), k).toEqual(view(r));

@@ -18,8 +18,9 @@ import { renderTable } from '../report/table.js';
 import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
 import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
 import { toolReference } from '../report/tools.js';
-import { evaluateGate, parseRule, type GateRule } from '../core/gate.js';
-import type { CellSummary } from '../stats/stats.js';
+import { parseRule } from '../core/gate.js';
+import { commandHelp, USAGE } from './help.js';
+import { verdictLines } from './verdict.js';
 import { planCommand } from './plan.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { reportCommand, writeReport } from './report.js';
@@ -40,115 +41,6 @@ import { replayEpisode } from './replay.js';
 export { configFromFlags, replayCommand, selectScenarios } from './options.js';
 export type { Io } from './options.js';
 
-const USAGE = `Usage: shakedown <command> [options]
-
-Commands:
-  sweep      run agents x ε x λ x scenarios x trials and write a run directory
-  validate   check every scenario: gold succeeds, noop fails, oracle passes at ε = λ = 0
-  selftest   run the planted-bug agents and a control: each bug must be caught where it bites
-  calibrate  compare a claim reader (the default, or --judge llm:MODEL) with hand labels: Cohen's kappa
-  user       feed agent messages to a scenario's simulated user: what it finds asked and answers
-  list       list scenarios | tools | agents | perturbations | faults | profiles | strategies | worlds
-  replay     rerun one episode and print its conversation, faults, trace and verdict
-  perturb    print perturbed samples of a scenario's first message beside the original
-  ladder     measure the ε ladder: mean distance of perturbed messages from the original per ε
-  faults     print the faults a seed plans for one episode: which calls fail and how
-  serve-tools  serve a world's tools over loopback HTTP for agents in other processes
-  stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
-  compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
-  plan       tasks and trials needed for an interval width (--width) or a difference to detect (--detect)
-  report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
-  merge      merge the run directories of shards (--shard I/N) into one: DIR... --out OUT
-  gate       go/no-go for a release: RUN --rule 'pass^4 >= 0.8 where eps <= 0.2' (exit 1 on no-go)
-  init       write a commented starter shakedown.config.ts (flags override its keys; --config FILE)
-
-Every command that takes sweep options reads shakedown.config.{ts,mts,js,mjs,json,yaml,yml} from the
-current directory (or --config FILE) first and says which; flags override its keys. \`shakedown COMMAND
---help\` shows one command's options.
-
-Sweep options:
-  --world ID|PATH     world to sweep: retail, travel, or a world module (default retail)
-  --seed S            run seed (default 42)
-  --out DIR           run directory (default runs/<time>)
-  --agent SPEC        agent, repeatable or comma-separated (default oracle,noop,reference-strict:none,reference:none,reference:retry,reference:idempotency+backoff,reference:robust)
-  --eps LIST          ε values in [0, 1] (default 0,0.5,1)
-  --lambda LIST       λ values in [0, 1] (default 0,0.1,0.3)
-  --trials N          trials per cell and task (default 4)
-  --scenario F        scenario id, id substring or category:NAME; repeatable (default all)
-  --concurrency N     episodes in flight (default 8)
-  --workers N|auto    worker threads running episodes; 1 = this process (default auto: every core for
-                      built-in agents and 1,000+ episodes)
-  --worker-max-memory MB  replace a worker whose heap passes MB after a batch (default 512)
-  --profile ID        fault profile (default mixed)
-  --perturbations L   perturbation families to apply, comma-separated (default all)
-  --fault-tools L     only these tools may fault, comma-separated (default all)
-  --fault-access A    only \`read\` or only \`write\` calls may fault (default both)
-  --outage-ms N       bursty faults: each fault opens an outage of N simulated ms
-  --real-wait-scale F real ms a fault waits per simulated ms, for agents with own timers (default 0)
-  --agent-time T      what moves the episode clock besides simulated waits: simulated, real (the
-                      agent's own time), model:MS (per model call) or auto (default: real for HTTP and
-                      LLM agents, simulated for the rest); see docs/faults.md
-  --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
-  --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
-  --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)
-  --simulator-model M model for the LLM user, when it should differ from the agent's
-  --fixed-trials      hold wording and faults fixed across trials
-  --adaptive N        adaptive trials: N for every task, the rest of --trials only where results are mixed
-  --ablate W          faults | perturbations: one sub-run per fault kind or family, alone, and a table
-  --fault-weights L   a custom fault mix, e.g. timeout=1,rate-limit=0.5 (over the profile's)
-  --max-turns N       user turns per episode (default 12)
-  --judge J           claim reader: wording (default) or llm:MODEL, accepted when its kappa on the
-                      world's hand labels reaches --judge-min-kappa (default 0.8); see \`calibrate\`
-  --deadline-ms N     wall-clock limit per episode (default 60000)
-  --tool-budget N     most tool calls per episode; a runaway loop ends there as an error (default 2000)
-  --quiet             no progress lines
-  --max-episodes N    stop launching after N episodes (resumable)
-  --time-limit S      stop launching after S seconds of wall time (resumable)
-  --max-cost USD      stop once LLM spend passes USD (prices per model in the config's \`prices\`)
-  --resume            continue the run in --out: skip finished episodes (same options, or --force;
-                      more --trials than the run had extend it)
-  --force             resume with other options, knowingly
-  --config FILE       the config file (default shakedown.config.* in this directory)
-  --shard I/N         run part I of N of the episode keys (merge the parts with \`shakedown merge\`)
-
-Perturb options: --scenario ID --eps E [--samples N] plus --seed, --world, --perturbations; sample i is
-  what trial i of a sweep with that seed sees first.
-Ladder options: [--levels LIST] (default 0,0.1,...,1) [--samples N] (default 8) plus --seed, --world,
-  --scenario, --perturbations.
-
-Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plus --seed, --profile,
-  --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
-Stats options: RUN [--theta T] (default 0.8) [--json].
-Compare options: RUN_A RUN_B [--agent ID] [--k K], or RUN --agents A,B [--k K]; [--adjust holm|bh]
-  (default holm).
-Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named).
-Validate options: [--world W] [--scenario F] [--seed S]: every scenario must hold (exit 1 if one does not).
-List options: worlds | scenarios [--world W] | tools [--world W] [--format md] (the tool reference) |
-  perturbations | faults | agents | strategies | profiles.
-Init options: none; it refuses to overwrite an existing shakedown.config.ts.
-Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pilot RUN [--agent ID |
-  --agents A,B], [--k K] (default 1) [--trials LIST] (default k,2k,4k) [--cells N] [--price USD per episode].
-Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [--format svg,png,html,md,csv]
-  [--out DIR] (default RUN/report) [--baseline RUN_B | --baseline-agent ID] (per-task changes against
-  another run, or against another agent of this run: regressions first, both sides' episodes a click away).
-Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
-  [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so);
-  the verdict is added to RUN/report/summary.md.
-Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) [--mcp]
-  (MCP on stdio instead of HTTP; the HTTP server also serves MCP at <episode>/mcp) plus --seed, --world,
-  --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.
-
-User options: --scenario ID [--world W] [--fresh] (each message as the first reply of a new episode)
-  [--json] [MESSAGE ...] (or JSON lines on stdin: a string or {"text": ...} each).
-Selftest options: [--world retail|travel|all] (default all) [--trials N] (default 2) [--only ID,...]
-  [--mutants FILE] (default test/fixtures/mutants.ts) [--json]; exit 1 when a mutant is missed or a
-  control differs from its base.
-Calibrate options: [--judge wording|llm:MODEL] (default wording) [--labels FILE] (default the world's
-  shipped labels) [--world W] [--json], plus the --llm-* options for an LLM judge.
-
-Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
-  --fixed-trials and --max-turns as in the sweep; --json prints the episode record.
-`;
 
 /**
  * `--ablate faults|perturbations`: one sub-run per fault kind (alone, weight 1) or per perturbation
@@ -411,54 +303,6 @@ function costOf(record: EpisodeRecord, prices: Readonly<Record<string, { input: 
   const price = prices[model];
   if (!price) return undefined;
   return Math.round(((record.usage.promptTokens * price.input + record.usage.completionTokens * price.output) / 1e6) * 1e6) / 1e6;
-}
-
-/**
- * One line per agent under test: pass^n where nothing is perturbed or faulty, at the worst cell, the
- * surface volume, and GO / NO-GO under the config's gate rules when it has them.
- */
-export function verdictLines(grid: Grid, rules: readonly GateRule[], lower: boolean, complete: boolean): string[] {
-  const tested = grid.agents.filter((a) => !BASELINE_IDS.includes(a.agent));
-  const shown = tested.length > 0 ? tested : grid.agents;
-  const k = Math.min(...shown.map((a) => a.surfaces.length));
-  if (!Number.isFinite(k) || k < 1) return [];
-  const width = Math.max(...shown.map((a) => a.agent.length));
-  const lines = [`verdict (pass^${k}${rules.length > 0 ? `; gate: ${rules.map((r) => r.text).join('; ')}${lower ? ' on the lower bounds' : ''}` : ''}${complete ? '' : '; on an incomplete run'}):`];
-  for (const a of shown) {
-    const at = (c: CellSummary | undefined) => c?.passHatK[k - 1]?.value;
-    const first = [...a.cells].sort((x, y) => x.eps + x.lambda - (y.eps + y.lambda))[0];
-    const worst = [...a.cells].sort((x, y) => (at(x) ?? 1) - (at(y) ?? 1))[0];
-    const s = a.surfaces[k - 1];
-    let verdict = '';
-    if (rules.length > 0) {
-      try {
-        const failed = evaluateGate(a.agent, a.cells, rules, { lower }).filter((c) => !c.passed);
-        verdict = failed.length === 0 ? 'GO' : `NO-GO (${failed[0]?.message}${failed.length > 1 ? `, and ${failed.length - 1} more` : ''})`;
-      } catch (error) {
-        verdict = `gate not applied: ${(error as Error).message}`;
-      }
-    }
-    lines.push(`  ${a.agent.padEnd(width)}  ${(at(first) ?? Number.NaN).toFixed(3)} at ε ${first?.eps}, λ ${first?.lambda}; worst ${(at(worst) ?? Number.NaN).toFixed(3)} at ε ${worst?.eps}, λ ${worst?.lambda}; volume ${s ? s.volume.toFixed(3) : '-'}${verdict ? `  ${verdict}` : ''}`);
-  }
-  return lines;
-}
-
-/** One command's help: its line from the command list and its options, from the usage text. */
-export function commandHelp(command: string): string | undefined {
-  const line = USAGE.split('\n').find((l) => new RegExp(`^  ${command.replace(/[-]/g, '\\-')}\\s`).test(l));
-  if (!line) return undefined;
-  const title = `${command.charAt(0).toUpperCase()}${command.slice(1)} options:`;
-  const lines = USAGE.split('\n');
-  const start = lines.findIndex((l) => l.startsWith(title));
-  let block: string[] = [];
-  if (start >= 0) {
-    block = [lines[start] as string];
-    for (let i = start + 1; i < lines.length && /^\s/.test(lines[i] as string) && (lines[i] as string).trim() !== ''; i++) block.push(lines[i] as string);
-  }
-  // Commands that take the sweep's options say so; their own block comes first.
-  const sweepLike = ['sweep', 'validate', 'replay', 'perturb', 'ladder', 'faults', 'serve-tools', 'selftest', 'calibrate', 'user'].includes(command);
-  const note = sweepLike && command !== 'sweep' ? ['', 'It reads the config file as a sweep does (--config FILE); the sweep options above it apply where they make sense (shakedown sweep --help).'] : [];
-  return [`Usage: shakedown ${command} [options]`, '', line.trim(), '', ...(block.length > 0 ? block : ['(no options)']), ...note, ''].join('\n');
 }
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */

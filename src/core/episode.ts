@@ -12,6 +12,9 @@ import { callTool } from './tools.js';
 import { ScriptedUser, type Confusion, type UserSimulatorFactory } from '../user/index.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
+import { asError, DeadlineError, safeString, SimulatorError, ToolBudgetError } from './episode-errors.js';
+
+export { asError, DeadlineError, SimulatorError, ToolBudgetError } from './episode-errors.js';
 import { classifyFailure, judgeEpisode, outcomeOf, type ClaimReader, type FailureClass, type Finding } from '../judge/index.js';
 import { dataValues, isData } from '../judge/outputs.js';
 import { callObserver } from '../judge/observe.js';
@@ -115,35 +118,6 @@ export interface EpisodeOptions {
 /** The default per-episode tool-call budget: far above any honest episode (the built-in agents make at most a few dozen calls). */
 export const DEFAULT_TOOL_BUDGET = 2_000;
 
-/** Thrown into an episode whose agent spent its tool-call budget. */
-export class ToolBudgetError extends Error {
-  constructor(calls: number) {
-    super(`the agent made more than ${calls} tool calls in one episode (a runaway loop?); raise --tool-budget if it really needs more`);
-    this.name = 'ToolBudgetError';
-  }
-}
-
-/**
- * What an agent threw, as an Error: anything may be thrown, even a value `String()` cannot convert (a
- * null-prototype object), and none of it may crash the sweep.
- */
-export function asError(thrown: unknown): Error {
-  if (thrown instanceof Error) return thrown;
-  let text: string;
-  try {
-    text = typeof thrown === 'string' ? thrown : JSON.stringify(thrown) ?? String(thrown);
-  } catch {
-    try {
-      text = String(thrown);
-    } catch {
-      text = Object.prototype.toString.call(thrown);
-    }
-  }
-  const e = new Error(`the agent threw a non-Error value: ${text.slice(0, 500)}`);
-  e.name = 'NonErrorThrown';
-  return e;
-}
-
 /** A scenario made ready: its initial database and the canonical gold state. */
 export interface PreparedScenario {
   readonly scenario: Scenario;
@@ -161,14 +135,6 @@ export interface PreparedScenario {
   readonly outputsAreData: readonly boolean[];
 }
 
-/** A failure of the scripted user, kept apart so that it is never blamed on the agent. */
-export class SimulatorError extends Error {
-  constructor(cause: unknown) {
-    super(`the user simulator failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = 'SimulatorError';
-  }
-}
-
 const simulated = async <T>(f: () => T | Promise<T>): Promise<T> => {
   try {
     return await f();
@@ -179,14 +145,6 @@ const simulated = async <T>(f: () => T | Promise<T>): Promise<T> => {
 
 /** How long an agent's `close()` may take before the episode moves on without it. */
 const CLOSE_GRACE_MS = 5_000;
-
-/** Thrown into an agent's pending work when the episode's deadline passes. */
-export class DeadlineError extends Error {
-  constructor(what: string) {
-    super(`episode deadline passed (${what})`);
-    this.name = 'DeadlineError';
-  }
-}
 
 /**
  * A world made ready for one run seed: its tool runtime, its base database (generated once) and its
@@ -296,14 +254,6 @@ export function resolveAgentTime(setting: AgentTimeSetting | undefined, factory:
   return factory.time ?? { mode: 'simulated' };
 }
 
-/** A property of something an agent threw, as a string, whatever it is (a getter that throws, a symbol). */
-function safeString(value: unknown, fallback: string): string {
-  try {
-    return typeof value === 'string' ? value : value === undefined ? fallback : String(value);
-  } catch {
-    return fallback;
-  }
-}
 
 /** An episode's id: a DNS label from the run seed and the key, the same on every thread and every rerun. */
 export const episodeIdOf = (runSeed: string, key: EpisodeKey): string => `e${deriveSeed(runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;

@@ -10,16 +10,19 @@ import { faultKinds, faultProfiles } from '../faults/index.js';
 import { perturbationFamilies } from '../perturbations/index.js';
 import { defineAgent, type AgentFactory } from '../src/agents/contract.js';
 import type { AgentTime } from '../src/core/clock.js';
+import type { FaultProfile } from '../src/core/faults.js';
 import { runEpisode, WorldHarness, type EpisodeRecord } from '../src/core/episode.js';
 import { resolveFamilies } from '../src/core/perturb.js';
 import { deskReply, httpCall, type DeskEvent } from '../examples/http-agent/desk.mjs';
 import { retail, scenario } from './helpers.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mcpCall } from '../examples/desk-mcp.js';
+import { mcpCall } from '../examples/http-agent/desk.mjs';
 
 export const SCENARIOS = ['read-order-status', 'read-order-status-name-zip', 'cancel-pending-no-longer-needed', 'cancel-pending-mistake'];
-export const PROFILES = ['rate-limit', 'timeouts', 'outage', 'timeout-after-commit'];
+/** Profiles that, together, fire every fault kind (`truncated` is the kit's own: bodies cut short only). */
+export const PROFILES = ['rate-limit', 'timeouts', 'outage', 'timeout-after-commit', 'network', 'drift', 'empty', 'truncated'];
+const KIT_PROFILES: readonly FaultProfile[] = [{ id: 'truncated', description: 'bodies cut short only', weights: { 'truncated-body': 1 } }];
 export const LAMBDA = 0.6;
 export const TRIALS = 3;
 
@@ -38,19 +41,22 @@ export const deskModule = (global: boolean): AgentFactory =>
 export const harness = new WorldHarness(retail, '42');
 export const families = resolveFamilies(perturbationFamilies, undefined);
 
-/** Every (scenario, profile, trial) episode of one path, in parallel; the key names the same agent on every path. */
-export async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode: 'auto' }, profiles = PROFILES): Promise<Map<string, EpisodeRecord>> {
+/**
+ * Every (scenario, profile, trial) episode of one path, `concurrency` at a time (all at once unless told:
+ * a path that starts a process per episode is given a limit); the key names the same agent on every path.
+ */
+export async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode: 'auto' }, profiles = PROFILES, concurrency = Infinity): Promise<Map<string, EpisodeRecord>> {
   const out = new Map<string, EpisodeRecord>();
-  const jobs: Promise<void>[] = [];
+  const jobs: (() => Promise<void>)[] = [];
   for (const id of SCENARIOS) {
     const prepared = await harness.prepare(scenario(id));
     for (const profileId of profiles) {
-      const profile = faultProfiles.find((p) => p.id === profileId);
+      const profile = [...faultProfiles, ...KIT_PROFILES].find((p) => p.id === profileId);
       if (!profile) throw new Error(`no profile ${profileId}`);
       for (let trial = 0; trial < TRIALS; trial++) {
         // Episode ids come from the key: the profile goes into the trial number so that keys differ across profiles.
         const key = { scenario: id, agent: 'desk', eps: 0, lambda: LAMBDA, trial: PROFILES.indexOf(profileId) * 100 + trial };
-        jobs.push(
+        jobs.push(() =>
           runEpisode(harness, prepared, factory, key, { runSeed: '42', families, faultKinds, profile, agentTime, deadlineMs: 120_000 }).then((r) => {
             out.set(`${id}|${profileId}|${trial}`, r);
           }),
@@ -58,7 +64,10 @@ export async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode
       }
     }
   }
-  await Promise.all(jobs);
+  const lanes = Array.from({ length: Math.min(concurrency, jobs.length) }, async () => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) await job();
+  });
+  await Promise.all(lanes);
   return out;
 }
 

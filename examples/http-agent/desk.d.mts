@@ -17,3 +17,4 @@ export declare function delayFor(result: DeskResult, attempt: number): number;
 export declare function decide(history: readonly DeskEvent[], options?: DeskOptions): DeskAction;
 export declare function deskReply(history: DeskEvent[], text: string, io: { call(action: DeskAction & { type: 'call' }): Promise<DeskResult>; wait(ms: number): Promise<void> }, options?: DeskOptions): Promise<string>;
 export declare function httpCall(fetchFn: typeof fetch, baseUrl: string, tools: readonly { name: string; method: string; path: string }[], action: DeskAction & { type: 'call' }, signal?: AbortSignal): Promise<DeskResult>;
+export declare function mcpCall(client: { callTool(request: { name: string; arguments?: Record<string, unknown> }): Promise<unknown> }, action: DeskAction & { type: 'call' }): Promise<DeskResult>;

@@ -215,3 +215,34 @@ export async function httpCall(fetchFn, baseUrl, tools, action, signal) {
   const date = response.headers.get('date');
   return { status: response.status, ...(retryAfter ? { retryAfter } : {}), ...(date ? { date } : {}), body };
 }
+
+/**
+ * A tool call over MCP with any MCP client (`@modelcontextprotocol/sdk`'s Client): the desk's result,
+ * never a throw. An error result carries `{status, retryAfter?, date?, body}` as its text; a call that
+ * rejects (a reset, a gateway timeout: a transport failure) is no answer, status 0, as over HTTP.
+ */
+export async function mcpCall(client, action) {
+  let result;
+  try {
+    result = await client.callTool({ name: action.tool, arguments: { ...action.args, ...(action.key ? { idempotency_key: action.key } : {}) } });
+  } catch {
+    return { status: 0, body: null };
+  }
+  const first = result.content?.[0];
+  const text = first?.type === 'text' ? (first.text ?? '') : '';
+  if (result.isError) {
+    try {
+      const o = JSON.parse(text);
+      return { status: o.status, ...(o.retryAfter ? { retryAfter: o.retryAfter } : {}), ...(o.date ? { date: o.date } : {}), body: o.body ?? null };
+    } catch {
+      return { status: 500, body: text };
+    }
+  }
+  let body = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // A body cut short stays text, as over HTTP.
+  }
+  return { status: 200, body };
+}

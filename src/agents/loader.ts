@@ -1,6 +1,7 @@
 /**
  * Turns an agent spec from the command line or a config into a factory: a built-in (`reference:robust`),
- * a module (`./my-agent.ts`, loaded without a build step), or a service (`http://127.0.0.1:8000`).
+ * a module (`./my-agent.ts`, loaded without a build step), a service (`http://127.0.0.1:8000`), a command
+ * launched per episode (`cmd:node ./agent.mjs`) or a model behind an API (`llm:MODEL`, `anthropic:MODEL`).
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { tsImport } from 'tsx/esm/api';
 import { ShakedownError } from '../core/errors.js';
 import type { AgentFactory } from './contract.js';
 import { httpAgent, probeService } from './http-agent.js';
+import { commandAgent, probeCommand } from './command-agent.js';
 import { apiKeyFrom, llmAgent } from './llm.js';
 import { anthropicSettingsSchema, llmSettingsSchema, type LlmSettings } from '../core/config.js';
 import { anthropicAgent, anthropicKeyFrom } from './anthropic.js';
@@ -51,11 +53,12 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
 }
 
 /**
- * Where an agent spec's agent comes from: `built-in` agents compute in this process (CPU-bound); `llm`
- * and `http` agents wait on the network; a `module` agent may do either.
+ * Where an agent spec's agent comes from: `built-in` agents compute in this process (CPU-bound); `llm`,
+ * `http` and `command` agents wait on the network or another process; a `module` agent may do either.
  */
-export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'module' {
+export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'command' | 'module' {
   const s = spec.trim();
+  if (s.startsWith('cmd:')) return 'command';
   if (s === 'llm' || s.startsWith('llm:') || s.startsWith('anthropic:')) return 'llm';
   if (/^https?:\/\//.test(s)) return 'http';
   return isModuleSpec(s) ? 'module' : 'built-in';
@@ -80,6 +83,11 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
     return llmAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
   }
   if (source === 'http') return httpAgent(s, await probeService(s));
+  if (source === 'command') {
+    // `cmd:COMMAND`: one process per episode, run by the shell in the current directory.
+    const command = s.slice('cmd:'.length).trim();
+    return commandAgent(command, cwd ?? process.cwd(), await probeCommand(command, cwd));
+  }
   if (source === 'module') return loadModuleAgent(s, cwd);
   return resolveAgent(s);
 }

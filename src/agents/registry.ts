@@ -84,7 +84,7 @@ export function resolveAgent(spec: string): AgentFactory {
   const options = colon < 0 ? undefined : trimmed.slice(colon + 1);
   const entry = agentEntries.find((e) => e.id === id);
   if (!entry) {
-    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to find agent \`${spec}\`: no such agent. Built-in agents: ${agentEntries.map((e) => e.id).join(', ')} (e.g. reference:retry); or a module path (./my-agent.ts), a service URL (http://...) or llm:MODEL.`);
+    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to find agent \`${spec}\`: no such agent. Built-in agents: ${agentEntries.map((e) => e.id).join(', ')} (e.g. reference:retry); or a module path (./my-agent.ts), a service URL (http://...), a command (cmd:node ./agent.mjs), llm:MODEL or anthropic:MODEL.`);
   }
   return entry.build(options);
 }

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpToolSource } from './mcp.js';
+import type { AgentContext } from './contract.js';
 /** What a tool server serves: a runtime, or any router of episode requests with the same behaviour. */
 export interface ToolSource {
   /** The episode's tool base URL on its own host, e.g. `http://e1.retail.shakedown.test/api`. */
@@ -154,5 +155,63 @@ export async function startToolServer(runtime: ToolSource, options: ToolServerOp
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** Where an out-of-process agent reaches one episode: its tool API, its clock and its MCP endpoint. */
+export interface EpisodeEndpoints {
+  readonly toolBaseUrl: string;
+  readonly clockUrl: string;
+  readonly mcpUrl: string;
+}
+
+/** The episode context an out-of-process agent is given (posted to a service, written to a file for a command). */
+export const episodeContext = (ctx: AgentContext, endpoints: EpisodeEndpoints) => ({
+  episodeId: ctx.episodeId,
+  world: ctx.world,
+  policy: ctx.policy,
+  tools: ctx.tools,
+  ...endpoints,
+  now: new Date(ctx.clock.now()).toISOString(),
+  seed: ctx.seed,
+});
+
+/**
+ * One loopback tool server for the open episodes of a run's out-of-process agents (services, commands):
+ * `open` serves an episode's tools, clock and MCP endpoint from its context until `close`; the server
+ * starts with the first episode and lives until `dispose`.
+ */
+export function episodeToolHost(): { open(ctx: AgentContext): Promise<EpisodeEndpoints>; close(ctx: AgentContext): void; dispose(): Promise<void> } {
+  /** Open episodes' contexts by id; everything the tool server needs of an episode is in its context. */
+  const episodes = new Map<string, AgentContext>();
+  /** The same contexts by tool host, for routing each call without a search. */
+  const byHost = new Map<string, AgentContext>();
+  let server: Promise<ToolServer> | undefined;
+  const source: ToolSource = {
+    baseUrl: (episodeId) => episodes.get(episodeId)?.baseUrl ?? `http://${episodeId}.unknown.invalid/api`,
+    clockOf: (episodeId) => episodes.get(episodeId)?.clock,
+    mcpOf: (episodeId) => episodes.get(episodeId),
+    route: async (request) => {
+      const host = new URL(request.url).host;
+      const episode = byHost.get(host);
+      if (!episode) throw new TypeError(`fetch failed: no open episode serves ${host}`);
+      return episode.fetch(request);
+    },
+  };
+  return {
+    async open(ctx) {
+      server ??= startToolServer(source, { unref: true });
+      const tools = await server;
+      episodes.set(ctx.episodeId, ctx);
+      byHost.set(new URL(ctx.baseUrl).host, ctx);
+      return { toolBaseUrl: tools.baseUrlFor(ctx.episodeId), clockUrl: tools.clockUrlFor(ctx.episodeId), mcpUrl: tools.mcpUrlFor(ctx.episodeId) };
+    },
+    close(ctx) {
+      episodes.delete(ctx.episodeId);
+      byHost.delete(new URL(ctx.baseUrl).host);
+    },
+    async dispose() {
+      if (server) await (await server).close();
+    },
   };
 }

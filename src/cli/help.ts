@@ -30,7 +30,9 @@ Sweep options:
   --world ID|PATH     world to sweep: retail, travel, or a world module (default retail)
   --seed S            run seed (default 42)
   --out DIR           run directory (default runs/<time>)
-  --agent SPEC        agent, repeatable or comma-separated (default oracle,noop,reference-strict:none,reference:none,reference:retry,reference:idempotency+backoff,reference:robust)
+  --agent SPEC        agent, repeatable or comma-separated (default oracle,noop,reference-strict:none,reference:none,reference:retry,reference:idempotency+backoff,reference:robust);
+                      a built-in, a module (./agent.ts), a service (http://...), a command launched per
+                      episode (cmd:node ./agent.mjs; tools over MCP), llm:MODEL or anthropic:MODEL
   --eps LIST          ε values in [0, 1] (default 0,0.5,1)
   --lambda LIST       λ values in [0, 1] (default 0,0.1,0.3)
   --trials N          trials per cell and task (default 4)
@@ -46,8 +48,8 @@ Sweep options:
   --outage-ms N       bursty faults: each fault opens an outage of N simulated ms
   --real-wait-scale F real ms a fault waits per simulated ms, for agents with own timers (default 0)
   --agent-time T      what moves the episode clock besides simulated waits: simulated, real (the
-                      agent's own time), model:MS (per model call) or auto (default: real for HTTP and
-                      LLM agents, simulated for the rest); see docs/faults.md
+                      agent's own time), model:MS (per model call) or auto (default: real for HTTP,
+                      command and LLM agents, simulated for the rest); see docs/faults.md
   --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
   --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
   --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)

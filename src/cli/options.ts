@@ -149,7 +149,8 @@ export function configFromFlags(flags: Flags): SweepConfig {
   const c: Record<string, unknown> = {};
   if (flags.world !== undefined) c.world = flags.world;
   if (flags.seed !== undefined) c.seed = flags.seed;
-  if (flags.agent !== undefined) c.agents = flags.agent.flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
+  // A command (`cmd:...`) is one agent whatever commas it holds; other values may list several.
+  if (flags.agent !== undefined) c.agents = flags.agent.flatMap((a) => (a.trim().startsWith('cmd:') ? [a] : a.split(','))).map((a) => a.trim()).filter(Boolean);
   if (flags.eps !== undefined) c.eps = parseNumberList('eps', flags.eps);
   if (flags.lambda !== undefined) c.lambda = parseNumberList('lambda', flags.lambda);
   if (flags.trials !== undefined) c.trials = parseInteger('trials', flags.trials);

@@ -1,9 +1,10 @@
 /**
  * Delivery-path parity (docs/faults.md, "Time"): one client logic, the order desk of
  * examples/http-agent/desk.mjs (Retry-After honoured, backoff, one Idempotency-Key per change), run as a
- * module agent, as an HTTP service in another Node process, through global interception, over MCP, and as
- * the LLM agent against a stub model scripted with the same logic, meets the same faults and gets the same
- * outcomes on the same seeds, under rate limits, timeouts, outages and timeouts after commit.
+ * module agent, as an HTTP service in another Node process, through global interception, over MCP (an
+ * in-process client, a client over Streamable HTTP, a command launched per episode over stdio and over
+ * Streamable HTTP), and as the LLM agents against stub models scripted with the same logic, meets the same
+ * faults and gets the same outcomes on the same seeds, under profiles that together fire every fault kind.
  *
  * Under `simulated` agent time every path is deterministic and the records agree exactly (messages, calls,
  * statuses, simulated times). Real time enters only where an agent waits in real time: the service with
@@ -19,10 +20,13 @@ import { anthropicSettingsSchema, llmSettingsSchema } from '../../src/core/confi
 import { anthropicAgent } from '../../src/agents/anthropic.js';
 import { startAnthropicStub } from '../anthropic-stub.js';
 import type { EpisodeRecord } from '../../src/core/episode.js';
-import { deskModule, deskOverMcpHttp, harness, passRate, startService, sweep, view } from '../parity-kit.js';
+import { deskModule, deskOverMcpHttp, harness, passRate, PROFILES, startService, sweep, view } from '../parity-kit.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
 import deskMcp from '../../examples/desk-mcp.js';
 import { startToolServer } from '../../src/agents/tool-server.js';
+import { commandAgent, probeCommand } from '../../src/agents/command-agent.js';
+import { faultKinds } from '../../faults/index.js';
+import { fileURLToPath } from 'node:url';
 
 
 let module: Map<string, EpisodeRecord>;
@@ -39,10 +43,11 @@ afterAll(async () => {
 });
 
 
-describe('one client logic, four delivery paths', () => {
-  it('the module twin meets every fault kind of the four profiles, and does not pass everything', () => {
-    const fired = new Set([...module.values()].flatMap((r) => r.faults.map((f) => `${f.kind}${f.phase === 'after' ? ' after commit' : ''}`)));
-    expect([...fired].sort()).toEqual(['rate-limit', 'server-error', 'timeout', 'timeout after commit']);
+describe('one client logic, every delivery path', () => {
+  it('the module twin meets every fault kind, and does not pass everything', () => {
+    const faults = [...module.values()].flatMap((r) => r.faults);
+    expect([...new Set(faults.map((f) => f.kind))].sort()).toEqual(faultKinds.map((k) => k.id).sort());
+    expect(faults.some((f) => f.kind === 'timeout' && f.phase === 'after')).toBe(true);
     // Retries with one key per change: a timeout after commit is replayed, never written twice.
     expect([...module.values()].some((r) => r.trace.some((t) => t.replayed))).toBe(true);
     expect([...module.values()].every((r) => !r.diff.some((d) => /payments/.test(d.message) && /unexpected/.test(d.message)))).toBe(true);
@@ -117,6 +122,22 @@ describe('one client logic, four delivery paths', () => {
       await server.close();
     }
   });
+
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`as a command launched per episode, an MCP client over ${transport === 'stdio' ? 'stdio (the MCP config it is given)' : 'Streamable HTTP'}: the same records`, async () => {
+      const command = `"${process.execPath}" "${fileURLToPath(new URL('../../examples/mcp-agent/agent.mjs', import.meta.url))}" --transport ${transport}`;
+      const info = await probeCommand(command);
+      expect(info.id).toBe(`desk-mcp-${transport}`);
+      const agent = commandAgent(command, process.cwd(), info);
+      try {
+        // A process (and over stdio, an MCP server it launches) per episode: a few at a time.
+        const got = await sweep(agent, { mode: 'simulated' }, PROFILES, 6);
+        for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), k).toEqual(view(r));
+      } finally {
+        await agent.dispose?.();
+      }
+    });
+  }
 
   it('as an HTTP service that sleeps in real time, under real agent time: the same outcomes and calls', async () => {
     const { child, url } = await startService('real');

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KEY_ARG, WAIT_TOOL } from '../src/agents/llm.js';
 import { decide, type DeskEvent } from '../examples/http-agent/desk.mjs';
+import { deskResult } from './llm-stub.js';
 
 type Block = { type: string; text?: string; id?: string; name?: string; input?: Record<string, unknown>; tool_use_id?: string; content?: string };
 type Message = { role: 'user' | 'assistant'; content: string | Block[] };
@@ -26,10 +27,7 @@ function history(messages: readonly Message[]): DeskEvent[] {
     if (m.role === 'user') {
       for (const b of blocks) {
         if (b.type === 'text') out.push({ type: 'user', text: b.text ?? '' });
-        else if (b.type === 'tool_result' && !waits.has(b.tool_use_id ?? '')) {
-          const r = JSON.parse(b.content ?? '{}') as { status?: number; retryAfter?: string; date?: string; body?: unknown; error?: string };
-          out.push({ type: 'result', status: r.error !== undefined ? 0 : (r.status ?? 0), ...(r.retryAfter ? { retryAfter: r.retryAfter } : {}), ...(r.date ? { date: r.date } : {}), body: r.body ?? null });
-        }
+        else if (b.type === 'tool_result' && !waits.has(b.tool_use_id ?? '')) out.push(deskResult(b.content ?? ''));
       }
     } else {
       const uses = blocks.filter((b) => b.type === 'tool_use');

@@ -32,6 +32,24 @@ export interface StubOptions {
 
 type Call = { id?: string; function?: { name?: string; arguments?: string } };
 
+/**
+ * A tool message as the desk's result. Over HTTP the agent writes `{status, retryAfter?, date?, body}` or
+ * `{error}`; over MCP (`tools: mcp`) a success is the answer's body as it came (JSON, or text cut short)
+ * and an error result is `{status, retryAfter?, date?, body}`.
+ */
+export function deskResult(content: string): DeskEvent {
+  let r: unknown;
+  try {
+    r = JSON.parse(content || 'null');
+  } catch {
+    return { type: 'result', status: 200, body: content };
+  }
+  const o = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as { status?: unknown; retryAfter?: string; date?: string; body?: unknown; error?: unknown }) : undefined;
+  if (o && typeof o.error === 'string' && Object.keys(o).length === 1) return { type: 'result', status: 0, body: null };
+  if (o && typeof o.status === 'number' && Object.keys(o).every((k) => ['status', 'retryAfter', 'date', 'body', 'replayed'].includes(k))) return { type: 'result', status: o.status, ...(o.retryAfter ? { retryAfter: o.retryAfter } : {}), ...(o.date ? { date: o.date } : {}), body: o.body ?? null };
+  return { type: 'result', status: 200, body: r };
+}
+
 /** The conversation as the desk's history: user messages, its calls and waits, their results, its replies. */
 function deskHistory(messages: readonly (Message & { tool_call_id?: string })[]): DeskEvent[] {
   const history: DeskEvent[] = [];
@@ -50,10 +68,7 @@ function deskHistory(messages: readonly (Message & { tool_call_id?: string })[])
         }
       }
       if (!m.tool_calls?.length) history.push({ type: 'reply', text: m.content ?? '' });
-    } else if (m.role === 'tool' && !waits.has(m.tool_call_id ?? '')) {
-      const r = JSON.parse(m.content ?? '{}') as { status?: number; retryAfter?: string; date?: string; body?: unknown; error?: string };
-      history.push({ type: 'result', status: r.error !== undefined ? 0 : (r.status ?? 0), ...(r.retryAfter ? { retryAfter: r.retryAfter } : {}), ...(r.date ? { date: r.date } : {}), body: r.body ?? null });
-    }
+    } else if (m.role === 'tool' && !waits.has(m.tool_call_id ?? '')) history.push(deskResult(m.content ?? ''));
   }
   return history;
 }

@@ -9,7 +9,7 @@ import { ShakedownError } from '../core/errors.js';
 import type { LlmSettings } from '../core/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { withStrategies } from './client.js';
-import { modelTools, postWithRetries, runToolCall, SYSTEM, wait, WAIT_SPEC, WAIT_TOOL } from './llm.js';
+import { checkToolTransport, postWithRetries, SYSTEM, toolboxFor } from './llm.js';
 import { parseStrategies, strategyName } from './strategies.js';
 
 /** The Messages API version this agent speaks. */
@@ -43,19 +43,17 @@ export function anthropicKeyFrom(settings: LlmSettings, env: NodeJS.ProcessEnv =
 
 /** The Anthropic agent for the given settings; `anthropic:MODEL` overrides the model. */
 export function anthropicAgent(settings: LlmSettings, strategies?: string): AgentFactory {
+  checkToolTransport(settings, strategies, 'anthropic');
   const named = strategies && strategies !== 'none' ? `+${strategyName(parseStrategies(strategies))}` : '';
   return {
     id: `anthropic:${settings.model}${named}`,
-    description: `Anthropic Messages agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}`,
+    description: `Anthropic Messages agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}${settings.tools === 'mcp' ? ', tools over MCP' : ''}`,
     time: { mode: 'real' },
-    create(agentCtx: AgentContext) {
+    async create(agentCtx: AgentContext) {
       const ctx = named ? { ...agentCtx, fetch: withStrategies(agentCtx, strategies as string) } : agentCtx;
       const apiKey = anthropicKeyFrom(settings);
-      const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-      const fns = modelTools(ctx.tools);
-      const waitTool = fns.some((t) => t.function.name === WAIT_TOOL) ? undefined : WAIT_TOOL;
-      if (waitTool) fns.push(WAIT_SPEC);
-      const tools = fns.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
+      const toolbox = await toolboxFor(ctx, settings);
+      const tools = toolbox.tools.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }));
       const messages: Message[] = [];
       const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
       return {
@@ -74,9 +72,7 @@ export function anthropicAgent(settings: LlmSettings, strategies?: string): Agen
             if (uses.length === 0) return blocks.filter((b): b is Extract<Block, { type: 'text' }> => b.type === 'text').map((b) => b.text).join('\n');
             const results: Block[] = [];
             for (const use of uses) {
-              const raw = JSON.stringify(use.input ?? {});
-              const content = use.name === waitTool ? await wait(ctx, raw) : await runToolCall(ctx, specs, use.name, raw);
-              const failed = /^\{"(error|status)":/.test(content) && !/^\{"status":2\d\d/.test(content);
+              const { content, failed } = await toolbox.call(use.name, JSON.stringify(use.input ?? {}));
               results.push({ type: 'tool_result', tool_use_id: use.id, content, ...(failed ? { is_error: true } : {}) });
             }
             messages.push({ role: 'user', content: results });

@@ -99,20 +99,19 @@ export const SYSTEM = (policy: string) =>
 
 /** The LLM agent for the given settings; `llm:MODEL` on the command line overrides the model. */
 export function llmAgent(settings: LlmSettings, strategies?: string): AgentFactory {
+  checkToolTransport(settings, strategies, 'llm');
   const named = strategies && strategies !== 'none' ? `+${strategyName(parseStrategies(strategies))}` : '';
   return {
     id: `llm:${settings.model}${named}`,
-    description: `OpenAI-compatible Chat Completions agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}`,
+    description: `OpenAI-compatible Chat Completions agent (${settings.model} at ${settings.baseUrl})${named ? `, its tool calls behind ${named.slice(1)}` : ''}${settings.tools === 'mcp' ? ', tools over MCP' : ''}`,
     // Its API latency is its thinking time: under `--agent-time auto` that real time moves the episode clock.
     time: { mode: 'real' },
-    create(agentCtx: AgentContext) {
+    async create(agentCtx: AgentContext) {
       // `llm:MODEL+backoff`: the model's tool calls go through the strategies, its own API calls do not.
       const ctx = named ? { ...agentCtx, fetch: withStrategies(agentCtx, strategies as string) } : agentCtx;
       const apiKey = apiKeyFrom(settings);
-      const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
-      const tools = modelTools(ctx.tools);
-      const waitTool = tools.some((t) => t.function.name === WAIT_TOOL) ? undefined : WAIT_TOOL;
-      if (waitTool) tools.push(WAIT_SPEC);
+      const toolbox = await toolboxFor(ctx, settings);
+      const tools = toolbox.tools;
       const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM(ctx.policy) }];
       const usage: Usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
       return {
@@ -129,13 +128,93 @@ export function llmAgent(settings: LlmSettings, strategies?: string): AgentFacto
             messages.push({ role: 'assistant', content: answer.content ?? null, ...(answer.tool_calls?.length ? { tool_calls: answer.tool_calls } : {}) });
             if (!answer.tool_calls?.length) return answer.content ?? '';
             for (const call of answer.tool_calls) {
-              const content = call.function.name === waitTool ? await wait(ctx, call.function.arguments) : await runToolCall(ctx, specs, call.function.name, call.function.arguments);
+              const { content } = await toolbox.call(call.function.name, call.function.arguments);
               messages.push({ role: 'tool', tool_call_id: call.id, content });
             }
           }
           return "I'm sorry, I couldn't finish this in time. Please try again.";
         },
       };
+    },
+  };
+}
+
+/** A function tool as the model is given it. */
+export type FunctionTool = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } };
+
+/** A model agent's tools: what the model is shown, and how one of its calls is carried out. */
+export interface Toolbox {
+  /** The world's tools and the wait tool, as function tools. */
+  readonly tools: FunctionTool[];
+  /** Runs one call; whatever goes wrong is a message to the model (`failed`), never a throw. */
+  call(name: string, rawArgs: string): Promise<{ content: string; failed: boolean }>;
+}
+
+/** Refuses strategies with tools over MCP: strategies wrap the HTTP calls an agent makes. */
+export function checkToolTransport(settings: LlmSettings, strategies: string | undefined, setting: string): void {
+  if (settings.tools === 'mcp' && strategies && strategies !== 'none') {
+    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to select \`+${strategies}\` with \`${setting}.tools: mcp\`: strategies wrap tool calls made over HTTP, and over MCP the tools are called through an MCP client. Drop the strategies, or take the tools over HTTP.`);
+  }
+}
+
+/** The arguments of a model's tool call as an object, or the message that tells the model what was wrong. */
+function parseArgs(name: string, rawArgs: string): { args: Record<string, unknown> } | { error: string } {
+  let args: unknown;
+  try {
+    args = JSON.parse(rawArgs || '{}');
+  } catch (error) {
+    return { error: JSON.stringify({ error: `the arguments are not valid JSON (${(error as Error).message}); call ${name} again with a JSON object` }) };
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { error: JSON.stringify({ error: `the arguments of ${name} must be a JSON object` }) };
+  return { args: args as Record<string, unknown> };
+}
+
+/** Whether a tool message reports a failure: no answer, or an answer with a status outside 2xx. */
+const failedContent = (content: string): boolean => /^\{"(error|status)":/.test(content) && !/^\{"status":2\d\d/.test(content);
+
+/**
+ * The model's tools as `settings.tools` says: over HTTP (`http`: function tools from the world's specs,
+ * each call a request through the episode's fetch) or over MCP (`mcp`: the tools an MCP client lists on
+ * the episode's MCP server, each call a `tools/call`; the model sees a result's text as it came, an error
+ * result's `{status, retryAfter, date, body}`, and `{"error"}` when the call failed without an answer).
+ * Either way the model also has the wait tool, unless the world has a tool of that name.
+ */
+export async function toolboxFor(ctx: AgentContext, settings: LlmSettings): Promise<Toolbox> {
+  const withWait = (tools: FunctionTool[]) => {
+    const waitTool = tools.some((t) => t.function.name === WAIT_TOOL) ? undefined : WAIT_TOOL;
+    return { tools: waitTool ? [...tools, WAIT_SPEC] : tools, waitTool };
+  };
+  if (settings.tools === 'mcp') {
+    if (!ctx.mcp) throw new Error('this episode offers no MCP client (ctx.mcp); take the tools over HTTP');
+    const client = await ctx.mcp();
+    const listed = await client.listTools();
+    const { tools, waitTool } = withWait(listed.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description ?? '', parameters: t.inputSchema as Record<string, unknown> } })));
+    return {
+      tools,
+      async call(name, rawArgs) {
+        if (name === waitTool) {
+          const content = await wait(ctx, rawArgs);
+          return { content, failed: content.startsWith('{"error"') };
+        }
+        const parsed = parseArgs(name, rawArgs);
+        if ('error' in parsed) return { content: parsed.error, failed: true };
+        try {
+          const result = await client.callTool({ name, arguments: parsed.args });
+          const text = ((result.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+          return { content: text, failed: result.isError === true };
+        } catch (error) {
+          return { content: JSON.stringify({ error: `the call failed without a response (${(error as Error).message})` }), failed: true };
+        }
+      },
+    };
+  }
+  const specs = new Map(ctx.toolSpecs.map((t) => [t.name, t]));
+  const { tools, waitTool } = withWait(modelTools(ctx.tools));
+  return {
+    tools,
+    async call(name, rawArgs) {
+      const content = name === waitTool ? await wait(ctx, rawArgs) : await runToolCall(ctx, specs, name, rawArgs);
+      return { content, failed: failedContent(content) };
     },
   };
 }
@@ -157,7 +236,7 @@ export const WAIT_SPEC = {
 export const KEY_ARG = 'idempotency_key';
 
 /** The world's tools as function tools; a write also takes an optional idempotency key. */
-export function modelTools(tools: AgentContext['tools']): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[] {
+export function modelTools(tools: AgentContext['tools']): FunctionTool[] {
   return tools.map((t) => {
     if (!t.write) return { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } };
     const schema = t.inputSchema as { properties?: Record<string, unknown> };
@@ -184,17 +263,13 @@ export async function wait(ctx: AgentContext, rawArgs: string): Promise<string> 
 export async function runToolCall(ctx: AgentContext, specs: ReadonlyMap<string, AgentContext['toolSpecs'][number]>, name: string, rawArgs: string): Promise<string> {
   const spec = specs.get(name);
   if (!spec) return JSON.stringify({ error: `no tool named ${name}; tools: ${[...specs.keys()].join(', ')}` });
-  let args: unknown;
-  try {
-    args = JSON.parse(rawArgs || '{}');
-  } catch (error) {
-    return JSON.stringify({ error: `the arguments are not valid JSON (${(error as Error).message}); call ${name} again with a JSON object` });
-  }
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return JSON.stringify({ error: `the arguments of ${name} must be a JSON object` });
-  const { [KEY_ARG]: key, ...rest } = args as Record<string, unknown>;
+  const parsed = parseArgs(name, rawArgs);
+  if ('error' in parsed) return parsed.error;
+  const args = parsed.args;
+  const { [KEY_ARG]: key, ...rest } = args;
   // A world tool that itself takes `idempotency_key` keeps it as an argument.
   const own = (spec.input.shape as Record<string, unknown>)[KEY_ARG] !== undefined;
-  const callArgs = spec.write && !own ? rest : (args as Record<string, unknown>);
+  const callArgs = spec.write && !own ? rest : args;
   const idempotencyKey = spec.write && !own && typeof key === 'string' && key !== '' ? key : undefined;
   const r = await callTool(ctx.fetch, ctx.baseUrl, spec, callArgs, { signal: ctx.signal, ...(idempotencyKey ? { idempotencyKey } : {}) });
   if (r.status === 0) return JSON.stringify({ error: `the call failed without a response (${(r.error as Error | undefined)?.message ?? 'network error'})` });

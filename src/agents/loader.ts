@@ -72,15 +72,17 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
     // `anthropic:MODEL+backoff`: the model on the Messages API, then strategies around its tool calls.
     const [model = '', ...strategies] = s.slice('anthropic:'.length).split('+');
     const settings = model ? { ...anthropic, model } : anthropic;
-    anthropicKeyFrom(settings);
-    return anthropicAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
+    const agent = anthropicAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
+    anthropicKeyFrom(settings); // refuse before any episode runs, not once per episode
+    return agent;
   }
   if (source === 'llm') {
     // `llm:MODEL+backoff+idempotency`: the model, then strategies around its tool calls.
     const [model = '', ...strategies] = s.slice(4).split('+');
     const settings = model ? { ...llm, model } : llm;
+    const agent = llmAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
     apiKeyFrom(settings); // refuse before any episode runs, not once per episode
-    return llmAgent(settings, strategies.length > 0 ? strategies.join('+') : undefined);
+    return agent;
   }
   if (source === 'http') return httpAgent(s, await probeService(s));
   if (source === 'command') {

@@ -52,6 +52,8 @@ Sweep options:
                       command and LLM agents, simulated for the rest); see docs/faults.md
   --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
   --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
+  --llm-tools T       how llm: and anthropic: agents take their tools: http (default) or mcp (an
+                      MCP client on the episode's MCP server)
   --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)
   --simulator-model M model for the LLM user, when it should differ from the agent's
   --fixed-trials      hold wording and faults fixed across trials

@@ -78,6 +78,7 @@ export const OPTIONS = {
   simulator: { type: 'string' },
   'simulator-model': { type: 'string' },
   'llm-api-key-env': { type: 'string' },
+  'llm-tools': { type: 'string' },
   port: { type: 'string' },
   'fixed-trials': { type: 'boolean' },
   'max-turns': { type: 'string' },
@@ -165,9 +166,14 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['real-wait-scale'] !== undefined) c.realWaitScale = parseNumberList('real-wait-scale', flags['real-wait-scale'])[0];
   if (flags['agent-time'] !== undefined) c.agentTime = flags['agent-time'];
   if (flags['tool-budget'] !== undefined) c.toolBudget = parseInteger('tool-budget', flags['tool-budget']);
-  if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined) {
-    c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}) };
+  if (flags['llm-tools'] !== undefined && flags['llm-tools'] !== 'http' && flags['llm-tools'] !== 'mcp') {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--llm-tools\`: "${flags['llm-tools']}" is neither \`http\` nor \`mcp\`. Write \`--llm-tools mcp\` for tools over an MCP client, or leave it out (http).`);
   }
+  if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined || flags['llm-tools'] !== undefined) {
+    c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}), ...(flags['llm-tools'] !== undefined ? { tools: flags['llm-tools'] } : {}) };
+  }
+  // How model agents take their tools: for the Anthropic agent too.
+  if (flags['llm-tools'] !== undefined) c.anthropic = { tools: flags['llm-tools'] };
   if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);
   if (flags['max-episodes'] !== undefined) c.maxEpisodes = parseInteger('max-episodes', flags['max-episodes']);
   if (flags['time-limit'] !== undefined) c.timeLimitS = parseNumberList('time-limit', flags['time-limit'])[0];
@@ -265,6 +271,7 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
   if (config.faultWeights) parts.push(`--fault-weights ${Object.entries(config.faultWeights).map(([k, v]) => `${k}=${v}`).join(',')}`);
   if (config.llm.baseUrl !== 'https://api.openai.com/v1') parts.push(`--llm-base-url ${config.llm.baseUrl}`);
   if (config.llm.apiKeyEnv !== 'OPENAI_API_KEY') parts.push(`--llm-api-key-env ${config.llm.apiKeyEnv}`);
+  if (config.llm.tools !== 'http') parts.push(`--llm-tools ${config.llm.tools}`);
   if (config.simulator !== 'scripted') parts.push(`--simulator ${config.simulator}`);
   if (config.simulatorModel) parts.push(`--simulator-model ${config.simulatorModel}`);
   if (config.fixedTrials) parts.push('--fixed-trials');
@@ -381,7 +388,13 @@ export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise
       for (const k of dropped) delete (fromFile as Record<string, unknown>)[k];
     }
   }
-  const merged = { ...fromFile, ...configFromFlags(flags), ...extra };
+  const fromFlags = configFromFlags(flags);
+  const merged: Record<string, unknown> = { ...fromFile, ...fromFlags, ...extra };
+  // A flag sets one setting of a section (`--llm-base-url`), not the whole section the file wrote.
+  for (const section of ['llm', 'anthropic'] as const) {
+    const parts = [fromFile, fromFlags, extra].map((c) => (c as Record<string, unknown>)[section]).filter((v) => v !== null && typeof v === 'object');
+    if (parts.length > 1) merged[section] = Object.assign({}, ...parts);
+  }
   if (!path) return resolveConfig(merged);
   const parsed = sweepConfigSchema.safeParse(merged);
   if (!parsed.success) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve the configuration from ${path} and the flags:\n${z.prettifyError(parsed.error)}\nFix the keys named above in ${path} (or the flags that set them).`);

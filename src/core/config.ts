@@ -22,6 +22,12 @@ export const llmSettingsSchema = z
     timeoutMs: z.number().int().min(100).default(60_000),
     /** Retries of a failed API request (429, 5xx, no response), with backoff in real time, apart from tool faults. @default 2 */
     retries: z.number().int().min(0).max(10).default(2),
+    /**
+     * How the agent takes its tools: `http` (each call a request through the episode's fetch) or `mcp` (listed
+     * and called through an MCP client on the episode's MCP server, as an agent on an MCP-capable SDK does;
+     * docs/agents.md, "MCP"). @default "http"
+     */
+    tools: z.enum(['http', 'mcp']).default('http'),
   })
   .strict();
 

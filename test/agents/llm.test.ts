@@ -63,7 +63,12 @@ describe('the LLM agent', () => {
 
   it('refuses to start without its API key, naming the variable to set', async () => {
     const agent = llmAgent(llmSettingsSchema.parse({ apiKeyEnv: 'SHAKEDOWN_TEST_MISSING_KEY' }));
-    expect(() => agent.create({} as never)).toThrow(ShakedownError);
-    expect(() => agent.create({} as never)).toThrow(/`SHAKEDOWN_TEST_MISSING_KEY` is empty/);
+    await expect(agent.create({} as never)).rejects.toThrow(ShakedownError);
+    await expect(agent.create({} as never)).rejects.toThrow(/`SHAKEDOWN_TEST_MISSING_KEY` is empty/);
+  });
+
+  it('refuses strategies around tools it takes over MCP, saying why', () => {
+    expect(() => llmAgent(llmSettingsSchema.parse({ tools: 'mcp' }), 'backoff')).toThrow(/strategies wrap tool calls made over HTTP/);
+    expect(() => llmAgent(llmSettingsSchema.parse({ tools: 'mcp' }))).not.toThrow();
   });
 });

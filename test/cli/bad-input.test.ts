@@ -24,6 +24,9 @@ const CASES: readonly (readonly string[])[] = [
   ['sweep', '--agent', 'reference:teleport'],
   ['sweep', '--agent', 'reference:retry+backoff'],
   ['sweep', '--agent', './no-such-agent.ts'],
+  ['sweep', '--agent', 'cmd:shakedown-no-such-command'],
+  ['sweep', '--llm-tools', 'carrier-pigeon'],
+  ['sweep', '--agent', 'llm:gpt-4o-mini+backoff', '--llm-tools', 'mcp'],
   ['sweep', '--profile', 'hurricane'],
   ['sweep', '--perturbations', 'typos,wat'],
   ['sweep', '--fault-tools', 'teleport'],
@@ -91,13 +94,19 @@ describe('bad input', () => {
         "sweep --world travel --fault-tools cancel_order
         Failed to target faults at tool \`cancel_order\`: world travel has no such tool. Tools: find_user_by_email, find_user_by_name_dob, get_user, list_user_reservations, get_reservation, search_flights, get_flight_status, cancel_reservation, change_flight, update_baggage, issue_compensation.",
         "sweep --agent gpt
-        Failed to find agent \`gpt\`: no such agent. Built-in agents: noop, oracle, reference, reference-strict (e.g. reference:retry); or a module path (./my-agent.ts), a service URL (http://...) or llm:MODEL.",
+        Failed to find agent \`gpt\`: no such agent. Built-in agents: noop, oracle, reference, reference-strict (e.g. reference:retry); or a module path (./my-agent.ts), a service URL (http://...), a command (cmd:node ./agent.mjs), llm:MODEL or anthropic:MODEL.",
         "sweep --agent reference:teleport
         Failed to find strategy \`teleport\`: no such strategy. Valid strategy ids: none, retry, backoff, idempotency, verify, breaker, tolerant, fallback, escalate, robust.",
         "sweep --agent reference:retry+backoff
         Failed to compose strategies \`retry+backoff\`: \`retry\` and \`backoff\` are two ways to retry; pick one.",
         "sweep --agent ./no-such-agent.ts
         Failed to load agent module \`./no-such-agent.ts\`: no such file (looked at <cwd>/no-such-agent.ts). Check the path; it is relative to the current directory.",
+        "sweep --agent cmd:shakedown-no-such-command
+        Failed to start the agent command \`shakedown-no-such-command\`: the shell could not run it (exit 127); its stderr ended with: /bin/sh: 1: shakedown-no-such-command: not found. Check the command and the current directory.",
+        "sweep --llm-tools carrier-pigeon
+        Failed to read \`--llm-tools\`: "carrier-pigeon" is neither \`http\` nor \`mcp\`. Write \`--llm-tools mcp\` for tools over an MCP client, or leave it out (http).",
+        "sweep --agent llm:gpt-4o-mini+backoff --llm-tools mcp
+        Failed to select \`+backoff\` with \`llm.tools: mcp\`: strategies wrap tool calls made over HTTP, and over MCP the tools are called through an MCP client. Drop the strategies, or take the tools over HTTP.",
         "sweep --profile hurricane
         Failed to find fault profile \`hurricane\`: no such fault profile. Valid fault profile ids: mixed, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage.",
         "sweep --perturbations typos,wat

@@ -107,6 +107,27 @@ describe('one client logic, every delivery path', () => {
     }
   });
 
+  it('as the LLM agents taking their tools over MCP (llm.tools: mcp), against the same stub models: the same records', async () => {
+    process.env.SHAKEDOWN_PARITY_KEY = 'sk-parity';
+    const anthropicStub = await startAnthropicStub();
+    try {
+      const openai = llmAgent(llmSettingsSchema.parse({ baseUrl: stub.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_KEY', maxSteps: 100, retries: 0, tools: 'mcp' }));
+      const anthropic = anthropicAgent(anthropicSettingsSchema.parse({ baseUrl: anthropicStub.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_KEY', maxSteps: 100, retries: 0, tools: 'mcp' }));
+      for (const agent of [openai, anthropic]) {
+        const got = await sweep(agent, { mode: 'simulated' });
+        for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), `${agent.id} ${k}`).toEqual(view(r));
+      }
+      // The model was shown the tools the MCP server lists (the key argument is the server's), and an error result as it came.
+      const tools = stub.requests.at(-1)?.body.tools as { function: { name: string; parameters: { properties: Record<string, unknown> } } }[];
+      expect(tools.find((t) => t.function.name === 'cancel_order')?.function.parameters.properties.idempotency_key).toMatchObject({ description: expect.stringMatching(/Idempotency-Key/) });
+      const toolMessages = stub.requests.flatMap((q) => (q.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content));
+      expect(toolMessages.some((c) => /^\{"status":429,"retryAfter":/.test(c))).toBe(true);
+      expect(anthropicStub.requests.some((q) => (q.body.messages as { content: unknown }[]).some((m) => Array.isArray(m.content) && (m.content as { type: string; is_error?: boolean }[]).some((b) => b.type === 'tool_result' && b.is_error)))).toBe(true);
+    } finally {
+      await anthropicStub.close();
+    }
+  });
+
   it('over the Model Context Protocol (an MCP client from ctx.mcp()): the same records', async () => {
     const overMcp = await sweep(deskMcp, { mode: 'simulated' });
     for (const [k, r] of module) expect(view(overMcp.get(k) as EpisodeRecord), k).toEqual(view(r));

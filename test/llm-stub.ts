@@ -50,12 +50,15 @@ export function deskResult(content: string): DeskEvent {
   return { type: 'result', status: 200, body: r };
 }
 
+/** A message's text: Chat Completions content is a string, or an array of parts (`{type: 'text', text}`), as SDKs send it. */
+export const textOf = (content: Message['content']): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join('') : '');
+
 /** The conversation as the desk's history: user messages, its calls and waits, their results, its replies. */
 function deskHistory(messages: readonly (Message & { tool_call_id?: string })[]): DeskEvent[] {
   const history: DeskEvent[] = [];
   const waits = new Set<string>();
   for (const m of messages) {
-    if (m.role === 'user') history.push({ type: 'user', text: m.content ?? '' });
+    if (m.role === 'user') history.push({ type: 'user', text: textOf(m.content) });
     else if (m.role === 'assistant') {
       for (const c of (m.tool_calls ?? []) as Call[]) {
         const args = JSON.parse(c.function?.arguments || '{}') as Record<string, unknown>;
@@ -67,8 +70,8 @@ function deskHistory(messages: readonly (Message & { tool_call_id?: string })[])
           history.push({ type: 'call', tool: c.function?.name ?? '', args: rest, ...(typeof key === 'string' ? { key } : {}) });
         }
       }
-      if (!m.tool_calls?.length) history.push({ type: 'reply', text: m.content ?? '' });
-    } else if (m.role === 'tool' && !waits.has(m.tool_call_id ?? '')) history.push(deskResult(m.content ?? ''));
+      if (!m.tool_calls?.length) history.push({ type: 'reply', text: textOf(m.content) });
+    } else if (m.role === 'tool' && !waits.has(m.tool_call_id ?? '')) history.push(deskResult(textOf(m.content)));
   }
   return history;
 }
@@ -88,7 +91,7 @@ export interface LlmStub {
   close(): Promise<void>;
 }
 
-type Message = { role: string; content: string | null; tool_calls?: unknown[] };
+type Message = { role: string; content: string | null | { type: string; text?: string }[]; tool_calls?: unknown[] };
 
 export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> {
   const requests: LlmStub['requests'] = [];
@@ -112,17 +115,19 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
       }
       const messages = body.messages ?? [];
       const last = messages.at(-1);
-      if (messages[0]?.role === 'system' && messages[0].content?.startsWith('You read one message a customer-service agent sent')) {
-        const text = /Message:\n([\s\S]*)$/.exec(last?.content ?? '')?.[1] ?? '';
+      const system = messages[0]?.role === 'system' ? textOf(messages[0].content) : '';
+      const lastText = textOf(last?.content ?? null);
+      if (system.startsWith('You read one message a customer-service agent sent')) {
+        const text = /Message:\n([\s\S]*)$/.exec(lastText)?.[1] ?? '';
         const content = options.judge === 'bad' ? 'none' : readClaim({ text }, DEFAULT_CLAIM_WORDING);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41 } }));
         return;
       }
-      if (messages[0]?.role === 'system' && messages[0].content?.startsWith('You are a customer contacting')) {
+      if (system.startsWith('You are a customer contacting')) {
         // Playing the user: ask about the order the instructions name, then say DONE once answered.
-        const order = /order = (#?W\d{7})/.exec(messages[0].content)?.[1] ?? '#W0000000';
-        const email = /email: ([^;\s]+)/.exec(messages[0].content)?.[1] ?? 'someone@example.org';
-        const said = last?.content ?? '';
+        const order = /order = (#?W\d{7})/.exec(system)?.[1] ?? '#W0000000';
+        const email = /email: ([^;\s]+)/.exec(system)?.[1] ?? 'someone@example.org';
+        const said = lastText;
         const content = said.includes('support chat opens') ? `Hi, what's the status of order ${order}? My email is ${email}.` : /order number|which order/i.test(said) ? `It's order ${order}.` : 'DONE';
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
         return;
@@ -132,7 +137,7 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `chatcmpl-${served}`, object: 'chat.completion', created: 1_767_000_000, model: body.model ?? 'stub', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage: { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 12, total_tokens: Math.ceil(raw.length / 4) + 12 } }));
         return;
       }
-      const said = messages.filter((m) => m.role === 'user').map((m) => m.content ?? '').join('\n');
+      const said = messages.filter((m) => m.role === 'user').map((m) => textOf(m.content)).join('\n');
       const id = /#?\s?(W\d{7})/i.exec(said)?.[1]?.toUpperCase();
       const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(said)?.[0]?.toLowerCase();
       // Which tool each tool message answers, from the assistant's calls before it.
@@ -140,7 +145,7 @@ export async function startLlmStub(options: StubOptions = {}): Promise<LlmStub> 
         for (const m of messages) for (const c of (m.tool_calls ?? []) as { id?: string; function?: { name?: string } }[]) if (c.id === toolCallId) return c.function?.name;
         return undefined;
       };
-      const results = messages.filter((m) => m.role === 'tool').map((m) => ({ tool: calledName((m as { tool_call_id?: unknown }).tool_call_id), result: JSON.parse(m.content ?? '{}') as { status?: number; body?: { status?: string; userId?: string }; error?: string } }));
+      const results = messages.filter((m) => m.role === 'tool').map((m) => ({ tool: calledName((m as { tool_call_id?: unknown }).tool_call_id), result: JSON.parse(textOf(m.content) || '{}') as { status?: number; body?: { status?: string; userId?: string }; error?: string } }));
       const identified = results.some((r) => r.tool === 'find_user_by_email' && r.result.status === 200);
       const toolCall = (name: string, args: Record<string, unknown>): Record<string, unknown> => {
         const broken = options.malformedFirst && !malformedSent;

@@ -20,7 +20,7 @@ import { anthropicSettingsSchema, llmSettingsSchema } from '../../src/core/confi
 import { anthropicAgent } from '../../src/agents/anthropic.js';
 import { startAnthropicStub } from '../anthropic-stub.js';
 import type { EpisodeRecord } from '../../src/core/episode.js';
-import { deskModule, deskOverMcpHttp, harness, passRate, PROFILES, startService, sweep, view } from '../parity-kit.js';
+import { deskModule, deskOverMcpHttp, harness, passRate, PROFILES, SCENARIOS, startService, sweep, TRIALS, view } from '../parity-kit.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
 import deskMcp from '../../examples/desk-mcp.js';
 import { startToolServer } from '../../src/agents/tool-server.js';
@@ -159,6 +159,36 @@ describe('one client logic, every delivery path', () => {
       }
     });
   }
+
+  it('as an agent built on the OpenAI Agents SDK, launched per episode, its tools over MCP and its model the stub: the same records', async () => {
+    const command = `"${process.execPath}" "${fileURLToPath(new URL('../../examples/openai-agents/agent.mjs', import.meta.url))}"`;
+    const saved = { base: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    // The process inherits these: the SDK's OpenAI client talks to the stub over the real wire format.
+    process.env.OPENAI_BASE_URL = stub.baseUrl;
+    process.env.OPENAI_API_KEY = 'sk-agents-sdk';
+    const before = stub.requests.length;
+    const agent = commandAgent(command, process.cwd(), await probeCommand(command));
+    try {
+      expect(agent.id).toBe('openai-agents-http');
+      // A process that loads the SDK per episode is slow to start: four profiles that fire rate limits, timeouts
+      // (before and after a commit), resets, slow calls and bodies cut short.
+      const profiles = ['rate-limit', 'network', 'timeout-after-commit', 'truncated'];
+      const got = await sweep(agent, { mode: 'simulated' }, profiles, 4);
+      expect(got.size).toBe(SCENARIOS.length * profiles.length * TRIALS);
+      for (const [k, r] of got) expect(view(r), k).toEqual(view(module.get(k) as EpisodeRecord));
+      // The faults reached the model as the SDK delivers them: an error result's text, and {"error"} for no answer.
+      const toolMessages = stub.requests.slice(before).flatMap((q) => (q.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content)));
+      expect(toolMessages.some((c) => /^\{"status":429,"retryAfter":/.test(c))).toBe(true);
+      expect(toolMessages.some((c) => /^\{"error":"the call failed without a response/.test(c))).toBe(true);
+      expect(stub.requests.slice(before).every((q) => q.authorization === 'Bearer sk-agents-sdk')).toBe(true);
+    } finally {
+      await agent.dispose?.();
+      for (const [k, v] of [['OPENAI_BASE_URL', saved.base], ['OPENAI_API_KEY', saved.key]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
 
   it('as an HTTP service that sleeps in real time, under real agent time: the same outcomes and calls', async () => {
     const { child, url } = await startService('real');

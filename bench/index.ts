@@ -33,6 +33,14 @@ import { DEFAULT_THETA } from '../src/stats/surface.js';
 import { ScriptedUser } from '../src/user/index.js';
 import { startLlmStub } from '../test/llm-stub.js';
 import { mcpClientFor } from '../src/agents/mcp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startToolServer } from '../src/agents/tool-server.js';
+import { commandAgent, MCP_STDIO_BRIDGE, probeCommand } from '../src/agents/command-agent.js';
+import type { AgentFactory } from '../src/agents/contract.js';
+import { deskModule, sweep as paritySweep } from '../test/parity-kit.js';
+import deskMcp from '../examples/desk-mcp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/shakedown.js');
@@ -125,6 +133,14 @@ async function micro(): Promise<void> {
   let ordinal = 0;
   // The same call over MCP: a client connected in-process to the episode's MCP server (what ctx.mcp() gives).
   const mcp = await mcpClientFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch });
+  // Out of process: the loopback tool server, over plain HTTP, over MCP's Streamable HTTP, and over stdio
+  // through the bridge a command agent's MCP config launches.
+  const toolServer = await startToolServer(harness.runtime);
+  const loopbackUrl = `${toolServer.baseUrlFor('bench')}/orders/${encodeURIComponent(orderId)}`;
+  const mcpHttp = new Client({ name: 'bench', version: '1.0.0' });
+  await mcpHttp.connect(new StreamableHTTPClientTransport(new URL(toolServer.mcpUrlFor('bench'))));
+  const mcpStdio = new Client({ name: 'bench', version: '1.0.0' });
+  await mcpStdio.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_STDIO_BRIDGE, toolServer.mcpUrlFor('bench')] }));
   const bench = new Bench({ time: 400, warmup: true });
   bench
     .add('seed derivation (deriveSeed, 5 parts)', () => {
@@ -143,6 +159,18 @@ async function micro(): Promise<void> {
     })
     .add('tool call: over MCP (in-process client and server)', async () => {
       await mcp.callTool({ name: 'get_order', arguments: { orderId } });
+      session.trace.length = 0;
+    })
+    .add('tool call: loopback HTTP to the tool server', async () => {
+      await (await fetch(loopbackUrl)).text();
+      session.trace.length = 0;
+    })
+    .add('tool call: over MCP, Streamable HTTP (tool server)', async () => {
+      await mcpHttp.callTool({ name: 'get_order', arguments: { orderId } });
+      session.trace.length = 0;
+    })
+    .add('tool call: over MCP, stdio (bridge to the tool server)', async () => {
+      await mcpStdio.callTool({ name: 'get_order', arguments: { orderId } });
       session.trace.length = 0;
     })
     .add('tool call: msw getResponse on the same handler', async () => {
@@ -179,13 +207,38 @@ async function micro(): Promise<void> {
     console.log(`  ${task.name.padEnd(58)} ${ms >= 1 ? `${fmt(ms)} ms` : `${fmt(ms * 1000, 1)} µs`}`);
   }
   await mcp.close();
+  await mcpHttp.close();
+  await mcpStdio.close();
+  await toolServer.close();
   session.close();
   const engine = mean.get('tool call: engine fetch') as number;
   const bare = mean.get('tool call: msw getResponse on the same handler') as number;
-  console.log(`  MCP / engine fetch ${fmt((mean.get('tool call: over MCP (in-process client and server)') as number) / engine)}x (what taking the tools over MCP adds per call)`);
+  const per = (name: string) => fmt((mean.get(name) as number) / engine);
+  console.log(`  per call, against the engine fetch: MCP in-process ${per('tool call: over MCP (in-process client and server)')}x; loopback HTTP ${per('tool call: loopback HTTP to the tool server')}x; MCP Streamable HTTP ${per('tool call: over MCP, Streamable HTTP (tool server)')}x; MCP stdio ${per('tool call: over MCP, stdio (bridge to the tool server)')}x`);
   console.log(`  engine / getResponse ${fmt(engine / bare)}x; getResponse / plain function ${fmt(bare / (mean.get('tool call: plain function') as number), 0)}x`);
   console.log(`  whole copy / overlay ${fmt((mean.get('database copy: whole (cloneJson)') as number) / (mean.get('database copy: overlay, one entry read') as number), 0)}x; whole comparison / sparse ${fmt((mean.get('comparison: whole database (canonicalize + diff)') as number) / (mean.get('comparison: touched entries (diffSparse)') as number), 0)}x`);
   target('a tool call through the engine costs at most 1.5x a bare getResponse call', `${fmt(engine / bare)}x`, engine / bare <= 1.5);
+
+  // What an episode costs each way in: the parity kit's 12 rate-limit episodes, one at a time.
+  const perEpisode = async (factory: AgentFactory) => {
+    const start = performance.now();
+    const runs = await paritySweep(factory, { mode: 'simulated' }, ['rate-limit'], 1);
+    return (performance.now() - start) / runs.size;
+  };
+  const commandOf = (args: string) => {
+    const c = `"${process.execPath}" "${join(root, 'examples/mcp-agent/agent.mjs')}" ${args}`;
+    return probeCommand(c).then((info) => commandAgent(c, root, info));
+  };
+  await perEpisode(deskModule(false)); // warm-up: the scenarios' preparation and the first episodes' JIT
+  const moduleMs = await perEpisode(deskModule(false));
+  const inProcessMcpMs = await perEpisode(deskMcp);
+  const stdioAgent = await commandOf('--transport stdio');
+  const stdioMs = await perEpisode(stdioAgent);
+  await stdioAgent.dispose?.();
+  const httpAgent = await commandOf('--transport http');
+  const httpMs = await perEpisode(httpAgent);
+  await httpAgent.dispose?.();
+  console.log(`  one episode of the order desk (rate limits, λ = 0.6): module ${fmt(moduleMs, 1)} ms; over MCP in-process ${fmt(inProcessMcpMs, 1)} ms; command over MCP stdio ${fmt(stdioMs, 1)} ms (${fmt(stdioMs / moduleMs, 0)}x); command over MCP Streamable HTTP ${fmt(httpMs, 1)} ms (${fmt(httpMs / moduleMs, 0)}x): a command pays its process start per episode`);
 }
 
 async function e2e(): Promise<void> {

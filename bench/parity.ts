@@ -2,8 +2,11 @@
  * The delivery-path parity table of docs/faults.md ("Time"): pass^1 of the order desk per delivery path
  * and fault profile, on the parity test's tasks, λ and trials (test/parity-kit.ts).
  *
- *   npx tsx bench/parity.ts     (about a minute; the real-time columns wait in real time)
+ *   npx tsx bench/parity.ts     (about three minutes; the real-time rows wait in real time)
  */
+import { fileURLToPath } from 'node:url';
+import { commandAgent, probeCommand } from '../src/agents/command-agent.js';
+import type { AgentFactory } from '../src/agents/contract.js';
 import { anthropicAgent } from '../src/agents/anthropic.js';
 import { interceptGlobally } from '../src/agents/intercept.js';
 import { llmAgent } from '../src/agents/llm.js';
@@ -47,11 +50,40 @@ add('module', await sweep(deskModule(false), simulated));
   add('Anthropic agent (stub model)', await sweep(anthropicAgent(anthropicSettingsSchema.parse({ baseUrl: stub.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_ANTHROPIC_KEY', maxSteps: 100, retries: 0 })), simulated));
   await stub.close();
 }
+{
+  const stub = await startLlmStub({ script: 'desk' });
+  const anthropic = await startAnthropicStub();
+  process.env.SHAKEDOWN_PARITY_KEY = 'sk-parity';
+  add('LLM agent, tools over MCP', await sweep(llmAgent(llmSettingsSchema.parse({ baseUrl: stub.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_KEY', maxSteps: 100, retries: 0, tools: 'mcp' })), simulated));
+  add('Anthropic agent, tools over MCP', await sweep(anthropicAgent(anthropicSettingsSchema.parse({ baseUrl: anthropic.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_KEY', maxSteps: 100, retries: 0, tools: 'mcp' })), simulated));
+  await anthropic.close();
+  await stub.close();
+}
 add('MCP, in process', await sweep(deskMcp, simulated));
 {
   const server = await startToolServer(harness.runtime);
   add('MCP, Streamable HTTP', await sweep(deskOverMcpHttp((id) => server.mcpUrlFor(id)), simulated));
   await server.close();
+}
+/** A command agent from an example script, with its arguments. */
+const command = async (script: string, args = ''): Promise<AgentFactory> => {
+  const c = `"${process.execPath}" "${fileURLToPath(new URL(`../examples/${script}`, import.meta.url))}" ${args}`;
+  return commandAgent(c, process.cwd(), await probeCommand(c));
+};
+for (const transport of ['stdio', 'http']) {
+  const agent = await command('mcp-agent/agent.mjs', `--transport ${transport}`);
+  add(`command, MCP over ${transport === 'http' ? 'Streamable HTTP' : 'stdio'}`, await sweep(agent, simulated, PROFILES, 6));
+  await agent.dispose?.();
+}
+{
+  const stub = await startLlmStub({ script: 'desk' });
+  process.env.OPENAI_BASE_URL = stub.baseUrl;
+  process.env.OPENAI_API_KEY = 'sk-agents-sdk';
+  const agent = await command('openai-agents/agent.mjs');
+  const profiles = ['rate-limit', 'network', 'timeout-after-commit', 'truncated'];
+  add('OpenAI Agents SDK (command, stub model)', await sweep(agent, simulated, profiles, 4), profiles);
+  await agent.dispose?.();
+  await stub.close();
 }
 {
   const { child, url } = await startService('real');
@@ -62,8 +94,10 @@ add('MCP, in process', await sweep(deskMcp, simulated));
   child.kill();
 }
 
+// One row per path, one column per profile.
 const paths = [...new Set([...table.values()].flatMap((m) => [...m.keys()]))];
-console.log(`| profile | ${paths.join(' | ')} |`);
-console.log(`| --- | ${paths.map(() => '---').join(' | ')} |`);
-for (const [profile, row] of table) console.log(`| ${profile} | ${paths.map((p) => (row.has(p) ? (row.get(p) as number).toFixed(3) : '')).join(' | ')} |`);
+const profiles = [...table.keys()];
+console.log(`| path | ${profiles.join(' | ')} |`);
+console.log(`| --- | ${profiles.map(() => '---').join(' | ')} |`);
+for (const path of paths) console.log(`| ${path} | ${profiles.map((p) => (table.get(p)?.has(path) ? (table.get(p)?.get(path) as number).toFixed(3) : '')).join(' | ')} |`);
 process.exit(0);

@@ -27,6 +27,10 @@ import { startToolServer } from '../../src/agents/tool-server.js';
 import { commandAgent, probeCommand } from '../../src/agents/command-agent.js';
 import { faultKinds } from '../../faults/index.js';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { shakedown } from '../cli-run.js';
 
 
 let module: Map<string, EpisodeRecord>;
@@ -159,6 +163,26 @@ describe('one client logic, every delivery path', () => {
       }
     });
   }
+
+  it('through the CLI: a sweep of the command over stdio and over Streamable HTTP beside the module finds the same table, faults and all', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'shakedown-parity-cli-'));
+    try {
+      const script = fileURLToPath(new URL('../../examples/mcp-agent/agent.mjs', import.meta.url));
+      const desk = fileURLToPath(new URL('../../examples/desk.ts', import.meta.url));
+      const scenarios = SCENARIOS.flatMap((id) => ['--scenario', id]);
+      const r = await shakedown('sweep', '--agent', `cmd:"${process.execPath}" "${script}" --transport stdio`, '--agent', `cmd:"${process.execPath}" "${script}" --transport http`, '--agent', desk, ...scenarios, '--eps', '0', '--lambda', '0,0.6', '--profile', 'mixed', '--trials', '2', '--agent-time', 'simulated', '--out', join(out, 'run'));
+      expect(r.code, r.stderr).toBe(0);
+      const grid = JSON.parse(readFileSync(join(out, 'run', 'grid.json'), 'utf8')) as { agents: { agent: string; cells: Record<string, unknown>[] }[] };
+      const cells = (id: string) => grid.agents.find((a) => a.agent === id)?.cells;
+      expect(grid.agents.map((a) => a.agent)).toEqual(['desk-mcp-stdio', 'desk-mcp-http', 'desk']);
+      expect(cells('desk')?.find((c) => c.lambda === 0.6)?.faultsFired).toMatchObject({ transient: expect.any(Number) });
+      expect((cells('desk')?.find((c) => c.lambda === 0.6)?.faultsFired as { transient: number }).transient).toBeGreaterThan(0);
+      expect(cells('desk-mcp-stdio')).toEqual(cells('desk'));
+      expect(cells('desk-mcp-http')).toEqual(cells('desk'));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
 
   it('as an agent built on the OpenAI Agents SDK, launched per episode, its tools over MCP and its model the stub: the same records', async () => {
     const command = `"${process.execPath}" "${fileURLToPath(new URL('../../examples/openai-agents/agent.mjs', import.meta.url))}"`;

@@ -1,4 +1,5 @@
 /** `shakedown stats` and `shakedown compare`: statistics recomputed from run directories' episode logs. */
+import { versionMismatch } from '../judge/version.js';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,6 +31,18 @@ export interface LoadedRun {
   readonly duplicates: number;
   /** Whether the log holds every episode the run planned, from run.json and the log. */
   readonly completeness: Completeness;
+}
+
+/**
+ * Refuses to read two runs together when they were judged or simulated differently (their verdicts mean
+ * different things), unless `force`; `doing` completes "Failed to ...".
+ */
+export function checkSameJudging(dirA: string, dirB: string, force: boolean | undefined, doing: string, warn: (line: string) => void): void {
+  const [a, b] = [readManifest(dirA, doing), readManifest(dirB, doing)] as { judge?: { version?: string }; simulator?: { version?: string } }[];
+  const why = versionMismatch(a ?? {}, b ?? {});
+  if (!why) return;
+  if (!force) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to ${doing}: ${dirA} and ${dirB} were ${why}, so their verdicts are not comparable. Rejudge the older run with the current judge (\`shakedown rejudge RUN\`), or add \`--force\` to read them together knowingly.`);
+  warn(`shakedown: ${dirA} and ${dirB} were ${why}; read together because of --force\n`);
 }
 
 /** How complete a run is: every planned episode logged, or what is missing and why. */
@@ -247,6 +260,7 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
     return 0;
   }
   if (dirs.length !== 2) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: give two run directories (`shakedown compare RUN_A RUN_B`), or one with `--agents A,B`.');
+  checkSameJudging(dirs[0] as string, dirs[1] as string, flags.force, 'compare', (l) => io.err(l));
   const [ra, rb] = [await loadRun(dirs[0] as string, DEFAULT_THETA), await loadRun(dirs[1] as string, DEFAULT_THETA)];
   for (const line of [...integrityLines(ra), ...integrityLines(rb)]) io.err(`${line}\n`);
   if (ra.grid.adaptiveFirstTrials !== rb.grid.adaptiveFirstTrials) {

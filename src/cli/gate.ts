@@ -6,7 +6,7 @@ import { ShakedownError } from '../core/errors.js';
 import { evaluateGate, parseRule, type GateCheck } from '../core/gate.js';
 import { junitXml } from '../report/junit.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { integrityLines, loadRun } from './analyze.js';
+import { checkSameJudging, integrityLines, loadRun } from './analyze.js';
 import { readManifest, writeFileAtomic } from './rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
@@ -20,6 +20,7 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   const junit = flags.junit ? resolve(flags.junit) : undefined;
   if (junit && !existsSync(dirname(junit))) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: \`--junit ${flags.junit}\` names a file in ${dirname(junit)}, which does not exist. Create the folder first, or write the file elsewhere.`);
   const run = await loadRun(dirs[0] as string, DEFAULT_THETA);
+  if (flags.baseline) checkSameJudging(dirs[0] as string, flags.baseline, flags.force, 'gate against the baseline', (l) => io.err(l));
   const base = flags.baseline ? await loadRun(flags.baseline, DEFAULT_THETA) : undefined;
   // A verdict on part of a run is no verdict: an incomplete run is refused unless asked for, and then said.
   const partial = [run, ...(base ? [base] : [])].filter((r) => !r.completeness.complete);

@@ -19,6 +19,7 @@ Commands:
   plan       tasks and trials needed for an interval width (--width) or a difference to detect (--detect)
   report     heatmaps (SVG, PNG), report.html, grid.csv and summary.md of a run (a sweep writes them to RUN/report)
   merge      merge the run directories of shards (--shard I/N) into one: DIR... --out OUT
+  rejudge    apply the current judge to a finished run without running its agents again: RUN
   gate       go/no-go for a release: RUN --rule 'pass^4 >= 0.8 where eps <= 0.2' (exit 1 on no-go)
   init       write a commented starter shakedown.config.ts (flags override its keys; --config FILE)
 
@@ -84,8 +85,13 @@ Faults options: --scenario ID --lambda L [--trial T] [--calls N] (default 5) plu
   --fault-tools, --fault-access, --outage-ms, --fixed-trials; --json for machine output.
 Stats options: RUN [--theta T] (default 0.8) [--json].
 Compare options: RUN_A RUN_B [--agent ID] [--k K], or RUN --agents A,B [--k K]; [--adjust holm|bh]
-  (default holm).
-Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named).
+  (default holm); [--force] (compare runs judged or simulated differently, which is refused otherwise).
+Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named) [--force] (merge
+  runs judged or simulated differently).
+Rejudge options: RUN [--out DIR] (default RUN-rejudged) [--judge wording|llm:MODEL] (default the run's):
+  each episode's tool calls are made again on a fresh world, on its own fault schedule, and the current
+  judge reads the result; no agent or model runs. Writes a run with its grid and report; episodes that
+  no longer replay as recorded are named and keep their verdict.
 Validate options: [--world W] [--scenario F] [--seed S]: every scenario must hold (exit 1 if one does not).
 List options: worlds | scenarios [--world W] | tools [--world W] [--format md] (the tool reference) |
   perturbations | faults | agents | strategies | profiles.
@@ -96,8 +102,8 @@ Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [
   [--out DIR] (default RUN/report) [--baseline RUN_B | --baseline-agent ID] (per-task changes against
   another run, or against another agent of this run: regressions first, both sides' episodes a click away).
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
-  [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so);
-  the verdict is added to RUN/report/summary.md.
+  [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so)
+  [--force] (a baseline judged or simulated differently); the verdict is added to RUN/report/summary.md.
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) [--mcp]
   (MCP on stdio instead of HTTP; the HTTP server also serves MCP at <episode>/mcp) plus --seed, --world,
   --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.

@@ -1,3 +1,5 @@
+import { rejudgeCommand } from './rejudge.js';
+import { judgeVersion, simulatorVersion } from '../judge/version.js';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { basename, join, resolve } from 'node:path';
@@ -122,7 +124,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
       seed: config.seed,
       grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
       agents: agents.map((a) => ({ id: a.id, description: a.description })),
-      judge,
+      judge: { ...judge, ...judgeVersion(judge.reader, world) },
+      simulator: simulatorVersion(config.simulator === 'llm' ? `llm:${config.simulatorModel ?? config.llm.model}` : 'scripted'),
       episodes: total,
       trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
     };
@@ -358,12 +361,14 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         return await reportCommand(parsed.positionals, flags, io);
       case 'merge':
         return await mergeCommand(parsed.positionals, flags, io);
+      case 'rejudge':
+        return await rejudgeCommand(parsed.positionals, flags, io);
       case 'gate':
         return await gateCommand(parsed.positionals, flags, io);
       case 'init':
         return initCommand(io, parsed.positionals[0]);
       default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.`);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, rejudge, gate, init.`);
     }
   } catch (error) {
     if (error instanceof ShakedownError) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ShakedownError } from '../core/errors.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { integrityLines, loadRun } from './analyze.js';
+import { checkSameJudging, integrityLines, loadRun } from './analyze.js';
 import type { Flags, Io } from './options.js';
 import { scenarioTitles, writeReport } from './report.js';
 import { createRunDir, lockRunDir, readFinished, readManifest, runFiles, writeFileAtomic, writeJson } from './rundir.js';
@@ -22,6 +22,7 @@ export async function mergeCommand(dirs: readonly string[], flags: Flags, io: Io
   if (hashes.size !== 1) {
     throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to merge: the runs were made with different configurations (${dirs.map((d, i) => `${d}: ${manifests[i]?.configHash ?? 'no hash'}`).join(', ')}). Merge only shards of one sweep.`);
   }
+  for (const d of dirs.slice(1)) checkSameJudging(dirs[0] as string, d, flags.force, 'merge', (l) => io.err(l));
   // The shard set must be a whole partition: every part of 1..n, once each.
   const parts = manifests.map((m) => (typeof m.shard === 'string' ? /^(\d+)\/(\d+)$/.exec(m.shard) : null));
   const counts = new Set(parts.map((p) => p?.[2] ?? null));

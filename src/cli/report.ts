@@ -11,7 +11,7 @@ import { gridCsv, heatmapFiles, summaryMarkdown } from '../report/files.js';
 import { svgToPng } from '../report/png.js';
 import { reportHtml, type EpisodeView } from '../report/html.js';
 import type { Grid } from '../report/grid.js';
-import { integrityLines, loadRun } from './analyze.js';
+import { checkSameJudging, integrityLines, loadRun } from './analyze.js';
 import { parseInteger, type Flags, type Io } from './options.js';
 
 /** What a report shows against a baseline run: cell comparisons, per-task changes, and the baseline's failing episodes. */
@@ -121,6 +121,7 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     changes = { baseline: baseAgent, baselineAgent: baseAgent, rows, tasks, baselineFailing: run.failing.filter((e) => e.agent === baseAgent) };
   }
   if (flags.baseline) {
+    checkSameJudging(dirs[0] as string, flags.baseline, flags.force, 'write a report against the baseline', (l) => io.err(l));
     const base = await loadRun(flags.baseline, DEFAULT_THETA);
     const rows = run.grid.agents.flatMap((a) => {
       const b = base.grid.agents.find((x) => x.agent === a.agent);

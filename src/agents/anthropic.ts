@@ -30,8 +30,8 @@ interface MessagesResponse {
 const MAX_TOKENS = 1024;
 
 /** One Messages request with its own retries (429, 529 and other 5xx); throws a message that never contains the key. */
-export function createMessage(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<MessagesResponse> {
-  return postWithRetries<MessagesResponse>('Anthropic API', `${settings.baseUrl.replace(/\/+$/, '')}/messages`, settings, apiKey, { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }, { model: settings.model, max_tokens: MAX_TOKENS, temperature: settings.temperature, ...body }, signal);
+export function createMessage(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal, scope?: string): Promise<MessagesResponse> {
+  return postWithRetries<MessagesResponse>('Anthropic API', `${settings.baseUrl.replace(/\/+$/, '')}/messages`, settings, apiKey, { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }, { model: settings.model, max_tokens: MAX_TOKENS, temperature: settings.temperature, ...body }, signal, scope);
 }
 
 /** Reads the key from its environment variable, or explains what to set. */
@@ -60,7 +60,7 @@ export function anthropicAgent(settings: LlmSettings, strategies?: string): Agen
         async reply(message: string) {
           messages.push({ role: 'user', content: message });
           for (let step = 0; step < settings.maxSteps; step++) {
-            const answer = await createMessage(settings, apiKey, { system: SYSTEM(ctx.policy), messages, tools }, ctx.signal);
+            const answer = await createMessage(settings, apiKey, { system: SYSTEM(ctx.policy), messages, tools }, ctx.signal, ctx.episodeId);
             usage.calls++;
             usage.promptTokens += answer.usage?.input_tokens ?? 0;
             usage.completionTokens += answer.usage?.output_tokens ?? 0;

@@ -9,6 +9,7 @@ import { ShakedownError } from '../core/errors.js';
 import type { LlmSettings } from '../core/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { withStrategies } from './client.js';
+import { cached } from './llm-cache.js';
 import { parseStrategies, strategyName } from './strategies.js';
 
 interface ChatMessage {
@@ -45,7 +46,12 @@ const sleepReal = (ms: number) =>
  * One JSON POST to a model API with its own retries (429 and 5xx, no answer; backoff in real time), kept
  * apart from tool faults; the error it throws names the API and never contains the key.
  */
-export async function postWithRetries<T>(api: string, url: string, settings: LlmSettings, apiKey: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+export async function postWithRetries<T>(api: string, url: string, settings: LlmSettings, apiKey: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal, scope?: string): Promise<T> {
+  // A resumed, repeated or re-judged run is answered from the cache when one is on (llm-cache.ts); the key never holds the API key.
+  return cached(url, body, scope, () => postOnce<T>(api, url, settings, apiKey, headers, body, signal));
+}
+
+async function postOnce<T>(api: string, url: string, settings: LlmSettings, apiKey: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
   let lastError = '';
   for (let attempt = 0; attempt <= settings.retries; attempt++) {
     if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
@@ -71,8 +77,8 @@ export async function postWithRetries<T>(api: string, url: string, settings: Llm
 }
 
 /** One Chat Completions request with its own retries; throws a message that never contains the key. */
-export function chatCompletion(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<Completion> {
-  return postWithRetries<Completion>('LLM API', `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, settings, apiKey, { authorization: `Bearer ${apiKey}` }, { model: settings.model, temperature: settings.temperature, ...body }, signal);
+export function chatCompletion(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal, scope?: string): Promise<Completion> {
+  return postWithRetries<Completion>('LLM API', `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, settings, apiKey, { authorization: `Bearer ${apiKey}` }, { model: settings.model, temperature: settings.temperature, ...body }, signal, scope);
 }
 
 /** Reads the API key from its environment variable, or explains what to set. */
@@ -118,7 +124,7 @@ export function llmAgent(settings: LlmSettings, strategies?: string): AgentFacto
         async reply(message: string) {
           messages.push({ role: 'user', content: message });
           for (let step = 0; step < settings.maxSteps; step++) {
-            const completion = await chatCompletion(settings, apiKey, { messages, tools }, ctx.signal);
+            const completion = await chatCompletion(settings, apiKey, { messages, tools }, ctx.signal, ctx.episodeId);
             usage.calls++;
             usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
             usage.completionTokens += completion.usage?.completion_tokens ?? 0;

@@ -55,6 +55,8 @@ Sweep options:
   --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
   --llm-tools T       how llm: and anthropic: agents take their tools: http (default) or mcp (an
                       MCP client on the episode's MCP server)
+  --llm-cache C       cache model answers so that a resumed or repeated run never pays twice: off
+                      (default), run (RUN/llm-cache) or a directory shared by runs
   --simulator S       simulated user: scripted (default) or llm (free-form, with the llm settings)
   --simulator-model M model for the LLM user, when it should differ from the agent's
   --fixed-trials      hold wording and faults fixed across trials
@@ -88,7 +90,8 @@ Compare options: RUN_A RUN_B [--agent ID] [--k K], or RUN --agents A,B [--k K]; 
   (default holm); [--force] (compare runs judged or simulated differently, which is refused otherwise).
 Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named) [--force] (merge
   runs judged or simulated differently).
-Rejudge options: RUN [--out DIR] (default RUN-rejudged) [--judge wording|llm:MODEL] (default the run's):
+Rejudge options: RUN [--out DIR] (default RUN-rejudged) [--judge wording|llm:MODEL] (default the run's)
+  [--llm-cache C] (default the run's: an LLM judge's answers from RUN/llm-cache are not paid for again):
   each episode's tool calls are made again on a fresh world, on its own fault schedule, and the current
   judge reads the result; no agent or model runs. Writes a run with its grid and report; episodes that
   no longer replay as recorded are named and keep their verdict.

@@ -1,3 +1,4 @@
+import { cacheTotals, useLlmCache } from '../agents/llm-cache.js';
 import { rejudgeCommand } from './rejudge.js';
 import { judgeVersion, simulatorVersion } from '../judge/version.js';
 import { availableParallelism } from 'node:os';
@@ -32,7 +33,7 @@ import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
 import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
 import { contained, startEpisodePool, workerCount } from './pool.js';
-import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir } from './rundir.js';
+import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
 import { serveToolsCommand } from './serve-tools.js';
 import { selftestCommand } from './selftest.js';
@@ -144,6 +145,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     const progress = startProgress(io, total, done, flags.quiet === true);
     let launchedNow = 0;
     let spent = 0;
+    /** Dollars the LLM cache saved, per episode that had a hit with a known price. */
+    const cacheSaved: number[] = [];
     let budgetReason: string | undefined;
     // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
     const stop = new AbortController();
@@ -164,7 +167,10 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     limitTimer?.unref();
     const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
     const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
-    const pool = onPool ? startEpisodePool(config, workers) : undefined;
+    // The LLM response cache, when asked for: in this process and on every worker thread.
+    const cacheDir = llmCacheDir(config.llmCache, dir);
+    useLlmCache(cacheDir);
+    const pool = onPool ? startEpisodePool(config, workers, cacheDir) : undefined;
     const running = run(
       {
         skip,
@@ -174,6 +180,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
         ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
         onEpisode(record: EpisodeRecord) {
           const cost = costOf(record, config.prices);
+          const saved = savedOf(record, config.prices);
+          if (saved) cacheSaved.push(saved);
           appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}) });
           done++;
           launchedNow++;
@@ -216,6 +224,11 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     const seconds = (performance.now() - started) / 1000;
     const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
     const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
+    const totals = cacheTotals();
+    if (cacheDir && totals) {
+      const usd = cacheSaved.reduce((a, b) => a + b, 0);
+      io.out(`LLM cache ${cacheDir}: ${totals.hits} model call(s) answered from it (${totals.promptTokens + totals.completionTokens} tokens not paid for again${usd > 0 ? `, $${usd.toFixed(4)}` : ''}), ${totals.misses} asked and kept\n`);
+    }
     io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
     if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
     // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
@@ -300,12 +313,30 @@ async function list(what: string | undefined, flags: Flags, io: Io): Promise<num
 }
 
 /** The USD cost of an episode's reported token usage at the configured price of its model, if both are known. */
-function costOf(record: EpisodeRecord, prices: Readonly<Record<string, { input: number; output: number }>>): number | undefined {
+type Prices = Readonly<Record<string, { input: number; output: number }>>;
+
+/** The price of an agent's model: `llm:MODEL` and `anthropic:MODEL` (strategies after `+` aside), or the agent's id. */
+function priceOf(agent: string, prices: Prices): { input: number; output: number } | undefined {
+  const m = /^(?:llm|anthropic):([^+]+)/.exec(agent);
+  return prices[m ? (m[1] as string) : agent];
+}
+
+const usd = (promptTokens: number, completionTokens: number, price: { input: number; output: number }) => Math.round(((promptTokens * price.input + completionTokens * price.output) / 1e6) * 1e6) / 1e6;
+
+/** What an episode's agent paid for its model: its tokens but those answered from the LLM cache; undefined when no price is known. */
+function costOf(record: EpisodeRecord, prices: Prices): number | undefined {
   if (!record.usage) return undefined;
-  const model = record.key.agent.startsWith('llm:') ? record.key.agent.slice(4) : record.key.agent;
-  const price = prices[model];
+  const price = priceOf(record.key.agent, prices);
   if (!price) return undefined;
-  return Math.round(((record.usage.promptTokens * price.input + record.usage.completionTokens * price.output) / 1e6) * 1e6) / 1e6;
+  const hit = record.cached?.agent;
+  return usd(Math.max(0, record.usage.promptTokens - (hit?.promptTokens ?? 0)), Math.max(0, record.usage.completionTokens - (hit?.completionTokens ?? 0)), price);
+}
+
+/** What the LLM cache saved an episode's agent, in dollars, where its price is known. */
+function savedOf(record: EpisodeRecord, prices: Prices): number | undefined {
+  const hit = record.cached?.agent;
+  const price = priceOf(record.key.agent, prices);
+  return hit && price ? usd(hit.promptTokens, hit.completionTokens, price) : undefined;
 }
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */

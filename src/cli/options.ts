@@ -79,6 +79,7 @@ export const OPTIONS = {
   'simulator-model': { type: 'string' },
   'llm-api-key-env': { type: 'string' },
   'llm-tools': { type: 'string' },
+  'llm-cache': { type: 'string' },
   port: { type: 'string' },
   'fixed-trials': { type: 'boolean' },
   'max-turns': { type: 'string' },
@@ -172,6 +173,7 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['llm-base-url'] !== undefined || flags['llm-api-key-env'] !== undefined || flags['llm-tools'] !== undefined) {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}), ...(flags['llm-tools'] !== undefined ? { tools: flags['llm-tools'] } : {}) };
   }
+  if (flags['llm-cache'] !== undefined) c.llmCache = flags['llm-cache'];
   // How model agents take their tools: for the Anthropic agent too.
   if (flags['llm-tools'] !== undefined) c.anthropic = { tools: flags['llm-tools'] };
   if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);

@@ -1,4 +1,5 @@
 /** One worker thread of the episode pool: the run rebuilt from the config, then each task's batch of episodes in turn. */
+import { useLlmCache } from '../agents/llm-cache.js';
 import { getHeapStatistics } from 'node:v8';
 import { Tinypool } from 'tinypool';
 import type { AgentFactory } from '../agents/contract.js';
@@ -19,7 +20,9 @@ interface WorkerRun {
 let run: Promise<WorkerRun> | undefined;
 
 async function start(): Promise<WorkerRun> {
-  const { config } = Tinypool.workerData as { config: ResolvedConfig };
+  const { config, llmCacheDir } = Tinypool.workerData as { config: ResolvedConfig; llmCacheDir?: string };
+  // The main thread's LLM cache, so that model calls made on this thread are cached alike.
+  useLlmCache(llmCacheDir);
   const { world, scenarios, agents, options } = await resolveSweepParts(config);
   return {
     harness: new WorldHarness(world, options.runSeed),

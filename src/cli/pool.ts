@@ -133,7 +133,7 @@ interface Pending {
  * record comes back on the batch's port as soon as its episode ends, and each episode has its own
  * watchdog, armed when the worker says it starts.
  */
-export function startEpisodePool(config: ResolvedConfig, workers: number): EpisodePool {
+export function startEpisodePool(config: ResolvedConfig, workers: number, llmCacheDir?: string): EpisodePool {
   const pool = new Tinypool({
     filename: new URL('./pool-entry.mjs', import.meta.url).href,
     minThreads: workers,
@@ -147,7 +147,7 @@ export function startEpisodePool(config: ResolvedConfig, workers: number): Episo
     // No teardown task: tinypool runs it before terminating a worker, and a worker stuck in an agent's loop
     // would never answer it. A worker's agents are released with its thread; `dispose` runs in the main
     // thread, for the factories resolved there.
-    workerData: { config },
+    workerData: { config, ...(llmCacheDir ? { llmCacheDir } : {}) },
   });
   let closing = false;
   let recycled = 0;

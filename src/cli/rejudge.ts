@@ -18,7 +18,8 @@ import { integrityLines, loadRun } from './analyze.js';
 import { sweepJudge } from './calibrate.js';
 import { episodeOptions, type Flags, type Io } from './options.js';
 import { scenarioTitles, writeReport } from './report.js';
-import { appendEpisode, createRunDir, lockRunDir, readManifest, runFiles, writeJson } from './rundir.js';
+import { appendEpisode, createRunDir, llmCacheDir, lockRunDir, readManifest, runFiles, writeJson } from './rundir.js';
+import { useLlmCache } from '../agents/llm-cache.js';
 import { loadWorld } from './world-module.js';
 
 /** Episodes re-judged at once: an LLM claim reader waits on its API, the rest is quick. */
@@ -31,6 +32,8 @@ export async function rejudgeCommand(dirs: readonly string[], flags: Flags, io: 
   const config = resolveConfig({ ...(manifest.config as SweepConfig), ...(flags.judge !== undefined ? { judge: flags.judge } : {}), workers: 1 });
   const world = await loadWorld(config.world);
   const scenarios = new Map(loadScenarios(world).map((s) => [s.id, s]));
+  // An LLM judge's answers come from the run's cache (or another) when asked: a rejudged run never pays twice for one question.
+  useLlmCache(llmCacheDir(flags['llm-cache'] ?? config.llmCache, from));
   const { options, judge } = await sweepJudge(config, world, episodeOptions(config, world), io);
   const out = flags.out ?? `${from.replace(/[\\/]+$/, '')}-rejudged`;
   if (resolve(out) === resolve(from)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to rejudge ${from}: \`--out\` names the run itself. Write the rejudged run to another directory.`);

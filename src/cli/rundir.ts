@@ -14,8 +14,8 @@ import { hash53 } from '../core/seeds.js';
  * merges only with the same hash.
  */
 export function configHash(config: Readonly<Record<string, unknown>>): string {
-  // Budgets, concurrency and workers decide how much runs and how fast, never how an episode comes out.
-  const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, ...rest } = config;
+  // Budgets, concurrency, workers and the LLM cache decide how much runs, how fast and what it costs, never how an episode comes out.
+  const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, llmCache: _l, ...rest } = config;
   return hash53(stableJson(rest)).toString(36);
 }
 
@@ -249,3 +249,6 @@ export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
+
+/** Where a run's LLM cache lives: `off` none, `run` inside the run directory, anything else a shared directory. */
+export const llmCacheDir = (setting: string, runDir: string): string | undefined => (setting === 'off' ? undefined : setting === 'run' ? join(runDir, 'llm-cache') : resolvePath(setting));

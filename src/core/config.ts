@@ -135,6 +135,12 @@ export const sweepConfigSchema = z
     llm: llmSettingsSchema.default(llmSettingsSchema.parse({})),
     /** Settings of the Anthropic agent, `anthropic:MODEL` (see `anthropicSettingsSchema`). @default {} */
     anthropic: anthropicSettingsSchema.default(anthropicSettingsSchema.parse({})),
+    /**
+     * A cache of model API answers (docs/agents.md, "LLM response cache"): `off`, `run` (RUN/llm-cache) or a
+     * directory shared by runs. A cached answer is never paid for again; off by default, since a fresh
+     * sweep must sample. @default "off"
+     */
+    llmCache: z.string().min(1).default('off'),
     /** Wall-clock limit per episode, in ms. @default 60000 */
     deadlineMs: z.number().int().min(1).default(60_000),
     /** Most tool calls per episode: a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */

@@ -1,3 +1,4 @@
+import { takeSavings, type CacheSavings } from '../agents/llm-cache.js';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { canonicalize, changedEntries, cloneJson, collectionsOf, diffCanonical, type DiffEntry } from './canonical.js';
@@ -64,6 +65,11 @@ export interface EpisodeRecord {
   readonly missingOutputs: readonly string[];
   /** Why it did not pass (absent when it passed). */
   readonly failure?: FailureClass;
+  /**
+   * Model calls of this episode answered from the LLM response cache, and their tokens, not paid for again:
+   * the agent's, and the LLM user's (absent when none was).
+   */
+  readonly cached?: { readonly agent?: CacheSavings; readonly user?: CacheSavings };
   /** Conduct, claim and output violations the judge found, each with a readable line (absent when none). */
   readonly findings?: readonly Finding[];
   readonly error?: { readonly message: string; readonly name: string };
@@ -258,6 +264,13 @@ export function resolveAgentTime(setting: AgentTimeSetting | undefined, factory:
 /** An episode's id: a DNS label from the run seed and the key, the same on every thread and every rerun. */
 export const episodeIdOf = (runSeed: string, key: EpisodeKey): string => `e${deriveSeed(runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
 
+/** What the LLM cache saved an episode: its agent's calls (scoped by the episode) and its LLM user's. */
+function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['cached']> } {
+  const agent = takeSavings(episodeId);
+  const user = takeSavings(`${episodeId}:user`);
+  return agent || user ? { cached: { ...(agent ? { agent } : {}), ...(user ? { user } : {}) } } : {};
+}
+
 /** Seeds of an episode's streams. Each hashes only the coordinates its stream depends on (see README). */
 export function episodeSeeds(runSeed: string, key: EpisodeKey, fixedTrials = false) {
   const t = fixedTrials ? 0 : key.trial;
@@ -323,7 +336,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     return Promise.race([work, aborted]);
   };
 
-  const user = (options.userSimulator ?? ((sc, lang, rng, turns) => new ScriptedUser(sc, lang, rng, turns)))(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12, controller.signal);
+  const user = (options.userSimulator ?? ((sc, lang, rng, turns) => new ScriptedUser(sc, lang, rng, turns)))(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12, controller.signal, `${episodeId}:user`);
   let ended: EpisodeRecord['ended'] = 'done';
   let error: EpisodeRecord['error'];
   let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
@@ -449,6 +462,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     ...(user.closedWhileAsked && user.closedWhileAsked.length > 0 ? { closedWhileAsked: user.closedWhileAsked } : {}),
     ...(escalation ? { escalation } : {}),
     ...(usage ? { usage } : {}),
+    ...cachedPart(episodeId),
     simulatedMs: clock.elapsed(),
     wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
   };

@@ -43,7 +43,7 @@ export function userInstructions(scenario: Scenario, language?: UserLanguage): s
 /** Makes LLM users with these settings; the API key is read once, here. */
 export function llmUserSimulator(settings: LlmSettings): UserSimulatorFactory {
   const apiKey = apiKeyFrom(settings);
-  return (scenario, language, _rng, maxTurns, signal) => new LlmUser(scenario, language, settings, apiKey, maxTurns, signal);
+  return (scenario, language, _rng, maxTurns, signal, episodeId) => new LlmUser(scenario, language, settings, apiKey, maxTurns, signal, episodeId);
 }
 
 /**
@@ -89,6 +89,7 @@ class LlmUser implements UserSimulator {
     private readonly apiKey: string,
     private readonly maxTurns: number,
     private readonly signal: AbortSignal,
+    private readonly episodeId?: string,
   ) {
     this.id = `llm:${settings.model}`;
     this.history = [{ role: 'system', content: userInstructions(scenario, language) }];
@@ -108,7 +109,7 @@ class LlmUser implements UserSimulator {
 
   private async say(): Promise<string> {
     // Roles flip: to the model playing the user, the agent's words are what it is told.
-    const completion = await chatCompletion(this.settings, this.apiKey, { messages: this.history }, this.signal);
+    const completion = await chatCompletion(this.settings, this.apiKey, { messages: this.history }, this.signal, this.episodeId);
     const text = completion.choices?.[0]?.message?.content?.trim() ?? '';
     if (!text) throw new Error('the LLM user simulator answered nothing');
     this.history.push({ role: 'assistant', content: text });

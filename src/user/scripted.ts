@@ -38,7 +38,8 @@ export interface UserSimulator {
 }
 
 /** Makes the simulated user of one episode. */
-export type UserSimulatorFactory = (scenario: Scenario, language: UserLanguage, rng: Rng, maxTurns: number, signal: AbortSignal) => UserSimulator;
+/** Makes an episode's simulated user; `episodeId` scopes what it caches (an LLM user's answers). */
+export type UserSimulatorFactory = (scenario: Scenario, language: UserLanguage, rng: Rng, maxTurns: number, signal: AbortSignal, episodeId?: string) => UserSimulator;
 
 /**
  * Fills a template's `{slot}` placeholders, keeping each filled value as a protected segment that names

@@ -1,0 +1,73 @@
+/**
+ * The LLM response cache (`--llm-cache`): a repeated run is answered from it without a model call and
+ * comes out the same, at no cost; the trials of one run stay separate samples; it is off by default; the
+ * key is never in it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin } from '../cli-run.js';
+import { startLlmStub, type LlmStub } from '../llm-stub.js';
+
+const secret = 'sk-cache-5f1e-must-not-leak';
+const base = mkdtempSync(join(tmpdir(), 'shakedown-llm-cache-'));
+let stub: LlmStub;
+beforeAll(async () => {
+  stub = await startLlmStub();
+});
+afterAll(async () => stub?.close());
+
+type Rec = { key: { lambda: number; trial: number }; outcome: string; messages: unknown[]; usage: { calls: number; promptTokens: number; completionTokens: number }; costUsd?: number; cached?: { agent?: { hits: number; promptTokens: number } } };
+
+async function sweep(out: string, ...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; records: Rec[] }> {
+  const config = join(base, 'prices.json');
+  writeFileSync(config, JSON.stringify({ prices: { 'stub-model': { input: 2, output: 8 } } }));
+  const args = ['sweep', '--config', config, '--out', out, '--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_CACHE_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', ...extra];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1', SHAKEDOWN_CACHE_KEY: secret } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr, records: code === 0 ? readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Rec) : [] }));
+  });
+}
+
+const view = (rs: readonly Rec[]) => rs.map((r) => JSON.stringify([r.key, r.outcome, r.messages])).sort();
+
+describe('the LLM response cache', () => {
+  it('answers a repeated run from the cache: no model call, the same episodes, nothing paid, the savings said', async () => {
+    const first = join(base, 'first');
+    const before = stub.requests.length;
+    const a = await sweep(first, '--llm-cache', 'run');
+    expect(a.code, a.stderr).toBe(0);
+    const asked = stub.requests.length - before;
+    // Trials are separate samples: identical requests of two trials were both asked, none answered from the cache.
+    expect(asked).toBe(a.records.reduce((s, r) => s + r.usage.calls, 0));
+    expect(a.records.every((r) => r.cached === undefined && (r.costUsd ?? 0) > 0)).toBe(true);
+    expect(a.stdout).toMatch(new RegExp(`LLM cache .*llm-cache: 0 model call\\(s\\) answered from it \\(0 tokens not paid for again\\), ${asked} asked and kept`));
+    const files = readdirSync(join(first, 'llm-cache'), { recursive: true }).filter((f) => String(f).endsWith('.json'));
+    expect(files.length).toBe(asked);
+    for (const f of files) expect(readFileSync(join(first, 'llm-cache', String(f)), 'utf8')).not.toContain(secret);
+
+    const again = join(base, 'again');
+    const b = await sweep(again, '--llm-cache', join(first, 'llm-cache'));
+    expect(b.code, b.stderr).toBe(0);
+    expect(stub.requests.length - before).toBe(asked);
+    expect(view(b.records)).toEqual(view(a.records));
+    expect(b.records.every((r) => r.cached?.agent?.hits === r.usage.calls && r.costUsd === 0)).toBe(true);
+    expect(b.stdout).toMatch(new RegExp(`: ${asked} model call\\(s\\) answered from it \\(\\d+ tokens not paid for again, \\$[\\d.]+\\), 0 asked and kept`));
+  });
+
+  it('is off by default: every call is asked, nothing is kept', async () => {
+    const out = join(base, 'off');
+    const before = stub.requests.length;
+    const r = await sweep(out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(stub.requests.length - before).toBe(r.records.reduce((s, x) => s + x.usage.calls, 0));
+    expect(existsSync(join(out, 'llm-cache'))).toBe(false);
+    expect(r.stdout).not.toMatch(/LLM cache/);
+  });
+});

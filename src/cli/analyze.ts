@@ -117,7 +117,7 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
       if (tornLines.length < 5) tornLines.push(lineNo);
       continue;
     }
-    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0, calls: r.trace.filter((t) => t.tool !== null).length, fired: r.faults });
+    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), ...(r.userUsage ? { userUsage: { ...r.userUsage, ...(r.userCostUsd !== undefined ? { costUsd: r.userCostUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0, calls: r.trace.filter((t) => t.tool !== null).length, fired: r.faults });
     outcomes.set(keyString(r.key), r.outcome === 'pass');
     if (r.outcome !== 'pass') {
       failingKeys.push(r.key);

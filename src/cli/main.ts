@@ -145,6 +145,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     const progress = startProgress(io, total, done, flags.quiet === true);
     let launchedNow = 0;
     let spent = 0;
+    /** The model of the LLM user, whose tokens are priced apart from the agent's. */
+    const simulatorModel = config.simulator === 'llm' ? (config.simulatorModel ?? config.llm.model) : undefined;
     /** Dollars the LLM cache saved, per episode that had a hit with a known price. */
     const cacheSaved: number[] = [];
     let budgetReason: string | undefined;
@@ -180,12 +182,13 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
         ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
         onEpisode(record: EpisodeRecord) {
           const cost = costOf(record, config.prices);
-          const saved = savedOf(record, config.prices);
+          const userCost = userCostOf(record, simulatorModel, config.prices);
+          const saved = savedOf(record, config.prices, simulatorModel);
           if (saved) cacheSaved.push(saved);
-          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}) });
+          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}), ...(userCost !== undefined ? { userCostUsd: userCost } : {}) });
           done++;
           launchedNow++;
-          spent += cost ?? 0;
+          spent += (cost ?? 0) + (userCost ?? 0);
           progress.episode(record.key.agent, record.outcome === 'pass');
           if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
           if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
@@ -214,7 +217,11 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     const stopped = budgetReason ?? (stop.signal.aborted ? 'interrupted' : undefined);
     // Complete when every planned episode is in the log (a budget that struck as the last ones ran stops nothing); an adaptive run, when its rounds ran out.
     const complete = config.adaptiveFirstTrials === undefined ? done >= total : stopped === undefined;
-    writeJson(files.manifest, { ...manifest, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
+    // An LLM judge's tokens (its calibration's included) and their cost: the run's, not any one episode's.
+    const judgeUsage = (options.claimReader as { usage?: () => { promptTokens: number; completionTokens: number; calls: number } } | undefined)?.usage?.();
+    const judgePrice = config.judge.startsWith('llm:') ? config.prices[config.judge.slice(4)] : undefined;
+    const judged = judgeUsage ? { judge: { ...manifest.judge, usage: { ...judgeUsage, costUsd: judgePrice ? usd(judgeUsage.promptTokens, judgeUsage.completionTokens, judgePrice) : 'unknown' } } } : {};
+    writeJson(files.manifest, { ...manifest, ...judged, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
     // Everything after the run is recomputed from the log, the run's truth, read once.
     const loaded = await loadRun(dir, DEFAULT_THETA);
     const { grid, failing: drill, failingKeys: failing, torn } = loaded;
@@ -332,11 +339,22 @@ function costOf(record: EpisodeRecord, prices: Prices): number | undefined {
   return usd(Math.max(0, record.usage.promptTokens - (hit?.promptTokens ?? 0)), Math.max(0, record.usage.completionTokens - (hit?.completionTokens ?? 0)), price);
 }
 
-/** What the LLM cache saved an episode's agent, in dollars, where its price is known. */
-function savedOf(record: EpisodeRecord, prices: Prices): number | undefined {
-  const hit = record.cached?.agent;
-  const price = priceOf(record.key.agent, prices);
-  return hit && price ? usd(hit.promptTokens, hit.completionTokens, price) : undefined;
+/** What an episode's LLM user paid for its model, in the same way; undefined when it had none or no price is known. */
+function userCostOf(record: EpisodeRecord, model: string | undefined, prices: Prices): number | undefined {
+  const price = model === undefined ? undefined : prices[model];
+  if (!record.userUsage || !price) return undefined;
+  const hit = record.cached?.user;
+  return usd(Math.max(0, record.userUsage.promptTokens - (hit?.promptTokens ?? 0)), Math.max(0, record.userUsage.completionTokens - (hit?.completionTokens ?? 0)), price);
+}
+
+/** What the LLM cache saved an episode (its agent and its LLM user), in dollars, where the prices are known. */
+function savedOf(record: EpisodeRecord, prices: Prices, simulatorModel: string | undefined): number | undefined {
+  const agent = record.cached?.agent;
+  const user = record.cached?.user;
+  const agentPrice = priceOf(record.key.agent, prices);
+  const userPrice = simulatorModel === undefined ? undefined : prices[simulatorModel];
+  const total = (agent && agentPrice ? usd(agent.promptTokens, agent.completionTokens, agentPrice) : 0) + (user && userPrice ? usd(user.promptTokens, user.completionTokens, userPrice) : 0);
+  return total > 0 ? total : undefined;
 }
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */

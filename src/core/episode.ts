@@ -10,7 +10,7 @@ import { ToolRuntime, type TraceEntry } from './runtime.js';
 import type { Scenario } from './scenario.js';
 import { deriveSeed, makeRng } from './seeds.js';
 import { callTool } from './tools.js';
-import { ScriptedUser, type Confusion, type UserSimulatorFactory } from '../user/index.js';
+import { ScriptedUser, type Confusion, type UserSimulator, type UserSimulatorFactory } from '../user/index.js';
 import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
 import { asError, DeadlineError, safeString, SimulatorError, ToolBudgetError } from './episode-errors.js';
@@ -70,6 +70,8 @@ export interface EpisodeRecord {
    * the agent's, and the LLM user's (absent when none was).
    */
   readonly cached?: { readonly agent?: CacheSavings; readonly user?: CacheSavings };
+  /** Tokens the LLM user simulator spent in this episode (absent for the scripted user). */
+  readonly userUsage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
   /** Conduct, claim and output violations the judge found, each with a readable line (absent when none). */
   readonly findings?: readonly Finding[];
   readonly error?: { readonly message: string; readonly name: string };
@@ -82,8 +84,13 @@ export interface EpisodeRecord {
   readonly confusions: readonly Confusion[];
   /** Agent messages on which the user closed a request though they held a question: worth a look (absent when none). */
   readonly closedWhileAsked?: readonly Confusion[];
-  /** The cost of `usage` in USD at the run's configured price for the model (written by the sweep). */
+  /**
+   * The cost of `usage` in USD at the run's configured price for the model, less what the LLM cache
+   * answered (written by the sweep); absent when no price is known.
+   */
   readonly costUsd?: number;
+  /** The cost of `userUsage` in the same way, at the LLM user's model's price (written by the sweep). */
+  readonly userCostUsd?: number;
   /** Token usage an LLM agent reported, summed over the episode. */
   readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
   /** The agent's hand-off to a human, if it made one: its reason and the user turn it came after. */
@@ -263,6 +270,11 @@ export function resolveAgentTime(setting: AgentTimeSetting | undefined, factory:
 
 /** An episode's id: a DNS label from the run seed and the key, the same on every thread and every rerun. */
 export const episodeIdOf = (runSeed: string, key: EpisodeKey): string => `e${deriveSeed(runSeed, key.scenario, key.agent, key.eps, key.lambda, key.trial)}`;
+
+/** What an LLM user spent, when it was one that spent anything. */
+function userUsagePart(user: UserSimulator): { userUsage?: NonNullable<EpisodeRecord['userUsage']> } {
+  return user.usage && user.usage.calls > 0 ? { userUsage: { ...user.usage } } : {};
+}
 
 /** What the LLM cache saved an episode: its agent's calls (scoped by the episode) and its LLM user's. */
 function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['cached']> } {
@@ -463,6 +475,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     ...(escalation ? { escalation } : {}),
     ...(usage ? { usage } : {}),
     ...cachedPart(episodeId),
+    ...userUsagePart(user),
     simulatedMs: clock.elapsed(),
     wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
   };

@@ -27,19 +27,25 @@ export function parseLabel(answer: string): ClaimLabel {
  * A claim reader that asks a model, one question per message and action, at temperature 0. Answers are
  * kept per question for the run, so that a repeated message costs one call.
  */
-export function llmClaimReader(settings: LlmSettings): ClaimReader & { calls(): number } {
+export function llmClaimReader(settings: LlmSettings): ClaimReader & { calls(): number; usage(): { promptTokens: number; completionTokens: number; calls: number } } {
   const apiKey = process.env[settings.apiKeyEnv];
   if (!apiKey) {
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to start the LLM judge \`llm:${settings.model}\`: the environment variable \`${settings.apiKeyEnv}\` is empty. Set it to the API key of ${settings.baseUrl}, or name another with \`--llm-api-key-env\`.`);
   }
   const cache = new Map<string, Promise<ClaimLabel>>();
   let calls = 0;
+  const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
   const ask = (q: ClaimQuestion): Promise<ClaimLabel> => {
     const prompt = claimPrompt(q);
     let p = cache.get(prompt);
     if (!p) {
       calls++;
-      p = chatCompletion(settings, apiKey, { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: prompt }], max_tokens: 5 }).then((c) => parseLabel(c.choices?.[0]?.message?.content ?? ''));
+      p = chatCompletion(settings, apiKey, { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: prompt }], max_tokens: 5 }).then((c) => {
+        usage.calls++;
+        usage.promptTokens += c.usage?.prompt_tokens ?? 0;
+        usage.completionTokens += c.usage?.completion_tokens ?? 0;
+        return parseLabel(c.choices?.[0]?.message?.content ?? '');
+      });
       cache.set(prompt, p);
       p.catch(() => cache.delete(prompt));
     }
@@ -49,6 +55,7 @@ export function llmClaimReader(settings: LlmSettings): ClaimReader & { calls(): 
     id: `llm:${settings.model}`,
     read: (qs) => Promise.all(qs.map(ask)),
     calls: () => calls,
+    usage: () => ({ ...usage }),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
 import type { CellComparison, TaskChange } from '../stats/compare.js';
+import type { UsageSummary } from '../stats/stats.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import type { Grid } from './grid.js';
 import { differenceSvg, heatmapSvg, type HeatmapContext } from './svg.js';
@@ -59,6 +60,38 @@ export function heatmapFiles(grid: Grid, run: string, k?: number): (ReportFile &
 const pct = (x: number) => x.toFixed(3);
 const md = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
 
+/** A sum of cells' usage: tokens, and dollars unless some episode had no price (then how many had none). */
+function sumUsage(us: readonly (UsageSummary | undefined)[]): { tokens: number; usd?: number; unpriced: number } | undefined {
+  const present = us.filter((u): u is UsageSummary => u !== undefined);
+  if (present.length === 0) return undefined;
+  const unpriced = present.reduce((n, u) => n + (u.unpriced ?? 0), 0);
+  const tokens = present.reduce((n, u) => n + u.promptTokens + u.completionTokens, 0);
+  return unpriced > 0 ? { tokens, unpriced } : { tokens, usd: present.reduce((n, u) => n + (u.costUsd ?? 0), 0), unpriced: 0 };
+}
+
+const dollars = (u: { usd?: number; unpriced: number } | undefined) => (u === undefined ? '–' : u.usd === undefined ? `unknown (${u.unpriced} episode(s) without a price)` : `$${u.usd.toFixed(4)}`);
+
+/**
+ * What each agent's LLM sweep cost, the agent's model and the LLM user's apart and summed, and what a
+ * passing episode and a point of pass^k volume cost; a cost without a price is unknown, never $0. Empty
+ * when no agent reported usage.
+ */
+function costLines(grid: Grid, k: number): string[] {
+  const rows = grid.agents.flatMap((a) => {
+    const agent = sumUsage(a.cells.map((c) => c.usage));
+    const user = sumUsage(a.cells.map((c) => c.userUsage));
+    if (!agent && !user) return [];
+    const known = [agent, user].every((u) => u === undefined || u.usd !== undefined);
+    const total = known ? (agent?.usd ?? 0) + (user?.usd ?? 0) : undefined;
+    const passes = a.cells.reduce((n, c) => n + c.perTask.reduce((m, t) => m + t.c, 0), 0);
+    const volume = a.surfaces[k - 1]?.volume ?? 0;
+    const per = (d: number) => (total === undefined ? 'unknown' : d > 0 ? `$${(total / d).toFixed(4)}` : '–');
+    return [`| \`${md(a.agent)}\` | ${agent?.tokens ?? 0} | ${dollars(agent)} | ${user?.tokens ?? 0} | ${dollars(user)} | ${total === undefined ? 'unknown' : `$${total.toFixed(4)}`} | ${per(passes)} | ${per(volume * 100)} |`];
+  });
+  if (rows.length === 0) return [];
+  return ['## Cost', '', `Model tokens and dollars at the configured prices (\`prices\`), less what the LLM cache answered; an LLM judge's cost is in run.json (\`judge.usage\`).`, '', `| agent | agent tokens | agent cost | user simulator tokens | user simulator cost | total | per passing episode | per point of pass^${k} volume |`, '| --- | --- | --- | --- | --- | --- | --- | --- |', ...rows];
+}
+
 /**
  * The summary a reviewer pastes into a release ticket or a CI job summary: headline numbers with
  * intervals, critical thresholds, the biggest changes against a baseline run when one is given, and
@@ -107,6 +140,8 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
       lines.push('');
     }
   }
+  const cost = costLines(grid, k);
+  if (cost.length > 0) lines.push(...cost, '');
   // Images as they were written: SVG, or PNG when only PNG was asked for; none when neither was.
   if (images !== 'none') {
     lines.push('## Heatmaps', '');

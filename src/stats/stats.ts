@@ -116,8 +116,13 @@ export interface CellSummary {
   readonly failuresByFault: Readonly<Record<string, number>>;
   /** Of the episodes that did not pass, how many had their wording changed by each perturbation family. */
   readonly failuresByFamily: Readonly<Record<string, number>>;
-  /** LLM tokens and cost summed over the cell, when its agent reported usage. */
-  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd: number };
+  /**
+   * LLM tokens and cost summed over the cell, when its agent reported usage: `costUsd` only when every
+   * such episode had a price; otherwise `unpriced` counts those without one and the cost is unknown, never $0.
+   */
+  readonly usage?: UsageSummary;
+  /** The same for the LLM user simulator's tokens, when one played the user. */
+  readonly userUsage?: UsageSummary;
   /**
    * Episodes the harness failed (the simulated user, the world, the judge), by class: left out of every
    * estimate above and counted here, never against the agent. Absent when none.
@@ -133,10 +138,33 @@ export interface CellSummary {
   readonly faultsFired?: { readonly calls: number; readonly transient: number; readonly rate: number; readonly byKind: Readonly<Record<string, number>> };
 }
 
+/** Tokens summed over a cell's episodes and what they cost: `costUsd` when every episode had a price, else `unpriced` episodes. */
+export interface UsageSummary {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly costUsd?: number;
+  readonly unpriced?: number;
+}
+
+type UsageSum = { promptTokens: number; completionTokens: number; costUsd: number; unpriced: number };
+
+const addUsage = (sum: UsageSum | undefined, u: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd?: number }): UsageSum => {
+  const t = sum ?? { promptTokens: 0, completionTokens: 0, costUsd: 0, unpriced: 0 };
+  t.promptTokens += u.promptTokens;
+  t.completionTokens += u.completionTokens;
+  if (u.costUsd === undefined) t.unpriced++;
+  else t.costUsd = Math.round((t.costUsd + u.costUsd) * 1e6) / 1e6;
+  return t;
+};
+
+const usageSummary = (u: UsageSum): UsageSummary => ({ promptTokens: u.promptTokens, completionTokens: u.completionTokens, ...(u.unpriced === 0 ? { costUsd: u.costUsd } : { unpriced: u.unpriced }) });
+
 /** What an episode adds to a cell beyond its outcome. */
 export interface EpisodeFacts {
   /** Tokens an LLM agent used, and their cost where a price is known. */
   readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd?: number };
+  /** Tokens the LLM user spent, and their cost where a price is known. */
+  readonly userUsage?: { readonly promptTokens: number; readonly completionTokens: number; readonly costUsd?: number };
   readonly failure?: FailureClass;
   readonly faults?: readonly string[];
   readonly families?: readonly string[];
@@ -186,7 +214,8 @@ interface CellCounts {
   readonly firedByKind: Record<string, number>;
   readonly byFault: Record<string, number>;
   readonly byFamily: Record<string, number>;
-  usage?: { promptTokens: number; completionTokens: number; costUsd: number };
+  usage?: UsageSum;
+  userUsage?: UsageSum;
 }
 
 const sortedKeys = <T extends Readonly<Partial<Record<string, number>>>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
@@ -230,12 +259,8 @@ export class Tally {
       for (const family of new Set(facts.families ?? [])) bump(cell.byFamily, family);
     }
     cell.byTask.set(key.scenario, t);
-    if (facts.usage) {
-      const u = (cell.usage ??= { promptTokens: 0, completionTokens: 0, costUsd: 0 });
-      u.promptTokens += facts.usage.promptTokens;
-      u.completionTokens += facts.usage.completionTokens;
-      u.costUsd = Math.round((u.costUsd + (facts.usage.costUsd ?? 0)) * 1e6) / 1e6;
-    }
+    if (facts.usage) cell.usage = addUsage(cell.usage, facts.usage);
+    if (facts.userUsage) cell.userUsage = addUsage(cell.userUsage, facts.userUsage);
   }
 
   agents(): string[] {
@@ -254,7 +279,8 @@ export class Tally {
         const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst);
         return {
           ...summary,
-          ...(cell.usage ? { usage: { ...cell.usage } } : {}),
+          ...(cell.usage ? { usage: usageSummary(cell.usage) } : {}),
+          ...(cell.userUsage ? { userUsage: usageSummary(cell.userUsage) } : {}),
           ...(Object.keys(cell.harness).length > 0 ? { harness: sortedKeys(cell.harness) } : {}),
           confusionRate: cell.episodes === 0 ? 0 : Math.round((cell.confused / cell.episodes) * 10_000) / 10_000,
           ...(cell.calls > 0 ? { faultsFired: { calls: cell.calls, transient: cell.transient, rate: Math.round((cell.transient / cell.calls) * 10_000) / 10_000, byKind: sortedKeys(cell.firedByKind) } } : {}),

@@ -81,6 +81,7 @@ class LlmUser implements UserSimulator {
   readonly confusions = [];
   private readonly history: { role: 'system' | 'user' | 'assistant'; content: string }[];
   private turn = 0;
+  readonly usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
 
   constructor(
     private readonly scenario: Scenario,
@@ -110,6 +111,9 @@ class LlmUser implements UserSimulator {
   private async say(): Promise<string> {
     // Roles flip: to the model playing the user, the agent's words are what it is told.
     const completion = await chatCompletion(this.settings, this.apiKey, { messages: this.history }, this.signal, this.episodeId);
+    this.usage.calls++;
+    this.usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
+    this.usage.completionTokens += completion.usage?.completion_tokens ?? 0;
     const text = completion.choices?.[0]?.message?.content?.trim() ?? '';
     if (!text) throw new Error('the LLM user simulator answered nothing');
     this.history.push({ role: 'assistant', content: text });

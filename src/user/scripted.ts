@@ -35,9 +35,10 @@ export interface UserSimulator {
   readonly closedWhileAsked?: Confusion[];
   opening(): UserMessage | Promise<UserMessage>;
   respond(agentText: string): UserStep | Promise<UserStep>;
+  /** Tokens an LLM user spent on its model so far (absent for a scripted user). */
+  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
 }
 
-/** Makes the simulated user of one episode. */
 /** Makes an episode's simulated user; `episodeId` scopes what it caches (an LLM user's answers). */
 export type UserSimulatorFactory = (scenario: Scenario, language: UserLanguage, rng: Rng, maxTurns: number, signal: AbortSignal, episodeId?: string) => UserSimulator;
 

@@ -19,11 +19,15 @@ beforeAll(async () => {
 });
 afterAll(async () => stub?.close());
 
-type Rec = { key: { lambda: number; trial: number }; outcome: string; messages: unknown[]; usage: { calls: number; promptTokens: number; completionTokens: number }; costUsd?: number; cached?: { agent?: { hits: number; promptTokens: number } } };
+type Rec = { key: { lambda: number; trial: number }; outcome: string; messages: unknown[]; usage: { calls: number; promptTokens: number; completionTokens: number }; costUsd?: number; userUsage?: { calls: number }; userCostUsd?: number; cached?: { agent?: { hits: number; promptTokens: number } } };
 
 async function sweep(out: string, ...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; records: Rec[] }> {
-  const config = join(base, 'prices.json');
-  writeFileSync(config, JSON.stringify({ prices: { 'stub-model': { input: 2, output: 8 } } }));
+  return sweepPriced({ 'stub-model': { input: 2, output: 8 } }, out, ...extra);
+}
+
+async function sweepPriced(prices: Record<string, { input: number; output: number }>, out: string, ...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string; records: Rec[] }> {
+  const config = join(base, `${out.split('/').at(-1)}-prices.json`);
+  writeFileSync(config, JSON.stringify({ prices }));
   const args = ['sweep', '--config', config, '--out', out, '--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_CACHE_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', ...extra];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, CI: '1', SHAKEDOWN_CACHE_KEY: secret } });
@@ -69,5 +73,24 @@ describe('the LLM response cache', () => {
     expect(stub.requests.length - before).toBe(r.records.reduce((s, x) => s + x.usage.calls, 0));
     expect(existsSync(join(out, 'llm-cache'))).toBe(false);
     expect(r.stdout).not.toMatch(/LLM cache/);
+  });
+
+  it('prices the agent and the LLM user apart and together in summary.md; a model without a price is unknown, never $0', async () => {
+    const priced = join(base, 'priced');
+    const r = await sweepPriced({ 'stub-model': { input: 2, output: 8 }, 'stub-user': { input: 1, output: 1 } }, priced, '--simulator', 'llm', '--simulator-model', 'stub-user');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.records.every((x) => (x.userUsage?.calls ?? 0) > 0 && (x.userCostUsd ?? 0) > 0 && (x.costUsd ?? 0) > 0)).toBe(true);
+    const summary = readFileSync(join(priced, 'report', 'summary.md'), 'utf8');
+    const agentUsd = r.records.reduce((s, x) => s + (x.costUsd ?? 0), 0);
+    const userUsd = r.records.reduce((s, x) => s + (x.userCostUsd ?? 0), 0);
+    const row = new RegExp(`\\| \`llm:stub-model\` \\| \\d+ \\| \\$${agentUsd.toFixed(4).replace('.', '\\.')} \\| \\d+ \\| \\$${userUsd.toFixed(4).replace('.', '\\.')} \\| \\$${(agentUsd + userUsd).toFixed(4).replace('.', '\\.')} \\| \\$[\\d.]+ \\| \\$[\\d.]+ \\|`);
+    expect(summary).toMatch(/## Cost/);
+    expect(summary).toMatch(row);
+    // The user's model has no price here: its cost and the total are unknown, not $0.
+    const unpriced = join(base, 'unpriced');
+    const u = await sweepPriced({ 'stub-model': { input: 2, output: 8 } }, unpriced, '--simulator', 'llm', '--simulator-model', 'stub-user');
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.records.every((x) => x.userCostUsd === undefined)).toBe(true);
+    expect(readFileSync(join(unpriced, 'report', 'summary.md'), 'utf8')).toMatch(/\| \$[\d.]+ \| \d+ \| unknown \(4 episode\(s\) without a price\) \| unknown \| unknown \| unknown \|/);
   });
 });

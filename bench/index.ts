@@ -23,7 +23,10 @@ import { loadRun } from '../src/cli/analyze.js';
 import { ResampleBank } from '../src/stats/bootstrap.js';
 import { canonicalize, cloneJson, collectionsOf, diffCanonical, diffSparse } from '../src/core/canonical.js';
 import { createClock } from '../src/core/clock.js';
-import { WorldHarness } from '../src/core/episode.js';
+import { runEpisode, WorldHarness } from '../src/core/episode.js';
+import { rejudgeEpisode } from '../src/core/rejudge.js';
+import { judgeEpisode } from '../src/judge/index.js';
+import { resolveAgent } from '../src/agents/registry.js';
 import { FaultInjector } from '../src/core/faults.js';
 import { overlayDb } from '../src/core/overlay.js';
 import { perturb, resolveFamilies } from '../src/core/perturb.js';
@@ -130,6 +133,13 @@ async function micro(): Promise<void> {
   const outcomes: { key: { agent: string; eps: number; lambda: number; scenario: string }; pass: boolean }[] = [];
   for (const agent of agents) for (const eps of [0, 0.5, 1]) for (const lambda of [0, 0.1, 0.3]) for (const s of scenarios) for (let t = 0; t < 4; t++) outcomes.push({ key: { agent, eps, lambda, scenario: s.id }, pass: rng() < 0.7 });
 
+  // A recorded episode to judge: the robust reference agent on a cancellation at λ = 0.3.
+  const rejudgeOptions = { runSeed: '42', profile: getFaultProfile('mixed'), faultKinds };
+  const recorded = await (async () => {
+    const p = await harness.prepare(scenarios.find((s) => s.id === 'cancel-pending-mistake') ?? scenario);
+    const record = await runEpisode(harness, p, resolveAgent('reference:robust'), { scenario: p.scenario.id, agent: 'reference:robust', eps: 0.5, lambda: 0.3, trial: 0 }, { ...rejudgeOptions, families });
+    return { prepared: p, record };
+  })();
   let ordinal = 0;
   // The same call over MCP: a client connected in-process to the episode's MCP server (what ctx.mcp() gives).
   const mcp = await mcpClientFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch });
@@ -197,6 +207,14 @@ async function micro(): Promise<void> {
       const bank = new ResampleBank('42');
       for (const a of tally.agents()) tally.cells(a, bank);
     });
+  bench
+    .add('judge: one recorded episode (state, conduct, claims, outputs)', async () => {
+      const db = harness.episodeDb(recorded.prepared);
+      await judgeEpisode({ world, prepared: recorded.prepared, finalDb: db.db, ...(db.overlay ? { overlay: db.overlay } : {}), trace: recorded.record.trace, messages: recorded.record.messages });
+    })
+    .add('rejudge: one recorded episode (its calls made again, then judged)', async () => {
+      await rejudgeEpisode(harness, recorded.prepared, recorded.record, rejudgeOptions);
+    });
   await bench.run();
   const mean = new Map<string, number>();
   for (const task of bench.tasks) {
@@ -251,6 +269,26 @@ async function e2e(): Promise<void> {
   console.log(`  grid.json identical: ${same}`);
   if (!same) throw new Error('the worker pool changed the grid');
   target('at least 1,000 episodes/s on the default sweep, all cores in use', `${all.rate}/s`, all.rate >= 1000);
+
+  // Re-judging the default sweep: every episode's calls made again and judged, no agent run.
+  const start = performance.now();
+  const rejudged = await new Promise<{ stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'rejudge', join(work, 'e2e-auto'), '--out', join(work, 'e2e-rejudged')], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve({ stderr }) : reject(new Error(`shakedown rejudge exited with ${code}: ${stderr}`))));
+  });
+  const rejudgeS = (performance.now() - start) / 1000;
+  const identical = readFileSync(join(work, 'e2e-auto', 'grid.json'), 'utf8') === readFileSync(join(work, 'e2e-rejudged', 'grid.json'), 'utf8');
+  console.log(`  rejudge: ${all.episodes} episodes in ${fmt(rejudgeS, 1)} s (${fmt((rejudgeS * 1000) / all.episodes)} ms an episode, the CLI's start included; the sweep took ${fmt((all.seconds * 1000) / all.episodes)} ms an episode); grid.json identical: ${identical}${rejudged.stderr ? `; ${rejudged.stderr.trim()}` : ''}`);
+  if (!identical) throw new Error('rejudging under the same judge changed the grid');
+
+  // A module agent contained on a worker thread (the default) against the same agent in this process.
+  const bot = join(root, 'examples/status-bot.ts');
+  const args = ['--agent', bot, '--scenario', 'category:read', '--eps', '0,0.5,1', '--lambda', '0,0.1,0.3', '--trials', '40'];
+  const inProcess = await sweep('contained-1', [...args, '--workers', '1']);
+  const contained = await sweep('contained-auto', args);
+  console.log(`  a module agent (status-bot, ${inProcess.episodes} episodes): in this process ${fmt((inProcess.seconds * 1000) / inProcess.episodes)} ms an episode, contained on a worker thread ${fmt((contained.seconds * 1000) / contained.episodes)} ms (${fmt(contained.seconds / inProcess.seconds)}x, the worker's start included)`);
 }
 
 async function timeouts(): Promise<void> {

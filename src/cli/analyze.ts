@@ -216,6 +216,11 @@ function printComparison(io: Io, title: string, rows: readonly CellComparison[],
     io.out(`  ${String(r.eps).padEnd(5)} ${String(r.lambda).padEnd(5)} ${r.k}  ${String(r.tasks).padStart(5)}  ${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}      [${f3(r.ci95[0])}, ${f3(r.ci95[1])}]  ${r.p.toFixed(4)}  ${r.pAdjusted.toFixed(4)}   ${detectable}               ${r.verdict}${unreachable}\n`);
   }
   io.out(`  the verdict is the adjusted test's (${adj} < 0.05 across the ${rows.length} cells); the interval describes the difference and is not adjusted\n`);
+  const clustered = rows.filter((r) => r.families !== undefined);
+  if (clustered.length > 0) {
+    const eff = clustered.map((r) => r.effectiveTasks ?? r.tasks);
+    io.out(`  tasks come in families (${clustered[0]?.families} families of ${clustered[0]?.tasks} tasks): the test flips, the interval resamples and the smallest detectable difference counts whole families; effective independent tasks ${Math.min(...eff)} to ${Math.max(...eff)} (docs/statistics.md, "Task families")\n`);
+  }
   io.out(`  agreement of per-episode outcomes on ${pairs} shared keys: Cohen's kappa ${Number.isFinite(kappa) ? kappa.toFixed(3) : '-'}\n\n`);
 }
 

@@ -1,3 +1,7 @@
+import type { WorldDefinition } from '../core/world.js';
+import type { ResolvedConfig } from '../core/config.js';
+import type { Scenario } from '../core/scenario.js';
+import { expandFamily, familyOf, VARIANT_SUFFIX } from '../core/families.js';
 import { cacheTotals, useLlmCache } from '../agents/llm-cache.js';
 import { rejudgeCommand } from './rejudge.js';
 import { judgeVersion, simulatorVersion } from '../judge/version.js';
@@ -31,7 +35,7 @@ import { mergeCommand } from './merge.js';
 import { startProgress } from './progress.js';
 import { gateCommand } from './gate.js';
 import { initCommand } from './init.js';
-import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, type Flags, type Io } from './options.js';
+import { agentSpecOf, disposeAll, episodeOptions, loadConfig, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, tasksOf, type Flags, type Io } from './options.js';
 import { contained, startEpisodePool, workerCount } from './pool.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from './rundir.js';
 import { hash53 } from '../core/seeds.js';
@@ -79,7 +83,10 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
 async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.ablate !== undefined) return ablate(flags, io);
   const config = await loadConfig(flags);
-  const { world, scenarios, agents, options: baseOptions } = await resolveSweepParts(config);
+  const parts = await resolveSweepParts(config);
+  const { world, agents, options: baseOptions } = parts;
+  // Generated variants run only once they hold as a hand-written task must; the others are left out, and said.
+  const scenarios = await validVariants(world, config, parts.scenarios, io);
   const { options, judge } = await sweepJudge(config, world, baseOptions, io);
   const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
   // Gate rules from the config are read before any episode runs: a malformed one stops the sweep at once.
@@ -261,18 +268,49 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   }
 }
 
+/**
+ * The selected tasks without the generated variants that do not hold at this seed (gold succeeds, `noop`
+ * fails, `oracle` passes at ε = λ = 0), each left out with a line that says why.
+ */
+async function validVariants(world: WorldDefinition, config: ResolvedConfig, scenarios: readonly Scenario[], io: Io): Promise<Scenario[]> {
+  const variants = scenarios.filter((s) => VARIANT_SUFFIX.test(s.id));
+  if (variants.length === 0) return [...scenarios];
+  const results = await validateScenarios(new WorldHarness(world, config.seed), variants, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
+  const bad = new Set(results.filter((r) => !r.ok).map((r) => r.scenario));
+  for (const r of results.filter((x) => !x.ok)) io.err(`shakedown: left out ${r.scenario}: ${r.problems.join('; ')}\n`);
+  const kept = scenarios.filter((s) => !bad.has(s.id));
+  io.err(`shakedown: ${kept.length} tasks in ${new Set(kept.map((s) => familyOf(s.id))).size} families (${variants.length - bad.size} of ${variants.length} generated variants hold)\n`);
+  return kept;
+}
+
 async function validate(flags: Flags, io: Io): Promise<number> {
   const config = await loadConfig(flags);
   const world = await loadWorld(config.world);
-  const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
+  const scenarios = tasksOf(config, world);
   const harness = new WorldHarness(world, config.seed);
   const results = await validateScenarios(harness, scenarios, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
-  for (const r of results) {
+  const hand = results.filter((r) => !VARIANT_SUFFIX.test(r.scenario));
+  const variants = results.filter((r) => VARIANT_SUFFIX.test(r.scenario));
+  for (const r of hand) {
     io.out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.scenario}\n`);
     for (const p of r.problems) io.out(`       ${p}\n`);
   }
-  const bad = results.filter((r) => !r.ok);
-  io.out(`${results.length - bad.length} of ${results.length} scenarios of world ${world.id} hold.\n`);
+  const bad = hand.filter((r) => !r.ok);
+  io.out(`${hand.length - bad.length} of ${hand.length} hand-written scenarios of world ${world.id} hold.\n`);
+  if (config.tasks !== 'hand') {
+    // Per family: how many generated variants hold, and why the others are left out of every sweep.
+    const unparsed = loadScenarios(world).flatMap((t) => expandFamily(world, t).flatMap((v) => ('problem' in v ? [{ scenario: v.id, ok: false, problems: [v.problem] }] : [])));
+    const all = [...variants, ...unparsed.filter((u) => scenarios.some((s) => familyOf(s.id) === familyOf(u.scenario)))];
+    const families = [...new Set(all.map((r) => familyOf(r.scenario)))].sort();
+    for (const f of families) {
+      const of = all.filter((r) => familyOf(r.scenario) === f);
+      const held = of.filter((r) => r.ok).length;
+      io.out(`family ${f}: ${held} of ${of.length} variants hold\n`);
+      for (const r of of.filter((x) => !x.ok)) io.out(`       left out ${r.scenario}: ${r.problems.join('; ')}\n`);
+    }
+    const heldAll = all.filter((r) => r.ok).length;
+    io.out(`${heldAll} of ${all.length} generated variants hold: ${hand.length - bad.length + heldAll} validated tasks in world ${world.id}.\n`);
+  }
   if (bad.length > 0) {
     io.err(`shakedown: ${bad.length} scenario(s) do not hold: ${bad.map((r) => r.scenario).join(', ')}\n`);
     return 1;

@@ -1,4 +1,5 @@
 /** The CLI's options, their parsing into a config, and what the commands share. */
+import { familyOf, sampleTasks, taskPool, VARIANT_SUFFIX } from '../core/families.js';
 import type { ParseArgsConfig } from 'node:util';
 import { faultKinds, getFaultProfile } from '../../faults/index.js';
 import { loadScenarios } from '../../scenarios/index.js';
@@ -80,6 +81,7 @@ export const OPTIONS = {
   'llm-api-key-env': { type: 'string' },
   'llm-tools': { type: 'string' },
   'llm-cache': { type: 'string' },
+  tasks: { type: 'string' },
   port: { type: 'string' },
   'fixed-trials': { type: 'boolean' },
   'max-turns': { type: 'string' },
@@ -174,6 +176,11 @@ export function configFromFlags(flags: Flags): SweepConfig {
     c.llm = { ...(flags['llm-base-url'] !== undefined ? { baseUrl: flags['llm-base-url'] } : {}), ...(flags['llm-api-key-env'] !== undefined ? { apiKeyEnv: flags['llm-api-key-env'] } : {}), ...(flags['llm-tools'] !== undefined ? { tools: flags['llm-tools'] } : {}) };
   }
   if (flags['llm-cache'] !== undefined) c.llmCache = flags['llm-cache'];
+  if (flags.tasks !== undefined) {
+    const t = flags.tasks.trim();
+    if (t !== 'hand' && t !== 'all' && !/^\d+$/.test(t)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--tasks\`: "${flags.tasks}" is not \`hand\`, \`all\` or a number. Write \`--tasks all\` for every validated task, \`--tasks 60\` for a sample.`);
+    c.tasks = t === 'hand' || t === 'all' ? t : Number(t);
+  }
   // How model agents take their tools: for the Anthropic agent too.
   if (flags['llm-tools'] !== undefined) c.anthropic = { tools: flags['llm-tools'] };
   if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);
@@ -192,12 +199,18 @@ export function configFromFlags(flags: Flags): SweepConfig {
   return c as SweepConfig;
 }
 
-/** Scenarios selected by filters: an exact id, a substring of ids, or `category:NAME`. */
+/** Scenarios selected by filters: an exact id, a substring of ids, `category:NAME` or `family:ID` (a template and its variants). */
 export function selectScenarios(all: readonly Scenario[], filters: readonly string[]): Scenario[] {
   if (filters.length === 0) return [...all];
   const chosen = new Set<Scenario>();
   for (const f of filters) {
-    const hits = f.startsWith('category:') ? all.filter((s) => s.tags.category === f.slice('category:'.length)) : all.some((s) => s.id === f) ? all.filter((s) => s.id === f) : all.filter((s) => s.id.includes(f));
+    const hits = f.startsWith('category:')
+      ? all.filter((s) => s.tags.category === f.slice('category:'.length))
+      : f.startsWith('family:')
+        ? all.filter((s) => familyOf(s.id) === f.slice('family:'.length))
+        : all.some((s) => s.id === f)
+          ? all.filter((s) => s.id === f)
+          : all.filter((s) => s.id.includes(f));
     if (hits.length === 0) {
       throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none. Scenario ids: ${all.map((s) => s.id).join(', ')}.`);
     }
@@ -226,10 +239,20 @@ export function effectiveProfile(config: ResolvedConfig, world: WorldDefinition)
   };
 }
 
+/**
+ * The tasks a config selects: the pool `tasks` names (hand-written, or with their families' variants),
+ * the `scenarios` filters, then for `tasks: N` a seeded sample stratified by category and family. The
+ * variants are not validated here: the sweep validates what it will run (`validateVariants`).
+ */
+export function tasksOf(config: ResolvedConfig, world: WorldDefinition): Scenario[] {
+  const chosen = selectScenarios(taskPool(world, loadScenarios(world), config.tasks !== 'hand'), config.scenarios);
+  return typeof config.tasks === 'number' ? sampleTasks(chosen, config.tasks, config.seed) : chosen;
+}
+
 /** What a config selects to run: the world, its scenarios, the agents and the options every episode shares. */
 export async function resolveSweepParts(config: ResolvedConfig): Promise<{ world: WorldDefinition; scenarios: Scenario[]; agents: AgentFactory[]; options: EpisodeOptions }> {
   const world = await loadWorld(config.world);
-  const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
+  const scenarios = tasksOf(config, world);
   const agents = await resolveAgentsFor(config, world.id);
   return { world, scenarios, agents, options: episodeOptions(config, world) };
 }
@@ -237,7 +260,8 @@ export async function resolveSweepParts(config: ResolvedConfig): Promise<{ world
 /** The config's world and the one scenario a command works on; `doing` completes "Failed to ...". */
 export async function worldScenario(config: ResolvedConfig, id: string | undefined, doing: string): Promise<{ world: WorldDefinition; scenario: Scenario }> {
   const world = await loadWorld(config.world);
-  const scenario = loadScenarios(world).find((s) => s.id === id);
+  // A generated variant is found by its id too, whatever the config's `tasks`.
+  const scenario = taskPool(world, loadScenarios(world), VARIANT_SUFFIX.test(id ?? '')).find((s) => s.id === id);
   if (!scenario) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to ${doing}: no scenario \`${id ?? ''}\` in world ${world.id}. See \`shakedown list scenarios --world ${config.world}\`.`);
   return { world, scenario };
 }

@@ -4,7 +4,9 @@
  */
 import { ShakedownError } from '../core/errors.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { binomial, type TaskCount } from '../stats/stats.js';
+import { binomial, meanSe, type TaskCount } from '../stats/stats.js';
+import { clusteredSe, clustersOf } from '../stats/bootstrap.js';
+import { familyOf } from '../core/family-id.js';
 import { spreadFromPilot, spreadFromRate, tasksNeeded, varianceAt, withinVariance, type PlanTarget, type Spread } from '../stats/plan.js';
 import { loadRun } from './analyze.js';
 import { parseInteger, parseNumberList, type Flags, type Io } from './options.js';
@@ -18,6 +20,20 @@ const one = (flags: Flags, name: 'width' | 'detect' | 'power' | 'pass' | 'price'
 };
 
 /** The spread of per-task differences between two agents of a pilot, paired by task, in the same parts. */
+/**
+ * The design effect of per-task values that come in families: the clustered variance of their mean over
+ * the variance if tasks were independent, at least 1 (a plan never counts on families helping). Undefined
+ * when every task is its own family.
+ */
+function designEffect(values: readonly { id: string; v: number }[]): number | undefined {
+  const clusters = clustersOf(values.map((x) => x.id), familyOf);
+  if (!clusters) return undefined;
+  const v = values.map((x) => x.v);
+  const iid = meanSe(v).se;
+  const c = clusteredSe(v, clusters);
+  return iid > 0 ? Math.max(1, (c * c) / (iid * iid)) : 1;
+}
+
 function pairedSpread(a: readonly TaskCount[], b: readonly TaskCount[], k: number): { between: number; within: (n: number) => number; tasks: number } {
   const bBy = new Map(b.map((t) => [t.scenario, t]));
   const pairs = a.flatMap((ta) => {
@@ -57,7 +73,8 @@ export async function planCommand(dirs: readonly string[], flags: Flags, io: Io)
   const what = 'width' in target ? `a 95% interval of pass^${k} no wider than ${target.width} in a cell` : `a paired difference of ${target.difference} in pass^${k} between two agents, with ${Math.round(power * 100)}% power at the 5% level (two-sided)`;
   io.out(`plan: ${what}\n`);
   /** Per candidate trials: the SD that decides, from the spread. */
-  type Source = { readonly label: string; readonly sd: (n: number) => number };
+  /** `deff`: the design effect of tasks in families, from the pilot (tasks needed are multiplied by it). */
+  type Source = { readonly label: string; readonly sd: (n: number) => number; readonly deff?: number };
   const sources: Source[] = [];
   let costPerEpisode = price;
   if (pass !== undefined) {
@@ -77,7 +94,8 @@ export async function planCommand(dirs: readonly string[], flags: Flags, io: Io)
       const spreads = cellsOf(ids[0] as string).map((c) => ({ c, s: spreadFromPilot(c.perTask, k) }));
       const worst = spreads.reduce((w, x) => (varianceAt(x.s, k, k) > varianceAt(w.s, k, k) ? x : w));
       const factor = 'width' in target ? 1 : 2;
-      sources.push({ label: `pilot ${run.dir}, ${ids[0]}, its most spread cell (ε ${worst.c.eps}, λ ${worst.c.lambda}; ${worst.c.perTask.length} tasks)${factor === 2 ? ', a second agent assumed independent and as spread' : ''}`, sd: (n) => Math.sqrt(factor * varianceAt(worst.s as Spread, n, k)) });
+      const deff = designEffect(worst.c.perTask.filter((t) => t.n >= k).map((t) => ({ id: t.scenario, v: binomial(t.c, k) / binomial(t.n, k) })));
+      sources.push({ label: `pilot ${run.dir}, ${ids[0]}, its most spread cell (ε ${worst.c.eps}, λ ${worst.c.lambda}; ${worst.c.perTask.length} tasks)${factor === 2 ? ', a second agent assumed independent and as spread' : ''}`, sd: (n) => Math.sqrt(factor * varianceAt(worst.s as Spread, n, k)), ...(deff ? { deff } : {}) });
     } else {
       const [a, b] = ids as [string, string];
       const ca = cellsOf(a);
@@ -88,14 +106,23 @@ export async function planCommand(dirs: readonly string[], flags: Flags, io: Io)
       });
       if (paired.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to plan: ${a} and ${b} share no cell in the pilot ${run.dir}.`);
       const worst = paired.reduce((w, q) => (q.p.between + q.p.within(k) > w.p.between + w.p.within(k) ? q : w));
-      sources.push({ label: `pilot ${run.dir}, ${a} against ${b} paired by task, their most spread cell (ε ${worst.x.eps}, λ ${worst.x.lambda}; ${worst.p.tasks} tasks)`, sd: (n) => Math.sqrt(worst.p.between + worst.p.within(n)) });
+      const y = cb.find((c) => c.eps === worst.x.eps && c.lambda === worst.x.lambda);
+      const yBy = new Map((y?.perTask ?? []).map((t) => [t.scenario, t]));
+      const est = (t: TaskCount) => binomial(t.c, k) / binomial(t.n, k);
+      const deff = designEffect(worst.x.perTask.flatMap((t) => {
+        const u = yBy.get(t.scenario);
+        return u && t.n >= k && u.n >= k ? [{ id: t.scenario, v: est(t) - est(u) }] : [];
+      }));
+      sources.push({ label: `pilot ${run.dir}, ${a} against ${b} paired by task, their most spread cell (ε ${worst.x.eps}, λ ${worst.x.lambda}; ${worst.p.tasks} tasks)`, sd: (n) => Math.sqrt(worst.p.between + worst.p.within(n)), ...(deff ? { deff } : {}) });
     }
   }
   for (const s of sources) {
+    if (s.deff) io.out(`\n  the pilot's tasks come in families: design effect ${s.deff.toFixed(2)} (the clustered variance over the independent one), which multiplies the tasks needed`);
     io.out(`\n  from ${s.label}:\n  trials  SD per task  tasks  episodes per cell${cells > 1 ? `  episodes (${cells} cells)` : ''}${costPerEpisode !== undefined ? '  cost' : ''}\n`);
     for (const n of trialsList) {
       const sd = s.sd(n);
-      const tasks = tasksNeeded(sd, target);
+      // Tasks in families count for less than independent ones: the pilot's design effect scales what is needed.
+      const tasks = Math.ceil(tasksNeeded(sd, target) * (s.deff ?? 1));
       const perCell = Number.isFinite(tasks) ? tasks * n : Number.POSITIVE_INFINITY;
       const total = perCell * cells;
       const fmt = (x: number) => (Number.isFinite(x) ? x.toLocaleString('en-US') : 'more than 100,000 tasks');

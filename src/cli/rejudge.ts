@@ -12,6 +12,7 @@ import { resolveConfig, type SweepConfig } from '../core/config.js';
 import { WorldHarness, type EpisodeRecord, type PreparedScenario } from '../core/episode.js';
 import { ShakedownError } from '../core/errors.js';
 import { rejudgeEpisode } from '../core/rejudge.js';
+import { taskPool } from '../core/families.js';
 import { judgeVersion } from '../judge/version.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { integrityLines, loadRun } from './analyze.js';
@@ -31,7 +32,8 @@ export async function rejudgeCommand(dirs: readonly string[], flags: Flags, io: 
   const manifest = readManifest(from, `rejudge ${from}`);
   const config = resolveConfig({ ...(manifest.config as SweepConfig), ...(flags.judge !== undefined ? { judge: flags.judge } : {}), workers: 1 });
   const world = await loadWorld(config.world);
-  const scenarios = new Map(loadScenarios(world).map((s) => [s.id, s]));
+  // Every task the run may hold: the hand-written ones and their families' variants.
+  const scenarios = new Map(taskPool(world, loadScenarios(world), true).map((s) => [s.id, s]));
   // An LLM judge's answers come from the run's cache (or another) when asked: a rejudged run never pays twice for one question.
   useLlmCache(llmCacheDir(flags['llm-cache'] ?? config.llmCache, from));
   const { options, judge } = await sweepJudge(config, world, episodeOptions(config, world), io);

@@ -1,4 +1,5 @@
 /** `shakedown report RUN`: heatmaps (SVG and PNG), report.html, the grid as CSV and summary.md, from a run directory. */
+import { taskPool } from '../core/families.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
@@ -91,7 +92,8 @@ export async function scenarioTitles(runDir: string, worldId: string): Promise<R
     } catch {
       // no manifest: the grid's world id
     }
-    return Object.fromEntries(loadScenarios(await loadWorld(spec)).map((s) => [s.id, s.title]));
+    const world = await loadWorld(spec);
+    return Object.fromEntries(taskPool(world, loadScenarios(world), true).map((s) => [s.id, s.title]));
   } catch {
     return {};
   }

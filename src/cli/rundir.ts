@@ -16,7 +16,15 @@ import { hash53 } from '../core/seeds.js';
 export function configHash(config: Readonly<Record<string, unknown>>): string {
   // Budgets, concurrency, workers and the LLM cache decide how much runs, how fast and what it costs, never how an episode comes out.
   const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, llmCache: _l, ...rest } = config;
-  return hash53(stableJson(rest)).toString(36);
+  // Keys added since runs were first hashed leave the hash alone at their defaults, so that older runs still resume.
+  const { tasks, llm, anthropic, ...kept } = rest as Record<string, unknown> & { tasks?: unknown; llm?: Record<string, unknown>; anthropic?: Record<string, unknown> };
+  const withoutTools = (section: Record<string, unknown> | undefined) => {
+    if (!section || section.tools !== 'http') return section;
+    const { tools: _tools, ...other } = section;
+    return other;
+  };
+  const hashed = { ...kept, ...(tasks !== undefined && tasks !== 'hand' ? { tasks } : {}), ...(llm ? { llm: withoutTools(llm) } : {}), ...(anthropic ? { anthropic: withoutTools(anthropic) } : {}) };
+  return hash53(stableJson(hashed)).toString(36);
 }
 
 /**

@@ -61,8 +61,14 @@ export const sweepConfigSchema = z
     lambda: z.array(unit).min(1).default([0, 0.1, 0.3]).transform(sortedUnique),
     /** Trials per (agent, scenario, ε, λ); pass^k is reported for k = 1..trials. @default 4 */
     trials: z.number().int().min(1).max(1000).default(4),
-    /** Scenario filters: an id, or a substring of ids, or `category:NAME`. Empty means all. @default [] */
+    /** Scenario filters: an id, or a substring of ids, `category:NAME` or `family:ID`. Empty means all. @default [] */
     scenarios: z.array(z.string().min(1)).default([]),
+    /**
+     * Which tasks: `hand` (the hand-written scenarios), `all` (with every validated variant of their
+     * families, for release sweeps) or a number N (a seeded sample of N of all, stratified by category and
+     * family); docs/worlds.md, "Task families". @default "hand"
+     */
+    tasks: z.union([z.enum(['hand', 'all']), z.number().int().min(1)]).default('hand'),
     /** Episodes in flight at once. @default 8 */
     concurrency: z.number().int().min(1).max(4096).default(8),
     /**

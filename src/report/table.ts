@@ -12,7 +12,7 @@ export function renderTable(grid: Grid): string {
     const first = cells[0];
     if (!first) continue;
     const maxK = Math.max(...cells.map((c) => c.passHatK.length));
-    lines.push(`${agent}  (${first.tasks} tasks x ${first.trials} trials per cell; ± is the standard error over tasks)`);
+    lines.push(first.families === undefined ? `${agent}  (${first.tasks} tasks x ${first.trials} trials per cell; ± is the standard error over tasks)` : `${agent}  (${first.tasks} tasks in ${first.families} families x ${first.trials} trials per cell; ± is the standard error over families)`);
     const header = ['   ε', '    λ', ...Array.from({ length: maxK }, (_, i) => `pass^${i + 1}`.padStart(13))];
     lines.push(header.join('  '));
     for (const c of cells) {

@@ -106,3 +106,85 @@ export function bootstrapMean(values: readonly number[], resamples: Resamples, t
   means.sort((a, b) => a - b);
   return { low: quantile(means, tail), high: quantile(means, 1 - tail), se };
 }
+
+/**
+ * Tasks grouped into families (clusters): `of[i]` is the family index of value i, `count` the number of
+ * families. Tasks of one family share a template and are not independent (docs/statistics.md, "Task
+ * families"); the family is then the unit of resampling and of the standard error.
+ */
+export interface Clusters {
+  readonly of: Int32Array;
+  readonly count: number;
+}
+
+/** The families of the given task ids by `familyOf`, or undefined when every task is its own family (nothing to cluster). */
+export function clustersOf(ids: readonly string[], familyOf: (id: string) => string): Clusters | undefined {
+  const index = new Map<string, number>();
+  const of = new Int32Array(ids.length);
+  ids.forEach((id, i) => {
+    const f = familyOf(id);
+    let k = index.get(f);
+    if (k === undefined) index.set(f, (k = index.size));
+    of[i] = k;
+  });
+  return index.size === ids.length ? undefined : { of, count: index.size };
+}
+
+/** Per family: the sum of its values and how many it has. */
+function familySums(values: readonly number[], clusters: Clusters): { sums: Float64Array; sizes: Float64Array } {
+  const sums = new Float64Array(clusters.count);
+  const sizes = new Float64Array(clusters.count);
+  values.forEach((v, i) => {
+    const f = clusters.of[i] as number;
+    sums[f] = (sums[f] as number) + v;
+    sizes[f] = (sizes[f] as number) + 1;
+  });
+  return { sums, sizes };
+}
+
+/**
+ * The standard error of the mean over tasks when tasks come in families: the cluster-robust (ratio)
+ * estimate over families, sqrt(F / (F - 1) * sum_f (S_f - m_f * mean)^2) / N. With one task per family
+ * it is the usual SE over tasks.
+ */
+export function clusteredSe(values: readonly number[], clusters: Clusters): number {
+  const F = clusters.count;
+  const N = values.length;
+  if (F < 2 || N === 0) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / N;
+  const { sums, sizes } = familySums(values, clusters);
+  let ss = 0;
+  for (let f = 0; f < F; f++) ss += ((sums[f] as number) - (sizes[f] as number) * mean) ** 2;
+  return Math.sqrt((F / (F - 1)) * ss) / N;
+}
+
+/**
+ * `taskMeanInterval` with families as the unit: the expanded percentile bootstrap resamples families
+ * (each resample's mean is its tasks' sum over their number, with the run's resamples for F families),
+ * at the critical value of F units, widened to the Wilson interval over F units. SE is the clustered one.
+ */
+export function clusteredMeanInterval(values: readonly number[], clusters: Clusters, resamples: Resamples): { low: number; high: number; se: number } {
+  const F = clusters.count;
+  if (values.length === 0) return { low: Number.NaN, high: Number.NaN, se: Number.NaN };
+  const z = expandedZ(F);
+  const tail = Number.isFinite(z) ? normalCdf(-z, 0, 1) : 0;
+  const { sums, sizes } = familySums(values, clusters);
+  const means = resamples.map((draw) => {
+    let s = 0;
+    let m = 0;
+    for (let i = 0; i < draw.length; i++) {
+      s += sums[draw[i] as number] as number;
+      m += sizes[draw[i] as number] as number;
+    }
+    return s / m;
+  });
+  means.sort((a, b) => a - b);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const w = wilson(Math.min(1, Math.max(0, mean)), F, z);
+  return { low: Math.min(quantile(means, tail), w.low), high: Math.max(quantile(means, 1 - tail), w.high), se: clusteredSe(values, clusters) };
+}
+
+/** Per family, the sum of the values: what a sign-flip test over families flips. */
+export function sumsByFamily(values: readonly number[], clusters: Clusters): number[] {
+  return [...familySums(values, clusters).sums];
+}

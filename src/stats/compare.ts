@@ -3,7 +3,8 @@
  * per-task differences of pass^k, their bootstrap interval, a paired sign-flip permutation test,
  * Holm's adjustment across cells, a verdict and the smallest difference the data could have detected.
  */
-import { bootstrapMean, type ResampleBank } from './bootstrap.js';
+import { bootstrapMean, clusteredSe, clustersOf, quantile, sumsByFamily, type Clusters, type ResampleBank } from './bootstrap.js';
+import { familyOf } from '../core/family-id.js';
 import { deriveSeed, makeRng } from '../core/seeds.js';
 import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
 
@@ -37,6 +38,13 @@ export interface CellComparison {
    * breaks one task is seen here even when no test across tasks can call it significant.
    */
   readonly flipped: readonly { readonly scenario: string; readonly a: string; readonly b: string }[];
+  /**
+   * When tasks come in families (generated variants): how many families, and the effective number of
+   * independent tasks, N x (SE over tasks / clustered SE)^2, at most N. The test, the interval and
+   * `minDetectable` then take the family as their unit. Absent for runs of hand-written tasks.
+   */
+  readonly families?: number;
+  readonly effectiveTasks?: number;
 }
 
 /** How p-values are adjusted across the cells (and agent pairs) compared. */
@@ -119,6 +127,53 @@ export function adjustTogether<T extends CellComparison>(rows: readonly T[], met
   });
 }
 
+/**
+ * One cell's comparison when its tasks come in families: the per-task differences summed per family, the
+ * sign-flip test flipping whole families, a percentile bootstrap resampling families, and the clustered
+ * SE behind the smallest detectable difference.
+ */
+function clusteredComparison(eps: number, lambda: number, k: number, diffs: readonly number[], clusters: Clusters, bank: ResampleBank, seed: string, flipped: CellComparison['flipped']): Omit<CellComparison, 'pAdjusted' | 'verdict'> {
+  const N = diffs.length;
+  const F = clusters.count;
+  const { mean, se: iid } = meanSe(diffs);
+  const se = clusteredSe(diffs, clusters);
+  const sums = sumsByFamily(diffs, clusters);
+  const sizes = new Float64Array(F);
+  for (let i = 0; i < N; i++) sizes[clusters.of[i] as number] = (sizes[clusters.of[i] as number] as number) + 1;
+  let low = mean;
+  let high = mean;
+  if (F >= 2) {
+    const means = bank.for(F).map((draw) => {
+      let s = 0;
+      let m = 0;
+      for (let i = 0; i < draw.length; i++) {
+        s += sums[draw[i] as number] as number;
+        m += sizes[draw[i] as number] as number;
+      }
+      return s / m;
+    });
+    means.sort((a, b) => a - b);
+    low = quantile(means, 0.025);
+    high = quantile(means, 0.975);
+  }
+  const changedFamilies = sums.filter((d) => d !== 0).length;
+  return {
+    eps,
+    lambda,
+    k,
+    tasks: N,
+    difference: mean,
+    ci95: [low, high] as const,
+    p: signFlipTest(sums, seed),
+    minDetectable: se > 0 ? (1.96 + 0.84) * se : null,
+    changed: diffs.filter((d) => d !== 0).length,
+    minP: changedFamilies === 0 ? 1 : Math.min(1, 2 / 2 ** changedFamilies),
+    flipped,
+    families: F,
+    effectiveTasks: se > 0 ? Math.min(N, Math.round((N * iid * iid) / (se * se))) : N,
+  };
+}
+
 /** Compares A with B in every cell both have, for pass^k. */
 export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[], k: number, bank: ResampleBank, seed: string, alpha = 0.05, adaptiveFirst?: number, adjustment: Adjustment = 'holm'): CellComparison[] {
   // In an adaptive run a task's estimate is the two-stage one the grid uses, never the plain one over its trials.
@@ -129,16 +184,20 @@ export function compareCells(a: readonly CellSummary[], b: readonly CellSummary[
     if (!cb) return [];
     const bTasks = new Map(cb.perTask.map((t) => [t.scenario, t]));
     const diffs: number[] = [];
+    const ids: string[] = [];
     const flipped: { scenario: string; a: string; b: string }[] = [];
     for (const ta of ca.perTask) {
       const tb = bTasks.get(ta.scenario);
       if (!tb || ta.n < k || tb.n < k) continue;
       diffs.push(hat(ta) - hat(tb));
+      ids.push(ta.scenario);
       const all = (t: { n: number; c: number }) => t.c === t.n;
       const none = (t: { n: number; c: number }) => t.c === 0;
       if ((all(ta) && none(tb)) || (none(ta) && all(tb))) flipped.push({ scenario: ta.scenario, a: `${ta.c}/${ta.n}`, b: `${tb.c}/${tb.n}` });
     }
     if (diffs.length === 0) return [];
+    const clusters = clustersOf(ids, familyOf);
+    if (clusters) return [clusteredComparison(ca.eps, ca.lambda, k, diffs, clusters, bank, deriveSeed(seed, ca.eps, ca.lambda, k), flipped)];
     const { mean, se } = meanSe(diffs);
     const boot = diffs.length >= 2 ? bootstrapMean(diffs, bank.for(diffs.length)) : { low: mean, high: mean };
     const changed = diffs.filter((d) => d !== 0).length;

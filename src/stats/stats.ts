@@ -1,6 +1,7 @@
 import { ShakedownError } from '../core/errors.js';
 import type { EpisodeOutcome } from '../core/episode.js';
-import { expandedZ, taskMeanInterval, wilson, type ResampleBank, type Resamples } from './bootstrap.js';
+import { clusteredMeanInterval, clusteredSe, clustersOf, expandedZ, taskMeanInterval, wilson, type Clusters, type ResampleBank, type Resamples } from './bootstrap.js';
+import { familyOf } from '../core/family-id.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
 import { HARNESS_CLASSES, type FailureClass } from '../judge/classes.js';
@@ -90,7 +91,17 @@ export interface KEstimate {
 }
 
 const clip = (x: number) => Math.min(1, Math.max(0, x));
-const estimate = (k: number, values: readonly number[], resamples?: Resamples): KEstimate => {
+const estimate = (k: number, values: readonly number[], resamples?: Resamples, families?: { clusters: Clusters; resamples?: Resamples }): KEstimate => {
+  if (families) {
+    // Tasks in families: the family is the unit of the interval and of the SE.
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    if (!families.resamples || families.clusters.count < 2) {
+      const w = wilson(clip(mean), families.clusters.count, families.clusters.count < 2 ? 1.96 : expandedZ(families.clusters.count));
+      return { k, value: mean, se: clusteredSe(values, families.clusters), ci95: [w.low, w.high] };
+    }
+    const b = clusteredMeanInterval(values, families.clusters, families.resamples);
+    return { k, value: mean, se: b.se, ci95: [b.low, b.high] };
+  }
   const { mean, se } = meanSe(values);
   if (!resamples || values.length < 2) {
     const w = wilson(clip(mean), values.length, values.length < 2 ? 1.96 : expandedZ(values.length));
@@ -104,6 +115,8 @@ export interface CellSummary {
   readonly eps: number;
   readonly lambda: number;
   readonly tasks: number;
+  /** Families the tasks come from, when some family has more than one (generated variants): the unit of the intervals. */
+  readonly families?: number;
   /** Trials per task (the smallest, if a partial run left them unequal). */
   readonly trials: number;
   readonly episodes: number;
@@ -186,8 +199,12 @@ export function summarizeCell(
   resamples?: Resamples,
   extra: Pick<CellSummary, 'failures' | 'failuresByFault' | 'failuresByFamily'> = { failures: {}, failuresByFault: {}, failuresByFamily: {} },
   adaptiveFirst?: number,
+  familyResamples?: (families: number) => Resamples,
 ): CellSummary {
   const tasks = [...perTask].sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
+  // Generated variants of one template are clustered by family; a run of hand-written tasks has none.
+  const clusters = clustersOf(tasks.map((t) => t.scenario), familyOf);
+  const families = clusters ? { clusters, ...(familyResamples && clusters.count >= 2 ? { resamples: familyResamples(clusters.count) } : {}) } : undefined;
   // An adaptive design estimates pass^k without bias only up to its first round, whichever tasks were extended.
   const least = tasks.length === 0 ? 0 : Math.min(...tasks.map((t) => t.n));
   const n = adaptiveFirst === undefined ? least : Math.min(least, adaptiveFirst);
@@ -197,10 +214,10 @@ export function summarizeCell(
   const hatOf = (t: TaskCount, k: number) => (adaptiveFirst === undefined ? passHatK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passHatK(adaptiveFirst, c1, k)));
   const atOf = (t: TaskCount, k: number) => (adaptiveFirst === undefined ? passAtK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passAtK(adaptiveFirst, c1, k)));
   for (let k = 1; k <= n; k++) {
-    hat.push(estimate(k, tasks.map((t) => hatOf(t, k)), resamples));
-    at.push(estimate(k, tasks.map((t) => atOf(t, k)), resamples));
+    hat.push(estimate(k, tasks.map((t) => hatOf(t, k)), resamples, families));
+    at.push(estimate(k, tasks.map((t) => atOf(t, k)), resamples, families));
   }
-  return { eps, lambda, tasks: tasks.length, trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks, ...extra };
+  return { eps, lambda, tasks: tasks.length, ...(clusters ? { families: clusters.count } : {}), trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks, ...extra };
 }
 
 interface CellCounts {
@@ -276,7 +293,7 @@ export class Tally {
         const [eps, lambda] = cellKey.split('|').map(Number) as [number, number];
         // Keys sorted, so that the grid does not depend on the order episodes finished in.
         const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
-        const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst);
+        const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst, bank ? (f) => bank.for(f) : undefined);
         return {
           ...summary,
           ...(cell.usage ? { usage: usageSummary(cell.usage) } : {}),

@@ -26,6 +26,8 @@ const CASES: readonly (readonly string[])[] = [
   ['sweep', '--agent', './no-such-agent.ts'],
   ['sweep', '--agent', 'cmd:shakedown-no-such-command'],
   ['sweep', '--llm-tools', 'carrier-pigeon'],
+  ['sweep', '--tasks', 'most'],
+  ['sweep', '--scenario', 'family:no-such-family'],
   ['sweep', '--agent', 'llm:gpt-4o-mini+backoff', '--llm-tools', 'mcp'],
   ['sweep', '--profile', 'hurricane'],
   ['sweep', '--perturbations', 'typos,wat'],
@@ -58,7 +60,7 @@ describe('bad input', () => {
     expect(results).toMatchInlineSnapshot(`
       [
         "teleport
-        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, gate, init.",
+        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, rejudge, gate, init.",
         "sweep --eps 1.5
         Failed to resolve the sweep configuration:
         ✖ must be in [0, 1]
@@ -105,6 +107,10 @@ describe('bad input', () => {
         Failed to start the agent command \`shakedown-no-such-command\`: the shell could not run it (exit 127); its stderr ended with: /bin/sh: 1: shakedown-no-such-command: not found. Check the command and the current directory.",
         "sweep --llm-tools carrier-pigeon
         Failed to read \`--llm-tools\`: "carrier-pigeon" is neither \`http\` nor \`mcp\`. Write \`--llm-tools mcp\` for tools over an MCP client, or leave it out (http).",
+        "sweep --tasks most
+        Failed to read \`--tasks\`: "most" is not \`hand\`, \`all\` or a number. Write \`--tasks all\` for every validated task, \`--tasks 60\` for a sample.",
+        "sweep --scenario family:no-such-family
+        Failed to select scenarios: \`--scenario family:no-such-family\` matches none. Scenario ids: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-lamps-total, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, decline-cancel-pending, decline-return, decline-top-up, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, identity-mismatch-then-email-return, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, multi-top-up-then-cancel, ownership-cancel-other-users-order, ownership-status-other-users-order, read-after-return-gift-card-balance, read-after-top-up-balance, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items, top-up-gift-card, top-up-name-zip-paypal.",
         "sweep --agent llm:gpt-4o-mini+backoff --llm-tools mcp
         Failed to select \`+backoff\` with \`llm.tools: mcp\`: strategies wrap tool calls made over HTTP, and over MCP the tools are called through an MCP client. Drop the strategies, or take the tools over HTTP.",
         "sweep --profile hurricane

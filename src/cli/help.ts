@@ -37,7 +37,9 @@ Sweep options:
   --eps LIST          ε values in [0, 1] (default 0,0.5,1)
   --lambda LIST       λ values in [0, 1] (default 0,0.1,0.3)
   --trials N          trials per cell and task (default 4)
-  --scenario F        scenario id, id substring or category:NAME; repeatable (default all)
+  --scenario F        scenario id, id substring, category:NAME or family:ID; repeatable (default all)
+  --tasks T           hand (default: the hand-written scenarios), all (with their families' validated
+                      variants: the release set) or N (a seeded sample stratified by category and family)
   --concurrency N     episodes in flight (default 8)
   --workers N|auto    worker threads running episodes; 1 = this process (default auto: every core for
                       built-in agents and 1,000+ episodes)
@@ -95,7 +97,8 @@ Rejudge options: RUN [--out DIR] (default RUN-rejudged) [--judge wording|llm:MOD
   each episode's tool calls are made again on a fresh world, on its own fault schedule, and the current
   judge reads the result; no agent or model runs. Writes a run with its grid and report; episodes that
   no longer replay as recorded are named and keep their verdict.
-Validate options: [--world W] [--scenario F] [--seed S]: every scenario must hold (exit 1 if one does not).
+Validate options: [--world W] [--scenario F] [--seed S] [--tasks all]: every scenario must hold (exit 1 if
+  one does not); with --tasks all, per family how many generated variants hold and why the others are left out.
 List options: worlds | scenarios [--world W] | tools [--world W] [--format md] (the tool reference) |
   perturbations | faults | agents | strategies | profiles.
 Init options: none; it refuses to overwrite an existing shakedown.config.ts.

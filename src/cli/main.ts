@@ -331,7 +331,9 @@ async function list(what: string | undefined, flags: Flags, io: Io): Promise<num
     return 0;
   }
   // Scenarios are the world's that the config (or --world) names; the other lists are the same for every world.
-  const scenarios = what === 'scenarios' ? loadScenarios(await loadWorld((await loadConfig(flags)).world)) : [];
+  // With --tasks all (or N), the generated variants are listed too.
+  const listConfig = what === 'scenarios' ? await loadConfig(flags) : undefined;
+  const scenarios = listConfig ? tasksOf(listConfig, await loadWorld(listConfig.world)) : [];
   const rows: [string, string][] = (() => {
     switch (what) {
       case 'scenarios':

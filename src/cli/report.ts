@@ -86,14 +86,17 @@ export function writeReport(
 export async function scenarioTitles(runDir: string, worldId: string): Promise<Record<string, string>> {
   try {
     let spec = worldId;
+    let variants = false;
     try {
-      const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { config?: { world?: unknown } };
+      const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { config?: { world?: unknown; tasks?: unknown } };
       if (typeof manifest.config?.world === 'string') spec = manifest.config.world;
+      // Generated variants' titles only for a run that has them.
+      variants = manifest.config?.tasks !== undefined && manifest.config.tasks !== 'hand';
     } catch {
       // no manifest: the grid's world id
     }
     const world = await loadWorld(spec);
-    return Object.fromEntries(taskPool(world, loadScenarios(world), true).map((s) => [s.id, s.title]));
+    return Object.fromEntries(taskPool(world, loadScenarios(world), variants).map((s) => [s.id, s.title]));
   } catch {
     return {};
   }

@@ -22,8 +22,8 @@ import { familyOf } from './family-id.js';
 
 export { familyOf, VARIANT_SUFFIX } from './family-id.js';
 
-/** Variants each template is expanded into. @default 6 */
-export const VARIANTS_PER_FAMILY = 6;
+/** Variants each template is expanded into. @default 12 */
+export const VARIANTS_PER_FAMILY = 12;
 
 /** Categories whose point is how the user identifies: the route and when it is said stay as written. */
 const ROUTE_FIXED = new Set(['identity']);

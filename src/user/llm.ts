@@ -43,7 +43,7 @@ export function userInstructions(scenario: Scenario, language?: UserLanguage): s
 /** Makes LLM users with these settings; the API key is read once, here. */
 export function llmUserSimulator(settings: LlmSettings): UserSimulatorFactory {
   const apiKey = apiKeyFrom(settings);
-  return (scenario, language, _rng, maxTurns, signal, episodeId) => new LlmUser(scenario, language, settings, apiKey, maxTurns, signal, episodeId);
+  return (scenario, language, _rng, maxTurns, signal, cacheScope) => new LlmUser(scenario, language, settings, apiKey, maxTurns, signal, cacheScope);
 }
 
 /**
@@ -90,7 +90,7 @@ class LlmUser implements UserSimulator {
     private readonly apiKey: string,
     private readonly maxTurns: number,
     private readonly signal: AbortSignal,
-    private readonly episodeId?: string,
+    private readonly cacheScope?: string,
   ) {
     this.id = `llm:${settings.model}`;
     this.history = [{ role: 'system', content: userInstructions(scenario, language) }];
@@ -110,7 +110,7 @@ class LlmUser implements UserSimulator {
 
   private async say(): Promise<string> {
     // Roles flip: to the model playing the user, the agent's words are what it is told.
-    const completion = await chatCompletion(this.settings, this.apiKey, { messages: this.history }, this.signal, this.episodeId);
+    const completion = await chatCompletion(this.settings, this.apiKey, { messages: this.history }, this.signal, this.cacheScope);
     this.usage.calls++;
     this.usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
     this.usage.completionTokens += completion.usage?.completion_tokens ?? 0;

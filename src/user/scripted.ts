@@ -39,8 +39,8 @@ export interface UserSimulator {
   readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
 }
 
-/** Makes an episode's simulated user; `episodeId` scopes what it caches (an LLM user's answers). */
-export type UserSimulatorFactory = (scenario: Scenario, language: UserLanguage, rng: Rng, maxTurns: number, signal: AbortSignal, episodeId?: string) => UserSimulator;
+/** Makes an episode's simulated user; `cacheScope` (the episode's) scopes the model answers an LLM user keeps in the LLM cache. */
+export type UserSimulatorFactory = (scenario: Scenario, language: UserLanguage, rng: Rng, maxTurns: number, signal: AbortSignal, cacheScope?: string) => UserSimulator;
 
 /**
  * Fills a template's `{slot}` placeholders, keeping each filled value as a protected segment that names

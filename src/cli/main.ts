@@ -296,7 +296,7 @@ async function validate(flags: Flags, io: Io): Promise<number> {
     for (const p of r.problems) io.out(`       ${p}\n`);
   }
   const bad = hand.filter((r) => !r.ok);
-  io.out(`${hand.length - bad.length} of ${hand.length} hand-written scenarios of world ${world.id} hold.\n`);
+  io.out(`${hand.length - bad.length} of ${hand.length} scenarios of world ${world.id} hold.\n`);
   if (config.tasks !== 'hand') {
     // Per family: how many generated variants hold, and why the others are left out of every sweep.
     const unparsed = loadScenarios(world).flatMap((t) => expandFamily(world, t).flatMap((v) => ('problem' in v ? [{ scenario: v.id, ok: false, problems: [v.problem] }] : [])));

@@ -130,8 +130,8 @@ export function clustersOf(ids: readonly string[], familyOf: (id: string) => str
   return index.size === ids.length ? undefined : { of, count: index.size };
 }
 
-/** Per family: the sum of its values and how many it has. */
-function familySums(values: readonly number[], clusters: Clusters): { sums: Float64Array; sizes: Float64Array } {
+/** Per family: the sum of its values (what a sign-flip test over families flips) and how many it has. */
+export function familySums(values: readonly number[], clusters: Clusters): { sums: Float64Array; sizes: Float64Array } {
   const sums = new Float64Array(clusters.count);
   const sizes = new Float64Array(clusters.count);
   values.forEach((v, i) => {
@@ -159,15 +159,11 @@ export function clusteredSe(values: readonly number[], clusters: Clusters): numb
 }
 
 /**
- * `taskMeanInterval` with families as the unit: the expanded percentile bootstrap resamples families
- * (each resample's mean is its tasks' sum over their number, with the run's resamples for F families),
- * at the critical value of F units, widened to the Wilson interval over F units. SE is the clustered one.
+ * `bootstrapMean` with families as the unit: each of the run's resamples for F families draws families
+ * with replacement, and its mean is their tasks' sum over their number; the interval is between the
+ * `tail` and `1 - tail` quantiles of those means.
  */
-export function clusteredMeanInterval(values: readonly number[], clusters: Clusters, resamples: Resamples): { low: number; high: number; se: number } {
-  const F = clusters.count;
-  if (values.length === 0) return { low: Number.NaN, high: Number.NaN, se: Number.NaN };
-  const z = expandedZ(F);
-  const tail = Number.isFinite(z) ? normalCdf(-z, 0, 1) : 0;
+export function clusterBootstrapMean(values: readonly number[], clusters: Clusters, resamples: Resamples, tail = 0.025): { low: number; high: number } {
   const { sums, sizes } = familySums(values, clusters);
   const means = resamples.map((draw) => {
     let s = 0;
@@ -179,12 +175,20 @@ export function clusteredMeanInterval(values: readonly number[], clusters: Clust
     return s / m;
   });
   means.sort((a, b) => a - b);
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const w = wilson(Math.min(1, Math.max(0, mean)), F, z);
-  return { low: Math.min(quantile(means, tail), w.low), high: Math.max(quantile(means, 1 - tail), w.high), se: clusteredSe(values, clusters) };
+  return { low: quantile(means, tail), high: quantile(means, 1 - tail) };
 }
 
-/** Per family, the sum of the values: what a sign-flip test over families flips. */
-export function sumsByFamily(values: readonly number[], clusters: Clusters): number[] {
-  return [...familySums(values, clusters).sums];
+/**
+ * `taskMeanInterval` with families as the unit: the expanded percentile bootstrap over families
+ * (`clusterBootstrapMean`) at the critical value of F units, widened to the Wilson interval over F units.
+ * SE is the clustered one.
+ */
+export function clusteredMeanInterval(values: readonly number[], clusters: Clusters, resamples: Resamples): { low: number; high: number; se: number } {
+  const F = clusters.count;
+  if (values.length === 0) return { low: Number.NaN, high: Number.NaN, se: Number.NaN };
+  const z = expandedZ(F);
+  const boot = clusterBootstrapMean(values, clusters, resamples, Number.isFinite(z) ? normalCdf(-z, 0, 1) : 0);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const w = wilson(Math.min(1, Math.max(0, mean)), F, z);
+  return { low: Math.min(boot.low, w.low), high: Math.max(boot.high, w.high), se: clusteredSe(values, clusters) };
 }

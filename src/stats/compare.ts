@@ -3,7 +3,7 @@
  * per-task differences of pass^k, their bootstrap interval, a paired sign-flip permutation test,
  * Holm's adjustment across cells, a verdict and the smallest difference the data could have detected.
  */
-import { bootstrapMean, clusteredSe, clustersOf, quantile, sumsByFamily, type Clusters, type ResampleBank } from './bootstrap.js';
+import { bootstrapMean, clusterBootstrapMean, clusteredSe, clustersOf, familySums, type Clusters, type ResampleBank } from './bootstrap.js';
 import { familyOf } from '../core/family-id.js';
 import { deriveSeed, makeRng } from '../core/seeds.js';
 import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
@@ -137,25 +137,8 @@ function clusteredComparison(eps: number, lambda: number, k: number, diffs: read
   const F = clusters.count;
   const { mean, se: iid } = meanSe(diffs);
   const se = clusteredSe(diffs, clusters);
-  const sums = sumsByFamily(diffs, clusters);
-  const sizes = new Float64Array(F);
-  for (let i = 0; i < N; i++) sizes[clusters.of[i] as number] = (sizes[clusters.of[i] as number] as number) + 1;
-  let low = mean;
-  let high = mean;
-  if (F >= 2) {
-    const means = bank.for(F).map((draw) => {
-      let s = 0;
-      let m = 0;
-      for (let i = 0; i < draw.length; i++) {
-        s += sums[draw[i] as number] as number;
-        m += sizes[draw[i] as number] as number;
-      }
-      return s / m;
-    });
-    means.sort((a, b) => a - b);
-    low = quantile(means, 0.025);
-    high = quantile(means, 0.975);
-  }
+  const sums = [...familySums(diffs, clusters).sums];
+  const { low, high } = F >= 2 ? clusterBootstrapMean(diffs, clusters, bank.for(F)) : { low: mean, high: mean };
   const changedFamilies = sums.filter((d) => d !== 0).length;
   return {
     eps,

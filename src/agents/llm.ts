@@ -4,7 +4,7 @@
  * faults reach it); its own API calls are retried apart from tool faults. The API key is read from an
  * environment variable when an episode starts and never leaves this module.
  */
-import { callTool } from '../core/tools.js';
+import { callTool, inputSchemaWithKey, KEY_ARG, splitKeyArg } from '../core/tools.js';
 import { ShakedownError } from '../core/errors.js';
 import type { LlmSettings } from '../core/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
@@ -200,7 +200,7 @@ export async function toolboxFor(ctx: AgentContext, settings: LlmSettings): Prom
       async call(name, rawArgs) {
         if (name === waitTool) {
           const content = await wait(ctx, rawArgs);
-          return { content, failed: content.startsWith('{"error"') };
+          return { content, failed: failedContent(content) };
         }
         const parsed = parseArgs(name, rawArgs);
         if ('error' in parsed) return { content: parsed.error, failed: true };
@@ -238,18 +238,11 @@ export const WAIT_SPEC = {
   },
 };
 
-/** The argument a write tool takes for its Idempotency-Key: the model reuses it when it retries the same change. */
-export const KEY_ARG = 'idempotency_key';
+export { KEY_ARG } from '../core/tools.js';
 
 /** The world's tools as function tools; a write also takes an optional idempotency key. */
 export function modelTools(tools: AgentContext['tools']): FunctionTool[] {
-  return tools.map((t) => {
-    if (!t.write) return { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } };
-    const schema = t.inputSchema as { properties?: Record<string, unknown> };
-    if (schema.properties?.[KEY_ARG] !== undefined) return { type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } };
-    const parameters = { ...t.inputSchema, properties: { ...(schema.properties ?? {}), [KEY_ARG]: { type: 'string', description: 'Optional. Sent as the Idempotency-Key header: give the same key when you retry the same change, so that it happens once.' } } };
-    return { type: 'function' as const, function: { name: t.name, description: t.description, parameters } };
-  });
+  return tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: inputSchemaWithKey(t, 'Optional. Sent as the Idempotency-Key header: give the same key when you retry the same change, so that it happens once.') } }));
 }
 
 /** The wait tool: the episode's clock waits (simulated time, no real wait). */
@@ -271,13 +264,8 @@ export async function runToolCall(ctx: AgentContext, specs: ReadonlyMap<string, 
   if (!spec) return JSON.stringify({ error: `no tool named ${name}; tools: ${[...specs.keys()].join(', ')}` });
   const parsed = parseArgs(name, rawArgs);
   if ('error' in parsed) return parsed.error;
-  const args = parsed.args;
-  const { [KEY_ARG]: key, ...rest } = args;
-  // A world tool that itself takes `idempotency_key` keeps it as an argument.
-  const own = (spec.input.shape as Record<string, unknown>)[KEY_ARG] !== undefined;
-  const callArgs = spec.write && !own ? rest : args;
-  const idempotencyKey = spec.write && !own && typeof key === 'string' && key !== '' ? key : undefined;
-  const r = await callTool(ctx.fetch, ctx.baseUrl, spec, callArgs, { signal: ctx.signal, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  const { args, idempotencyKey } = splitKeyArg(spec, parsed.args);
+  const r = await callTool(ctx.fetch, ctx.baseUrl, spec, args, { signal: ctx.signal, ...(idempotencyKey ? { idempotencyKey } : {}) });
   if (r.status === 0) return JSON.stringify({ error: `the call failed without a response (${(r.error as Error | undefined)?.message ?? 'network error'})` });
   const retryAfter = r.headers.get('retry-after');
   // A Retry-After date reads against the answer's own Date (the episode's time), which the model cannot know otherwise.

@@ -16,11 +16,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool } from '../core/tools.js';
+import { callTool, inputSchemaWithKey, splitKeyArg } from '../core/tools.js';
 import type { ToolSpec, ToolSpecJson } from '../core/world.js';
 
-/** The argument a write tool takes for its Idempotency-Key over MCP. */
-export const MCP_KEY_ARG = 'idempotency_key';
+/** The argument a write tool takes for its Idempotency-Key over MCP: the same as for a model's function tools. */
+export { KEY_ARG as MCP_KEY_ARG } from '../core/tools.js';
 
 /** What an episode's MCP server needs: its tools and the fetch that reaches them. */
 export interface McpToolSource {
@@ -37,18 +37,14 @@ export function mcpServerFor(source: McpToolSource, name = 'shakedown'): Server 
   const specs = new Map(source.toolSpecs.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: source.tools.map((t) => {
-      const schema = t.inputSchema as { properties?: Record<string, unknown> };
-      const inputSchema = t.write && schema.properties?.[MCP_KEY_ARG] === undefined ? { ...t.inputSchema, properties: { ...(schema.properties ?? {}), [MCP_KEY_ARG]: { type: 'string', description: 'Optional: sent as the Idempotency-Key; give the same key when you retry the same change.' } } } : t.inputSchema;
+      const inputSchema = inputSchemaWithKey(t, 'Optional: sent as the Idempotency-Key; give the same key when you retry the same change.');
       return { name: t.name, description: t.description, inputSchema: inputSchema as { type: 'object' } };
     }),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const spec = specs.get(request.params.name);
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}; tools: ${[...specs.keys()].join(', ')}`);
-    const { [MCP_KEY_ARG]: key, ...rest } = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const own = (spec.input.shape as Record<string, unknown>)[MCP_KEY_ARG] !== undefined;
-    const args = spec.write && !own ? rest : ((request.params.arguments ?? {}) as Record<string, unknown>);
-    const idempotencyKey = spec.write && !own && typeof key === 'string' && key !== '' ? key : undefined;
+    const { args, idempotencyKey } = splitKeyArg(spec, (request.params.arguments ?? {}) as Record<string, unknown>);
     const r = await callTool(source.fetch, source.baseUrl, spec, args, { ...(source.signal ? { signal: source.signal } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) });
     // No answer, or the gateway gave up: the transport failed, as a client of a remote MCP server would see it.
     if (r.status === 0) throw new McpError(ErrorCode.ConnectionClosed, `the tool ${spec.name} did not answer: the connection was reset`);

@@ -91,3 +91,29 @@ function safeDecode(v: string): string {
     return v;
   }
 }
+
+/**
+ * The argument a write tool takes its Idempotency-Key in where a call has no headers (a model's function
+ * tools, MCP): the agent reuses it when it retries the same change.
+ */
+export const KEY_ARG = 'idempotency_key';
+
+/** Whether a tool takes the key argument: a write, unless it has an argument of that name of its own. */
+const takesKeyArg = (tool: { readonly write: boolean; readonly inputSchema: Record<string, unknown> }): boolean =>
+  tool.write && (tool.inputSchema as { properties?: Record<string, unknown> }).properties?.[KEY_ARG] === undefined;
+
+/** A tool's JSON Schema input with the optional key argument added where the tool takes it. */
+export function inputSchemaWithKey(tool: { readonly write: boolean; readonly inputSchema: Record<string, unknown> }, description: string): Record<string, unknown> {
+  if (!takesKeyArg(tool)) return tool.inputSchema;
+  const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+  return { ...tool.inputSchema, properties: { ...properties, [KEY_ARG]: { type: 'string', description } } };
+}
+
+/** A call's arguments without the key argument, and the key (a non-empty string), for a tool that takes it. */
+export function splitKeyArg(spec: Pick<ToolSpec, 'write' | 'input'>, args: Readonly<Record<string, unknown>>): { args: Record<string, unknown>; idempotencyKey?: string } {
+  // A world tool that itself takes `idempotency_key` keeps it as an argument.
+  const own = (spec.input.shape as Record<string, unknown>)[KEY_ARG] !== undefined;
+  if (!spec.write || own) return { args: { ...args } };
+  const { [KEY_ARG]: key, ...rest } = args;
+  return { args: rest, ...(typeof key === 'string' && key !== '' ? { idempotencyKey: key } : {}) };
+}

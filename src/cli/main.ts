@@ -1,24 +1,21 @@
-import type { WorldDefinition } from '../core/world.js';
-import type { ResolvedConfig } from '../core/config.js';
-import type { Scenario } from '../core/scenario.js';
-import { expandFamily, familyOf, VARIANT_SUFFIX } from '../core/families.js';
+import { validateCommand, validVariants } from './validate.js';
 import { cacheTotals, useLlmCache } from '../agents/llm-cache.js';
+import { episodeCosts, usd } from './cost.js';
 import { rejudgeCommand } from './rejudge.js';
 import { judgeVersion, simulatorVersion } from '../judge/version.js';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { basename, join, resolve } from 'node:path';
-import { loadScenarios, worlds } from '../../scenarios/index.js';
+import { worlds } from '../../scenarios/index.js';
 import { loadWorld } from './world-module.js';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
-import { agentEntries, resolveAgent } from '../agents/registry.js';
+import { agentEntries } from '../agents/registry.js';
 import { strategies } from '../agents/strategies.js';
 import { ShakedownError } from '../core/errors.js';
-import { keyString, WorldHarness, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
+import { keyString, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
 import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
-import { validateScenarios } from '../core/validate.js';
 import type { Grid } from '../report/grid.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
@@ -154,8 +151,8 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     let spent = 0;
     /** The model of the LLM user, whose tokens are priced apart from the agent's. */
     const simulatorModel = config.simulator === 'llm' ? (config.simulatorModel ?? config.llm.model) : undefined;
-    /** Dollars the LLM cache saved, per episode that had a hit with a known price. */
-    const cacheSaved: number[] = [];
+    /** Dollars the LLM cache saved, where the prices are known. */
+    let savedUsd = 0;
     let budgetReason: string | undefined;
     // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
     const stop = new AbortController();
@@ -188,14 +185,12 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
         retainRecords: false,
         ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
         onEpisode(record: EpisodeRecord) {
-          const cost = costOf(record, config.prices);
-          const userCost = userCostOf(record, simulatorModel, config.prices);
-          const saved = savedOf(record, config.prices, simulatorModel);
-          if (saved) cacheSaved.push(saved);
-          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost !== undefined ? { costUsd: cost } : {}), ...(userCost !== undefined ? { userCostUsd: userCost } : {}) });
+          const cost = episodeCosts(record, config.prices, simulatorModel);
+          savedUsd += cost.saved ?? 0;
+          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) });
           done++;
           launchedNow++;
-          spent += (cost ?? 0) + (userCost ?? 0);
+          spent += (cost.agent ?? 0) + (cost.user ?? 0);
           progress.episode(record.key.agent, record.outcome === 'pass');
           if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
           if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
@@ -227,7 +222,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     // An LLM judge's tokens (its calibration's included) and their cost: the run's, not any one episode's.
     const judgeUsage = (options.claimReader as { usage?: () => { promptTokens: number; completionTokens: number; calls: number } } | undefined)?.usage?.();
     const judgePrice = config.judge.startsWith('llm:') ? config.prices[config.judge.slice(4)] : undefined;
-    const judged = judgeUsage ? { judge: { ...manifest.judge, usage: { ...judgeUsage, costUsd: judgePrice ? usd(judgeUsage.promptTokens, judgeUsage.completionTokens, judgePrice) : 'unknown' } } } : {};
+    const judged = judgeUsage ? { judge: { ...manifest.judge, usage: { ...judgeUsage, costUsd: judgePrice ? usd(judgeUsage, judgePrice) : 'unknown' } } } : {};
     writeJson(files.manifest, { ...manifest, ...judged, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
     // Everything after the run is recomputed from the log, the run's truth, read once.
     const loaded = await loadRun(dir, DEFAULT_THETA);
@@ -240,8 +235,7 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
     const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
     const totals = cacheTotals();
     if (cacheDir && totals) {
-      const usd = cacheSaved.reduce((a, b) => a + b, 0);
-      io.out(`LLM cache ${cacheDir}: ${totals.hits} model call(s) answered from it (${totals.promptTokens + totals.completionTokens} tokens not paid for again${usd > 0 ? `, $${usd.toFixed(4)}` : ''}), ${totals.misses} asked and kept\n`);
+      io.out(`LLM cache ${cacheDir}: ${totals.hits} model call(s) answered from it (${totals.promptTokens + totals.completionTokens} tokens not paid for again${savedUsd > 0 ? `, $${savedUsd.toFixed(4)}` : ''}), ${totals.misses} asked and kept\n`);
     }
     io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
     if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
@@ -266,56 +260,6 @@ async function sweep(flags: Flags, io: Io): Promise<number> {
   } finally {
     lock.release();
   }
-}
-
-/**
- * The selected tasks without the generated variants that do not hold at this seed (gold succeeds, `noop`
- * fails, `oracle` passes at ε = λ = 0), each left out with a line that says why.
- */
-async function validVariants(world: WorldDefinition, config: ResolvedConfig, scenarios: readonly Scenario[], io: Io): Promise<Scenario[]> {
-  const variants = scenarios.filter((s) => VARIANT_SUFFIX.test(s.id));
-  if (variants.length === 0) return [...scenarios];
-  const results = await validateScenarios(new WorldHarness(world, config.seed), variants, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
-  const bad = new Set(results.filter((r) => !r.ok).map((r) => r.scenario));
-  for (const r of results.filter((x) => !x.ok)) io.err(`shakedown: left out ${r.scenario}: ${r.problems.join('; ')}\n`);
-  const kept = scenarios.filter((s) => !bad.has(s.id));
-  io.err(`shakedown: ${kept.length} tasks in ${new Set(kept.map((s) => familyOf(s.id))).size} families (${variants.length - bad.size} of ${variants.length} generated variants hold)\n`);
-  return kept;
-}
-
-async function validate(flags: Flags, io: Io): Promise<number> {
-  const config = await loadConfig(flags);
-  const world = await loadWorld(config.world);
-  const scenarios = tasksOf(config, world);
-  const harness = new WorldHarness(world, config.seed);
-  const results = await validateScenarios(harness, scenarios, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
-  const hand = results.filter((r) => !VARIANT_SUFFIX.test(r.scenario));
-  const variants = results.filter((r) => VARIANT_SUFFIX.test(r.scenario));
-  for (const r of hand) {
-    io.out(`${r.ok ? 'ok  ' : 'FAIL'} ${r.scenario}\n`);
-    for (const p of r.problems) io.out(`       ${p}\n`);
-  }
-  const bad = hand.filter((r) => !r.ok);
-  io.out(`${hand.length - bad.length} of ${hand.length} scenarios of world ${world.id} hold.\n`);
-  if (config.tasks !== 'hand') {
-    // Per family: how many generated variants hold, and why the others are left out of every sweep.
-    const unparsed = loadScenarios(world).flatMap((t) => expandFamily(world, t).flatMap((v) => ('problem' in v ? [{ scenario: v.id, ok: false, problems: [v.problem] }] : [])));
-    const all = [...variants, ...unparsed.filter((u) => scenarios.some((s) => familyOf(s.id) === familyOf(u.scenario)))];
-    const families = [...new Set(all.map((r) => familyOf(r.scenario)))].sort();
-    for (const f of families) {
-      const of = all.filter((r) => familyOf(r.scenario) === f);
-      const held = of.filter((r) => r.ok).length;
-      io.out(`family ${f}: ${held} of ${of.length} variants hold\n`);
-      for (const r of of.filter((x) => !x.ok)) io.out(`       left out ${r.scenario}: ${r.problems.join('; ')}\n`);
-    }
-    const heldAll = all.filter((r) => r.ok).length;
-    io.out(`${heldAll} of ${all.length} generated variants hold: ${hand.length - bad.length + heldAll} validated tasks in world ${world.id}.\n`);
-  }
-  if (bad.length > 0) {
-    io.err(`shakedown: ${bad.length} scenario(s) do not hold: ${bad.map((r) => r.scenario).join(', ')}\n`);
-    return 1;
-  }
-  return 0;
 }
 
 async function list(what: string | undefined, flags: Flags, io: Io): Promise<number> {
@@ -359,44 +303,6 @@ async function list(what: string | undefined, flags: Flags, io: Io): Promise<num
   return 0;
 }
 
-/** The USD cost of an episode's reported token usage at the configured price of its model, if both are known. */
-type Prices = Readonly<Record<string, { input: number; output: number }>>;
-
-/** The price of an agent's model: `llm:MODEL` and `anthropic:MODEL` (strategies after `+` aside), or the agent's id. */
-function priceOf(agent: string, prices: Prices): { input: number; output: number } | undefined {
-  const m = /^(?:llm|anthropic):([^+]+)/.exec(agent);
-  return prices[m ? (m[1] as string) : agent];
-}
-
-const usd = (promptTokens: number, completionTokens: number, price: { input: number; output: number }) => Math.round(((promptTokens * price.input + completionTokens * price.output) / 1e6) * 1e6) / 1e6;
-
-/** What an episode's agent paid for its model: its tokens but those answered from the LLM cache; undefined when no price is known. */
-function costOf(record: EpisodeRecord, prices: Prices): number | undefined {
-  if (!record.usage) return undefined;
-  const price = priceOf(record.key.agent, prices);
-  if (!price) return undefined;
-  const hit = record.cached?.agent;
-  return usd(Math.max(0, record.usage.promptTokens - (hit?.promptTokens ?? 0)), Math.max(0, record.usage.completionTokens - (hit?.completionTokens ?? 0)), price);
-}
-
-/** What an episode's LLM user paid for its model, in the same way; undefined when it had none or no price is known. */
-function userCostOf(record: EpisodeRecord, model: string | undefined, prices: Prices): number | undefined {
-  const price = model === undefined ? undefined : prices[model];
-  if (!record.userUsage || !price) return undefined;
-  const hit = record.cached?.user;
-  return usd(Math.max(0, record.userUsage.promptTokens - (hit?.promptTokens ?? 0)), Math.max(0, record.userUsage.completionTokens - (hit?.completionTokens ?? 0)), price);
-}
-
-/** What the LLM cache saved an episode (its agent and its LLM user), in dollars, where the prices are known. */
-function savedOf(record: EpisodeRecord, prices: Prices, simulatorModel: string | undefined): number | undefined {
-  const agent = record.cached?.agent;
-  const user = record.cached?.user;
-  const agentPrice = priceOf(record.key.agent, prices);
-  const userPrice = simulatorModel === undefined ? undefined : prices[simulatorModel];
-  const total = (agent && agentPrice ? usd(agent.promptTokens, agent.completionTokens, agentPrice) : 0) + (user && userPrice ? usd(user.promptTokens, user.completionTokens, userPrice) : 0);
-  return total > 0 ? total : undefined;
-}
-
 /** Runs the CLI; returns the exit code. Library code below never exits. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -420,7 +326,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       case 'sweep':
         return await sweep(flags, io);
       case 'validate':
-        return await validate(flags, io);
+        return await validateCommand(flags, io);
       case 'selftest':
         return await selftestCommand(flags, io);
       case 'calibrate':

@@ -242,10 +242,10 @@ export function effectiveProfile(config: ResolvedConfig, world: WorldDefinition)
 /**
  * The tasks a config selects: the pool `tasks` names (hand-written, or with their families' variants),
  * the `scenarios` filters, then for `tasks: N` a seeded sample stratified by category and family. The
- * variants are not validated here: the sweep validates what it will run (`validateVariants`).
+ * variants are not validated here: the sweep validates what it will run (`validVariants`, cli/validate.ts).
  */
-export function tasksOf(config: ResolvedConfig, world: WorldDefinition): Scenario[] {
-  const chosen = selectScenarios(taskPool(world, loadScenarios(world), config.tasks !== 'hand'), config.scenarios);
+export function tasksOf(config: ResolvedConfig, world: WorldDefinition, pool: readonly Scenario[] = taskPool(world, loadScenarios(world), config.tasks !== 'hand')): Scenario[] {
+  const chosen = selectScenarios(pool, config.scenarios);
   return typeof config.tasks === 'number' ? sampleTasks(chosen, config.tasks, config.seed) : chosen;
 }
 

@@ -141,12 +141,19 @@ export function expandFamily(world: WorldDefinition, template: Scenario, count: 
   return out;
 }
 
-/** Every task of a world: its hand-written scenarios, and with `families` their generated variants too (not yet validated). */
-export function taskPool(world: WorldDefinition, hand: readonly Scenario[], families: boolean): Scenario[] {
-  if (!families) return [...hand];
-  const variants = hand.flatMap((s) => expandFamily(world, s).flatMap((v) => ('scenario' in v ? [v.scenario] : [])));
-  return [...hand, ...variants].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/**
+ * Every task of a world: its hand-written scenarios, and with `families` their generated variants too
+ * (not yet validated), sorted by id; `unparsed` holds the variants that did not even parse, with why.
+ */
+export function expandTasks(world: WorldDefinition, hand: readonly Scenario[], families: boolean): { tasks: Scenario[]; unparsed: { id: string; problem: string }[] } {
+  if (!families) return { tasks: [...hand], unparsed: [] };
+  const variants = hand.flatMap((s) => expandFamily(world, s));
+  const parsed = variants.flatMap((v) => ('scenario' in v ? [v.scenario] : []));
+  return { tasks: [...hand, ...parsed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), unparsed: variants.flatMap((v) => ('problem' in v ? [v] : [])) };
 }
+
+/** `expandTasks`'s tasks alone. */
+export const taskPool = (world: WorldDefinition, hand: readonly Scenario[], families: boolean): Scenario[] => expandTasks(world, hand, families).tasks;
 
 /**
  * A seeded sample of `n` tasks, stratified by category and by family: each category gets its share of

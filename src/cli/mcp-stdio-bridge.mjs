@@ -7,7 +7,7 @@
  * (SHAKEDOWN_MCP_CONFIG, docs/agents.md "Command agents"), so that an agent which launches its MCP servers
  * itself, as most MCP clients do, takes the episode's tools over stdio.
  *
- *   node src/agents/mcp-stdio-bridge.mjs http://127.0.0.1:PORT/<episode>/mcp
+ *   node src/cli/mcp-stdio-bridge.mjs http://127.0.0.1:PORT/<episode>/mcp
  *
  * Plain JavaScript, so that it starts without a TypeScript loader.
  */

@@ -15,7 +15,7 @@
  * are not independent: the statistics cluster them (docs/statistics.md, "Task families").
  */
 import { Faker, base, en } from '@faker-js/faker';
-import { parseScenario, type Scenario } from './scenario.js';
+import { parseScenario, slotsOf, type Scenario } from './scenario.js';
 import { deriveSeed, hash53, makeRng } from './seeds.js';
 import type { WorldDefinition } from './world.js';
 import { familyOf } from './family-id.js';
@@ -35,7 +35,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** Applies every replacement (longest first) to every string of a JSON value. */
+/** Applies every replacement (in order) to every string of a JSON value. */
 function replaceAll(value: Json, pairs: readonly (readonly [RegExp, string])[]): Json {
   if (typeof value === 'string') return pairs.reduce((s, [re, to]) => s.replace(re, to), value);
   if (Array.isArray(value)) return value.map((v) => replaceAll(v, pairs));
@@ -43,15 +43,17 @@ function replaceAll(value: Json, pairs: readonly (readonly [RegExp, string])[]):
   return value;
 }
 
+/** A replacement: what it replaces (for ordering), how it finds it, and what it puts there. */
+type Replacement = readonly [from: string, pattern: RegExp, to: string];
 /** A whole-word, case-sensitive match of a literal (a name, an id, digits). */
-const word = (s: string) => new RegExp(`(?<![A-Za-z0-9_])${escape(s)}(?![A-Za-z0-9_])`, 'g');
+const word = (s: string, to: string): Replacement => [s, new RegExp(`(?<![A-Za-z0-9_])${escape(s)}(?![A-Za-z0-9_])`, 'g'), to];
 /** A literal anywhere (an e-mail, an id inside `#W9000201`), either case for e-mails. */
-const literal = (s: string, flags = 'g') => new RegExp(escape(s), flags);
+const literal = (s: string, to: string, flags = 'g'): Replacement => [s, new RegExp(escape(s), flags), to];
 
 /** One variant of a template: the template with new people, records and (where allowed) identity route. */
 function variantOf(world: WorldDefinition, template: Scenario, n: number, faker: Faker): unknown {
   const raw = JSON.parse(JSON.stringify(template)) as { [k: string]: Json } & { setup: { [k: string]: Json }; user: { identity: string; tellIdentity: boolean; profile: Record<string, string> }; tags: { category: string } };
-  const pairs: [RegExp, string][] = [];
+  const pairs: Replacement[] = [];
   const used = new Set<string>();
   const digits = (len: number) => {
     for (;;) {
@@ -74,21 +76,19 @@ function variantOf(world: WorldDefinition, template: Scenario, n: number, faker:
     const suffix = digits(4);
     const id = `${first}_${last}_${suffix}`.toLowerCase();
     const email = `${first}.${last}.${suffix}@example.org`.toLowerCase();
-    if (typeof u.email === 'string') pairs.push([literal(u.email, 'gi'), email]);
-    if (typeof u.id === 'string') pairs.push([word(u.id), id]);
-    if (oldFirst && oldLast) {
-      pairs.push([word(`${oldFirst} ${oldLast}`), `${first} ${last}`], [word(oldFirst), first], [word(oldLast), last]);
-    }
+    if (typeof u.email === 'string') pairs.push(literal(u.email, email, 'gi'));
+    if (typeof u.id === 'string') pairs.push(word(u.id, id));
+    if (oldFirst && oldLast) pairs.push(word(`${oldFirst} ${oldLast}`, `${first} ${last}`), word(oldFirst, first), word(oldLast, last));
     for (const p of Array.isArray(u.payment) ? (u.payment as { [k: string]: Json }[]) : []) {
-      if (typeof p.id === 'string') pairs.push([word(p.id), p.id.replace(/\d+$/, digits(4))]);
-      if (typeof p.last4 === 'string') pairs.push([word(p.last4), digits(4)]);
+      if (typeof p.id === 'string') pairs.push(word(p.id, p.id.replace(/\d+$/, digits(4))));
+      if (typeof p.last4 === 'string') pairs.push(word(p.last4, digits(4)));
     }
     if (typeof u.address === 'string') {
       const m = /^\s*([^,]+?)\s*,\s*(?:([^,]+?)\s*,\s*)?([^,]+?)\s*,\s*([A-Z]{2})\s+(\d{5})\s*$/.exec(u.address);
       if (m) {
         const street = `${faker.number.int({ min: 2, max: 980 })} ${faker.location.street()}`.replace(/[^A-Za-z0-9 ]/g, '');
         const zip = digits(5);
-        pairs.push([word(m[1] as string), street], [word(m[5] as string), zip]);
+        pairs.push(word(m[1] as string, street), word(m[5] as string, zip));
       }
     }
     if (typeof u.dob === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u.dob)) {
@@ -97,7 +97,7 @@ function variantOf(world: WorldDefinition, template: Scenario, n: number, faker:
       const month = faker.number.int({ min: 1, max: 12 });
       const day = faker.number.int({ min: 1, max: 28 });
       const iso = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-      pairs.push([literal(u.dob), iso], [literal(`${MONTHS[mo - 1]} ${d}, ${y}`), `${MONTHS[month - 1]} ${day}, ${year}`]);
+      pairs.push(literal(u.dob, iso), literal(`${MONTHS[mo - 1]} ${d}, ${y}`, `${MONTHS[month - 1]} ${day}, ${year}`));
     }
   }
   // Record ids (`W9000201`, `R900803`): the same shape, new digits.
@@ -106,13 +106,13 @@ function variantOf(world: WorldDefinition, template: Scenario, n: number, faker:
     if (!Array.isArray(list)) continue;
     for (const r of list as { [k: string]: Json }[]) if (r && typeof r === 'object' && typeof r.id === 'string' && /^[A-Z]9\d+$/.test(r.id)) ids.add(r.id);
   }
-  for (const id of ids) pairs.push([literal(id), `${id.slice(0, 2)}${digits(id.length - 2)}`]);
-  // Longest first, so that a name is replaced before its parts.
-  pairs.sort((a, b) => b[0].source.length - a[0].source.length);
+  for (const id of ids) pairs.push(literal(id, `${id.slice(0, 2)}${digits(id.length - 2)}`));
+  // Longest first, so that a full name is replaced before its parts.
+  pairs.sort((a, b) => b[0].length - a[0].length);
   const { id: _id, title, ...rest } = raw;
-  const out = replaceAll(rest as Json, pairs) as typeof raw;
+  const out = replaceAll(rest as Json, pairs.map(([, pattern, to]) => [pattern, to] as const)) as typeof raw;
   // The identity route and whether it is said up front, where the category allows.
-  const routes = Object.keys(world.userLanguage.identity).filter((r) => (world.userLanguage.identity[r] ?? []).every((t) => [...t.matchAll(/\{(\w+)\}/g)].every((m) => out.user.profile[m[1] as string] !== undefined)));
+  const routes = Object.keys(world.userLanguage.identity).filter((r) => (world.userLanguage.identity[r] ?? []).every((t) => slotsOf(t).every((slot) => out.user.profile[slot] !== undefined)));
   if (!ROUTE_FIXED.has(out.tags.category) && routes.length > 1) out.user.identity = faker.helpers.arrayElement(routes);
   if (!TELL_FIXED.has(out.tags.category)) out.user.tellIdentity = faker.datatype.boolean({ probability: 0.7 });
   return { ...out, id: `${template.id}--v${n}`, title: `${String(title)} (variant ${n})` };

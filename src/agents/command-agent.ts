@@ -171,30 +171,18 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
         SHAKEDOWN_TOOL_BASE_URL: endpoints.toolBaseUrl,
         SHAKEDOWN_CLOCK_URL: endpoints.clockUrl,
       });
-      const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-      const queue: string[] = [];
-      let waiting: ((line: string | undefined) => void) | undefined;
-      let ended = false;
-      lines.on('line', (line) => {
-        if (line.trim() === '') return;
-        if (waiting) {
-          const w = waiting;
-          waiting = undefined;
-          w(line);
-        } else queue.push(line);
-      });
-      lines.on('close', () => {
-        ended = true;
-        waiting?.(undefined);
-        waiting = undefined;
-      });
+      const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+      // readline's iterator keeps the lines that come before they are asked for; it ends when stdout closes.
+      const lines = rl[Symbol.asyncIterator]();
+      const nextLine = async (): Promise<string | undefined> => {
+        for (;;) {
+          const r = await lines.next();
+          if (r.done) return undefined;
+          if (r.value.trim() !== '') return r.value;
+        }
+      };
       const onAbort = () => killGroup(child);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
-      const nextLine = (): Promise<string | undefined> => {
-        const line = queue.shift();
-        if (line !== undefined || ended) return Promise.resolve(line);
-        return new Promise((resolve) => (waiting = resolve));
-      };
       const exitError = async () => {
         const { code, signal } = await exited;
         if (ctx.signal.aborted) return ctx.signal.reason as Error;
@@ -202,7 +190,6 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
       };
       return {
         async reply(message: string) {
-          if (ended) throw await exitError();
           child.stdin?.write(`${JSON.stringify({ message })}\n`);
           for (;;) {
             const line = await nextLine();
@@ -221,7 +208,7 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
           await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_GRACE_MS)))]);
           clearTimeout(timer);
           killGroup(child);
-          lines.close();
+          rl.close();
           rmSync(contextFile, { force: true });
           rmSync(mcpConfig, { force: true });
         },

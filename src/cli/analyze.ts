@@ -79,11 +79,14 @@ function keyOfLine(line: string): string | undefined {
 export const FAILING_PER_CELL = 25;
 
 /** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
-export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
-  const logPath = join(dir, 'episodes.jsonl');
-  const manifest = readManifest(dir, `read run \`${dir}\``);
-  if (!existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to read run \`${dir}\`: it has run.json but no episodes.jsonl. Give the directory a sweep wrote, or run the sweep.`);
-  // First pass: the last line of each key, read cheaply, so that a key logged twice counts once (the last record).
+/**
+ * Streams a run's log, handing `each` the last record of every key in log order (a key logged twice counts
+ * once: its last complete record), and counts the earlier records of a key (`duplicates`) and the lines
+ * that are not records (`torn`, the first few by number). `each` may return a promise: the next record
+ * waits for it.
+ */
+export async function readLastRecords(logPath: string, each: (record: EpisodeRecord) => void | Promise<void>): Promise<{ torn: number; tornLines: number[]; duplicates: number }> {
+  // First pass: the last line of each key, read cheaply.
   const last = new Map<string, number>();
   let lineNo = 0;
   for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
@@ -91,13 +94,8 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
     const k = keyOfLine(line);
     if (k !== undefined) last.set(k, lineNo);
   }
-  const tally = new Tally();
   const tornLines: number[] = [];
   let duplicates = 0;
-  const outcomes = new Map<string, boolean>();
-  const failing: EpisodeView[] = [];
-  const failingKeys: EpisodeRecord['key'][] = [];
-  const perCell = new Map<string, number>();
   let torn = 0;
   lineNo = 0;
   for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
@@ -117,6 +115,23 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
       if (tornLines.length < 5) tornLines.push(lineNo);
       continue;
     }
+    // Awaited only when it is a promise: loadRun's tally over a million records should not pay a microtask each.
+    const pending = each(r);
+    if (pending) await pending;
+  }
+  return { torn, tornLines, duplicates };
+}
+
+export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
+  const logPath = join(dir, 'episodes.jsonl');
+  const manifest = readManifest(dir, `read run \`${dir}\``);
+  if (!existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to read run \`${dir}\`: it has run.json but no episodes.jsonl. Give the directory a sweep wrote, or run the sweep.`);
+  const tally = new Tally();
+  const outcomes = new Map<string, boolean>();
+  const failing: EpisodeView[] = [];
+  const failingKeys: EpisodeRecord['key'][] = [];
+  const perCell = new Map<string, number>();
+  const { torn, tornLines, duplicates } = await readLastRecords(logPath, (r) => {
     tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), ...(r.userUsage ? { userUsage: { ...r.userUsage, ...(r.userCostUsd !== undefined ? { costUsd: r.userCostUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0, calls: r.trace.filter((t) => t.tool !== null).length, fired: r.faults });
     outcomes.set(keyString(r.key), r.outcome === 'pass');
     if (r.outcome !== 'pass') {
@@ -126,7 +141,7 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
       if (n < FAILING_PER_CELL) failing.push(episodeView(r));
       perCell.set(cell, n + 1);
     }
-  }
+  });
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
   return { dir, grid, outcomes, failing, failingKeys, torn, tornLines, duplicates, completeness: completenessOf(manifest, outcomes.size) };

@@ -5,17 +5,16 @@
  * database they leave and the recorded conversation (src/core/rejudge.ts). Writes a new run directory
  * with its grid and report, and the judge's version in run.json.
  */
-import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
 import { resolveConfig, type SweepConfig } from '../core/config.js';
-import { WorldHarness, type EpisodeRecord, type PreparedScenario } from '../core/episode.js';
+import { WorldHarness, type EpisodeRecord } from '../core/episode.js';
 import { ShakedownError } from '../core/errors.js';
 import { rejudgeEpisode } from '../core/rejudge.js';
 import { taskPool } from '../core/families.js';
 import { judgeVersion } from '../judge/version.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { integrityLines, loadRun } from './analyze.js';
+import { integrityLines, loadRun, readLastRecords } from './analyze.js';
 import { sweepJudge } from './calibrate.js';
 import { episodeOptions, type Flags, type Io } from './options.js';
 import { scenarioTitles, writeReport } from './report.js';
@@ -42,49 +41,44 @@ export async function rejudgeCommand(dirs: readonly string[], flags: Flags, io: 
   createRunDir(out);
   const lock = lockRunDir(out, `shakedown rejudge ${from}`, (line) => io.err(line));
   try {
-    // The last record of each episode, as every reader of a run takes it.
-    const records = new Map<string, EpisodeRecord>();
-    let unreadable = 0;
-    for (const line of readFileSync(runFiles(from).episodes, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const r = JSON.parse(line) as EpisodeRecord;
-        records.set(`${r.key.scenario}|${r.key.agent}|${r.key.eps}|${r.key.lambda}|${r.key.trial}`, r);
-      } catch {
-        unreadable++;
-      }
-    }
-    const missing = [...new Set([...records.values()].map((r) => r.key.scenario).filter((id) => !scenarios.has(id)))];
-    if (missing.length > 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to rejudge ${from}: world ${world.id} has no scenario ${missing.map((m) => `\`${m}\``).join(', ')} any more. Rejudge with the scenarios the run was made with.`);
     const harness = new WorldHarness(world, config.seed);
-    const prepared = new Map<string, Promise<PreparedScenario>>();
-    const prepare = (id: string) => prepared.get(id) ?? (prepared.set(id, harness.prepare(scenarios.get(id) as never)), prepared.get(id) as Promise<PreparedScenario>);
-    const queue = [...records.values()];
     const diverged: string[] = [];
     const changes = new Map<string, number>();
     const files = runFiles(out);
-    const lane = async () => {
-      for (let r = queue.shift(); r; r = queue.shift()) {
-        const result = await rejudgeEpisode(harness, await prepare(r.key.scenario), r, options, options.claimReader);
-        if (result.diverged) diverged.push(`${r.key.agent} ${r.key.scenario} ε ${r.key.eps} λ ${r.key.lambda} trial ${r.key.trial}: ${result.diverged}`);
-        else if (result.record.outcome !== r.outcome) changes.set(`${r.outcome} -> ${result.record.outcome}`, (changes.get(`${r.outcome} -> ${result.record.outcome}`) ?? 0) + 1);
-        appendEpisode(files.episodes, result.record);
-      }
+    let episodes = 0;
+    const rejudgeOne = async (r: EpisodeRecord) => {
+      const scenario = scenarios.get(r.key.scenario);
+      // A task the world no longer has cannot be replayed: it keeps its verdict, like a diverged one.
+      const result = scenario ? await rejudgeEpisode(harness, await harness.prepare(scenario), r, options, options.claimReader) : { record: r, diverged: `world ${world.id} has no scenario ${r.key.scenario} any more` };
+      if (result.diverged) diverged.push(`${r.key.agent} ${r.key.scenario} ε ${r.key.eps} λ ${r.key.lambda} trial ${r.key.trial}: ${result.diverged}`);
+      else if (result.record.outcome !== r.outcome) changes.set(`${r.outcome} -> ${result.record.outcome}`, (changes.get(`${r.outcome} -> ${result.record.outcome}`) ?? 0) + 1);
+      appendEpisode(files.episodes, result.record);
+      episodes++;
     };
-    await Promise.all(Array.from({ length: LANES }, lane));
+    // The log streamed, each key's last record as every reader of a run takes it, a few episodes at once.
+    const inFlight = new Set<Promise<void>>();
+    const { torn: unreadable } = await readLastRecords(runFiles(from).episodes, async (r) => {
+      const p = rejudgeOne(r).finally(() => inFlight.delete(p));
+      // The first failure stops the command (through the race or the final wait); none goes unhandled.
+      p.catch(() => undefined);
+      inFlight.add(p);
+      if (inFlight.size >= LANES) await Promise.race(inFlight);
+    });
+    await Promise.all(inFlight);
+    const version = judgeVersion(judge.reader, world);
     writeJson(files.manifest, {
       ...manifest,
-      judge: { ...judge, ...judgeVersion(judge.reader, world) },
-      rejudged: { from: resolve(from), judgeBefore: (manifest as { judge?: unknown }).judge ?? null, episodes: records.size, changed: [...changes.values()].reduce((a, b) => a + b, 0), diverged: diverged.length },
+      judge: { ...judge, ...version },
+      rejudged: { from: resolve(from), judgeBefore: (manifest as { judge?: unknown }).judge ?? null, episodes, changed: [...changes.values()].reduce((a, b) => a + b, 0), diverged: diverged.length },
     });
     const run = await loadRun(out, DEFAULT_THETA);
     writeJson(files.grid, run.grid);
     writeReport(run.grid, basename(resolve(out)), join(out, 'report'), undefined, undefined, undefined, run.failing, await scenarioTitles(out, run.grid.world), integrityLines(run));
     const changed = [...changes.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
-    io.out(`rejudged ${records.size} episodes of ${from} with judge ${judge.reader} (version ${judgeVersion(judge.reader, world).version}): ${changed ? `outcomes changed: ${changed}` : 'no outcome changed'}. Run directory: ${out} (run.json, episodes.jsonl, grid.json, report/)\n`);
+    io.out(`rejudged ${episodes} episodes of ${from} with judge ${judge.reader} (version ${version.version}): ${changed ? `outcomes changed: ${changed}` : 'no outcome changed'}. Run directory: ${out} (run.json, episodes.jsonl, grid.json, report/)\n`);
     if (unreadable > 0) io.err(`shakedown: ${unreadable} unreadable line(s) of ${runFiles(from).episodes} were left out\n`);
     if (diverged.length > 0) {
-      io.err(`shakedown: ${diverged.length} episode(s) no longer replay as recorded (the world or the fault code changed since); they keep their recorded verdict:\n`);
+      io.err(`shakedown: ${diverged.length} episode(s) no longer replay as recorded (the world, its scenarios or the fault code changed since); they keep their recorded verdict:\n`);
       for (const d of diverged.slice(0, 5)) io.err(`  ${d}\n`);
       if (diverged.length > 5) io.err(`  ... and ${diverged.length - 5} more\n`);
     }

@@ -10,7 +10,8 @@ import type { ClaimReader } from '../judge/claims.js';
 import { llmClaimReader } from '../judge/llm.js';
 import { defaultClaimReader } from '../judge/verdict.js';
 import { loadWorld } from './world-module.js';
-import { loadConfig, type Flags, type Io } from './options.js';
+import { type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 
 /** The claim reader a `--judge` value names: `wording` (the default) or `llm:MODEL` on the config's LLM settings. */
 export function claimReaderOf(spec: string | undefined, config: ResolvedConfig, world: WorldDefinition): ClaimReader {

@@ -5,7 +5,8 @@ import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds } from '../core/episode.js';
 import { FaultInjector, faultSchedule } from '../core/faults.js';
 import { measureLadder, perturbSamples } from '../core/ladder.js';
-import { episodeOptions, loadConfig, parseInteger, parseNumberList, samplesFlag, selectScenarios, worldScenario, type Flags, type Io } from './options.js';
+import { episodeOptions, parseInteger, parseNumberList, samplesFlag, selectScenarios, worldScenario, type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 
 export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
   if (flags.scenario?.length !== 1 || flags.eps === undefined) {

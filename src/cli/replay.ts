@@ -1,7 +1,8 @@
 // `shakedown replay`: reruns one episode from its key and prints its conversation, faults, trace and verdict.
 import { ShakedownError } from '../core/errors.js';
 import { runEpisode, WorldHarness, type EpisodeKey } from '../core/episode.js';
-import { disposeAll, episodeOptions, loadConfig, parseInteger, resolveAgentsFor, worldScenario, type Flags, type Io } from './options.js';
+import { disposeAll, episodeOptions, parseInteger, resolveAgentsFor, worldScenario, type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 
 /** Reruns the episode the flags name; `--json` prints its record instead of the readable account. */
 export async function replayEpisode(flags: Flags, io: Io): Promise<number> {

@@ -10,7 +10,8 @@ import { WorldHarness } from '../core/episode.js';
 import { ShakedownError } from '../core/errors.js';
 import { runSelfTest, type BiteCell, type Mutant, type SelfTestResult } from '../core/selftest.js';
 import { loadWorld } from './world-module.js';
-import { episodeOptions, loadConfig, selectScenarios, type Flags, type Io } from './options.js';
+import { episodeOptions, selectScenarios, type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 
 /** Where the project's planted-bug agents live, beside its tests. */
 const BUILT_IN = new URL('../../test/fixtures/mutants.ts', import.meta.url);

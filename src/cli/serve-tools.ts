@@ -5,7 +5,8 @@ import { ShakedownError } from '../core/errors.js';
 import { episodeSeeds, WorldHarness } from '../core/episode.js';
 import { compareState } from '../judge/index.js';
 import { FaultInjector } from '../core/faults.js';
-import { episodeOptions, loadConfig, parseInteger, worldScenario, type Flags, type Io } from './options.js';
+import { episodeOptions, parseInteger, worldScenario, type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 
 /** Real ms per simulated ms that a served episode's faults wait unless `--real-wait-scale` says otherwise. */
 export const SERVED_REAL_WAIT_SCALE = 0.001;

@@ -6,7 +6,8 @@ import { makeRng } from '../core/seeds.js';
 import { ShakedownError } from '../core/errors.js';
 import { ScriptedUser } from '../user/scripted.js';
 import type { Ask } from '../user/reading.js';
-import { loadConfig, worldScenario, type Flags, type Io } from './options.js';
+import { worldScenario, type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 
 /** What the user did with one agent message. */
 export interface UserTurnReport {

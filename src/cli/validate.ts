@@ -10,7 +10,8 @@ import { expandTasks, familyOf, VARIANT_SUFFIX } from '../core/families.js';
 import type { Scenario } from '../core/scenario.js';
 import { validateScenarios, type ScenarioValidity } from '../core/validate.js';
 import type { WorldDefinition } from '../core/world.js';
-import { episodeOptions, loadConfig, tasksOf, type Flags, type Io } from './options.js';
+import { episodeOptions, tasksOf, type Flags, type Io } from './options.js';
+import { loadConfig } from './config-file.js';
 import { loadWorld } from './world-module.js';
 
 /** Validates tasks at the config's seed, with the built-in baselines. */

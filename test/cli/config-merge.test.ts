@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/cli/options.js';
+import { loadConfig } from '../../src/cli/config-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shakedown-config-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,25 +1,46 @@
 /** Text helpers for the scripted reference agents. */
 
-/** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
+// Rows of the distance table, reused across calls (they only grow): the reading of every user message
+// computes thousands of short distances, and fresh arrays per row were most of their cost.
+let rowA = new Int32Array(32);
+let rowB = new Int32Array(32);
+let rowC = new Int32Array(32);
+
+/** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions); `max + 1` once it exceeds `max`. */
 export function editDistance(a: string, b: string, max = 2): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const prev2 = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const n = b.length;
+  if (rowA.length <= n) {
+    rowA = new Int32Array(2 * (n + 1));
+    rowB = new Int32Array(2 * (n + 1));
+    rowC = new Int32Array(2 * (n + 1));
+  }
+  // prev2: row i-2, prev: row i-1, cur: row i.
+  let prev2 = rowA;
+  let prev = rowB;
+  let cur = rowC;
+  prev2.fill(0, 0, n + 1);
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
+    const ai = a.charCodeAt(i - 1);
+    const aPrev = i > 1 ? a.charCodeAt(i - 2) : -1;
+    for (let j = 1; j <= n; j++) {
+      const bj = b.charCodeAt(j - 1);
+      const cost = ai === bj ? 0 : 1;
+      let v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && aPrev === bj) v = Math.min(v, (prev2[j - 2] as number) + 1);
       cur[j] = v;
-      rowMin = Math.min(rowMin, v);
+      if (v < rowMin) rowMin = v;
     }
-    for (let j = 0; j <= b.length; j++) prev2[j] = prev[j] ?? 0;
+    const spare = prev2;
+    prev2 = prev;
     prev = cur;
+    cur = spare;
     if (rowMin > max) return max + 1;
   }
-  return prev[b.length] ?? max + 1;
+  return prev[n] as number;
 }
 
 const money = (n: number) => `$${n.toFixed(2)}`;

@@ -85,8 +85,29 @@ function baseTokens(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * A pure function of its string argument, remembered: an agent reads the same message, words and cue
+ * phrases over and over within an episode and across episodes. Forgets everything past `limit` entries,
+ * so a long sweep's memory stays bounded.
+ */
+export function memoized<T>(f: (key: string) => T, limit = 20_000): (key: string) => T {
+  const seen = new Map<string, T>();
+  return (key) => {
+    let value = seen.get(key);
+    if (value === undefined && !seen.has(key)) {
+      if (seen.size >= limit) seen.clear();
+      value = f(key);
+      seen.set(key, value);
+    }
+    return value as T;
+  };
+}
+
+/** A cue phrase's words: the phrases are the agents' own constants, so this stays small. */
+const phraseWords = memoized(baseTokens);
+
 function phraseIn(toks: readonly string[], phrase: string, matches: (t: string, w: string) => boolean): boolean {
-  const words = baseTokens(phrase);
+  const words = phraseWords(phrase);
   outer: for (let i = 0; i + words.length <= toks.length; i++) {
     for (let j = 0; j < words.length; j++) if (!matches(toks[i + j] ?? '', words[j] ?? '')) continue outer;
     return true;
@@ -105,9 +126,10 @@ export function strictUnderstanding(idMark = '#'): Understanding {
   // A bare id must not be the tail of a longer word or of a marked id.
   const before = idMark === '' ? '(?<![A-Za-z0-9#])' : '';
   const idPattern = (prefix: string, digits: number) => new RegExp(`${before}${mark}${escapeRegExp(prefix)}(\\d{${digits}})\\b`, 'g');
+  const readOnce = memoized(baseTokens, 2_000);
   return {
     mode: 'strict',
-    tokens: baseTokens,
+    tokens: (text) => readOnce(text).slice(),
     wordMatches,
     hasAny: (toks, phrases) => phrases.some((p) => phraseIn(toks, p, wordMatches)),
     ids: (text, prefix, digits) => [...text.matchAll(idPattern(prefix, digits))].map((m) => `${prefix}${m[1] ?? ''}`),
@@ -128,15 +150,31 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     const words = alt.split(' ');
     byFirstWord.set(words[0] ?? '', [...(byFirstWord.get(words[0] ?? '') ?? []), words]);
   }
-  const wordMatches = (t: string, w: string): boolean => {
-    if (t === w) return true;
+  const looselyMatches = (t: string, w: string): boolean => {
     // Two slips in a long word, but not a shorter word inside it ("change" is no "exchange").
     if (w.length >= 8 && t[0] === w[0] && Math.abs(t.length - w.length) <= 1) return editDistance(t, w, 2) <= 2;
     if (w.length >= 5) return editDistance(t, w, 1) <= 1;
     // Four letters: a swapped pair only ("crad" for "card"), since one changed letter makes another word too often.
     return w.length === 4 && t.length === 4 && editDistance(t, w, 1) <= 1 && [...t].sort().join('') === [...w].sort().join('');
   };
-  const tokens = (text: string): string[] => {
+  // Token and word, remembered: the same pairs come back in every message of a sweep.
+  const remembered = memoized((pair) => {
+    const cut = pair.indexOf('\n');
+    return looselyMatches(pair.slice(0, cut), pair.slice(cut + 1));
+  });
+  const wordMatches = (t: string, w: string): boolean => {
+    if (t === w) return true;
+    // Lengths too far apart never match: no need to remember them.
+    if (Math.abs(t.length - w.length) > 2 || w.length < 4) return false;
+    return remembered(`${t}\n${w}`);
+  };
+  const slip4 = memoized((pair) => {
+    const cut = pair.indexOf('\n');
+    return editDistance(pair.slice(0, cut), pair.slice(cut + 1), 1) <= 1;
+  });
+  /** A four-letter word with any one slip, inside a specific phrase. */
+  const oneSlip = (t: string, w: string): boolean => w.length === 4 && Math.abs(t.length - 4) <= 1 && slip4(`${t}\n${w}`);
+  const readText = (text: string): string[] => {
     const raw = baseTokens(text.normalize('NFKC').replace(/[‘’ʼ`]/g, "'"));
     const expanded = raw.flatMap((t) => baseTokens(CHAT[t] ?? t));
     // "id like to" is "I'd like to"; "order id" stays an id.
@@ -158,6 +196,13 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     }
     return out;
   };
+  // A message is read many times over (intent, items, options, confirmations): read it once.
+  const readOnce = memoized(readText, 2_000);
+  const tokens = (text: string): string[] => readOnce(text).slice();
+  // Inside a phrase with two words of three letters or more, a four-letter word may carry any one
+  // slip ("gidt card", "cal off"): the other word makes the match specific. "ship to" is too short for it.
+  const phraseInfo = memoized((p) => ({ specific: p.split(' ').filter((w) => w.length >= 3).length >= 2, bare: p.replace(/'/g, '') }));
+  const specificMatches = (t: string, w: string) => wordMatches(t, w) || oneSlip(t, w);
   const idPattern = (prefix: string, digits: number) => new RegExp(`#?\\s?(?<![A-Za-z0-9])${escapeRegExp(prefix)}[\\s-]?(\\d{${digits}})\\b`, 'gi');
   return {
     mode: 'tolerant',
@@ -165,11 +210,9 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     wordMatches,
     hasAny: (toks, phrases) =>
       phrases.some((p) => {
-        // Inside a phrase with two words of three letters or more, a four-letter word may carry any one
-        // slip ("gidt card", "cal off"): the other word makes the match specific. "ship to" is too short for it.
-        const specific = p.split(' ').filter((w) => w.length >= 3).length >= 2;
-        const matches = specific ? (t: string, w: string) => wordMatches(t, w) || (w.length === 4 && editDistance(t, w, 1) <= 1) : wordMatches;
-        return phraseIn(toks, p, matches) || phraseIn(toks, p.replace(/'/g, ''), matches);
+        const { specific, bare } = phraseInfo(p);
+        const matches = specific ? specificMatches : wordMatches;
+        return phraseIn(toks, p, matches) || phraseIn(toks, bare, matches);
       }),
     ids: (text, prefix, digits) => [...text.normalize('NFKC').matchAll(idPattern(prefix, digits))].map((m) => `${prefix.toUpperCase()}${m[1] ?? ''}`),
     withoutIds: (text, prefix, digits) => text.normalize('NFKC').replace(idPattern(prefix, digits), ' '),

@@ -174,10 +174,11 @@ export class WorldHarness {
   private readonly collections: ReadonlySet<string>;
   private readonly prepared = new Map<string, Promise<PreparedScenario>>();
 
-  constructor(world: WorldDefinition, runSeed: string) {
+  /** @param options.direct see `ToolRuntime`: tools' handlers called directly (the default) or through msw's `getResponse`. */
+  constructor(world: WorldDefinition, runSeed: string, options: { direct?: boolean } = {}) {
     this.world = world;
     this.runSeed = runSeed;
-    this.runtime = new ToolRuntime(world);
+    this.runtime = new ToolRuntime(world, options.direct ?? true);
     this.toolsJson = deepFreeze(world.tools.map(toolSpecJson));
     this.collections = new Set(collectionsOf(world.dbSchema).keys());
   }

@@ -3,6 +3,7 @@ import type { EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, type WorldInstance } from './world.js';
 import { callArgs } from './tools.js';
+import { Answer, directResolver } from './resolve.js';
 
 /** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
 export const TOOL_DOMAIN = 'shakedown.test';
@@ -65,9 +66,14 @@ function compileTools(tools: readonly ToolSpec[]): CompiledTool[] {
 
 interface StoredResponse {
   readonly tool: string;
-  readonly status: number;
-  readonly headers: [string, string][];
-  readonly body: string;
+  readonly answer: Answer;
+}
+
+/** What a dispatch to the world gives: the answer, read once, and whether it replayed or committed a write. */
+interface Dispatched {
+  readonly answer: Answer;
+  readonly replayed: boolean;
+  readonly committed?: boolean;
 }
 
 export interface EpisodeSession {
@@ -103,6 +109,18 @@ export interface OpenOptions {
   readonly onBudget?: (calls: number) => void;
   /** Told when a call enters and leaves the engine, so that an agent's own time excludes it (`AgentClock`). */
   readonly meter?: { callStarted(): void; callEnded(): void };
+}
+
+/** A request's body as text: the string the caller passed when there is one, else read from a copy of the request. */
+async function bodyText(request: Request, init: RequestInit | undefined): Promise<string | undefined> {
+  if (typeof init?.body === 'string') return init.body;
+  return request.clone().text().catch(() => undefined);
+}
+
+/** A fault's response as the judge's notes read it (a copy: the agent reads the response, or meets its broken body). */
+async function noted(response: Response): Promise<{ response: Response; text: string }> {
+  if (response.status < 200 || response.status >= 300) return { response, text: '' };
+  return { response, text: await response.clone().text().catch(() => '') };
 }
 
 /** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */
@@ -144,7 +162,11 @@ export class ToolRuntime {
   /** Each open episode's fetch by its tool host, for the delivery paths that see a request without its session. */
   private readonly fetchers = new Map<string, typeof fetch>();
 
-  constructor(world: WorldDefinition) {
+  /**
+   * @param direct whether tools' handlers are called directly (`directResolver`) rather than through msw's
+   * `getResponse`; the same answers, a third of the cost. @default true
+   */
+  constructor(world: WorldDefinition, private readonly direct = true) {
     this.world = world;
     this.tools = compileTools(world.tools);
     this.handlers = world.handlers((request) => this.instanceFor(request));
@@ -178,6 +200,23 @@ export class ToolRuntime {
     if (found.length > 0) this.toolHandlers.set(tool.name, found);
     return found.length > 0 ? found : this.handlers;
   }
+
+  /**
+   * How a tool's requests are answered: its own handlers called directly (`directResolver`), or through
+   * msw's `getResponse` where they need msw's own handling. `partial` when the handlers are the tool's
+   * only, so that a request they leave unanswered still goes to all of them.
+   */
+  private resolverFor(tool: ToolSpec, request: Request): { resolve: (request: Request) => Promise<Response | undefined>; partial: boolean } {
+    const cached = this.resolvers.get(tool.name);
+    if (cached) return cached;
+    const own = this.handlersFor(tool, request);
+    const direct = this.direct ? directResolver(own) : undefined;
+    const resolver = { resolve: direct ?? ((r: Request) => getResponse(own, r)), partial: own !== this.handlers };
+    // Before the tool's handlers are known (none matched), nothing is remembered.
+    if (this.toolHandlers.has(tool.name)) this.resolvers.set(tool.name, resolver);
+    return resolver;
+  }
+  private readonly resolvers = new Map<string, { resolve: (request: Request) => Promise<Response | undefined>; partial: boolean }>();
 
   /** Whether a URL names a tool host of this world (`<episode>.<world>.shakedown.test`). */
   servesHost(host: string): boolean {
@@ -237,41 +276,39 @@ export class ToolRuntime {
     const startMs = clock.now();
     const expectedHost = `${episodeId}.${this.world.id}.${TOOL_DOMAIN}`;
 
-    const dispatch = async (request: Request, tool: ToolSpec | null): Promise<{ response: Response; replayed: boolean; committed?: boolean }> => {
+    const dispatch = async (request: Request, tool: ToolSpec | null): Promise<Dispatched> => {
       const key = tool?.write ? request.headers.get('idempotency-key') : null;
       if (tool && key) {
         const stored = idempotency.get(key);
         if (stored) {
           if (stored.tool !== tool.name) {
-            return { response: Response.json({ error: 'idempotency_key_reused', message: `Idempotency-Key ${key} was used for ${stored.tool}.` }, { status: 422 }), replayed: false };
+            return { answer: Answer.json({ error: 'idempotency_key_reused', message: `Idempotency-Key ${key} was used for ${stored.tool}.` }, 422), replayed: false };
           }
-          return { response: new Response(stored.body, { status: stored.status, headers: [...stored.headers, ['idempotent-replayed', 'true']] }), replayed: true };
+          const { answer } = stored;
+          return { answer: Answer.make(answer.text(), answer.status, [...answer.headers, ['idempotent-replayed', 'true']]), replayed: true };
         }
       }
       let found: Response | undefined;
       try {
-        const own = tool ? this.handlersFor(tool, request) : this.handlers;
-        found = await getResponse(own, request);
-        if (!found && own !== this.handlers) found = await getResponse(this.handlers, request);
+        const own = tool ? this.resolverFor(tool, request) : undefined;
+        found = own ? await own.resolve(request) : await getResponse(this.handlers, request);
+        if (!found && own?.partial) found = await getResponse(this.handlers, request);
       } catch (error) {
         // The agent sees what a real API shows for its own bug; the episode is marked as a world error.
         worldErrors.push(`${request.method} ${new URL(request.url).pathname}: ${(error as Error).message ?? String(error)}`);
-        return { response: Response.json({ error: 'internal_error', message: 'The service failed unexpectedly.' }, { status: 500 }), replayed: false };
+        return { answer: Answer.json({ error: 'internal_error', message: 'The service failed unexpectedly.' }, 500), replayed: false };
       }
-      const response =
-        found ?? Response.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, { status: 404 });
-      if (tool && key && response.status < 500) {
-        const body = await response.clone().text();
-        idempotency.set(key, { tool: tool.name, status: response.status, headers: [...response.headers.entries()], body });
-      }
-      return { response, replayed: false, committed: !!tool?.write && response.status >= 200 && response.status < 300 };
+      const answer = found
+        ? await Answer.of(found)
+        : Answer.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, 404);
+      if (tool && key && answer.status < 500) idempotency.set(key, { tool: tool.name, answer });
+      return { answer, replayed: false, committed: !!tool?.write && answer.status >= 200 && answer.status < 300 };
     };
     const observer = options.observer;
 
     /** What the judge notes about the answer the agent received: whether it reads, who it identifies, which outputs it shows. */
-    const notes = async (tool: ToolSpec | null, response: Response, truth?: { status: number; body: unknown }): Promise<Partial<TraceEntry>> => {
-      if (!observer || !tool || response.status < 200 || response.status >= 300) return {};
-      const text = await response.clone().text().catch(() => '');
+    const notes = (tool: ToolSpec | null, status: number, text: string, truth?: { status: number; body: unknown }): Partial<TraceEntry> => {
+      if (!observer || !tool || status < 200 || status >= 300) return {};
       let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
@@ -334,7 +371,7 @@ export class ToolRuntime {
       const atMs = clock.now() - startMs;
       const key = request.headers.get('idempotency-key') ?? undefined;
       const turn = observer?.turn();
-      const args = observer && tool ? callArgs(tool, url, tool.method === 'GET' ? undefined : await request.clone().text().catch(() => undefined)) : undefined;
+      const args = observer && tool ? callArgs(tool, url, tool.method === 'GET' ? undefined : await bodyText(request, init)) : undefined;
       const record = (status: number, extra: Partial<TraceEntry> = {}) =>
         trace.push({
           tool: name,
@@ -354,8 +391,8 @@ export class ToolRuntime {
         const window = faults.openWindow(clock.now());
         const decision = window ? { kind: window.kind, phase: 'before' as const } : faults.decide(tool, ordinal);
         if (decision) {
-          let dispatched: Promise<{ response: Response; replayed: boolean; committed?: boolean }> | undefined;
-          const real = async () => (await (dispatched ??= dispatch(request, tool))).response.clone();
+          let dispatched: Promise<Dispatched> | undefined;
+          const real = async () => (await (dispatched ??= dispatch(request, tool))).answer.response();
           const detail: Record<string, string | number | boolean> = {};
           const ctx: StrikeContext = {
             tool,
@@ -377,8 +414,9 @@ export class ToolRuntime {
               faults.state.window = { kind: decision.kind.id, until: clock.now() + faults.outageMs };
             }
             const effect = dispatched ? (await dispatched).committed : false;
-            record(response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...(await notes(tool, response)) });
-            return response;
+            const seen = await noted(response);
+            record(seen.response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...notes(tool, seen.response.status, seen.text) });
+            return seen.response;
           } catch (error) {
             const effect = dispatched ? await dispatched.then((d) => d.committed, () => false) : false;
             record(0, { fault: decision.kind.id, ...(effect ? { effect: true } : {}) });
@@ -396,30 +434,27 @@ export class ToolRuntime {
         }
       }
 
-      const { response, replayed, committed } = await dispatch(request, tool);
+      const { answer, replayed, committed } = await dispatch(request, tool);
       const effect = committed ? { effect: true as const } : {};
       const persistent = faults && tool ? faults.persistentFor(tool) : null;
       if (faults && persistent && tool) {
-        const text = await response.text();
+        const text = answer.text();
         let body: unknown = text;
         try {
           body = JSON.parse(text);
         } catch {
           // Not JSON: a persistent fault rewrites JSON bodies only.
         }
-        const out = persistent.kind.transform({ status: response.status, body }, persistent.variant, faults.paramsOf(persistent.kind) as never, tool);
-        if (out.status !== response.status || out.body !== body) {
+        const out = persistent.kind.transform({ status: answer.status, body }, persistent.variant, faults.paramsOf(persistent.kind) as never, tool);
+        if (out.status !== answer.status || out.body !== body) {
           fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
-          const delivered = Response.json(out.body, { status: out.status, headers: { 'content-type': 'application/json' } });
-          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, delivered, { status: response.status, body })) });
-          return delivered;
+          const delivered = Answer.json(out.body, out.status);
+          record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}), ...effect, ...notes(tool, out.status, delivered.text(), { status: answer.status, body }) });
+          return delivered.response();
         }
-        const delivered = new Response(text, { status: response.status, headers: response.headers });
-        record(response.status, { ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, delivered)) });
-        return delivered;
       }
-      record(response.status, { ...(replayed ? { replayed } : {}), ...effect, ...(await notes(tool, response)) });
-      return response;
+      record(answer.status, { ...(replayed ? { replayed } : {}), ...effect, ...notes(tool, answer.status, answer.text()) });
+      return answer.response();
     };
 
     this.fetchers.set(expectedHost, sessionFetch as typeof fetch);

@@ -1,8 +1,8 @@
 /** `shakedown stats` and `shakedown compare`: statistics recomputed from run directories' episode logs. */
 import { versionMismatch } from '../judge/version.js';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { aggregationFields, fieldsOfRecord, isRecord, readLastLines } from './log-lines.js';
 import { ResampleBank } from '../stats/bootstrap.js';
 import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../core/errors.js';
@@ -68,17 +68,9 @@ export function completenessOf(manifest: RunManifest, found: number): Completene
   return { complete: false, found, ...(planned !== undefined ? { planned } : {}), reason: `the sweep has not finished (still running, or killed): ${of}` };
 }
 
-/** The episode key of a log line, read without parsing the line (records begin with their key). */
-function keyOfLine(line: string): string | undefined {
-  if (!line.startsWith('{"key":')) return undefined;
-  const end = line.indexOf('}', 7);
-  return end < 0 ? undefined : line.slice(7, end + 1);
-}
-
 /** How many failing episodes of one agent and cell a report keeps for drill-down. */
 export const FAILING_PER_CELL = 25;
 
-/** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
 /**
  * Streams a run's log, handing `each` the last record of every key in log order (a key logged twice counts
  * once: its last complete record), and counts the earlier records of a key (`duplicates`) and the lines
@@ -86,42 +78,37 @@ export const FAILING_PER_CELL = 25;
  * waits for it.
  */
 export async function readLastRecords(logPath: string, each: (record: EpisodeRecord) => void | Promise<void>): Promise<{ torn: number; tornLines: number[]; duplicates: number }> {
-  // First pass: the last line of each key, read cheaply.
-  const last = new Map<string, number>();
-  let lineNo = 0;
-  for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
-    lineNo++;
-    const k = keyOfLine(line);
-    if (k !== undefined) last.set(k, lineNo);
-  }
-  const tornLines: number[] = [];
-  let duplicates = 0;
-  let torn = 0;
-  lineNo = 0;
-  for await (const line of createInterface({ input: createReadStream(logPath, 'utf8'), crlfDelay: Infinity })) {
-    lineNo++;
-    if (!line.trim()) continue;
-    const k = keyOfLine(line);
-    if (k !== undefined && last.get(k) !== lineNo) {
-      duplicates++;
-      continue;
-    }
-    let r: EpisodeRecord;
-    try {
-      r = JSON.parse(line) as EpisodeRecord;
-      if (!r || typeof r !== 'object' || !r.key || typeof r.outcome !== 'string' || !Array.isArray(r.faults) || !Array.isArray(r.messages)) throw new Error('not a record');
-    } catch {
-      torn++;
-      if (tornLines.length < 5) tornLines.push(lineNo);
-      continue;
-    }
-    // Awaited only when it is a promise: loadRun's tally over a million records should not pay a microtask each.
-    const pending = each(r);
-    if (pending) await pending;
-  }
-  return { torn, tornLines, duplicates };
+  const torn = tornCounter();
+  const { duplicates } = await readLastLines(logPath, (line, lineNo) => {
+    const r = parseRecord(line);
+    return r ? each(r) : torn.add(lineNo);
+  });
+  return { ...torn.counts(), duplicates };
 }
 
+/** A log line parsed whole, or undefined when it is not a record. */
+function parseRecord(line: string): EpisodeRecord | undefined {
+  try {
+    const r = JSON.parse(line) as unknown;
+    return isRecord(r) ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function tornCounter() {
+  let torn = 0;
+  const tornLines: number[] = [];
+  return {
+    add(lineNo: number) {
+      torn++;
+      if (tornLines.length < 5) tornLines.push(lineNo);
+    },
+    counts: () => ({ torn, tornLines }),
+  };
+}
+
+/** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
 export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const logPath = join(dir, 'episodes.jsonl');
   const manifest = readManifest(dir, `read run \`${dir}\``);
@@ -131,20 +118,31 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const failing: EpisodeView[] = [];
   const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
-  const { torn, tornLines, duplicates } = await readLastRecords(logPath, (r) => {
-    tally.add(r.key, r.outcome, { ...(r.failure ? { failure: r.failure } : {}), ...(r.usage ? { usage: { ...r.usage, ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) } } : {}), ...(r.userUsage ? { userUsage: { ...r.userUsage, ...(r.userCostUsd !== undefined ? { costUsd: r.userCostUsd } : {}) } } : {}), faults: r.faults.map((f) => f.kind), families: r.messages.flatMap((m) => m.perturbations ?? []), confused: (r.confusions?.length ?? 0) > 0, calls: r.trace.filter((t) => t.tool !== null).length, fired: r.faults });
-    outcomes.set(keyString(r.key), r.outcome === 'pass');
-    if (r.outcome !== 'pass') {
-      failingKeys.push(r.key);
-      const cell = `${r.key.agent}|${r.key.eps}|${r.key.lambda}`;
+  const torn = tornCounter();
+  // Each record's line is read for the grid's fields alone (aggregationFields); a failing episode kept for
+  // drill-down, and any line that walk does not read, is parsed whole.
+  const { duplicates } = await readLastLines(logPath, (line, lineNo) => {
+    let f = aggregationFields(line);
+    let record: EpisodeRecord | undefined;
+    if (!f) {
+      record = parseRecord(line);
+      if (!record) return torn.add(lineNo);
+      f = fieldsOfRecord(record);
+    }
+    tally.add(f.key, f.outcome, { ...(f.failure ? { failure: f.failure } : {}), ...(f.usage ? { usage: { ...f.usage, ...(f.costUsd !== undefined ? { costUsd: f.costUsd } : {}) } } : {}), ...(f.userUsage ? { userUsage: { ...f.userUsage, ...(f.userCostUsd !== undefined ? { costUsd: f.userCostUsd } : {}) } } : {}), faults: f.faults.map((x) => x.kind), families: f.families, confused: f.confused, calls: f.calls, fired: f.faults });
+    outcomes.set(keyString(f.key), f.outcome === 'pass');
+    if (f.outcome !== 'pass') {
+      failingKeys.push(f.key);
+      const cell = `${f.key.agent}|${f.key.eps}|${f.key.lambda}`;
       const n = perCell.get(cell) ?? 0;
-      if (n < FAILING_PER_CELL) failing.push(episodeView(r));
+      if (n < FAILING_PER_CELL) failing.push(episodeView(record ?? (JSON.parse(line) as EpisodeRecord)));
       perCell.set(cell, n + 1);
     }
   });
+  const { torn: tornCount, tornLines } = torn.counts();
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
-  return { dir, grid, outcomes, failing, failingKeys, torn, tornLines, duplicates, completeness: completenessOf(manifest, outcomes.size) };
+  return { dir, grid, outcomes, failing, failingKeys, torn: tornCount, tornLines, duplicates, completeness: completenessOf(manifest, outcomes.size) };
 }
 
 /** What a reader of a run must know before its figures: incomplete, records logged twice, unreadable lines. */

@@ -77,14 +77,25 @@ export function wilson(mean: number, n: number, z: number): { low: number; high:
  * never has zero width. Together they cover at least 95% of every 28-task population the bench draws.
  */
 export function taskMeanInterval(values: readonly number[], resamples: Resamples): { low: number; high: number; se: number } {
-  const n = values.length;
-  if (n === 0) return { low: Number.NaN, high: Number.NaN, se: Number.NaN };
+  return taskMeanIntervals([values], resamples)[0] as { low: number; high: number; se: number };
+}
+
+/**
+ * `taskMeanInterval` of several value lists over the same tasks (a cell's pass^k for every k), in one
+ * pass over the resamples: each resample's draws are read once for all of them.
+ */
+export function taskMeanIntervals(lists: readonly (readonly number[])[], resamples: Resamples): { low: number; high: number; se: number }[] {
+  const n = lists[0]?.length ?? 0;
+  if (n === 0) return lists.map(() => ({ low: Number.NaN, high: Number.NaN, se: Number.NaN }));
   const z = expandedZ(n);
   const tail = Number.isFinite(z) ? normalCdf(-z, 0, 1) : 0;
-  const boot = bootstrapMean(values, resamples, tail);
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const w = wilson(Math.min(1, Math.max(0, mean)), n, z);
-  return { low: Math.min(boot.low, w.low), high: Math.max(boot.high, w.high), se: boot.se };
+  const boots = bootstrapMeans(lists, resamples, tail);
+  return lists.map((values, j) => {
+    const boot = boots[j] as { low: number; high: number; se: number };
+    const mean = values.reduce((a, b) => a + b, 0) / n;
+    const w = wilson(Math.min(1, Math.max(0, mean)), n, z);
+    return { low: Math.min(boot.low, w.low), high: Math.max(boot.high, w.high), se: boot.se };
+  });
 }
 
 /**
@@ -92,19 +103,43 @@ export function taskMeanInterval(values: readonly number[], resamples: Resamples
  * `1 - tail` quantiles (95% by default) and the bootstrap SE.
  */
 export function bootstrapMean(values: readonly number[], resamples: Resamples, tail = 0.025): { low: number; high: number; se: number } {
-  if (values.length === 0) return { low: Number.NaN, high: Number.NaN, se: Number.NaN };
-  // An indexed loop over typed arrays: the run's hot loop when a cell has thousands of tasks. The sum
-  // keeps the draw's order, so the means are the same to the last bit.
-  const v = Float64Array.from(values);
-  const means = resamples.map((draw) => {
-    let s = 0;
-    for (let i = 0; i < draw.length; i++) s += v[draw[i] as number] as number;
-    return s / draw.length;
+  return bootstrapMeans([values], resamples, tail)[0] as { low: number; high: number; se: number };
+}
+
+/**
+ * `bootstrapMean` of several value lists of one length, in one pass over the resamples. The run's hot
+ * loop when a cell has thousands of tasks: the lists are interleaved in one typed array, so that each
+ * drawn task's values sit together, and each resample's draws are read once for all lists. Every sum
+ * keeps its draw's order, so each mean is the same to the last bit as summing one list alone.
+ */
+export function bootstrapMeans(lists: readonly (readonly number[])[], resamples: Resamples, tail = 0.025): { low: number; high: number; se: number }[] {
+  const V = lists.length;
+  const n = lists[0]?.length ?? 0;
+  if (n === 0 || lists.some((l) => l.length !== n)) {
+    if (n !== 0) throw new RangeError('bootstrapMeans needs value lists of one length');
+    return lists.map(() => ({ low: Number.NaN, high: Number.NaN, se: Number.NaN }));
+  }
+  const v = new Float64Array(n * V);
+  lists.forEach((list, j) => list.forEach((x, i) => (v[i * V + j] = x)));
+  const B = resamples.length;
+  const means = lists.map(() => new Float64Array(B));
+  const sums = new Float64Array(V);
+  for (let b = 0; b < B; b++) {
+    const draw = resamples[b] as Uint16Array;
+    sums.fill(0);
+    for (let i = 0; i < draw.length; i++) {
+      const at = (draw[i] as number) * V;
+      for (let j = 0; j < V; j++) sums[j] = (sums[j] as number) + (v[at + j] as number);
+    }
+    for (let j = 0; j < V; j++) (means[j] as Float64Array)[b] = (sums[j] as number) / draw.length;
+  }
+  return means.map((m) => {
+    const list = Array.from(m);
+    const mean = list.reduce((a, b) => a + b, 0) / list.length;
+    const se = Math.sqrt(list.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, list.length - 1));
+    list.sort((a, b) => a - b);
+    return { low: quantile(list, tail), high: quantile(list, 1 - tail), se };
   });
-  const mean = means.reduce((a, b) => a + b, 0) / means.length;
-  const se = Math.sqrt(means.reduce((a, m) => a + (m - mean) ** 2, 0) / Math.max(1, means.length - 1));
-  means.sort((a, b) => a - b);
-  return { low: quantile(means, tail), high: quantile(means, 1 - tail), se };
 }
 
 /**

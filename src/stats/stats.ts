@@ -1,6 +1,6 @@
 import { ShakedownError } from '../core/errors.js';
 import type { EpisodeOutcome } from '../core/episode.js';
-import { clusteredMeanInterval, clusteredSe, clustersOf, expandedZ, taskMeanInterval, wilson, type Clusters, type ResampleBank, type Resamples } from './bootstrap.js';
+import { clusteredMeanInterval, clusteredSe, clustersOf, expandedZ, taskMeanInterval, taskMeanIntervals, wilson, type Clusters, type ResampleBank, type Resamples } from './bootstrap.js';
 import { familyOf } from '../core/family-id.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
@@ -91,7 +91,7 @@ export interface KEstimate {
 }
 
 const clip = (x: number) => Math.min(1, Math.max(0, x));
-const estimate = (k: number, values: readonly number[], resamples?: Resamples, families?: { clusters: Clusters; resamples?: Resamples }): KEstimate => {
+const estimate = (k: number, values: readonly number[], resamples?: Resamples, families?: { clusters: Clusters; resamples?: Resamples }, interval?: { low: number; high: number }): KEstimate => {
   if (families) {
     // Tasks in families: the family is the unit of the interval and of the SE.
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
@@ -107,7 +107,7 @@ const estimate = (k: number, values: readonly number[], resamples?: Resamples, f
     const w = wilson(clip(mean), values.length, values.length < 2 ? 1.96 : expandedZ(values.length));
     return { k, value: mean, se, ci95: [w.low, w.high] };
   }
-  const b = taskMeanInterval(values, resamples);
+  const b = interval ?? taskMeanInterval(values, resamples);
   return { k, value: mean, se, ci95: [b.low, b.high] };
 };
 
@@ -213,9 +213,13 @@ export function summarizeCell(
   // In an adaptive run a task has either the first-round trials or all of them; k never exceeds the first round.
   const hatOf = (t: TaskCount, k: number) => (adaptiveFirst === undefined ? passHatK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passHatK(adaptiveFirst, c1, k)));
   const atOf = (t: TaskCount, k: number) => (adaptiveFirst === undefined ? passAtK(t.n, t.c, k) : adaptiveEstimate(adaptiveFirst, t.n, t.c, (c1) => passAtK(adaptiveFirst, c1, k)));
+  const lists: number[][] = [];
+  for (let k = 1; k <= n; k++) lists.push(tasks.map((t) => hatOf(t, k)), tasks.map((t) => atOf(t, k)));
+  // Every k's interval over tasks in one pass over the resamples (the same intervals as one at a time).
+  const intervals = !families && resamples && tasks.length >= 2 && lists.length > 0 ? taskMeanIntervals(lists, resamples) : undefined;
   for (let k = 1; k <= n; k++) {
-    hat.push(estimate(k, tasks.map((t) => hatOf(t, k)), resamples, families));
-    at.push(estimate(k, tasks.map((t) => atOf(t, k)), resamples, families));
+    hat.push(estimate(k, lists[2 * k - 2] as number[], resamples, families, intervals?.[2 * k - 2]));
+    at.push(estimate(k, lists[2 * k - 1] as number[], resamples, families, intervals?.[2 * k - 1]));
   }
   return { eps, lambda, tasks: tasks.length, ...(clusters ? { families: clusters.count } : {}), trials: n, episodes: tasks.reduce((s, t) => s + t.n, 0), passHatK: hat, passAtK: at, perTask: tasks, ...extra };
 }

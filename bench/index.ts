@@ -34,7 +34,6 @@ import { deriveSeed, makeRng } from '../src/core/seeds.js';
 import { Tally } from '../src/stats/stats.js';
 import { DEFAULT_THETA } from '../src/stats/surface.js';
 import { ScriptedUser } from '../src/user/index.js';
-import { startLlmStub } from '../test/llm-stub.js';
 import { mcpClientFor } from '../src/agents/mcp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -302,9 +301,28 @@ async function timeouts(): Promise<void> {
   target('a timeout-heavy sweep at λ = 0.5 takes at most 1.5x the wall time of λ = 0', `${fmt(ratio)}x`, ratio <= 1.5);
 }
 
+/** The stub model in a process of its own (bench/llm-stub-process.ts), so that its work is not the engine's. */
+async function stubProcess(delayMs: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/llm-stub-process.ts'), '--delay', String(delayMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the stub model's process exited with ${code} before it served`)));
+  });
+  const { baseUrl } = JSON.parse(first) as { baseUrl: string };
+  return {
+    baseUrl,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
 async function io(): Promise<void> {
-  console.log('\n## io: an LLM agent against a stub model answering in 50 ms');
-  const stub = await startLlmStub({ delayMs: 50 });
+  console.log('\n## io: an LLM agent against a stub model answering in 50 ms, in a process of its own');
+  const stub = await stubProcess(50);
   const env = { SHAKEDOWN_BENCH_KEY: 'bench' };
   const args = ['--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_BENCH_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0'];
   try {

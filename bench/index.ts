@@ -107,6 +107,9 @@ async function micro(): Promise<void> {
   const session = harness.runtime.open({ episodeId: 'bench', db, clock: createClock(), faults: new FaultInjector({ seed: 'bench', lambda: 0, profile: getFaultProfile('mixed'), kinds: faultKinds, params: {} }) });
   const orderId = Object.keys(db.orders)[0] as string;
   const engineUrl = `${session.baseUrl}/orders/${orderId}`;
+  // The same engine with the tool's handlers called through msw's getResponse instead of directly.
+  const viaMsw = new WorldHarness(world, '42', { direct: false }).runtime.open({ episodeId: 'bench-msw', db, clock: createClock(), faults: new FaultInjector({ seed: 'bench', lambda: 0, profile: getFaultProfile('mixed'), kinds: faultKinds, params: {} }) });
+  const viaMswUrl = `${viaMsw.baseUrl}/orders/${orderId}`;
   const instance = { episodeId: 'direct', db, clock: createClock(), nextId: (p: string) => `${p}_1` };
   // The handler that answers get_order, alone, as the engine calls it.
   const handlers = world.handlers(() => instance).filter((h) => h instanceof HttpHandler && h.info.method === 'GET' && h.info.path === '*/api/orders/:orderId');
@@ -165,6 +168,10 @@ async function micro(): Promise<void> {
       await (await session.fetch(engineUrl)).text();
       // An episode's trace holds a few dozen calls, not the bench's thousands.
       session.trace.length = 0;
+    })
+    .add('tool call: engine fetch, handlers through getResponse', async () => {
+      await (await viaMsw.fetch(viaMswUrl)).text();
+      viaMsw.trace.length = 0;
     })
     .add('tool call: over MCP (in-process client and server)', async () => {
       await mcp.callTool({ name: 'get_order', arguments: { orderId } });
@@ -228,11 +235,12 @@ async function micro(): Promise<void> {
   await mcpStdio.close();
   await toolServer.close();
   session.close();
+  viaMsw.close();
   const engine = mean.get('tool call: engine fetch') as number;
   const bare = mean.get('tool call: msw getResponse on the same handler') as number;
   const per = (name: string) => fmt((mean.get(name) as number) / engine);
   console.log(`  per call, against the engine fetch: MCP in-process ${per('tool call: over MCP (in-process client and server)')}x; loopback HTTP ${per('tool call: loopback HTTP to the tool server')}x; MCP Streamable HTTP ${per('tool call: over MCP, Streamable HTTP (tool server)')}x; MCP stdio ${per('tool call: over MCP, stdio (bridge to the tool server)')}x`);
-  console.log(`  engine / getResponse ${fmt(engine / bare)}x; getResponse / plain function ${fmt(bare / (mean.get('tool call: plain function') as number), 0)}x`);
+  console.log(`  engine / getResponse ${fmt(engine / bare)}x; getResponse / plain function ${fmt(bare / (mean.get('tool call: plain function') as number), 0)}x; the engine with handlers through getResponse / directly ${fmt((mean.get('tool call: engine fetch, handlers through getResponse') as number) / engine)}x`);
   console.log(`  whole copy / overlay ${fmt((mean.get('database copy: whole (cloneJson)') as number) / (mean.get('database copy: overlay, one entry read') as number), 0)}x; whole comparison / sparse ${fmt((mean.get('comparison: whole database (canonicalize + diff)') as number) / (mean.get('comparison: touched entries (diffSparse)') as number), 0)}x`);
   target('a tool call through the engine costs at most 1.5x a bare getResponse call', `${fmt(engine / bare)}x`, engine / bare <= 1.5);
 

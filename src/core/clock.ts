@@ -108,3 +108,27 @@ export function createClock(startMs: number = REFERENCE_EPOCH_MS, time: AgentTim
   };
   return clock;
 }
+
+/** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */
+export function withRealWaits(clock: EpisodeClock, scale: number): EpisodeClock {
+  return {
+    now: clock.now,
+    elapsed: clock.elapsed,
+    async sleep(ms, signal) {
+      await clock.sleep(ms, signal);
+      if (!(ms > 0)) return;
+      // clock: a deliberate real wait, scaled down, so that an agent's own timers see a slow call; outcomes still run on simulated time.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms * scale);
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+}

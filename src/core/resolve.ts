@@ -156,3 +156,14 @@ export class Answer {
     return new Response(this.bytes, { status: this.status, statusText: this.statusText, headers });
   }
 }
+
+/** A request's body as text: the string the caller passed when there is one, else read from a copy of the request. */
+export async function bodyText(request: Request, init: RequestInit | undefined): Promise<string | undefined> {
+  if (typeof init?.body === 'string') return init.body;
+  return request.clone().text().catch(() => undefined);
+}
+
+/** A fault's 2xx answer as the judge's notes read it, from a copy: the agent reads the response itself, or meets its broken body. */
+export async function notedText(response: Response): Promise<string> {
+  return response.status < 200 || response.status >= 300 ? '' : response.clone().text().catch(() => '');
+}

@@ -1,9 +1,9 @@
 import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
-import type { EpisodeClock } from './clock.js';
+import { withRealWaits, type EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, type WorldInstance } from './world.js';
 import { callArgs } from './tools.js';
-import { Answer, directResolver } from './resolve.js';
+import { Answer, bodyText, directResolver, notedText } from './resolve.js';
 
 /** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
 export const TOOL_DOMAIN = 'shakedown.test';
@@ -111,42 +111,6 @@ export interface OpenOptions {
   readonly meter?: { callStarted(): void; callEnded(): void };
 }
 
-/** A request's body as text: the string the caller passed when there is one, else read from a copy of the request. */
-async function bodyText(request: Request, init: RequestInit | undefined): Promise<string | undefined> {
-  if (typeof init?.body === 'string') return init.body;
-  return request.clone().text().catch(() => undefined);
-}
-
-/** A fault's response as the judge's notes read it (a copy: the agent reads the response, or meets its broken body). */
-async function noted(response: Response): Promise<{ response: Response; text: string }> {
-  if (response.status < 200 || response.status >= 300) return { response, text: '' };
-  return { response, text: await response.clone().text().catch(() => '') };
-}
-
-/** The episode clock, with each `sleep` also waiting real time scaled down by `scale`. */
-function withRealWaits(clock: EpisodeClock, scale: number): EpisodeClock {
-  return {
-    now: clock.now,
-    elapsed: clock.elapsed,
-    async sleep(ms, signal) {
-      await clock.sleep(ms, signal);
-      if (!(ms > 0)) return;
-      // clock: a deliberate real wait, scaled down, so that an agent's own timers see a slow call; outcomes still run on simulated time.
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }, ms * scale);
-        const onAbort = () => {
-          clearTimeout(timer);
-          reject(signal?.reason);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    },
-  };
-}
-
 /**
  * Serves one world's tool API to many concurrent episodes. One handler set routes by host to the
  * episode's own database (DESIGN decision 10); calls resolve through msw's `getResponse`, without a
@@ -164,7 +128,7 @@ export class ToolRuntime {
 
   /**
    * @param direct whether tools' handlers are called directly (`directResolver`) rather than through msw's
-   * `getResponse`; the same answers, a third of the cost. @default true
+   * `getResponse`: the same answers, with less work per call (docs/performance.md). @default true
    */
   constructor(world: WorldDefinition, private readonly direct = true) {
     this.world = world;
@@ -288,19 +252,21 @@ export class ToolRuntime {
           return { answer: Answer.make(answer.text(), answer.status, [...answer.headers, ['idempotent-replayed', 'true']]), replayed: true };
         }
       }
-      let found: Response | undefined;
+      let found: Answer | undefined;
       try {
         const own = tool ? this.resolverFor(tool, request) : undefined;
-        found = own ? await own.resolve(request) : await getResponse(this.handlers, request);
-        if (!found && own?.partial) found = await getResponse(this.handlers, request);
+        let response = own ? await own.resolve(request) : await getResponse(this.handlers, request);
+        if (!response && own?.partial) response = await getResponse(this.handlers, request);
+        // Read here, so that a body the handler broke is the world's error too.
+        found = response ? await Answer.of(response) : undefined;
       } catch (error) {
         // The agent sees what a real API shows for its own bug; the episode is marked as a world error.
         worldErrors.push(`${request.method} ${new URL(request.url).pathname}: ${(error as Error).message ?? String(error)}`);
         return { answer: Answer.json({ error: 'internal_error', message: 'The service failed unexpectedly.' }, 500), replayed: false };
       }
-      const answer = found
-        ? await Answer.of(found)
-        : Answer.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, 404);
+      const answer =
+        found ??
+        Answer.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, 404);
       if (tool && key && answer.status < 500) idempotency.set(key, { tool: tool.name, answer });
       return { answer, replayed: false, committed: !!tool?.write && answer.status >= 200 && answer.status < 300 };
     };
@@ -414,9 +380,8 @@ export class ToolRuntime {
               faults.state.window = { kind: decision.kind.id, until: clock.now() + faults.outageMs };
             }
             const effect = dispatched ? (await dispatched).committed : false;
-            const seen = await noted(response);
-            record(seen.response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...notes(tool, seen.response.status, seen.text) });
-            return seen.response;
+            record(response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...notes(tool, response.status, await notedText(response)) });
+            return response;
           } catch (error) {
             const effect = dispatched ? await dispatched.then((d) => d.committed, () => false) : false;
             record(0, { fault: decision.kind.id, ...(effect ? { effect: true } : {}) });

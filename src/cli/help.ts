@@ -43,7 +43,7 @@ Sweep options:
   --concurrency N     episodes in flight (default 8)
   --workers N|auto    worker threads running episodes; 1 = this process (default auto: every core for
                       built-in agents and 1,000+ episodes)
-  --worker-max-memory MB  replace a worker whose heap passes MB after a batch (default 512)
+  --worker-max-memory MB  replace a worker whose heap passes MB after a batch (default 160)
   --profile ID        fault profile (default mixed)
   --perturbations L   perturbation families to apply, comma-separated (default all)
   --fault-tools L     only these tools may fault, comma-separated (default all)

@@ -28,7 +28,7 @@ export default defineConfig({
   /** Worker threads: a number (1 = this process) or 'auto' (every core for built-in agents on 1,000+ episodes). */
   workers: 'auto',
   /** Replace a worker whose heap passes this many MB after a batch of episodes. */
-  workerMaxMemoryMb: 512,
+  workerMaxMemoryMb: 160,
   /** Fault profile: mixed, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage. */
   profile: 'mixed',
   /** Parameters per fault kind, e.g. { timeout: { afterCommit: 1 } }. */

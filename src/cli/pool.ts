@@ -142,7 +142,9 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, llmCac
     maxMemoryLimitBeforeRecycle: limitBytes(config),
     // V8 lets a busy heap grow far past its live data before collecting; a cap makes it collect, so that
     // a worker's memory stays flat over a long sweep. Twice the recycle limit (at least 256 MB, what a
-    // loaded worker needs with room to spare) leaves room for a burst.
+    // loaded worker needs with room to spare) leaves room for a burst. The default limit (160 MB, a cap of
+    // 320 MB) was chosen by measuring peak RSS over 20,000 and 200,000
+    // episodes at 128, 160, 256 and 512 (docs/performance.md, "Memory").
     resourceLimits: { maxOldGenerationSizeMb: Math.max(256, 2 * config.workerMaxMemoryMb) },
     // No teardown task: tinypool runs it before terminating a worker, and a worker stuck in an agent's loop
     // would never answer it. A worker's agents are released with its thread; `dispose` runs in the main

@@ -149,11 +149,9 @@ export class Answer {
   }
 
   /** A fresh Response of this answer, for an agent to read. */
-  response(extraHeaders?: readonly [string, string][]): Response {
+  response(): Response {
     if (this.error) return this.error.clone();
-    const headers = new Headers(this.headers);
-    for (const [k, v] of extraHeaders ?? []) headers.append(k, v);
-    return new Response(this.bytes, { status: this.status, statusText: this.statusText, headers });
+    return new Response(this.bytes, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) });
   }
 }
 

@@ -69,6 +69,12 @@ interface StoredResponse {
   readonly answer: Answer;
 }
 
+/** How one tool's requests are answered; `partial` when only its own handlers are tried first. */
+interface ToolResolver {
+  resolve(request: Request): Promise<Response | undefined>;
+  readonly partial: boolean;
+}
+
 /** What a dispatch to the world gives: the answer, read once, and whether it replayed or committed a write. */
 interface Dispatched {
   readonly answer: Answer;
@@ -119,8 +125,8 @@ export interface OpenOptions {
 export class ToolRuntime {
   readonly world: WorldDefinition;
   private readonly handlers: RequestHandler[];
-  /** Per tool, the handlers that may answer it, in their order (see `handlersFor`). */
-  private readonly toolHandlers = new Map<string, RequestHandler[]>();
+  /** Per tool, how its requests are answered (see `resolverFor`). */
+  private readonly resolvers = new Map<string, ToolResolver>();
   private readonly tools: CompiledTool[];
   private readonly instances = new Map<string, WorldInstance<unknown>>();
   /** Each open episode's fetch by its tool host, for the delivery paths that see a request without its session. */
@@ -148,11 +154,9 @@ export class ToolRuntime {
    * The handlers that may answer a tool's requests: those whose method and path match its first request,
    * in the world's order. msw tries every handler in turn (parsing the request and matching its path
    * against each), which cost about half of a tool call; the tool is known before dispatch, so only
-   * its own handlers need trying. A request they leave unanswered still goes to all of them.
+   * its own handlers need trying. Undefined when none matches.
    */
-  private handlersFor(tool: ToolSpec, request: Request): RequestHandler[] {
-    const cached = this.toolHandlers.get(tool.name);
-    if (cached) return cached;
+  private handlersFor(request: Request): RequestHandler[] | undefined {
     const url = new URL(request.url);
     const found = this.handlers.filter((h) => {
       if (!(h instanceof HttpHandler)) return true;
@@ -161,8 +165,7 @@ export class ToolRuntime {
       // A custom predicate cannot be matched ahead of time: keep its handler.
       return methodOk && (typeof path === 'function' || matchRequestUrl(url, path).matches);
     });
-    if (found.length > 0) this.toolHandlers.set(tool.name, found);
-    return found.length > 0 ? found : this.handlers;
+    return found.length > 0 ? found : undefined;
   }
 
   /**
@@ -170,17 +173,16 @@ export class ToolRuntime {
    * msw's `getResponse` where they need msw's own handling. `partial` when the handlers are the tool's
    * only, so that a request they leave unanswered still goes to all of them.
    */
-  private resolverFor(tool: ToolSpec, request: Request): { resolve: (request: Request) => Promise<Response | undefined>; partial: boolean } {
+  private resolverFor(tool: ToolSpec, request: Request): ToolResolver {
     const cached = this.resolvers.get(tool.name);
     if (cached) return cached;
-    const own = this.handlersFor(tool, request);
-    const direct = this.direct ? directResolver(own) : undefined;
-    const resolver = { resolve: direct ?? ((r: Request) => getResponse(own, r)), partial: own !== this.handlers };
-    // Before the tool's handlers are known (none matched), nothing is remembered.
-    if (this.toolHandlers.has(tool.name)) this.resolvers.set(tool.name, resolver);
+    const own = this.handlersFor(request);
+    const list = own ?? this.handlers;
+    const resolver = { resolve: (this.direct ? directResolver(list) : undefined) ?? ((r: Request) => getResponse(list, r)), partial: own !== undefined };
+    // Until a request matches some of the world's handlers, the tool's own are not known: nothing is remembered.
+    if (own) this.resolvers.set(tool.name, resolver);
     return resolver;
   }
-  private readonly resolvers = new Map<string, { resolve: (request: Request) => Promise<Response | undefined>; partial: boolean }>();
 
   /** Whether a URL names a tool host of this world (`<episode>.<world>.shakedown.test`). */
   servesHost(host: string): boolean {

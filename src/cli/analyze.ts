@@ -2,7 +2,7 @@
 import { versionMismatch } from '../judge/version.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aggregationFields, fieldsOfRecord, isRecord, readLastLines } from './log-lines.js';
+import { aggregationFields, fieldsOfRecord, parseRecord, readLastLines } from './log-lines.js';
 import { ResampleBank } from '../stats/bootstrap.js';
 import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../core/errors.js';
@@ -84,16 +84,6 @@ export async function readLastRecords(logPath: string, each: (record: EpisodeRec
     return r ? each(r) : torn.add(lineNo);
   });
   return { ...torn.counts(), duplicates };
-}
-
-/** A log line parsed whole, or undefined when it is not a record. */
-function parseRecord(line: string): EpisodeRecord | undefined {
-  try {
-    const r = JSON.parse(line) as unknown;
-    return isRecord(r) ? r : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function tornCounter() {

@@ -75,10 +75,14 @@ export async function readLastLines(logPath: string, each: (line: string, lineNo
   return { duplicates };
 }
 
-/** Whether a parsed line is an episode record (what the log's readers accept; anything else is torn). */
-export function isRecord(r: unknown): r is EpisodeRecord {
-  const x = r as Partial<EpisodeRecord> | null;
-  return !!x && typeof x === 'object' && !!x.key && typeof x.outcome === 'string' && Array.isArray(x.faults) && Array.isArray(x.messages);
+/** A log line parsed whole, or undefined when it is not an episode record (what the log's readers call torn). */
+export function parseRecord(line: string): EpisodeRecord | undefined {
+  try {
+    const x = JSON.parse(line) as Partial<EpisodeRecord> | null;
+    return !!x && typeof x === 'object' && !!x.key && typeof x.outcome === 'string' && Array.isArray(x.faults) && Array.isArray(x.messages) ? (x as EpisodeRecord) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // --- Walking JSON text without building it -------------------------------------------------------------
@@ -154,8 +158,11 @@ export interface AggregationFields {
   readonly calls: number;
 }
 
-/** The aggregation fields of a parsed record. */
-export function fieldsOfRecord(r: EpisodeRecord & { costUsd?: number; userCostUsd?: number }): AggregationFields {
+/** A record's small fields, as a line holds them. */
+type SmallFields = Pick<EpisodeRecord, 'key' | 'outcome' | 'failure' | 'usage' | 'userUsage' | 'faults'> & { readonly costUsd?: number; readonly userCostUsd?: number };
+
+/** The aggregation fields from a record's small fields and what its messages, confusions and trace come to. */
+function fieldsOf(r: SmallFields, families: string[], confused: boolean, calls: number): AggregationFields {
   return {
     key: r.key,
     outcome: r.outcome,
@@ -165,10 +172,20 @@ export function fieldsOfRecord(r: EpisodeRecord & { costUsd?: number; userCostUs
     ...(r.userUsage ? { userUsage: r.userUsage } : {}),
     ...(r.userCostUsd !== undefined ? { userCostUsd: r.userCostUsd } : {}),
     faults: r.faults,
-    families: r.messages.flatMap((m) => m.perturbations ?? []),
-    confused: (r.confusions?.length ?? 0) > 0,
-    calls: r.trace.filter((t) => t.tool !== null).length,
+    families,
+    confused,
+    calls,
   };
+}
+
+/** The aggregation fields of a parsed record. */
+export function fieldsOfRecord(r: EpisodeRecord & { costUsd?: number; userCostUsd?: number }): AggregationFields {
+  return fieldsOf(
+    r,
+    r.messages.flatMap((m) => m.perturbations ?? []),
+    (r.confusions?.length ?? 0) > 0,
+    r.trace.filter((t) => t.tool !== null).length,
+  );
 }
 
 /**
@@ -308,28 +325,21 @@ export function aggregationFields(line: string): AggregationFields | undefined {
   const outcome = w.value(OUTCOME);
   const faults = w.value(FAULTS);
   if (!key || typeof key !== 'object' || typeof outcome !== 'string' || !Array.isArray(faults)) return undefined;
-  const failure = w.value(FAILURE) as EpisodeRecord['failure'] | undefined;
-  const usage = w.value(USAGE) as EpisodeRecord['usage'] | undefined;
-  const userUsage = w.value(USER_USAGE) as EpisodeRecord['userUsage'] | undefined;
-  const costUsd = w.value(COST) as number | undefined;
-  const userCostUsd = w.value(USER_COST) as number | undefined;
   // `confusions?.length`: an empty list is the common case, read without parsing.
   const c0 = w.at[2 * CONFUSIONS] as number;
   const confusions = c0 < 0 ? '' : line.slice(c0, w.at[2 * CONFUSIONS + 1]);
   const confused = confusions !== '' && confusions !== '[]' && ((JSON.parse(confusions) as unknown[] | null)?.length ?? 0) > 0;
-  return {
+  const small = {
     key,
     outcome: outcome as EpisodeRecord['outcome'],
-    ...(failure ? { failure } : {}),
-    ...(usage ? { usage } : {}),
-    ...(costUsd !== undefined ? { costUsd } : {}),
-    ...(userUsage ? { userUsage } : {}),
-    ...(userCostUsd !== undefined ? { userCostUsd } : {}),
     faults: faults as EpisodeRecord['faults'],
-    families: w.families,
-    confused,
-    calls: w.calls,
-  };
+    failure: w.value(FAILURE) as EpisodeRecord['failure'],
+    usage: w.value(USAGE) as EpisodeRecord['usage'],
+    userUsage: w.value(USER_USAGE) as EpisodeRecord['userUsage'],
+    costUsd: w.value(COST) as number | undefined,
+    userCostUsd: w.value(USER_COST) as number | undefined,
+  } as SmallFields;
+  return fieldsOf(small, w.families, confused, w.calls);
 }
 
 /** The top-level members read with JSON.parse, and their indices. */

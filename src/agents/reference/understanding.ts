@@ -90,7 +90,7 @@ function baseTokens(text: string): string[] {
  * phrases over and over within an episode and across episodes. Forgets everything past `limit` entries,
  * so a long sweep's memory stays bounded.
  */
-export function memoized<T>(f: (key: string) => T, limit = 20_000): (key: string) => T {
+function memoized<T>(f: (key: string) => T, limit = 20_000): (key: string) => T {
   const seen = new Map<string, T>();
   return (key) => {
     let value = seen.get(key);
@@ -101,6 +101,15 @@ export function memoized<T>(f: (key: string) => T, limit = 20_000): (key: string
     }
     return value as T;
   };
+}
+
+/** A pure test of a token against a word, remembered (`memoized`) per pair; tokens hold no newline. */
+function memoizedPair(f: (t: string, w: string) => boolean): (t: string, w: string) => boolean {
+  const remembered = memoized((pair) => {
+    const cut = pair.indexOf('\n');
+    return f(pair.slice(0, cut), pair.slice(cut + 1));
+  });
+  return (t, w) => remembered(`${t}\n${w}`);
 }
 
 /** A cue phrase's words: the phrases are the agents' own constants, so this stays small. */
@@ -158,22 +167,16 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     return w.length === 4 && t.length === 4 && editDistance(t, w, 1) <= 1 && [...t].sort().join('') === [...w].sort().join('');
   };
   // Token and word, remembered: the same pairs come back in every message of a sweep.
-  const remembered = memoized((pair) => {
-    const cut = pair.indexOf('\n');
-    return looselyMatches(pair.slice(0, cut), pair.slice(cut + 1));
-  });
+  const remembered = memoizedPair(looselyMatches);
   const wordMatches = (t: string, w: string): boolean => {
     if (t === w) return true;
     // Lengths too far apart never match: no need to remember them.
     if (Math.abs(t.length - w.length) > 2 || w.length < 4) return false;
-    return remembered(`${t}\n${w}`);
+    return remembered(t, w);
   };
-  const slip4 = memoized((pair) => {
-    const cut = pair.indexOf('\n');
-    return editDistance(pair.slice(0, cut), pair.slice(cut + 1), 1) <= 1;
-  });
+  const slip4 = memoizedPair((t, w) => editDistance(t, w, 1) <= 1);
   /** A four-letter word with any one slip, inside a specific phrase. */
-  const oneSlip = (t: string, w: string): boolean => w.length === 4 && Math.abs(t.length - 4) <= 1 && slip4(`${t}\n${w}`);
+  const oneSlip = (t: string, w: string): boolean => w.length === 4 && Math.abs(t.length - 4) <= 1 && slip4(t, w);
   const readText = (text: string): string[] => {
     const raw = baseTokens(text.normalize('NFKC').replace(/[‘’ʼ`]/g, "'"));
     const expanded = raw.flatMap((t) => baseTokens(CHAT[t] ?? t));

@@ -115,10 +115,8 @@ export function bootstrapMean(values: readonly number[], resamples: Resamples, t
 export function bootstrapMeans(lists: readonly (readonly number[])[], resamples: Resamples, tail = 0.025): { low: number; high: number; se: number }[] {
   const V = lists.length;
   const n = lists[0]?.length ?? 0;
-  if (n === 0 || lists.some((l) => l.length !== n)) {
-    if (n !== 0) throw new RangeError('bootstrapMeans needs value lists of one length');
-    return lists.map(() => ({ low: Number.NaN, high: Number.NaN, se: Number.NaN }));
-  }
+  if (lists.some((l) => l.length !== n)) throw new RangeError('bootstrapMeans needs value lists of one length');
+  if (n === 0) return lists.map(() => ({ low: Number.NaN, high: Number.NaN, se: Number.NaN }));
   const v = new Float64Array(n * V);
   lists.forEach((list, j) => list.forEach((x, i) => (v[i * V + j] = x)));
   const B = resamples.length;

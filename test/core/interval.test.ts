@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, expandedZ, makeResamples, taskMeanInterval, wilson } from '../../src/stats/bootstrap.js';
+import { bootstrapMean, bootstrapMeans, expandedZ, makeResamples, quantile, taskMeanInterval, wilson } from '../../src/stats/bootstrap.js';
 import { deriveSeed, makeRng } from '../../src/core/seeds.js';
 import { passHatK } from '../../src/stats/stats.js';
 
@@ -58,5 +58,28 @@ describe('the interval of a cell (taskMeanInterval)', () => {
     expect(hits / reps).toBeGreaterThanOrEqual(0.93);
     // The interval it replaced: collapsed to [1, 1] whenever every trial passed (a third of the runs).
     expect(plainHits / reps).toBeLessThan(0.8);
+  });
+});
+
+describe('the bootstrap of several lists at once (bootstrapMeans)', () => {
+  it("gives each list, to the last bit, what one list's own resample sums give", () => {
+    const rng = makeRng('lists');
+    const resamples = makeResamples('lists', 97, 500);
+    // pass^k-like values for k = 1..4 over 97 tasks of 4 trials: sums of sixths are not exact in binary.
+    const counts = Array.from({ length: 97 }, () => Math.floor(rng() * 5));
+    const lists = [1, 2, 3, 4].map((k) => counts.map((c) => passHatK(4, c, k)));
+    const alone = (values: number[], tail: number) => {
+      const means = resamples.map((draw) => {
+        let s = 0;
+        for (const i of draw) s += values[i] as number;
+        return s / draw.length;
+      });
+      const mean = means.reduce((a, b) => a + b, 0) / means.length;
+      const se = Math.sqrt(means.reduce((a, m) => a + (m - mean) ** 2, 0) / (means.length - 1));
+      means.sort((a, b) => a - b);
+      return { low: quantile(means, tail), high: quantile(means, 1 - tail), se };
+    };
+    expect(bootstrapMeans(lists, resamples, 0.03)).toEqual(lists.map((l) => alone(l, 0.03)));
+    expect(() => bootstrapMeans([[1, 0], [1]], resamples)).toThrow(RangeError);
   });
 });

@@ -4,11 +4,11 @@
  * msw's `getResponse` runs each handler through `RequestHandler.run`: it clones the request (a tee of its
  * body stream), reads cookies through its cookie store, compiles the handler's path into a regular
  * expression, makes an AbortController (and a DOMException when it aborts) and a request id, then calls
- * the resolver. That was most of a tool call's cost. When the runtime already knows which handlers may
+ * the resolver: work a tool call need not do. When the runtime already knows which handlers may
  * answer a tool, the resolvers can be called directly with what `run` would have given them: the same
  * request, the path parameters msw's own `matchRequestUrl` finds, the request's cookies. The handlers stay
  * the definition of every tool; `test/core/resolve.test.ts` holds this path to `getResponse`, answer for
- * answer, over every tool of both worlds, every fault kind and the edge cases.
+ * answer, over every tool of three worlds, every fault kind and the edge cases.
  *
  * Handlers this path does not reproduce fall back to `getResponse`: anything but an `HttpHandler` with a
  * string path (a custom predicate, a RegExp), a `once` handler, a generator resolver (msw keeps its
@@ -22,7 +22,6 @@ export type DirectResolver = (request: Request) => Promise<Response | undefined>
 const GENERATORS = new Set(['GeneratorFunction', 'AsyncGeneratorFunction']);
 
 interface Eligible {
-  readonly handler: HttpHandler;
   readonly method: string | RegExp;
   readonly path: string;
   readonly resolver: (info: Record<string, unknown>) => unknown;
@@ -36,7 +35,7 @@ function eligible(handler: RequestHandler): Eligible | undefined {
   const inner = handler as unknown as { options?: { once?: boolean }; resolver: (info: Record<string, unknown>) => unknown };
   if (inner.options?.once) return undefined;
   if (typeof inner.resolver !== 'function' || GENERATORS.has(inner.resolver.constructor.name)) return undefined;
-  return { handler, method: method as string | RegExp, path, resolver: inner.resolver };
+  return { method: method as string | RegExp, path, resolver: inner.resolver };
 }
 
 /** Cookies as msw reads them from a request's `Cookie` header (in Node there is no document to read). */
@@ -49,7 +48,7 @@ function requestCookies(request: Request): Record<string, string> {
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
     if (!name || name in cookies) continue;
-    let value = part.slice(eq + 1).trim();
+    const value = part.slice(eq + 1).trim();
     try {
       cookies[name] = value.includes('%') ? decodeURIComponent(value) : value;
     } catch {
@@ -131,8 +130,8 @@ export class Answer {
   }
 
   /** An answer made here (an error, a replay): the body is JSON or text. */
-  static make(body: string, status: number, headers: HeadersInit, statusText = ''): Answer {
-    return new Answer(status, statusText, new Headers(headers), new TextEncoder().encode(body));
+  static make(body: string, status: number, headers: HeadersInit): Answer {
+    return new Answer(status, '', new Headers(headers), new TextEncoder().encode(body));
   }
 
   /** As `Response.json`: a value JSON cannot hold is a TypeError. */

@@ -44,6 +44,16 @@ export function makeRng(seed: string): Rng {
   return seedrandom.alea(seed) as Rng;
 }
 
+/**
+ * The state of the Alea generator `makeRng(seed)` starts from: the carry `c` and three fractions `s0..s2`,
+ * each a multiple of 2^-32 in [0, 1). A hot loop that steps the generator inline (the sign-flip test)
+ * starts here and draws exactly what `makeRng(seed)` would.
+ */
+export function aleaState(seed: string): { c: number; s0: number; s1: number; s2: number } {
+  const { c, s0, s1, s2 } = seedrandom.alea(seed, { state: true }).state();
+  return { c, s0, s1, s2 };
+}
+
 /** An integer in [0, n). */
 export function randInt(rng: Rng, n: number): number {
   return Math.floor(rng() * n);

@@ -64,7 +64,8 @@ describe('the interval of a cell (taskMeanInterval)', () => {
 describe('the bootstrap of several lists at once (bootstrapMeans)', () => {
   it("gives each list, to the last bit, what one list's own resample sums give", () => {
     const rng = makeRng('lists');
-    const resamples = makeResamples('lists', 97, 500);
+    // 502 resamples: a single list sums four at a time, and two are left over.
+    const resamples = makeResamples('lists', 97, 502);
     // pass^k-like values for k = 1..4 over 97 tasks of 4 trials: sums of sixths are not exact in binary.
     const counts = Array.from({ length: 97 }, () => Math.floor(rng() * 5));
     const lists = [1, 2, 3, 4].map((k) => counts.map((c) => passHatK(4, c, k)));
@@ -79,7 +80,8 @@ describe('the bootstrap of several lists at once (bootstrapMeans)', () => {
       means.sort((a, b) => a - b);
       return { low: quantile(means, tail), high: quantile(means, 1 - tail), se };
     };
-    expect(bootstrapMeans(lists, resamples, 0.03)).toEqual(lists.map((l) => alone(l, 0.03)));
+    // One list, fewer than four, four, and more than four (two groups of four, the second part empty).
+    for (const some of [lists.slice(0, 1), lists.slice(1, 3), lists, [...lists, ...lists.slice(0, 2).reverse()]]) expect(bootstrapMeans(some, resamples, 0.03)).toEqual(some.map((l) => alone(l, 0.03)));
     expect(() => bootstrapMeans([[1, 0], [1]], resamples)).toThrow(RangeError);
   });
 });

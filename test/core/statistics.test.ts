@@ -4,6 +4,7 @@ import { bootstrapMean, makeResamples, quantile, ResampleBank } from '../../src/
 import { adjustTogether, benjaminiHochberg, cohensKappa, compareCells, holm, signFlipTest } from '../../src/stats/compare.js';
 import { classifyFailure } from '../../src/judge/index.js';
 import { summarizeCell, Tally, type CellSummary } from '../../src/stats/stats.js';
+import { deriveSeed, makeRng } from '../../src/core/seeds.js';
 import { surfaceSummary, unstableTasks } from '../../src/stats/surface.js';
 
 const cell = (eps: number, lambda: number, cs: readonly number[], n = 4): CellSummary =>
@@ -80,6 +81,57 @@ describe('paired comparisons', () => {
     const many = Array.from({ length: 30 }, () => 0.5);
     expect(signFlipTest(many, 's')).toBe(signFlipTest(many, 's'));
     expect(signFlipTest(many, 's')).toBeLessThan(0.001);
+  });
+
+  it('the drawn sign-flip test counts exactly the flips makeRng draws, for differences whose sums round', () => {
+    // The reference: the test as written first, one generator call per sign, a branch per flip.
+    const reference = (all: readonly number[], seed: string, draws: number): number => {
+      const d = all.filter((x) => x !== 0);
+      const observed = Math.abs(d.reduce((s, x) => s + x, 0));
+      const rng = makeRng(deriveSeed(seed, 'sign-flip', d.length));
+      let hits = 1;
+      for (let b = 0; b < draws; b++) {
+        let sum = 0;
+        for (const x of d) sum += rng() < 0.5 ? -x : x;
+        if (Math.abs(sum) >= observed - 1e-12) hits++;
+      }
+      return hits / (draws + 1);
+    };
+    fc.assert(
+      fc.property(
+        // More than 20 changed tasks (drawn, not enumerated); thirds and sixths make sums that round, so
+        // a flip drawn differently or summed in another order would show in the count.
+        fc.array(fc.integer({ min: -6, max: 6 }).filter((x) => x !== 0), { minLength: 21, maxLength: 90 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.string({ maxLength: 6 }),
+        (units, zeros, seed) => {
+          const diffs = [...units.map((u) => u / 6 + (u % 2 === 0 ? 0 : 1 / 3)), ...Array<number>(zeros).fill(0)];
+          expect(signFlipTest(diffs, seed, 400)).toBe(reference(diffs, seed, 400));
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // Up to 20 changed tasks: every flip, summed in task order.
+    const exact = (all: readonly number[]): number => {
+      const d = all.filter((x) => x !== 0);
+      const observed = Math.abs(d.reduce((s, x) => s + x, 0));
+      let hits = 0;
+      for (let mask = 0; mask < 2 ** d.length; mask++) if (Math.abs(d.reduce((s, x, i) => s + ((mask >> i) & 1 ? -x : x), 0)) >= observed - 1e-12) hits++;
+      return hits / 2 ** d.length;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -6, max: 6 }), { minLength: 1, maxLength: 12 }), (units) => {
+        const diffs = units.map((u) => u / 6 + (u % 2 === 0 ? 0 : 1 / 3));
+        expect(signFlipTest(diffs, 'any')).toBe(diffs.every((x) => x === 0) ? 1 : exact(diffs));
+      }),
+      { numRuns: 200 },
+    );
+    // A small difference against noise: p in the middle, where every miscounted flip moves it.
+    const mixed = Array.from({ length: 400 }, (_, i) => ((i * 7919) % 13) / 13 - 0.445);
+    const p = signFlipTest(mixed, 'mixed', 3000);
+    expect(p).toBe(reference(mixed, 'mixed', 3000));
+    expect(p).toBeGreaterThan(0.01);
+    expect(p).toBeLessThan(0.99);
   });
 
   it('Holm adjusts p-values step-down and keeps their order', () => {

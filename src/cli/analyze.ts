@@ -2,12 +2,13 @@
 import { versionMismatch } from '../judge/version.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aggregationFields, fieldsOfRecord, parseRecord, readLastLines } from './log-lines.js';
+import { parseRecord, readLastLineBytes, readLastLines } from './log-lines.js';
+import { aggregationFieldsOfBytes, fieldsOfRecord, type AggregationFields } from './record-walk.js';
 import { ResampleBank } from '../stats/bootstrap.js';
 import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../core/errors.js';
 import { keyString, type EpisodeRecord } from '../core/episode.js';
-import { Tally } from '../stats/stats.js';
+import { Tally, type EpisodeFacts } from '../stats/stats.js';
 import { DEFAULT_THETA, unstableTasks } from '../stats/surface.js';
 import { buildGrid, type Grid } from '../report/grid.js';
 import { episodeView, type EpisodeView } from '../report/html.js';
@@ -98,6 +99,18 @@ function tornCounter() {
   };
 }
 
+
+/** What the tally counts of one record's aggregation fields (built plainly: this runs once per record of a million). */
+function factsOf(f: AggregationFields): EpisodeFacts {
+  const faults = new Array<string>(f.faults.length);
+  for (let i = 0; i < faults.length; i++) faults[i] = (f.faults[i] as EpisodeRecord['faults'][number]).kind;
+  const facts: { -readonly [K in keyof EpisodeFacts]: EpisodeFacts[K] } = { faults, families: f.families, confused: f.confused, calls: f.calls, fired: f.faults };
+  if (f.failure) facts.failure = f.failure;
+  if (f.usage) facts.usage = f.costUsd !== undefined ? { ...f.usage, costUsd: f.costUsd } : f.usage;
+  if (f.userUsage) facts.userUsage = f.userCostUsd !== undefined ? { ...f.userUsage, costUsd: f.userCostUsd } : f.userUsage;
+  return facts;
+}
+
 /** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
 export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const logPath = join(dir, 'episodes.jsonl');
@@ -109,23 +122,24 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
   const torn = tornCounter();
-  // Each record's line is read for the grid's fields alone (aggregationFields); a failing episode kept for
+  // Each record's line is read for the grid's fields alone (record-walk.ts); a failing episode kept for
   // drill-down, and any line that walk does not read, is parsed whole.
-  const { duplicates } = await readLastLines(logPath, (line, lineNo) => {
-    let f = aggregationFields(line);
+  const { duplicates } = await readLastLineBytes(logPath, (buf, start, end, lineNo) => {
+    let f = aggregationFieldsOfBytes(buf, start, end);
     let record: EpisodeRecord | undefined;
+    const line = () => buf.toString('utf8', start, end);
     if (!f) {
-      record = parseRecord(line);
+      record = parseRecord(line());
       if (!record) return torn.add(lineNo);
       f = fieldsOfRecord(record);
     }
-    tally.add(f.key, f.outcome, { ...(f.failure ? { failure: f.failure } : {}), ...(f.usage ? { usage: { ...f.usage, ...(f.costUsd !== undefined ? { costUsd: f.costUsd } : {}) } } : {}), ...(f.userUsage ? { userUsage: { ...f.userUsage, ...(f.userCostUsd !== undefined ? { costUsd: f.userCostUsd } : {}) } } : {}), faults: f.faults.map((x) => x.kind), families: f.families, confused: f.confused, calls: f.calls, fired: f.faults });
+    tally.add(f.key, f.outcome, factsOf(f));
     outcomes.set(keyString(f.key), f.outcome === 'pass');
     if (f.outcome !== 'pass') {
       failingKeys.push(f.key);
       const cell = `${f.key.agent}|${f.key.eps}|${f.key.lambda}`;
       const n = perCell.get(cell) ?? 0;
-      if (n < FAILING_PER_CELL) failing.push(episodeView(record ?? (JSON.parse(line) as EpisodeRecord)));
+      if (n < FAILING_PER_CELL) failing.push(episodeView(record ?? (JSON.parse(line()) as EpisodeRecord)));
       perCell.set(cell, n + 1);
     }
   });

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/agents/registry.js';
-import { aggregationFields, fieldsOfRecord, forEachLine, readLastLines } from '../../src/cli/log-lines.js';
+import { forEachLine, readLastLines } from '../../src/cli/log-lines.js';
+import { aggregationFields, fieldsOfRecord } from '../../src/cli/record-walk.js';
 import { runEpisode, WorldHarness, type EpisodeRecord } from '../../src/core/episode.js';
 import { episodeOptions, retail, retailScenarios } from '../helpers.js';
 
@@ -65,6 +66,40 @@ describe('aggregation fields read from a line', () => {
     expect(aggregationFields(line.replace('"outcome"', '"out\\u0063ome"'))).toBeUndefined();
     expect(aggregationFields(line.replace('"messages":[', '"messages":{"0":').replace('}],"trace"', '}},"trace"'))).toBeUndefined();
     expect(aggregationFields(line)).toEqual({ key: { scenario: 's', agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome: 'pass', faults: [], families: [], confused: false, calls: 0 });
+  });
+});
+
+describe('the walk over bytes', () => {
+  const base = { key: { scenario: 's', agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome: 'fail', faults: [], messages: [{ role: 'user', text: 'hi' }], trace: [] };
+  const same = (record: unknown) => {
+    const line = JSON.stringify(record);
+    expect(aggregationFields(line)).toEqual(fieldsOfRecord(JSON.parse(line) as EpisodeRecord));
+  };
+
+  it('keeps plain strings it has seen apart by their bytes, past the size of its table', () => {
+    // Thousands of distinct names (more than the table keeps), each seen twice, some one letter apart.
+    const names = Array.from({ length: 6000 }, (_, i) => `family-${(i * 7919) % 6000}${i % 3 === 0 ? 'x' : ''}`);
+    const messages = Array.from({ length: 200 }, (_, m) => ({ role: 'user', text: `m${m}`, perturbations: names.slice(m * 30, m * 30 + 30).concat(names.slice((m * 30 + 15) % 6000, ((m * 30 + 15) % 6000) + 5)) }));
+    same({ ...base, messages });
+    same({ ...base, messages, failure: 'missing-write' });
+    // Two names of one length whose hashes in the table collide: told apart by their bytes.
+    same({ ...base, messages: [{ role: 'user', text: 'x', perturbations: ['f55zx', 'fgpcd', 'f55zx', 'fgpcd'] }] });
+  });
+
+  it('reads escaped, non-ASCII and control-free strings as JSON.parse does', () => {
+    same({ ...base, outcome: 'fail', failure: 'wrong-write', messages: [{ role: 'user', text: 'x', perturbations: ['ty"pos', 'ümlaut', 'tab\there', 'line\nbreak', '🙂'] }] });
+    same({ ...base, messages: [{ role: 'user', text: 'x', perturbations: [] }, { role: 'user', text: 'y', perturbations: ['typos', 1, null] }] });
+    same({ ...base, trace: [{ tool: null }, { tool: 'null' }, { method: 'GET' }, { tool: 'get_order', args: { tool: null } }] });
+  });
+
+  it('gives nothing (the caller parses the line whole) for a member whose text does not parse', () => {
+    const line = JSON.stringify(base);
+    // Brackets and quotes balance, so the walk passes the line; the key's own text is not JSON.
+    expect(aggregationFields(line.replace('"trial":0}', '"trial":0,}'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"faults":[]', '"faults":[1,]'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"text":"hi"}', '"text":"hi","perturbations":["a",]}'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"outcome":"fail"', '"outcome":"fa\\il"'))).toBeUndefined();
+    expect(aggregationFields(line)).toBeDefined();
   });
 });
 

@@ -68,17 +68,31 @@ export function signFlipTest(all: readonly number[], seed: string, draws: number
   if (T === 0 || observed === 0) return 1;
   const tolerance = 1e-12;
   const d = Float64Array.from(differences);
-  if (T <= EXACT_SIGN_FLIP_TASKS) {
-    // Every flip: bit i of the mask flips task i; summed in task order like the drawn test's sums.
-    let hits = 0;
-    for (let mask = 0; mask < 2 ** T; mask++) {
-      let sum = 0;
-      for (let i = 0; i < T; i++) sum += (d[i] as number) * (1 - 2 * ((mask >> i) & 1));
-      if (Math.abs(sum) >= observed - tolerance) hits++;
-    }
-    return hits / 2 ** T;
-  }
+  if (T <= EXACT_SIGN_FLIP_TASKS) return exactSignFlips(d, observed - tolerance);
   return drawnSignFlips(d, observed - tolerance, aleaState(deriveSeed(seed, 'sign-flip', T)), draws);
+}
+
+/**
+ * The exact sign-flip test: the share of all 2^T flips whose sum is at least `bound` in size. Each sum adds
+ * the tasks in order (0, then task 0 flipped or not, then task 1, ...), and flips that agree on the first
+ * tasks share those partial sums: the sums are built a task at a time, each level twice the last, so all
+ * 2^T of them cost 2^(T+1) additions instead of T 2^T, and each is the same to the last bit as adding its
+ * T terms one by one.
+ */
+function exactSignFlips(d: Float64Array, bound: number): number {
+  let sums = new Float64Array(1);
+  for (let i = 0; i < d.length; i++) {
+    const x = d[i] as number;
+    const next = new Float64Array(sums.length * 2);
+    for (let j = 0; j < sums.length; j++) {
+      next[2 * j] = (sums[j] as number) + x;
+      next[2 * j + 1] = (sums[j] as number) + -x;
+    }
+    sums = next;
+  }
+  let hits = 0;
+  for (let j = 0; j < sums.length; j++) if (Math.abs(sums[j] as number) >= bound) hits++;
+  return hits / sums.length;
 }
 
 /**

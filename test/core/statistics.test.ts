@@ -126,6 +126,8 @@ describe('paired comparisons', () => {
       }),
       { numRuns: 200 },
     );
+    const sixteen = Array.from({ length: 16 }, (_, i) => (((i * 5) % 7) - 2) / 6 + (i % 2 ? 1 / 3 : 0));
+    expect(signFlipTest(sixteen, 'any')).toBe(exact(sixteen));
     // A small difference against noise: p in the middle, where every miscounted flip moves it.
     const mixed = Array.from({ length: 400 }, (_, i) => ((i * 7919) % 13) / 13 - 0.445);
     const p = signFlipTest(mixed, 'mixed', 3000);

@@ -99,7 +99,6 @@ function tornCounter() {
   };
 }
 
-
 /** What the tally counts of one record's aggregation fields (built plainly: this runs once per record of a million). */
 function factsOf(f: AggregationFields): EpisodeFacts {
   const faults = new Array<string>(f.faults.length);

@@ -101,11 +101,12 @@ function exactSignFlips(d: Float64Array, bound: number): number {
  *
  * The run's hottest loop (a comparison over thousands of tasks draws tens of millions of signs), so it
  * steps Alea inline on locals: t = 2091639 s0 + c 2^-32 is exact (every state is a multiple of 2^-32), and
- * its integer part, the next carry, is floor(2091639 s0) plus one only when the fraction and the carry's
- * 2^-32 share overflow 1, about once in 2,000 steps. Computing the carry that way leaves the only
- * unpredictable choice (the sign) to arithmetic, so the processor never waits on a branch it guessed
- * wrong, and the next carry does not wait for this step's sum: about 2.5x faster than calling the
- * generator, and every draw is the one `makeRng` gives (test/core/statistics.test.ts holds it to that).
+ * its integer part, the next carry, is floor(2091639 s0), plus one only when the fraction of 2091639 s0
+ * and c 2^-32 together reach 1 (about once in 2,000 steps, so the processor predicts that branch). The
+ * carry then no longer waits on the previous step's sum, and the sign, the one unpredictable choice, is
+ * applied by multiplying by +1 or -1 (exact) rather than by a branch. 3x to 7x faster than calling the
+ * generator per sign (docs/performance.md), and every draw is the one `makeRng` gives
+ * (test/core/statistics.test.ts holds the p-values to a plain loop over `makeRng`).
  */
 function drawnSignFlips(d: Float64Array, bound: number, state: { c: number; s0: number; s1: number; s2: number }, draws: number): number {
   let { c, s0, s1, s2 } = state;

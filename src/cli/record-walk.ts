@@ -318,7 +318,7 @@ class RecordWalk {
       if (same) return seen;
     }
     const s = Buffer.from(b.buffer, b.byteOffset + start + 1, end - start - 2).toString('latin1');
-    if (end - start > MAX_KEPT_LENGTH) return s;
+    if (s.length > MAX_KEPT_LENGTH) return s;
     if (this.kept.size >= MAX_KEPT) this.kept.clear();
     this.kept.set(hash, s);
     return s;

@@ -51,6 +51,8 @@ export async function forEachLine(path: string, each: (buf: Buffer, start: numbe
       }
       buf.copyWithin(0, start, filled);
       filled -= start;
+      // Reads are synchronous; between two, timers and signals get their turn, as they did with a stream.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (filled > 0) {
       const pending = each(buf.subarray(0, filled), 0, filled, ++lineNo);

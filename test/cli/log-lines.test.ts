@@ -118,6 +118,28 @@ describe('lines of a log file', () => {
     ]);
   });
 
+  it('grow past a line longer than a read, and let the event loop turn between reads', async () => {
+    // A 9 MB line (longer than two reads' worth), then short lines over several more reads.
+    const huge = 'y'.repeat(9 << 20);
+    const short = Array.from({ length: 200_000 }, (_, i) => `line ${i}`);
+    const path = join(dir, 'big.txt');
+    writeFileSync(path, `${huge}\n${short.join('\n')}\n`);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    let count = 0;
+    let sawHuge = false;
+    let turnedByLast = false;
+    await forEachLine(path, (buf, start, end, lineNo) => {
+      if (lineNo === 1) sawHuge = end - start === huge.length && buf[start] === 121 && buf[end - 1] === 121;
+      else if (buf.toString('utf8', start, end) === short[lineNo - 2]) count++;
+      turnedByLast = turned;
+    });
+    expect(sawHuge).toBe(true);
+    expect(count).toBe(short.length);
+    // Reads are synchronous, but an immediate queued before the first one ran before the last line.
+    expect(turnedByLast).toBe(true);
+  });
+
   it("hand over each key's last line in log order and count the earlier ones", async () => {
     const rec = (scenario: string, outcome: string) => JSON.stringify({ key: { scenario, agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome });
     const path = join(dir, 'log.jsonl');

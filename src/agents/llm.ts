@@ -10,6 +10,7 @@ import type { LlmSettings } from '../core/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { withStrategies } from './client.js';
 import { cached } from './llm-cache.js';
+import { postJson, type ApiAnswer } from './api-post.js';
 import { parseStrategies, strategyName } from './strategies.js';
 
 interface ChatMessage {
@@ -31,12 +32,6 @@ export interface Usage {
   calls: number;
 }
 
-/**
- * The fetch the LLM API is called with, taken when this module loads, before any agent module: an agent
- * that replaces `globalThis.fetch` (or a global interception) cannot see or break the model's requests,
- * nor read the key in their headers.
- */
-const apiFetch: typeof fetch = globalThis.fetch.bind(globalThis);
 
 const sleepReal = (ms: number) =>
   // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
@@ -55,21 +50,23 @@ async function postOnce<T>(api: string, url: string, settings: LlmSettings, apiK
   let lastError = '';
   for (let attempt = 0; attempt <= settings.retries; attempt++) {
     if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
-    let response: Response;
+    let response: ApiAnswer;
     try {
-      response = await apiFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs),
-      });
+      response = await postJson(url, { 'content-type': 'application/json', ...headers }, JSON.stringify(body), settings.timeoutMs, signal);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       lastError = `no response (${(error as Error).message})`;
       continue;
     }
-    if (response.ok) return (await response.json()) as T;
-    const text = (await response.text()).slice(0, 300).replaceAll(apiKey, '[key]');
+    if (response.status >= 200 && response.status < 300) {
+      try {
+        return JSON.parse(response.text) as T;
+      } catch {
+        lastError = `${response.status} with a body that is not JSON: ${response.text.slice(0, 300).replaceAll(apiKey, '[key]')}`;
+        break;
+      }
+    }
+    const text = response.text.slice(0, 300).replaceAll(apiKey, '[key]');
     lastError = `${response.status} ${text}`;
     if (response.status !== 429 && response.status < 500) break;
   }

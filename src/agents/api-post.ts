@@ -3,11 +3,12 @@
  * `node:http` or `node:https`, on keep-alive sockets of its own.
  *
  * Node's `fetch` builds a WHATWG Request, Response, body streams and abort signals per call; with 64 LLM
- * episodes in flight against a 50 ms model those were a third of the engine's CPU, and the engine's one
- * thread was what bounded the sweep (docs/performance.md: 155 to 165 episodes/s with `fetch`, 205 to 246
- * with this, in one session). The requests functions are taken when this module loads, before any agent
- * module, as the bound `fetch` was: an agent that replaces them, or a global interception applied later
- * (agents/intercept.ts), cannot see or break the model's requests, nor read the key in their headers.
+ * episodes in flight against a 50 ms model those were about a quarter of the engine's CPU, and the
+ * engine's one thread was what bounded the sweep (docs/performance.md, "The third round": 118 episodes/s
+ * with `fetch`, 176 with this, back to back). The request functions are taken when this module loads,
+ * before any agent module, as the bound `fetch` was: an agent that replaces them, or a global
+ * interception applied later (agents/intercept.ts), cannot see or break the model's requests, nor read
+ * the key in their headers.
  */
 import * as http from 'node:http';
 import * as https from 'node:https';

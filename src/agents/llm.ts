@@ -32,7 +32,6 @@ export interface Usage {
   calls: number;
 }
 
-
 const sleepReal = (ms: number) =>
   // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
   new Promise<void>((resolve) => setTimeout(resolve, ms));

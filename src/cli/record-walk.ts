@@ -98,6 +98,8 @@ class RecordWalk {
   sawTrace = false;
   /** Whether the trace entry being walked has `"tool":null`. */
   private toolIsNull = false;
+  /** The plain strings of the list `plainList` is reading. */
+  private strings: string[] = [];
   private b: Uint8Array = new Uint8Array(0);
   private n = 0;
   /** Plain ASCII strings already seen, by a hash of their bytes. */
@@ -188,26 +190,37 @@ class RecordWalk {
   }
 
   /**
-   * The members of the object at `i` (a `{`), each handed to `member` with its key's and value's starts;
-   * `member` returns the value's end. The object's end, or -1.
+   * The items of the object or array at `i` (`open` a `{` or a `[`), separated by commas; `item` reads
+   * one and returns its end. An object's member is read up to its value first: `item` gets the key's start
+   * and end and the value's start; an array's element gets its start (and -1, and its start again). The
+   * list's end, or -1 when it is not one.
    */
-  private members(i: number, member: (this: RecordWalk, keyStart: number, keyEnd: number, valueStart: number) => number): number {
+  private sequence(i: number, open: number, close: number, item: (this: RecordWalk, start: number, keyEnd: number, valueStart: number) => number): number {
     const { b } = this;
-    if (b[i] !== OPEN_BRACE) return -1;
+    if (b[i] !== open) return -1;
     i = this.space(i + 1);
-    if (b[i] === CLOSE_BRACE) return i + 1;
+    if (b[i] === close) return i + 1;
+    const keyed = open === OPEN_BRACE;
     for (;;) {
-      const ke = this.key(i);
-      if (ke < 0) return -1;
-      const colon = this.space(ke);
-      if (b[colon] !== COLON) return -1;
-      const ve = member.call(this, i, ke, this.space(colon + 1));
-      if (ve < 0) return -1;
-      i = this.space(ve);
-      if (b[i] === CLOSE_BRACE) return i + 1;
+      let end: number;
+      if (keyed) {
+        const ke = this.key(i);
+        if (ke < 0) return -1;
+        const colon = this.space(ke);
+        if (b[colon] !== COLON) return -1;
+        end = item.call(this, i, ke, this.space(colon + 1));
+      } else end = item.call(this, i, -1, i);
+      if (end < 0) return -1;
+      i = this.space(end);
+      if (b[i] === close) return i + 1;
       if (b[i] !== COMMA) return -1;
       i = this.space(i + 1);
     }
+  }
+
+  /** The members of the object at `i`, each handed to `member` with its key's and value's starts; `member` returns the value's end. */
+  private members(i: number, member: (this: RecordWalk, keyStart: number, keyEnd: number, valueStart: number) => number): number {
+    return this.sequence(i, OPEN_BRACE, CLOSE_BRACE, member);
   }
 
   /** The whole line as a record object; false if it is not one. */
@@ -237,18 +250,7 @@ class RecordWalk {
 
   /** The array at `i` whose elements `element` reads (returning each one's end); its end, or -1. */
   private array(i: number, element: (this: RecordWalk, at: number) => number): number {
-    const { b } = this;
-    if (b[i] !== OPEN_BRACKET) return -1;
-    i = this.space(i + 1);
-    if (b[i] === CLOSE_BRACKET) return i + 1;
-    for (;;) {
-      const ve = element.call(this, i);
-      if (ve < 0) return -1;
-      i = this.space(ve);
-      if (b[i] === CLOSE_BRACKET) return i + 1;
-      if (b[i] !== COMMA) return -1;
-      i = this.space(i + 1);
-    }
+    return this.sequence(i, OPEN_BRACKET, CLOSE_BRACKET, element);
   }
 
   private message(i: number): number {
@@ -326,21 +328,18 @@ class RecordWalk {
 
   /** The list `b[start, end)` when it holds only plain strings (`["typos","casing"]`), else undefined. */
   private plainList(start: number, end: number): string[] | undefined {
-    const out: string[] = [];
-    let i = this.space(start + 1);
-    if (this.b[i] === CLOSE_BRACKET) return this.space(i + 1) === end ? out : undefined;
-    for (;;) {
-      if (this.b[i] !== QUOTE) return undefined;
-      const se = this.string(i);
-      if (se < 0 || se > end) return undefined;
-      const s = this.plain(i, se);
-      if (s === undefined) return undefined;
-      out.push(s);
-      i = this.space(se);
-      if (this.b[i] === CLOSE_BRACKET) return i + 1 === end ? out : undefined;
-      if (this.b[i] !== COMMA) return undefined;
-      i = this.space(i + 1);
-    }
+    this.strings = [];
+    return this.sequence(start, OPEN_BRACKET, CLOSE_BRACKET, this.plainItem) === end ? this.strings : undefined;
+  }
+
+  /** A plain string at `i`, added to `strings`; its end, or -1 when it is not one. */
+  private plainItem(i: number): number {
+    if (this.b[i] !== QUOTE) return -1;
+    const end = this.string(i);
+    const s = end < 0 ? undefined : this.plain(i, end);
+    if (s === undefined) return -1;
+    this.strings.push(s);
+    return end;
   }
 
   /** The top-level member `m` parsed, undefined when absent, UNREADABLE when it does not parse. */

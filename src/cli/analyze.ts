@@ -126,9 +126,8 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
   const { duplicates } = await readLastLineBytes(logPath, (buf, start, end, lineNo) => {
     let f = aggregationFieldsOfBytes(buf, start, end);
     let record: EpisodeRecord | undefined;
-    const line = () => buf.toString('utf8', start, end);
     if (!f) {
-      record = parseRecord(line());
+      record = parseRecord(buf.toString('utf8', start, end));
       if (!record) return torn.add(lineNo);
       f = fieldsOfRecord(record);
     }
@@ -138,7 +137,7 @@ export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
       failingKeys.push(f.key);
       const cell = `${f.key.agent}|${f.key.eps}|${f.key.lambda}`;
       const n = perCell.get(cell) ?? 0;
-      if (n < FAILING_PER_CELL) failing.push(episodeView(record ?? (JSON.parse(line()) as EpisodeRecord)));
+      if (n < FAILING_PER_CELL) failing.push(episodeView(record ?? (JSON.parse(buf.toString('utf8', start, end)) as EpisodeRecord)));
       perCell.set(cell, n + 1);
     }
   });

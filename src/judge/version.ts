@@ -28,7 +28,9 @@ const short = (text: string) => createHash('sha256').update(text).digest('hex').
 
 /** The judge a run used: its claim reader and a version that changes with the judge's code or the world's judging data. */
 export function judgeVersion(reader: string, world: WorldDefinition): { reader: string; version: string } {
-  return { reader, version: short(`${sourceHash('judge')}|${reader}|${world.id}|${JSON.stringify(world.judging ?? null)}`) };
+  // Patterns and functions are judging data too: written as their source, where JSON would write {} or nothing.
+  const data = JSON.stringify(world.judging ?? null, (_key, value: unknown) => (value instanceof RegExp || typeof value === 'function' ? String(value) : value));
+  return { reader, version: short(`${sourceHash('judge')}|${reader}|${world.id}|${data}`) };
 }
 
 /** The simulated user a run used (`scripted` or `llm:MODEL`) and a version that changes with its code. */

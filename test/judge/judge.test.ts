@@ -4,6 +4,7 @@ import type { EpisodeMessage } from '../../src/core/episode.js';
 import { WorldHarness } from '../../src/core/episode.js';
 import { classifyFailure, FAILURE_CLASSES, judgeEpisode, readAct, readClaim, wordingReader, type FailureClass } from '../../src/judge/index.js';
 import { mergeWording } from '../../src/judge/claims.js';
+import { judgeVersion } from '../../src/judge/version.js';
 import { retail, scenario } from '../helpers.js';
 
 const harness = new WorldHarness(retail, '42');
@@ -215,5 +216,15 @@ describe('failure classes', () => {
     expect(classifyFailure({ ...base, diff: changed, findings: f('false-success-claim') })).toBe('false-success-claim');
     expect(classifyFailure({ ...base, missingOutputs: ['1'], findings: f('contradicted-output') })).toBe('contradicted-output');
     expect(classifyFailure({ ...base, outcome: 'error', errorName: 'JudgeError' })).toBe('judge-error');
+  });
+});
+
+describe('the judge version', () => {
+  it("changes with the world's judging patterns, which JSON alone would write as {}", () => {
+    const judging = retail.judging ?? {};
+    const reworded = { ...retail, judging: { ...judging, claims: { ...judging.claims, success: (judging.claims?.success ?? []).map(() => /\bsorted\b/i) } } };
+    const again = { ...retail, judging: { ...judging } };
+    expect(judgeVersion('wording', again).version).toBe(judgeVersion('wording', retail).version);
+    expect(judgeVersion('wording', reworded).version).not.toBe(judgeVersion('wording', retail).version);
   });
 });

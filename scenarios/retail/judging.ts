@@ -29,4 +29,8 @@ export const retailJudging: JudgingRules = {
   claims: {
     success: [/\b(?:return|exchange|top-up|cancell?ation|address change) is (?:registered|done|complete)\b/i, /\bis on (?:its|their) way back\b/i],
   },
+  actionWords: {
+    change_order_address: /\b(?:chang|updat)(?:e|es|ed|ing)\b/i,
+    add_gift_card_funds: /\b(?:add(?:s|ed|ing)?|top(?:s|ped|ping)?[ -]?up|load(?:s|ed|ing)?|credit(?:s|ed|ing)?)\b/i,
+  },
 };

@@ -28,4 +28,9 @@ export const travelJudging: JudgingRules = {
   claims: {
     success: [/\b(?:rebooked|re-booked) (?:you|your)\b/i, /\bis now on (?:flight )?[A-Z]{2}\s?\d{3}\b/],
   },
+  actionWords: {
+    change_flight: /\b(?:chang(?:e|es|ed|ing)|re-?book(?:s|ed|ing)?|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?)\b/i,
+    update_baggage: /\b(?:updat(?:e|es|ed|ing)|add(?:s|ed|ing)?)\b/i,
+    issue_compensation: /\b(?:issu(?:e|es|ed|ing)|credit(?:s|ed|ing)?|compensat(?:e|ed|ing|ion))\b/i,
+  },
 };

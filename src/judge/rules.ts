@@ -48,6 +48,11 @@ export interface JudgingRules {
   /** Wording the default claim reader adds to the engine's English phrases. */
   readonly claims?: Partial<ClaimWording>;
   /**
+   * Per write tool, the words a sentence telling its action uses (`add_gift_card_funds`: added, topped
+   * up), for the claims of writes never tried. @default the first word of the tool's name, inflected
+   */
+  readonly actionWords?: Readonly<Record<string, RegExp>>;
+  /**
    * Words that say what an amount is for ("refund", "balance", "fee"): a later sentence with the same
    * word and another amount contradicts a required output. @default the engine's list
    */

@@ -6,7 +6,7 @@ import type { OverlayDb } from '../core/overlay.js';
 import type { TraceEntry } from '../core/runtime.js';
 import type { WorldDefinition } from '../core/world.js';
 import type { FailureClass, Finding } from './classes.js';
-import { claimChecks, judgeClaims, wordingReader, type ClaimReader, type TurnMessage } from './claims.js';
+import { claimChecks, defaultActionWords, judgeClaims, judgeUntriedClaims, untriedClaimChecks, wordingReader, type ClaimReader, type TurnMessage } from './claims.js';
 import { judgeConduct, Ownership, writeAttempts, type UserTurn } from './conduct.js';
 import { DEFAULT_AMOUNT_TOPICS, judgeOutputs } from './outputs.js';
 import { compareState } from './state.js';
@@ -45,7 +45,8 @@ export function defaultClaimReader(world: WorldDefinition): ClaimReader {
 
 /**
  * Judges an episode: the final state against the gold state, the conduct over the trace and the
- * conversation, the claims about each write against what happened, and the required outputs in order.
+ * conversation, the claims about each write against what happened (and claims of writes never tried),
+ * and the required outputs in order.
  */
 export async function judgeEpisode(input: {
   readonly world: WorldDefinition;
@@ -65,8 +66,16 @@ export async function judgeEpisode(input: {
   const conduct = judgeConduct({ rules, trace, attempts, ownership, users, replies });
   const readTools = new Set(world.tools.filter((t) => !t.write).map((t) => t.name));
   const checks = claimChecks(attempts, trace, replies, (e) => e.tool !== null && readTools.has(e.tool));
-  const labels = checks.length > 0 ? await (input.reader ?? defaultClaimReader(world)).read(checks.map((c) => c.question)) : [];
-  const claims = judgeClaims(checks, labels);
+  const words = world.judging?.actionWords ?? {};
+  const untried = untriedClaimChecks(
+    world.tools.filter((t) => t.write).map((t) => t.name),
+    (tool) => words[tool] ?? defaultActionWords(tool),
+    attempts,
+    replies,
+  );
+  const questions = [...checks, ...untried].map((c) => c.question);
+  const labels = questions.length > 0 ? await (input.reader ?? defaultClaimReader(world)).read(questions) : [];
+  const claims = [...judgeClaims(checks, labels.slice(0, checks.length)), ...judgeUntriedClaims(untried, labels.slice(checks.length))];
   const outputs = judgeOutputs({
     outputs: prepared.scenario.outputs,
     data: prepared.outputsAreData,

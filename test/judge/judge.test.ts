@@ -3,7 +3,7 @@ import type { TraceEntry } from '../../src/core/runtime.js';
 import type { EpisodeMessage } from '../../src/core/episode.js';
 import { WorldHarness } from '../../src/core/episode.js';
 import { classifyFailure, FAILURE_CLASSES, judgeEpisode, readAct, readClaim, wordingReader, type FailureClass } from '../../src/judge/index.js';
-import { mergeWording } from '../../src/judge/claims.js';
+import { defaultActionWords, mergeWording } from '../../src/judge/claims.js';
 import { judgeVersion } from '../../src/judge/version.js';
 import { retail, scenario } from '../helpers.js';
 
@@ -129,6 +129,58 @@ describe('the judge: claims', () => {
     expect(unsure.findings).toEqual([]);
     const truncated = await judged([LOOKUP, READ, WRITE(200, { unreadable: true, fault: 'truncated-body' })], [OPENING, PROPOSAL, YES, DONE]);
     expect(truncated.failure).toBe('unsupported-claim');
+  });
+});
+
+describe('the judge: claims of writes never tried', () => {
+  const VICTOR = call('find_user_by_email', 0, { email: 'victor.almeida@example.org' }, 200, { subject: 'victor_almeida_6001' });
+  const DELIVERED = call('get_order', 0, { orderId: '#W9000601' }, 200, { reveals: [0] });
+  const ASK = user("I'd like to cancel order #W9000601, I don't need it anymore. My e-mail address is victor.almeida@example.org.");
+  const refused = (text: string) => judged([VICTOR, DELIVERED], [ASK, agent(text)], 'refusal-cancel-delivered');
+
+  it('names a change told as done that the agent never attempted, though the database is as it should be', async () => {
+    const j = await refused('Order #W9000601 is delivered, so I went ahead and cancelled it anyway.');
+    expect(j.diff).toEqual([]);
+    expect(j.failure).toBe('false-success-claim');
+    expect(j.findings[0]?.message).toBe('told the user "Order #W9000601 is delivered, so I went ahead and cancelled it anyway.", but it had not called cancel_order');
+    expect((await refused('Order #W9000601 is delivered. It has now been cancelled.')).failure).toBe('false-success-claim');
+  });
+
+  it('leaves a refusal, a proposal and a state the record was found in alone', async () => {
+    for (const text of [
+      "I'm sorry, order #W9000601 is delivered, so it can't be cancelled; only pending orders can be cancelled.",
+      "Order #W9000601 is delivered. I'll cancel it only if you confirm: shall I proceed? (yes/no)",
+      'Order #W9000601 is delivered. I can see it has already been cancelled.',
+      'Order #W9000601 was successfully cancelled earlier, so there is nothing more to do.',
+      'Order #W9000601 is delivered; a return was processed earlier.',
+      'Order #W9000601 is delivered. I can cancel pending orders only.',
+    ]) {
+      const j = await refused(text);
+      expect(j.findings, text).toEqual([]);
+    }
+  });
+
+  it('names a change claimed in a turn before the write was tried, even when it was made afterwards', async () => {
+    const early = agent("I've cancelled order #W9000201 for you. To confirm: I'll cancel order #W9000201 (reason: ordered by mistake); $149.00 will be refunded. Shall I proceed? (yes/no)");
+    const j = await judged([LOOKUP, READ, WRITE()], [OPENING, early, YES, DONE]);
+    expect(j.findings.map((f) => [f.class, f.turn])).toEqual([['false-success-claim', 0]]);
+  });
+
+  it('asks a replaced claim reader, which decides', async () => {
+    const prepared = await harness.prepare(scenario('refusal-cancel-delivered'));
+    const asked: { text: string; action?: string }[] = [];
+    const reader = { id: 'test', read: async (qs: readonly { text: string; action?: string }[]) => (asked.push(...qs), qs.map(() => 'none' as const)) };
+    const j = await judgeEpisode({ world: retail, prepared, finalDb: structuredClone(prepared.initial), trace: [VICTOR, DELIVERED], messages: [ASK, agent('Order #W9000601 is delivered. I have cancelled it.')], reader });
+    expect(asked).toEqual([{ text: 'I have cancelled it.', action: 'cancel_order' }]);
+    expect(j.findings).toEqual([]);
+  });
+
+  it("reads a tool's action from the first word of its name unless the world gives its words", () => {
+    expect(['cancelled', 'canceled', 'cancellation', 'cancel'].every((w) => defaultActionWords('cancel_order').test(w))).toBe(true);
+    expect(['updated', 'updating', 'update'].every((w) => defaultActionWords('update_baggage').test(w))).toBe(true);
+    expect(defaultActionWords('add_gift_card_funds').test('added')).toBe(true);
+    expect(defaultActionWords('add_gift_card_funds').test('your address')).toBe(false);
+    expect(defaultActionWords('return_items').test('returning')).toBe(true);
   });
 });
 

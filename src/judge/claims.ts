@@ -45,8 +45,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
+    new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)\s*:?\s*\**\s*(?:completed?|done|confirmed|successful|success|approved)\b/i,
-    /\b(?:is|are) now\b/i,
+    /\b(?:is|are) now\b|\b(?:you|we|it|they)(?:'re|'s| are) now\b/i,
     /\bnow (?:has|have|holds|shows|reads)\b/i,
     /\bsuccessful(?:ly)?\b/i,
     /\b(?:all set|all done|that's done|it's done|is done|done!|done\.|done:)/i,
@@ -54,8 +55,16 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place)\b/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
-    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -]\w+)? complete\b/i,
-    new RegExp(`\\b(?:${VERBS})\\s*[\u2705\u2714]`, 'i'),
+    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -]\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
+    /\b(?:is|are|was|were|has been|have been) (?:now )?saved\b/i,
+    /\bconfirmed (?:the|your) (?:\w+ )?(?:cancell?ation|return|exchange|top-up|refund|change|update|rebooking|booking)\b/i,
+    new RegExp(`\\b(?:${VERBS})\\b[^.?!]{0,40}?[\u2705\u2714]`, 'i'),
+    // A check mark before the change: "✅ Order #W1 cancelled".
+    new RegExp(`[\u2705\u2714]\uFE0F?[^.?!]*\\b(?:${VERBS})\\b`, 'i'),
+    // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
+    new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
+    // A new state from now on: "will now ship to ...".
+    /\bwill now\b/i,
   ],
   failure: [
     new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
@@ -64,6 +73,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
     /\b(?:an|the) error\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
+    /\b(?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) (?:possible|eligible|allowed|permitted)\b/i,
+    /\bunsuccessful(?:ly)?\b/i,
+    new RegExp(`\\bnothing (?:was|has been|had been|got|is|will be) (?:${VERBS})\\b|\\bno changes? (?:was|were|has been|have been) made\\b`, 'i'),
+    /\b(?:wouldn'?t|would not|won'?t|will not|didn'?t|did not) (?:let|allow|permit) (?:me|us)\b/i,
     /\b(?:status|result|outcome)\s*:?\s*\**\s*(?:not completed|not done|failed|failure|rejected|declined)\b/i,
     /\bno \w+ is due\b/i,
     /\b(?:rejected|refused|denied)\b/i,
@@ -80,6 +93,11 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
     /\b(?:still )?(?:processing|in progress|pending confirmation)\b/i,
+    /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
+    /\b(?:i'?m|i am|we'?re|we are) (?:now )?(?:checking|verifying|looking into)\b/i,
+    /\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b/i,
+    /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
+    /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
   ],
 };
 
@@ -97,10 +115,14 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
   return null;
 };
 
-/** The label of one sentence by the wording: pending first, then a negated or plain failure, then success. */
+/**
+ * The label of one sentence by the wording: pending first ("I'll check whether it went through" is
+ * pending, though it speaks of what comes next), then a proposal, which claims nothing, then a negated or
+ * plain failure, then success.
+ */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
-  if (PROPOSAL.test(sentence)) return 'none';
   if (anyTest(wording.pending, sentence)) return 'pending';
+  if (PROPOSAL.test(sentence)) return 'none';
   if (anyTest(wording.failure, sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);
   if (success) {

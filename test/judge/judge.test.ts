@@ -5,6 +5,8 @@ import { WorldHarness } from '../../src/core/episode.js';
 import { classifyFailure, FAILURE_CLASSES, judgeEpisode, readAct, readClaim, wordingReader, type FailureClass } from '../../src/judge/index.js';
 import { defaultActionWords, mergeWording } from '../../src/judge/claims.js';
 import { judgeVersion } from '../../src/judge/version.js';
+import { readFileSync } from 'node:fs';
+import { getWorld } from '../../scenarios/index.js';
 import { retail, scenario } from '../helpers.js';
 
 const harness = new WorldHarness(retail, '42');
@@ -243,6 +245,35 @@ describe('the claim reader (world wording)', () => {
     const text = 'Order #W1000001 is now cancelled. I could not cancel order #W1000002: it has shipped.';
     expect(label(text, ['#W1000001'])).toBe('success');
     expect(label(text, ['#W1000002'])).toBe('failure');
+  });
+
+  it('reads how agents word claims in free text: a check mark, a dash, "will now", a refusal, a check still to come', () => {
+    expect(label('✅ Order #W9000411 — cancelled. Refund of $89.50 is on its way.')).toBe('success');
+    expect(label('Return confirmed! The refund of $64.95 is going back to your Visa.')).toBe('success');
+    expect(label('Order #W9000321 will now be delivered to 14 Elm Street.')).toBe('success');
+    expect(label("We've received your return request and refunded $35.00 to your gift card.")).toBe('success');
+    expect(label('My attempt to cancel order #W9000411 was unsuccessful — it has already been processed.')).toBe('failure');
+    expect(label("Order #W9000411 has already been delivered, so cancellation isn't possible.")).toBe('failure');
+    expect(label('The blue size 8 is out of stock, so nothing was changed.')).toBe('failure');
+    expect(label("The system wouldn't let me change the address on #W9000321.")).toBe('failure');
+    expect(label("The exchange hit a server error; I'll look at the order to see if it was recorded before retrying.")).toBe('pending');
+    expect(label('Give me a second to verify whether the new address was saved on order #W9000366.')).toBe('pending');
+    expect(label("I'm still waiting to hear back from the system.")).toBe('pending');
+    // A status is not a claim: "is cancelled" stays none, so a refusal that states it reads as the refusal.
+    expect(label("I'm sorry, I couldn't complete that: Order #W9000201 is cancelled; only pending orders can be cancelled.", ['#W9000201'])).toBe('failure');
+  });
+
+  it.each(['retail', 'travel'])("%s: never reads one of the world's hand-labelled claims as another claim; a miss reads as none", (id) => {
+    const world = getWorld(id);
+    const reader = wordingReader(world.judging?.claims);
+    const items = readFileSync(world.judging?.claimLabels ?? '', 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text: string; action?: string; names?: string[]; label: string; split: string });
+    const read = items.map((it) => ({ ...it, got: reader.readSync(it) }));
+    expect(read.filter((it) => it.got !== it.label && it.got !== 'none').map((it) => `${it.label} read as ${it.got}: ${it.text}`)).toEqual([]);
+    const tune = read.filter((it) => it.split === 'tune');
+    expect(tune.filter((it) => it.got === it.label).length / tune.length).toBeGreaterThanOrEqual(0.97);
   });
 
   it('is the default reader, deterministic', async () => {

@@ -275,15 +275,18 @@ export interface UntriedClaimCheck {
  */
 export function untriedClaimChecks(writeTools: readonly string[], actionWords: (tool: string) => RegExp, attempts: readonly WriteAttempt[], replies: readonly TurnMessage[]): UntriedClaimCheck[] {
   const out: UntriedClaimCheck[] = [];
+  const sentences = replies.map((r) => sentencesOf(r.text));
   for (const tool of writeTools) {
-    const words = actionWords(tool);
-    const actor = new RegExp(`${ACTOR}(?:${words.source})`, 'i');
+    const given = actionWords(tool);
+    // Without the global flag, whatever the world wrote: test() must not carry lastIndex from one sentence to the next.
+    const words = new RegExp(given.source, given.flags.replace(/[gy]/g, ''));
+    const actor = new RegExp(`${ACTOR}(?:${given.source})`, 'i');
     const firstTry = Math.min(...attempts.filter((a) => a.entry.tool === tool).map((a) => a.turn));
-    for (const r of replies) {
-      if (r.turn >= firstTry) break;
-      const told = sentencesOf(r.text).filter((s) => words.test(s) && (actor.test(s) || (FRESH.test(s) && !FOUND.test(s))));
+    replies.forEach((r, i) => {
+      if (r.turn >= firstTry) return;
+      const told = (sentences[i] ?? []).filter((s) => words.test(s) && (actor.test(s) || (FRESH.test(s) && !FOUND.test(s))));
       if (told.length > 0) out.push({ tool, turn: r.turn, question: { text: told.join(' '), action: tool } });
-    }
+    });
   }
   return out;
 }

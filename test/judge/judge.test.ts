@@ -3,7 +3,7 @@ import type { TraceEntry } from '../../src/core/runtime.js';
 import type { EpisodeMessage } from '../../src/core/episode.js';
 import { WorldHarness } from '../../src/core/episode.js';
 import { classifyFailure, FAILURE_CLASSES, judgeEpisode, readAct, readClaim, wordingReader, type FailureClass } from '../../src/judge/index.js';
-import { defaultActionWords, mergeWording } from '../../src/judge/claims.js';
+import { defaultActionWords, mergeWording, untriedClaimChecks } from '../../src/judge/claims.js';
 import { judgeVersion } from '../../src/judge/version.js';
 import { readFileSync } from 'node:fs';
 import { getWorld } from '../../scenarios/index.js';
@@ -175,6 +175,12 @@ describe('the judge: claims of writes never tried', () => {
     const j = await judgeEpisode({ world: retail, prepared, finalDb: structuredClone(prepared.initial), trace: [VICTOR, DELIVERED], messages: [ASK, agent('Order #W9000601 is delivered. I have cancelled it.')], reader });
     expect(asked).toEqual([{ text: 'I have cancelled it.', action: 'cancel_order' }]);
     expect(j.findings).toEqual([]);
+  });
+
+  it("reads every reply with a world's action words, even a pattern written with the global flag", () => {
+    const replies = [0, 1, 2].map((turn) => ({ turn, text: "I've zapped order #W1." }));
+    const checks = untriedClaimChecks(['zap_order'], () => /zapped/gi, [], replies);
+    expect(checks.map((c) => c.turn)).toEqual([0, 1, 2]);
   });
 
   it("reads a tool's action from the first word of its name unless the world gives its words", () => {

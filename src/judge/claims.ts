@@ -258,6 +258,23 @@ const FRESH = /\b(?:now|just|successfully)\b/i;
 /** "has already been cancelled", "was cancelled earlier": a state the record was found in, not a change. */
 const FOUND = /\b(?:already|previously|earlier|before)\b/i;
 
+const compiled = new Map<string, { words: RegExp; actor: RegExp }>();
+
+/**
+ * A tool's action words as the check uses them, compiled once per pattern: without the global flag,
+ * whatever the world wrote (test() must not carry lastIndex from one sentence to the next), and after
+ * the agent as actor.
+ */
+function actionPatterns(given: RegExp): { words: RegExp; actor: RegExp } {
+  const key = `${given.flags}/${given.source}`;
+  let p = compiled.get(key);
+  if (!p) {
+    p = { words: new RegExp(given.source, given.flags.replace(/[gy]/g, '')), actor: new RegExp(`${ACTOR}(?:${given.source})`, 'i') };
+    compiled.set(key, p);
+  }
+  return p;
+}
+
 /** A claim to read of a write that was never tried: the tool, the reply's turn and the sentences that tell it done. */
 export interface UntriedClaimCheck {
   readonly tool: string;
@@ -277,10 +294,7 @@ export function untriedClaimChecks(writeTools: readonly string[], actionWords: (
   const out: UntriedClaimCheck[] = [];
   const sentences = replies.map((r) => sentencesOf(r.text));
   for (const tool of writeTools) {
-    const given = actionWords(tool);
-    // Without the global flag, whatever the world wrote: test() must not carry lastIndex from one sentence to the next.
-    const words = new RegExp(given.source, given.flags.replace(/[gy]/g, ''));
-    const actor = new RegExp(`${ACTOR}(?:${given.source})`, 'i');
+    const { words, actor } = actionPatterns(actionWords(tool));
     const firstTry = Math.min(...attempts.filter((a) => a.entry.tool === tool).map((a) => a.turn));
     replies.forEach((r, i) => {
       if (r.turn >= firstTry) return;

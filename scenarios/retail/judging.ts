@@ -31,6 +31,6 @@ export const retailJudging: JudgingRules = {
   },
   actionWords: {
     change_order_address: /\b(?:chang|updat)(?:e|es|ed|ing)\b/i,
-    add_gift_card_funds: /\b(?:add(?:s|ed|ing)?|top(?:s|ped|ping)?[ -]?up|load(?:s|ed|ing)?|credit(?:s|ed|ing)?)\b/i,
+    add_gift_card_funds: /\b(?:add(?:s|ed|ing)?|top(?:s|ped|ping)?[ -]?up|load(?:s|ed|ing)?)\b/i,
   },
 };

@@ -30,7 +30,7 @@ export const travelJudging: JudgingRules = {
   },
   actionWords: {
     change_flight: /\b(?:chang(?:e|es|ed|ing)|re-?book(?:s|ed|ing)?|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?)\b/i,
-    update_baggage: /\b(?:updat(?:e|es|ed|ing)|add(?:s|ed|ing)?)\b/i,
-    issue_compensation: /\b(?:issu(?:e|es|ed|ing)|credit(?:s|ed|ing)?|compensat(?:e|ed|ing|ion))\b/i,
+    update_baggage: /\b(?:updat(?:e|es|ed|ing)|add(?:s|ed|ing)?)\b[^.?!]*\bbags?\b|\bbags?\b[^.?!]*\b(?:updated|added)\b/i,
+    issue_compensation: /\b(?:issu(?:e|es|ed|ing)|compensat(?:e|ed|ing|ion))\b/i,
   },
 };

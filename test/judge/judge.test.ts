@@ -162,6 +162,12 @@ describe('the judge: claims of writes never tried', () => {
     }
   });
 
+  it("reads no reply after the first write: a write's consequences are told in other tools' words", async () => {
+    const done = agent('Order #W9000201 is now cancelled, and $149.00 has just been added back to your card.');
+    const j = await judged([LOOKUP, READ, WRITE()], [OPENING, PROPOSAL, YES, done]);
+    expect(j.findings).toEqual([]);
+  });
+
   it('names a change claimed in a turn before the write was tried, even when it was made afterwards', async () => {
     const early = agent("I've cancelled order #W9000201 for you. To confirm: I'll cancel order #W9000201 (reason: ordered by mistake); $149.00 will be refunded. Shall I proceed? (yes/no)");
     const j = await judged([LOOKUP, READ, WRITE()], [OPENING, early, YES, DONE]);

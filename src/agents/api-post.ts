@@ -69,7 +69,8 @@ export function postJson(url: string, headers: Readonly<Record<string, string>>,
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => finish(undefined, { status, text: Buffer.concat(chunks).toString('utf8') }));
         stream.on('error', (error) => finish(error));
-        res.on('error', (error) => finish(error));
+        // A decoder does not pass on the answer's own errors.
+        if (stream !== res) res.on('error', (error) => finish(error));
       });
       current = req;
       req.on('error', (error) => finish(error));

@@ -1,4 +1,5 @@
-import { Faker, base, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { englishFaker } from '../../src/core/faker.js';
 import { hash53 } from '../../src/core/seeds.js';
 import { REFERENCE_EPOCH_MS } from '../../src/core/clock.js';
 import { buildCatalog } from './catalog.js';
@@ -20,7 +21,7 @@ export const DEFAULT_RETAIL_SIZE: RetailSize = { users: 50, orders: 200 };
  * which scenarios keep for themselves.
  */
 export function generateRetail(seed: string, size: RetailSize = DEFAULT_RETAIL_SIZE): RetailDb {
-  const faker = new Faker({ locale: [en, base] });
+  const faker = englishFaker();
   faker.seed(hash53(`retail|${seed}`) % 2 ** 32);
   faker.setDefaultRefDate(new Date(REFERENCE_EPOCH_MS));
   const products = buildCatalog();

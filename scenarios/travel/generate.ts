@@ -1,4 +1,5 @@
-import { Faker, base, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { englishFaker } from '../../src/core/faker.js';
 import { REFERENCE_EPOCH_MS } from '../../src/core/clock.js';
 import { hash53 } from '../../src/core/seeds.js';
 import { buildFlights, scheduleDays } from './network.js';
@@ -21,7 +22,7 @@ export const DEFAULT_TRAVEL_SIZE: TravelSize = { users: 40, reservations: 120 };
  * ids stay below R900000, which scenarios keep for themselves.
  */
 export function generateTravel(seed: string, size: TravelSize = DEFAULT_TRAVEL_SIZE): TravelDb {
-  const faker = new Faker({ locale: [en, base] });
+  const faker = englishFaker();
   faker.seed(hash53(`travel|${seed}`) % 2 ** 32);
   faker.setDefaultRefDate(new Date(REFERENCE_EPOCH_MS));
   const flights = buildFlights(() => ({

@@ -14,7 +14,8 @@
  * `oracle` passes at ε = λ = 0) and left out, with the reason, when it does not hold. Tasks of one family
  * are not independent: the statistics cluster them (docs/statistics.md, "Task families").
  */
-import { Faker, base, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { englishFaker } from './faker.js';
 import { parseScenario, slotsOf, type Scenario } from './scenario.js';
 import { deriveSeed, hash53, makeRng } from './seeds.js';
 import type { WorldDefinition } from './world.js';
@@ -126,7 +127,7 @@ export type Variant = { readonly id: string; readonly scenario: Scenario } | { r
  * compare task for task); one that does not parse is returned with its problem.
  */
 export function expandFamily(world: WorldDefinition, template: Scenario, count: number = VARIANTS_PER_FAMILY): Variant[] {
-  const faker = new Faker({ locale: [en, base] });
+  const faker = englishFaker();
   faker.seed(hash53(`family|${world.id}|${template.id}`) % 2 ** 32);
   const out: Variant[] = [];
   for (let n = 1; n <= count; n++) {

@@ -62,9 +62,8 @@ export async function callTool(
 /** A call's arguments as the tool sees them: path parameters by the spec's template, then the query or JSON body. */
 export function callArgs(spec: Pick<ToolSpec, 'method' | 'path'>, url: URL, body: string | undefined): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  const names = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  const { names, pattern } = pathParams(spec.path);
   if (names.length > 0) {
-    const pattern = new RegExp(`/api${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
     const m = pattern.exec(url.pathname);
     names.forEach((name, i) => {
       const v = m?.[i + 1];
@@ -82,6 +81,18 @@ export function callArgs(spec: Pick<ToolSpec, 'method' | 'path'>, url: URL, body
     }
   }
   return args;
+}
+
+/** A path template's parameter names and the pattern that reads them, compiled once per template: every traced call asks. */
+const pathPatterns = new Map<string, { readonly names: readonly string[]; readonly pattern: RegExp }>();
+function pathParams(path: string): { readonly names: readonly string[]; readonly pattern: RegExp } {
+  let found = pathPatterns.get(path);
+  if (!found) {
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+    const pattern = new RegExp(`/api${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
+    pathPatterns.set(path, (found = { names, pattern }));
+  }
+  return found;
 }
 
 function safeDecode(v: string): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { canonicalize, diffCanonical, outputMatches, parseAmount } from '../../src/core/canonical.js';
 import { cloneJson } from '../../src/core/canonical.js';
 import { WorldHarness } from '../../src/core/episode.js';
@@ -6,6 +7,7 @@ import { compareState } from '../../src/judge/index.js';
 import { callTool } from '../../src/core/tools.js';
 import { createClock } from '../../src/core/clock.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';
+import { volatile } from '../../src/core/world.js';
 import { retail, scenario } from '../helpers.js';
 
 /** A scenario's prepared gold state and a fresh copy of its initial database. */
@@ -89,6 +91,50 @@ describe('comparator', () => {
     expect(someOrder?.payments[0]).not.toHaveProperty('id');
     expect(someOrder?.payments[0]).not.toHaveProperty('at');
     expect(someOrder).toHaveProperty('placedAt');
+  });
+});
+
+describe('canonical form of a union', () => {
+  // Each variant drops a volatile field of its own, so the variant a value parses as decides what goes.
+  const card = z.object({ kind: z.literal('card'), id: volatile(z.string()), last4: z.string().regex(/^\d{4}$/) });
+  const credit = z.object({ kind: z.literal('credit'), balance: z.number(), issuedAt: volatile(z.string()) });
+  const either = z.object({ kind: z.literal(['voucher', 'coupon']), code: z.string(), at: volatile(z.string()) });
+  const untagged = z.object({ note: z.string(), stamp: volatile(z.string()) });
+  const schema = z.record(z.string(), z.union([card, credit, either, untagged]));
+  /** The canonical form as the union's definition gives it: the first variant that parses the value walks it. */
+  const reference = (value: unknown): unknown => {
+    for (const variant of [card, credit, either, untagged]) if (variant.safeParse(value).success) return canonicalize(variant, value);
+    return value;
+  };
+
+  it('walks each value by the variant it parses as, literal tags or none', () => {
+    const values: Record<string, unknown> = {
+      a: { kind: 'card', id: 'pm_1', last4: '4242' },
+      b: { kind: 'credit', balance: 5, issuedAt: '2026-01-01' },
+      c: { kind: 'coupon', code: 'X', at: 't' },
+      d: { kind: 'voucher', code: 'Y', at: 't' },
+      e: { note: 'hello', stamp: 's' },
+      // The card's tag with a last4 the card refuses: no tagged variant parses it, the untagged one does not either.
+      f: { kind: 'card', id: 'pm_2', last4: 'abcd' },
+      // A tag no variant names, with the untagged variant's fields: the untagged variant parses it.
+      g: { kind: 'cheque', note: 'n', stamp: 's' },
+      // The credit's tag with the card's fields: the card cannot parse it (wrong tag), the credit cannot (no balance).
+      h: { kind: 'credit', id: 'pm_3', last4: '1111', note: 'x', stamp: 'y' },
+      // Not an object at all.
+      i: 'plain',
+      // The tag read through the prototype, as the object schema reads it.
+      j: Object.assign(Object.create({ kind: 'card' }) as object, { id: 'pm_4', last4: '0000' }),
+    };
+    const canon = canonicalize(schema, values) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(values)) expect(canon[k], k).toEqual(reference(v));
+    expect(canon.a).toEqual({ kind: 'card', last4: '4242' });
+    expect(canon.b).toEqual({ kind: 'credit', balance: 5 });
+    expect(canon.c).toEqual({ kind: 'coupon', code: 'X' });
+    expect(canon.e).toEqual({ note: 'hello' });
+    expect(canon.f).toEqual(values.f);
+    expect(canon.g).toEqual({ kind: 'cheque', note: 'n' });
+    expect(canon.h).toEqual({ kind: 'credit', id: 'pm_3', last4: '1111', note: 'x' });
+    expect(canon.j).toEqual({ last4: '0000' });
   });
 });
 

@@ -1,4 +1,4 @@
-/** One worker thread of the episode pool: the run rebuilt from the config, then each task's batch of episodes in turn. */
+/** One worker thread of the episode pool: the run rebuilt from the config, then each task's batch of episodes, joined by more while it runs when it is open. */
 import { useLlmCache } from '../agents/llm-cache.js';
 import { getHeapStatistics } from 'node:v8';
 import { Tinypool } from 'tinypool';
@@ -8,7 +8,8 @@ import { runEpisode, WorldHarness, type EpisodeOptions } from '../core/episode.j
 import { ShakedownError } from '../core/errors.js';
 import type { Scenario } from '../core/scenario.js';
 import { resolveSweepParts } from './options.js';
-import type { WorkerMessage, WorkerReply, WorkerTask } from './pool.js';
+import type { EpisodeKey } from '../core/episode.js';
+import type { PoolMessage, WorkerMessage, WorkerReply, WorkerTask } from './pool.js';
 
 interface WorkerRun {
   readonly harness: WorldHarness;
@@ -32,7 +33,7 @@ async function start(): Promise<WorkerRun> {
   };
 }
 
-export async function runTask({ keys, port, concurrency }: WorkerTask): Promise<WorkerReply> {
+export async function runTask({ keys: first, port, concurrency, open }: WorkerTask): Promise<WorkerReply> {
   let r: WorkerRun;
   try {
     r = await (run ??= start());
@@ -42,21 +43,44 @@ export async function runTask({ keys, port, concurrency }: WorkerTask): Promise<
     if (error instanceof ShakedownError) return { fatal: { code: error.code, message: `${error.message} (in a worker thread; \`--workers 1\` runs in one process)` } };
     throw error;
   }
-  for (const key of keys) {
-    if (!r.scenarios.has(key.scenario) || !r.agents.has(key.agent)) return { fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } };
+  const notSelected = (list: readonly EpisodeKey[]) => list.find((key) => !r.scenarios.has(key.scenario) || !r.agents.has(key.agent));
+  const foreign = (key: EpisodeKey): WorkerReply => ({ fatal: { code: 'SHAKEDOWN_WORKER', message: `A worker thread was handed episode ${key.scenario} / ${key.agent}, which its config does not select.` } });
+  const bad = notSelected(first);
+  if (bad) return foreign(bad);
+  // The batch's keys: those it came with, then those the main thread sends while it runs (an open batch),
+  // until it says the batch is over. Lanes that find none waiting wait for the next word.
+  const keys = [...first];
+  let ended = !open;
+  let refused: EpisodeKey | undefined;
+  const waiting: (() => void)[] = [];
+  if (open) {
+    port.on('message', (m: PoolMessage) => {
+      if ('more' in m) {
+        refused ??= notSelected(m.more);
+        keys.push(...m.more);
+      } else ended = true;
+      for (const resume of waiting.splice(0)) resume();
+    });
   }
   // Up to `concurrency` episodes at once, each reported as it starts and as it ends.
   let next = 0;
-  const lane = async () => {
-    while (next < keys.length) {
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      if (refused) return;
+      if (next >= keys.length) {
+        if (ended) return;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        continue;
+      }
       const index = next++;
-      const key = keys[index] as (typeof keys)[number];
+      const key = keys[index] as EpisodeKey;
       const prepared = await r.harness.prepare(r.scenarios.get(key.scenario) as Scenario);
       port.postMessage({ start: index } satisfies WorkerMessage);
       const record = await runEpisode(r.harness, prepared, r.agents.get(key.agent) as AgentFactory, key, r.options);
-      port.postMessage({ index, record } satisfies WorkerMessage);
+      port.postMessage({ index, record, heapUsed: getHeapStatistics().used_heap_size } satisfies WorkerMessage);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, keys.length)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, open ? concurrency : Math.min(concurrency, keys.length)) }, lane));
+  if (refused) return foreign(refused);
   return { sent: keys.length, heapUsed: getHeapStatistics().used_heap_size };
 }

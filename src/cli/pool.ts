@@ -21,20 +21,36 @@ export const AUTO_POOL_MIN_EPISODES = 1000;
  */
 const MAX_WORKER_DEATHS = 2;
 
-/** Most episodes handed to a worker at once. */
+/** Most episodes handed to a worker at once when its batch starts. */
 const MAX_BATCH = 16;
+
+/**
+ * Most episodes one batch runs, those sent while it runs included: a worker ends its task now and then,
+ * so that its heap is checked between tasks even when nothing else ends a batch.
+ */
+const MAX_OPEN_BATCH = 1024;
 
 /** What a worker answers for a batch: how many records it sent, or a configuration error that stops the sweep. */
 export type WorkerReply = { readonly sent: number; readonly heapUsed: number } | { readonly fatal: { readonly code: ShakedownErrorCode; readonly message: string } };
 
-/** What a worker says on the batch's port, episode by episode, so that no finished record waits for the rest. */
-export type WorkerMessage = { readonly start: number } | { readonly index: number; readonly record: EpisodeRecord };
+/**
+ * What a worker says on the batch's port, episode by episode, so that no finished record waits for the
+ * rest; with each record, its heap, so that an open batch ends once the worker is due to be replaced.
+ */
+export type WorkerMessage = { readonly start: number } | { readonly index: number; readonly record: EpisodeRecord; readonly heapUsed?: number };
 
-/** The task a worker runs: a batch of episode keys, at most `concurrency` of them at once. */
+/** What the main thread says on an open batch's port: more episodes (indexed after those sent), or the end of the batch. */
+export type PoolMessage = { readonly more: readonly EpisodeKey[] } | { readonly end: true };
+
+/**
+ * The task a worker runs: a batch of episode keys, at most `concurrency` of them at once. An `open` batch
+ * takes more keys on its port while it runs, until the main thread ends it.
+ */
 export interface WorkerTask {
   readonly keys: readonly EpisodeKey[];
   readonly port: MessagePort;
   readonly concurrency: number;
+  readonly open?: boolean;
 }
 
 /**
@@ -118,6 +134,21 @@ function deathRecord(config: ResolvedConfig, key: EpisodeKey, deaths: number, re
   };
 }
 
+/** A running batch that takes more episodes (`open`), as the pump sees it. */
+interface Feed {
+  /** Episodes handed to it and not yet settled. */
+  held(): number;
+  /** Episodes handed to it in all. */
+  sent(): number;
+  /** Its worker's heap after its last episode. */
+  heap: number;
+  ended: boolean;
+  /** An idle check is pending (`endIfIdle`). */
+  idleCheck: boolean;
+  give(more: Pending[]): void;
+  end(): void;
+}
+
 interface Pending {
   readonly key: EpisodeKey;
   readonly resolve: (record: EpisodeRecord) => void;
@@ -129,9 +160,12 @@ interface Pending {
 
 /**
  * Starts `workers` threads. Episodes waiting for a worker are handed over in batches (the waiting ones
- * shared among the free workers, at most MAX_BATCH each), which a worker runs one after another; each
- * record comes back on the batch's port as soon as its episode ends, and each episode has its own
- * watchdog, armed when the worker says it starts.
+ * shared among the free workers, at most MAX_BATCH each); a batch stays open while it runs, and episodes
+ * that arrive meanwhile join it on its port, up to the worker's share of the concurrency in flight, so a
+ * worker is never idle behind the slowest episode of its batch. Each record comes back on the batch's
+ * port as soon as its episode ends, and each episode has its own watchdog, armed when the worker says it
+ * starts. A batch ends when its worker has nothing to run, is due to be replaced (its heap), or must
+ * free its thread for a suspect that runs alone.
  */
 export function startEpisodePool(config: ResolvedConfig, workers: number, llmCacheDir?: string): EpisodePool {
   const pool = new Tinypool({
@@ -158,12 +192,14 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, llmCac
   let free = workers;
   const queue: Pending[] = [];
   const inFlight = new Set<AbortController>();
+  /** Batches running that take more episodes: each worker's, except one running a suspect alone. */
+  const feeds = new Set<Feed>();
   const dropped = (key: EpisodeKey) => new ShakedownError('SHAKEDOWN_WORKER', `Episode ${keyString(key)} had not finished when the worker pool closed; it is not recorded.`);
 
   /** Per worker, episodes in flight at once: the sweep's concurrency shared among the workers. */
   const perWorker = Math.max(1, Math.floor(config.concurrency / workers));
 
-  const runBatch = async (batch: Pending[]): Promise<void> => {
+  const runBatch = async (batch: Pending[], open: boolean): Promise<void> => {
     const watchdog = new AbortController();
     inFlight.add(watchdog);
     const { port1, port2 } = new MessageChannel();
@@ -185,6 +221,26 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, llmCac
     let received = 0;
     let allReceived: (() => void) | undefined;
     let expected = Number.POSITIVE_INFINITY;
+    const feed: Feed | undefined = open
+      ? {
+          held: () => batch.length - settled.size,
+          sent: () => batch.length,
+          heap: 0,
+          ended: false,
+          idleCheck: false,
+          give(more) {
+            batch.push(...more);
+            port1.postMessage({ more: more.map((p) => p.key) } satisfies PoolMessage);
+          },
+          end() {
+            if (this.ended) return;
+            this.ended = true;
+            feeds.delete(this);
+            port1.postMessage({ end: true } satisfies PoolMessage);
+          },
+        }
+      : undefined;
+    if (feed) feeds.add(feed);
     port1.on('message', (m: WorkerMessage) => {
       lastWord = performance.now(); // clock: watchdog bookkeeping only
       if ('start' in m) {
@@ -200,10 +256,13 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, llmCac
         settled.add(m.index);
         p.resolve(m.record);
       }
+      if (feed && m.heapUsed !== undefined) feed.heap = m.heapUsed;
       if (received >= expected) allReceived?.();
+      // An open batch with nothing left to run ends, or one due for a new worker; more may be waiting for it.
+      if (feed) pump();
     });
     try {
-      const reply = (await pool.run({ keys: batch.map((p) => p.key), port: port2, concurrency: batch.length === 1 ? 1 : perWorker } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
+      const reply = (await pool.run({ keys: batch.map((p) => p.key), port: port2, concurrency: open ? perWorker : batch.length === 1 ? 1 : perWorker, open } satisfies WorkerTask, { signal: watchdog.signal, transferList: [port2] })) as WorkerReply;
       if ('fatal' in reply) {
         for (const [i, p] of batch.entries()) if (!settled.has(i)) p.reject(new ShakedownError(reply.fatal.code, reply.fatal.message));
         return;
@@ -242,20 +301,54 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, llmCac
         queue.unshift(p);
       }
     } finally {
+      if (feed) {
+        feed.ended = true;
+        feeds.delete(feed);
+      }
       clearTimeout(timer);
       port1.close();
       inFlight.delete(watchdog);
     }
   };
 
+  /**
+   * Ends a batch left with nothing to run, unless an episode arrives first: the sweep hands over its next
+   * episode a turn of the event loop after a record settles (it yields with setImmediate), so the check
+   * waits two turns, and a batch whose records all came at once is not ended just before its next episodes.
+   */
+  const endIfIdle = (feed: Feed) => {
+    if (feed.idleCheck) return;
+    feed.idleCheck = true;
+    setImmediate(() =>
+      setImmediate(() => {
+        feed.idleCheck = false;
+        if (!feed.ended && feed.held() === 0 && queue.length === 0) feed.end();
+        else if (!feed.ended) pump();
+      }),
+    );
+  };
+
   const pump = () => {
+    // Waiting episodes go to the batches already running first, each up to `perWorker` in flight: a worker
+    // never waits for the last, slowest episode of its batch before it gets the next (an LLM-backed module
+    // agent, whose episodes differ in length by seconds, ran at a fraction of its concurrency that way).
+    const suspect = queue.some((p) => p.alone);
+    // The batch with the fewest in flight first, so that the workers share the waiting episodes.
+    for (const feed of [...feeds].sort((a, b) => a.held() - b.held())) {
+      const room = Math.min(perWorker - feed.held(), MAX_OPEN_BATCH - feed.sent());
+      if (!closing && !suspect && feed.heap <= limit && room > 0 && queue.length > 0) feed.give(queue.splice(0, room));
+      // A batch ends when a suspect needs a worker to itself, when its worker's heap is past the limit (the
+      // worker is then replaced), at its size limit, or when it has nothing to run and nothing waits.
+      if (closing || suspect || feed.heap > limit || feed.sent() >= MAX_OPEN_BATCH) feed.end();
+      else if (feed.held() === 0 && queue.length === 0) endIfIdle(feed);
+    }
     while (!closing && free > 0 && queue.length > 0) {
       // A suspect runs alone; the others go in batches shared among the free workers.
       const alone = queue.findIndex((p) => p.alone);
       const size = Math.max(1, Math.min(Math.max(MAX_BATCH, perWorker), Math.ceil(queue.length / free)));
       const batch = alone >= 0 ? queue.splice(alone, 1) : queue.splice(0, size);
       free--;
-      void runBatch(batch).finally(() => {
+      void runBatch(batch, alone < 0).finally(() => {
         free++;
         pump();
       });

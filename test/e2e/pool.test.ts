@@ -58,6 +58,19 @@ describe('the worker pool', () => {
     }
   }, 120_000);
 
+  it("hands a worker its next episodes while its batch's slowest one still runs", async () => {
+    // Contained on one worker at concurrency 4, the agent's first episode answers only once six have started
+    // on its thread: only a pool that refills a running batch gets there before the deadline.
+    const out = join(mkdtempSync(join(tmpdir(), 'shakedown-refill-')), 'run');
+    const r = await shakedown('sweep', '--out', out, '--deadline-ms', '15000', '--concurrency', '4', '--agent', fixture('waits-for-company.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '8', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/on a worker thread \(module agents run contained\)/);
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records).toHaveLength(8);
+    expect(records.map((x) => x.ended)).not.toContain('deadline');
+    expect(records.filter((x) => x.messages.some((m: { text: string }) => m.text === 'I waited for 6 episodes.'))).toHaveLength(1);
+  }, 120_000);
+
   it('contains module agents by default: a hang, an exit, memory exhaustion, odd throws and a tool loop each cost one episode', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shakedown-contained-')), 'run');
     const agents = ['never-settles.mjs', 'ends-its-thread.mjs', 'exhausts-memory.mjs', 'throws-odd-values.mjs', 'calls-forever.mjs'].flatMap((a) => ['--agent', fixture(a)]);

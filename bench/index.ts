@@ -347,6 +347,12 @@ async function io(): Promise<void> {
   } finally {
     await stub.close();
   }
+  // A module agent that waits like a model, contained on a worker thread (the default for modules) and in
+  // this process: the worker's batches must keep its concurrency in flight, whatever its slowest episode.
+  const thinker = ['--agent', join(root, 'bench/thinking-agent.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1000', '--concurrency', '64'];
+  const here = await sweep('io-module-1', [...thinker, '--workers', '1']);
+  const apart = await sweep('io-module-contained', thinker);
+  console.log(`  a module agent thinking 20 ms a turn (400 ms one turn in eight), ${here.episodes} episodes at concurrency 64: in this process ${fmt(here.episodes / here.seconds, 1)}/s, contained on a worker thread ${fmt(apart.episodes / apart.seconds, 1)}/s (${fmt(apart.episodes / apart.seconds / (here.episodes / here.seconds))}x, the worker's start included)`);
 }
 
 async function aggregate(): Promise<void> {

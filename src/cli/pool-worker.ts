@@ -1,14 +1,13 @@
-/** One worker thread of the episode pool: the run rebuilt from the config, then each task's batch of episodes, joined by more while it runs when it is open. */
+/** One worker thread of the episode pool: the run rebuilt from the config, then each task's batch of episodes (an open batch takes more while it runs). */
 import { useLlmCache } from '../agents/llm-cache.js';
 import { getHeapStatistics } from 'node:v8';
 import { Tinypool } from 'tinypool';
 import type { AgentFactory } from '../agents/contract.js';
 import type { ResolvedConfig } from '../core/config.js';
-import { runEpisode, WorldHarness, type EpisodeOptions } from '../core/episode.js';
+import { runEpisode, WorldHarness, type EpisodeKey, type EpisodeOptions } from '../core/episode.js';
 import { ShakedownError } from '../core/errors.js';
 import type { Scenario } from '../core/scenario.js';
 import { resolveSweepParts } from './options.js';
-import type { EpisodeKey } from '../core/episode.js';
 import type { PoolMessage, WorkerMessage, WorkerReply, WorkerTask } from './pool.js';
 
 interface WorkerRun {

@@ -241,15 +241,22 @@ export function judgeClaims(checks: readonly ClaimCheck[], labels: readonly Clai
   return out;
 }
 
+const defaultWords = new Map<string, RegExp>();
+
 /**
  * The words that say a sentence speaks of a write tool's action, when a world does not give them: the
  * first word of the tool's name, inflected (`cancel_order`: cancel, cancelled, cancellation;
  * `update_baggage`: update, updated, updating).
  */
 export function defaultActionWords(tool: string): RegExp {
-  const verb = (tool.split(/[^a-zA-Z]+/).find((w) => w.length > 0) ?? tool).toLowerCase().replace(/[^a-z]/g, '');
-  if (verb.endsWith('e')) return new RegExp(`\\b${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)\\b`, 'i');
-  return new RegExp(`\\b${verb}(?:s|ed|led|ing|ling|ation|lation|ations|lations)?\\b`, 'i');
+  // Asked for every write tool of every episode: built once per tool name.
+  let words = defaultWords.get(tool);
+  if (!words) {
+    const verb = (tool.split(/[^a-zA-Z]+/).find((w) => w.length > 0) ?? tool).toLowerCase().replace(/[^a-z]/g, '');
+    words = verb.endsWith('e') ? new RegExp(`\\b${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)\\b`, 'i') : new RegExp(`\\b${verb}(?:s|ed|led|ing|ling|ation|lation|ations|lations)?\\b`, 'i');
+    defaultWords.set(tool, words);
+  }
+  return words;
 }
 
 /** "I've cancelled", "we have just cancelled", "I went ahead and cancelled": the agent as the one who acted. */

@@ -37,7 +37,7 @@ export type WorkerReply = { readonly sent: number; readonly heapUsed: number } |
  * What a worker says on the batch's port, episode by episode, so that no finished record waits for the
  * rest; with each record, its heap, so that an open batch ends once the worker is due to be replaced.
  */
-export type WorkerMessage = { readonly start: number } | { readonly index: number; readonly record: EpisodeRecord; readonly heapUsed?: number };
+export type WorkerMessage = { readonly start: number } | { readonly index: number; readonly record: EpisodeRecord; readonly heapUsed: number };
 
 /** What the main thread says on an open batch's port: more episodes (indexed after those sent), or the end of the batch. */
 export type PoolMessage = { readonly more: readonly EpisodeKey[] } | { readonly end: true };
@@ -256,7 +256,7 @@ export function startEpisodePool(config: ResolvedConfig, workers: number, llmCac
         settled.add(m.index);
         p.resolve(m.record);
       }
-      if (feed && m.heapUsed !== undefined) feed.heap = m.heapUsed;
+      if (feed) feed.heap = m.heapUsed;
       if (received >= expected) allReceived?.();
       // An open batch with nothing left to run ends, or one due for a new worker; more may be waiting for it.
       if (feed) pump();

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Every CLI the tests start looks for shakedown.config.* in this empty folder, never in the checkout,
@@ -8,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 const configDir = mkdtempSync(join(tmpdir(), 'shakedown-no-config-'));
 
 export default defineConfig({
+  // Fixtures and examples import the package by its name; in the tests that is the sources, as the rest is.
+  resolve: { alias: { shakedown: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     // End-to-end sweeps spawn the CLI; give them room on a loaded 2-core machine without timing anything.

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResampleBank } from '../src/stats/bootstrap.js';
-import type { EpisodeRecord } from '../src/core/episode.js';
+import type { EpisodeRecord } from '../src/ground/record.js';
 import { Tally } from '../src/stats/stats.js';
 
 const [adaptiveDir, uniformDir] = process.argv.slice(2);

@@ -7,7 +7,7 @@
  *   npx tsx bench/coverage.ts [replications]   (default 500)
  */
 import { bootstrapMean, makeResamples, taskMeanInterval } from '../src/stats/bootstrap.js';
-import { deriveSeed, makeRng } from '../src/core/seeds.js';
+import { deriveSeed, makeRng } from '../src/ground/seeds.js';
 import { passHatK } from '../src/stats/stats.js';
 
 const replications = Number(process.argv[2] ?? 500);

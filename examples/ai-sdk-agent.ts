@@ -10,7 +10,7 @@
  */
 import { generateText, jsonSchema, stepCountIs, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { callTool, defineAgent, type AgentFactory } from '../src/index.js';
+import { callTool, defineAgent, type AgentFactory } from 'shakedown';
 
 /** An agent on the AI SDK: the world's tools become AI SDK tools that call the tool API over `fetch`. */
 export function aiSdkAgent(model: LanguageModel, id = 'ai-sdk'): AgentFactory {

@@ -1,4 +1,4 @@
-import { defineAgent } from '../src/index.js';
+import { defineAgent } from 'shakedown';
 import { deskReply, mcpCall, type DeskEvent } from './http-agent/desk.mjs';
 
 /**

@@ -1,4 +1,4 @@
-import { callTool, defineAgent, withStrategies, type AgentFactory } from '../src/index.js';
+import { callTool, defineAgent, withStrategies, type AgentFactory } from 'shakedown';
 
 /**
  * A minimal agent on the Shakedown contract: it answers order-status questions and nothing else. It

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { PersistentFaultKind } from '../src/core/faults.js';
-import type { ToolSpec } from '../src/core/world.js';
-import { isPlainObject, kindOf } from '../src/core/shape.js';
+import type { PersistentFaultKind } from '../src/ground/faults.js';
+import type { ToolSpec } from '../src/ground/world.js';
+import { isPlainObject, kindOf } from '../src/ground/shape.js';
 
 const VARIANTS = ['empty', 'null-field'] as const;
 

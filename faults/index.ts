@@ -1,5 +1,5 @@
-import type { FaultKind, FaultProfile } from '../src/core/faults.js';
-import { unknownId } from '../src/core/errors.js';
+import type { FaultKind, FaultProfile } from '../src/ground/faults.js';
+import { unknownId } from '../src/ground/errors.js';
 import { timeout } from './timeout.js';
 import { rateLimit } from './rate-limit.js';
 import { serverError } from './server-error.js';

@@ -1,4 +1,4 @@
-import type { FaultProfile } from '../src/core/faults.js';
+import type { FaultProfile } from '../src/ground/faults.js';
 
 /**
  * Named fault mixes. A transient kind's weight times λ is its per-call probability (the transient

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { PersistentFaultKind } from '../src/core/faults.js';
-import type { ToolSpec } from '../src/core/world.js';
-import { isOptional, isPlainObject, kindOf, someNode, walk } from '../src/core/shape.js';
+import type { PersistentFaultKind } from '../src/ground/faults.js';
+import type { ToolSpec } from '../src/ground/world.js';
+import { isOptional, isPlainObject, kindOf, someNode, walk } from '../src/ground/shape.js';
 
 const VARIANTS = ['rename', 'nest', 'flatten', 'currency-string', 'enum-case', 'extra-fields', 'drop-optional'] as const;
 type Variant = (typeof VARIANTS)[number];

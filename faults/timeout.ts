@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransientFaultKind } from '../src/core/faults.js';
+import type { TransientFaultKind } from '../src/ground/faults.js';
 
 const params = z
   .object({

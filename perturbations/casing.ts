@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mapUnprotected, type PerturbationFamily, type Segment } from '../src/core/perturb.js';
+import { mapUnprotected, type PerturbationFamily, type Segment } from '../src/ground/perturb.js';
 import { chance } from './util.js';
 
 const params = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseAmount, parseDate, type EntityFormat, type PerturbationFamily } from '../src/core/perturb.js';
-import { pick, type Rng } from '../src/core/seeds.js';
+import { parseAmount, parseDate, type EntityFormat, type PerturbationFamily } from '../src/ground/perturb.js';
+import { pick, type Rng } from '../src/ground/seeds.js';
 import { chance } from './util.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

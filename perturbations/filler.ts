@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { PerturbationFamily, Segment } from '../src/core/perturb.js';
-import { pick } from '../src/core/seeds.js';
+import type { PerturbationFamily, Segment } from '../src/ground/perturb.js';
+import { pick } from '../src/ground/seeds.js';
 import { chance, lowerFirst, upperFirst } from './util.js';
 
 const OPENERS = ['Hi there!', 'Hello,', 'Hey, um,', 'Good morning.', 'Sorry to bother you, but', 'Hi, hope you are well.', 'So, basically,'];

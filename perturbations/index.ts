@@ -1,5 +1,5 @@
-import type { PerturbationFamily } from '../src/core/perturb.js';
-import { unknownId } from '../src/core/errors.js';
+import type { PerturbationFamily } from '../src/ground/perturb.js';
+import { unknownId } from '../src/ground/errors.js';
 import { casing } from './casing.js';
 import { chatSpeak } from './chat-speak.js';
 import { distractor } from './distractor.js';

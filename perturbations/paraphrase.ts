@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { joinParts, partsOf, type PerturbationFamily, type Segment } from '../src/core/perturb.js';
-import { slotsOf } from '../src/core/scenario.js';
-import { pick } from '../src/core/seeds.js';
-import { renderTemplate } from '../src/user/index.js';
+import { joinParts, partsOf, type PerturbationFamily, type Segment } from '../src/ground/perturb.js';
+import { slotsOf } from '../src/ground/scenario.js';
+import { pick } from '../src/ground/seeds.js';
+import { renderTemplate } from '../src/ground/simulator.js';
 import { chance, sameSet, slotsIn } from './util.js';
 
 const params = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { joinParts, partsOf, type PerturbationFamily } from '../src/core/perturb.js';
-import { pick } from '../src/core/seeds.js';
+import { joinParts, partsOf, type PerturbationFamily } from '../src/ground/perturb.js';
+import { pick } from '../src/ground/seeds.js';
 import { chance } from './util.js';
 
 const params = z

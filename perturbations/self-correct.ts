@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { PerturbationFamily, Segment } from '../src/core/perturb.js';
-import { pick, randInt, type Rng } from '../src/core/seeds.js';
+import type { PerturbationFamily, Segment } from '../src/ground/perturb.js';
+import { pick, randInt, type Rng } from '../src/ground/seeds.js';
 import { chance } from './util.js';
 
 /** How a person takes back what they just wrote: text before and after the right value. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { mapUnprotected, type PerturbationFamily } from '../src/core/perturb.js';
-import { pick } from '../src/core/seeds.js';
+import { mapUnprotected, type PerturbationFamily } from '../src/ground/perturb.js';
+import { pick } from '../src/ground/seeds.js';
 import { chance, likeCase, phraseRegex } from './util.js';
 
 const params = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { mapUnprotected, type PerturbationFamily } from '../src/core/perturb.js';
-import type { Rng } from '../src/core/seeds.js';
+import { mapUnprotected, type PerturbationFamily } from '../src/ground/perturb.js';
+import type { Rng } from '../src/ground/seeds.js';
 
 const ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 const NEIGHBOURS: Record<string, string> = {};

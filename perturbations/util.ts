@@ -1,6 +1,6 @@
 /** Small helpers the perturbation families share. */
-import type { Segment } from '../src/core/perturb.js';
-import { pick, type Rng } from '../src/core/seeds.js';
+import type { Segment } from '../src/ground/perturb.js';
+import { pick, type Rng } from '../src/ground/seeds.js';
 
 /** True with probability p. */
 export const chance = (rng: Rng, p: number): boolean => p > 0 && rng() < p;

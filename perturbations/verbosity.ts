@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { joinParts, mapUnprotected, partsOf, type PerturbationFamily, type Segment } from '../src/core/perturb.js';
-import { pick, randInt } from '../src/core/seeds.js';
+import { joinParts, mapUnprotected, partsOf, type PerturbationFamily, type Segment } from '../src/ground/perturb.js';
+import { pick, randInt } from '../src/ground/seeds.js';
 import { lowerFirst } from './util.js';
 
 /** Lead-ins a terse writer leaves out; none of them carries what the user wants. */

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ShakedownError, unknownId } from '../src/core/errors.js';
-import { parseScenario, type Scenario } from '../src/core/scenario.js';
-import type { WorldDefinition } from '../src/core/world.js';
+import { ShakedownError, unknownId } from '../src/ground/errors.js';
+import { parseScenario, type Scenario } from '../src/ground/scenario.js';
+import type { WorldDefinition } from '../src/ground/world.js';
 import { retailWorld } from './retail/index.js';
 import { travelWorld } from './travel/index.js';
 

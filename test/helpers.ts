@@ -2,12 +2,12 @@ import { faultKinds, getFaultProfile } from '../faults/index.js';
 import { perturbationFamilies } from '../perturbations/index.js';
 import { getWorld, loadScenarios } from '../scenarios/index.js';
 import { resolveAgent } from '../src/agents/registry.js';
-import { runEpisode, WorldHarness } from '../src/core/episode.js';
-import type { Scenario } from '../src/core/scenario.js';
-import type { WorldDefinition } from '../src/core/world.js';
-import type { EpisodeOptions } from '../src/core/episode.js';
-import { resolveFamilies } from '../src/core/perturb.js';
-import type { FaultProfile } from '../src/core/faults.js';
+import { runEpisode, WorldHarness } from '../src/run/episode.js';
+import type { Scenario } from '../src/ground/scenario.js';
+import type { WorldDefinition } from '../src/ground/world.js';
+import type { EpisodeOptions } from '../src/run/episode.js';
+import { resolveFamilies } from '../src/ground/perturb.js';
+import type { FaultProfile } from '../src/ground/faults.js';
 
 export const retail = getWorld('retail');
 export const retailScenarios = loadScenarios(retail);

@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker';
-import { englishFaker } from '../../src/core/faker.js';
-import { hash53 } from '../../src/core/seeds.js';
-import { REFERENCE_EPOCH_MS } from '../../src/core/clock.js';
+import { englishFaker } from '../../src/ground/faker.js';
+import { hash53 } from '../../src/ground/seeds.js';
+import { REFERENCE_EPOCH_MS } from '../../src/ground/clock.js';
 import { buildCatalog } from './catalog.js';
 import { cents, orderStatus, type Order, type PaymentMethod, type RetailDb, type User } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { apiError, readInput } from '../../src/core/handlers.js';
-import type { WorldInstance } from '../../src/core/world.js';
+import { apiError, readInput } from '../../src/ground/handlers.js';
+import type { WorldInstance } from '../../src/ground/world.js';
 import { cents, orderTotal, type Order, type RetailDb } from './schema.js';
 import { retailTools } from './tools.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { retailJudging } from './judging.js';
-import type { WorldDefinition } from '../../src/core/world.js';
+import type { WorldDefinition } from '../../src/ground/world.js';
 import { generateRetail } from './generate.js';
 import { retailHandlers } from './handlers.js';
 import { retailLanguage } from './language.js';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { nameParts, type JudgingRules } from '../../src/judge/rules.js';
+import { nameParts, type JudgingRules } from '../../src/ground/judging.js';
 
 const orderKey = (raw: string) => raw.trim().replace(/^#/, '').toUpperCase();
 const ORDERS = { record: 'orders', arg: 'orderId' } as const;

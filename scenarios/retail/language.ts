@@ -1,4 +1,4 @@
-import type { PerturbationLanguage, UserLanguage } from '../../src/core/world.js';
+import type { PerturbationLanguage, UserLanguage } from '../../src/ground/world.js';
 import { optionValues, productNames } from './catalog.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { volatile } from '../../src/core/world.js';
+import { volatile } from '../../src/ground/world.js';
 
 export const addressSchema = z.object({
   address1: z.string().min(1),

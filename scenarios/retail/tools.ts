@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../../src/core/world.js';
+import type { ToolSpec } from '../../src/ground/world.js';
 import { orderSchema, orderStatus, productSchema, userSchema } from './schema.js';
 
 const orderId = z.string().describe('order id, e.g. "#W9000001" (the "#" is optional)');

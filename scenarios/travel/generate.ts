@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker';
-import { englishFaker } from '../../src/core/faker.js';
-import { REFERENCE_EPOCH_MS } from '../../src/core/clock.js';
-import { hash53 } from '../../src/core/seeds.js';
+import { englishFaker } from '../../src/ground/faker.js';
+import { REFERENCE_EPOCH_MS } from '../../src/ground/clock.js';
+import { hash53 } from '../../src/ground/seeds.js';
 import { buildFlights, scheduleDays } from './network.js';
 import { cabin, cents, membership, type PaymentMethod, type Reservation, type TravelDb, type User } from './schema.js';
 

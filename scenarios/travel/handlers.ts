@@ -1,6 +1,6 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { apiError, readInput } from '../../src/core/handlers.js';
-import type { WorldInstance } from '../../src/core/world.js';
+import { apiError, readInput } from '../../src/ground/handlers.js';
+import type { WorldInstance } from '../../src/ground/world.js';
 import { amountPaid, bagAllowance, BAG_FEE, cents, COMPENSATION, fareTotal, MAX_BAGS_PER_PASSENGER, type Flight, type PaymentMethod, type Reservation, type Segment, type TravelDb, type User } from './schema.js';
 import { travelTools } from './tools.js';
 

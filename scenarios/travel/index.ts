@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { travelJudging } from './judging.js';
-import type { WorldDefinition } from '../../src/core/world.js';
+import type { WorldDefinition } from '../../src/ground/world.js';
 import { generateTravel } from './generate.js';
 import { travelHandlers } from './handlers.js';
 import { travelLanguage } from './language.js';

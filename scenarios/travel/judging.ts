@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { nameParts, type JudgingRules } from '../../src/judge/rules.js';
+import { nameParts, type JudgingRules } from '../../src/ground/judging.js';
 
 const reservationKey = (raw: string) => raw.trim().replace(/^#/, '').toUpperCase();
 const RESERVATIONS = { record: 'reservations', arg: 'reservationId' } as const;

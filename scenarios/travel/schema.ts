@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { volatile } from '../../src/core/world.js';
+import { volatile } from '../../src/ground/world.js';
 
 /** Fare classes, cheapest first. Each has its own seats, prices and fare rules (see policy.md). */
 export const cabin = z.enum(['basic_economy', 'economy', 'business']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../../src/core/world.js';
+import type { ToolSpec } from '../../src/ground/world.js';
 import { cabin, flightStatus, membership, paymentMethodSchema, reservationSchema, reservationStatus } from './schema.js';
 
 const reservationId = z.string().describe('reservation id, e.g. "R900101" (a leading "#" is ignored)');

@@ -5,41 +5,13 @@
  * idempotency key argument and key handling are the OpenAI-compatible agent's (llm.ts); the key goes in
  * `x-api-key` and never leaves this module.
  */
-import { ShakedownError } from '../core/errors.js';
-import type { LlmSettings } from '../core/config.js';
+import { ShakedownError } from '../ground/errors.js';
+import type { LlmSettings } from '../ground/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { withStrategies } from './client.js';
-import { checkToolTransport, postWithRetries, SYSTEM, toolboxFor } from './llm.js';
+import { checkToolTransport, SYSTEM, toolboxFor } from './llm.js';
+import { anthropicKeyFrom, createMessage, type Block, type Message } from '../model/anthropic.js';
 import { parseStrategies, strategyName } from './strategies.js';
-
-/** The Messages API version this agent speaks. */
-export const ANTHROPIC_VERSION = '2023-06-01';
-
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
-interface Message {
-  role: 'user' | 'assistant';
-  content: string | Block[];
-}
-interface MessagesResponse {
-  content?: Block[];
-  stop_reason?: string;
-  usage?: { input_tokens?: number; output_tokens?: number };
-}
-
-/** Most tokens one answer may have. */
-const MAX_TOKENS = 1024;
-
-/** One Messages request with its own retries (429, 529 and other 5xx); throws a message that never contains the key. */
-export function createMessage(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal, scope?: string): Promise<MessagesResponse> {
-  return postWithRetries<MessagesResponse>('Anthropic API', `${settings.baseUrl.replace(/\/+$/, '')}/messages`, settings, apiKey, { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }, { model: settings.model, max_tokens: MAX_TOKENS, temperature: settings.temperature, ...body }, signal, scope);
-}
-
-/** Reads the key from its environment variable, or explains what to set. */
-export function anthropicKeyFrom(settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): string {
-  const key = env[settings.apiKeyEnv];
-  if (!key) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to start the Anthropic agent: the environment variable \`${settings.apiKeyEnv}\` is empty. Set it to your API key (or name another variable with \`anthropic.apiKeyEnv\`).`);
-  return key;
-}
 
 /** The Anthropic agent for the given settings; `anthropic:MODEL` overrides the model. */
 export function anthropicAgent(settings: LlmSettings, strategies?: string): AgentFactory {

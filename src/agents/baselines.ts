@@ -1,6 +1,6 @@
-import { callTool } from '../core/tools.js';
-import type { Scenario } from '../core/scenario.js';
-import type { WorldDefinition } from '../core/world.js';
+import { callTool } from '../ground/tools.js';
+import type { Scenario } from '../ground/scenario.js';
+import type { WorldDefinition } from '../ground/world.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 
 /** Replies politely and never acts: every scenario must fail for it (DESIGN decision 9). */

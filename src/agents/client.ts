@@ -4,9 +4,9 @@
  * `ctx.fetch`, so that "my agent alone" and "my agent behind a resilient tool client" can be compared
  * in one sweep. Waits go through the episode's clock, keys are made once per logical write.
  */
-import { callArgs, type ToolResult } from '../core/tools.js';
-import { ShakedownError } from '../core/errors.js';
-import type { ToolSpec } from '../core/world.js';
+import { callArgs, type ToolResult } from '../ground/tools.js';
+import { ShakedownError } from '../ground/errors.js';
+import type { ToolSpec } from '../ground/world.js';
 import { parseStrategies, strategyClient, type ClientContext, type StrategyContext } from './strategies.js';
 
 /** What a caller may add for the strategies that need to know its world. */

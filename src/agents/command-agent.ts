@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ShakedownError } from '../core/errors.js';
+import { ShakedownError } from '../ground/errors.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { episodeContext, episodeToolHost } from './tool-server.js';
 
 /** The stdio MCP server a command's MCP config names: a bridge to the episode's Streamable HTTP endpoint. */
-export const MCP_STDIO_BRIDGE = fileURLToPath(new URL('../cli/mcp-stdio-bridge.mjs', import.meta.url));
+export const MCP_STDIO_BRIDGE = fileURLToPath(new URL('./mcp-stdio-bridge.mjs', import.meta.url));
 
 /** How long a command may take to say its name when probed, in real ms. */
 const PROBE_MS = 20_000;

@@ -1,6 +1,6 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { AgentTime } from '../core/clock.js';
-import type { ToolSpec, ToolSpecJson } from '../core/world.js';
+import type { AgentTime } from '../ground/clock.js';
+import type { ToolSpec, ToolSpecJson } from '../ground/world.js';
 
 /** What an agent is given when an episode starts. */
 export interface AgentContext {

@@ -6,7 +6,7 @@
 import { episodeContext, episodeToolHost } from './tool-server.js';
 import { readReply } from './command-agent.js';
 import type { AgentContext, AgentFactory } from './contract.js';
-import { ShakedownError } from '../core/errors.js';
+import { ShakedownError } from '../ground/errors.js';
 
 /** How long one request to the agent service may take, in real ms, before the episode gives up on it. */
 const REQUEST_TIMEOUT_MS = 60_000;

@@ -12,7 +12,7 @@
 import { syncBuiltinESMExports } from 'node:module';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import type { ToolRuntime } from '../core/runtime.js';
+import type { ToolRuntime } from '../ground/runtime.js';
 
 /** A global interception in force; `close()` restores the real `fetch` and `node:http`. */
 export interface GlobalInterception {

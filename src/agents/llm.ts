@@ -4,85 +4,13 @@
  * faults reach it); its own API calls are retried apart from tool faults. The API key is read from an
  * environment variable when an episode starts and never leaves this module.
  */
-import { callTool, inputSchemaWithKey, KEY_ARG, splitKeyArg } from '../core/tools.js';
-import { ShakedownError } from '../core/errors.js';
-import type { LlmSettings } from '../core/config.js';
+import { callTool, inputSchemaWithKey, KEY_ARG, splitKeyArg } from '../ground/tools.js';
+import { ShakedownError } from '../ground/errors.js';
+import type { LlmSettings } from '../ground/config.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { withStrategies } from './client.js';
-import { cached } from './llm-cache.js';
-import { postJson, type ApiAnswer } from './api-post.js';
+import { apiKeyFrom, chatCompletion, type ChatMessage, type Usage } from '../model/openai.js';
 import { parseStrategies, strategyName } from './strategies.js';
-
-interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
-  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-}
-
-interface Completion {
-  choices?: { message?: ChatMessage; finish_reason?: string }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
-}
-
-/** Token usage of one episode, summed over its API calls. */
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  calls: number;
-}
-
-const sleepReal = (ms: number) =>
-  // clock: a real pause between retries of a real API; the episode's simulated clock is not involved.
-  new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * One JSON POST to a model API with its own retries (429 and 5xx, no answer; backoff in real time), kept
- * apart from tool faults; the error it throws names the API and never contains the key.
- */
-export async function postWithRetries<T>(api: string, url: string, settings: LlmSettings, apiKey: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal, scope?: string): Promise<T> {
-  // A resumed, repeated or re-judged run is answered from the cache when one is on (llm-cache.ts); the key never holds the API key.
-  return cached(url, body, scope, () => postOnce<T>(api, url, settings, apiKey, headers, body, signal));
-}
-
-async function postOnce<T>(api: string, url: string, settings: LlmSettings, apiKey: string, headers: Record<string, string>, body: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
-  let lastError = '';
-  for (let attempt = 0; attempt <= settings.retries; attempt++) {
-    if (attempt > 0) await sleepReal(Math.min(8_000, 250 * 2 ** attempt));
-    let response: ApiAnswer;
-    try {
-      response = await postJson(url, { 'content-type': 'application/json', ...headers }, JSON.stringify(body), settings.timeoutMs, signal);
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      lastError = `no response (${(error as Error).message})`;
-      continue;
-    }
-    if (response.status >= 200 && response.status < 300) {
-      try {
-        return JSON.parse(response.text) as T;
-      } catch {
-        lastError = `${response.status} with a body that is not JSON: ${response.text.slice(0, 300).replaceAll(apiKey, '[key]')}`;
-        break;
-      }
-    }
-    const text = response.text.slice(0, 300).replaceAll(apiKey, '[key]');
-    lastError = `${response.status} ${text}`;
-    if (response.status !== 429 && response.status < 500) break;
-  }
-  throw new Error(`the ${api} at ${settings.baseUrl} failed: ${lastError}`);
-}
-
-/** One Chat Completions request with its own retries; throws a message that never contains the key. */
-export function chatCompletion(settings: LlmSettings, apiKey: string, body: Record<string, unknown>, signal?: AbortSignal, scope?: string): Promise<Completion> {
-  return postWithRetries<Completion>('LLM API', `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, settings, apiKey, { authorization: `Bearer ${apiKey}` }, { model: settings.model, temperature: settings.temperature, ...body }, signal, scope);
-}
-
-/** Reads the API key from its environment variable, or explains what to set. */
-export function apiKeyFrom(settings: LlmSettings, env: NodeJS.ProcessEnv = process.env): string {
-  const key = env[settings.apiKeyEnv];
-  if (!key) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to start the LLM agent: the environment variable \`${settings.apiKeyEnv}\` is empty. Set it to your API key (or name another variable with \`llm.apiKeyEnv\`).`);
-  return key;
-}
 
 /**
  * The conduct rules every world's policy states and the judge checks (docs/judging.md), restated so that a
@@ -234,7 +162,7 @@ export const WAIT_SPEC = {
   },
 };
 
-export { KEY_ARG } from '../core/tools.js';
+export { KEY_ARG } from '../ground/tools.js';
 
 /** The world's tools as function tools; a write also takes an optional idempotency key. */
 export function modelTools(tools: AgentContext['tools']): FunctionTool[] {

@@ -5,22 +5,24 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
-import { ShakedownError } from '../core/errors.js';
+
+import { importModule } from '../ground/user-module.js';
+import { ShakedownError } from '../ground/errors.js';
 import type { AgentFactory } from './contract.js';
 import { httpAgent, probeService } from './http-agent.js';
 import { commandAgent, probeCommand } from './command-agent.js';
-import { apiKeyFrom, llmAgent } from './llm.js';
-import { anthropicSettingsSchema, llmSettingsSchema, type LlmSettings } from '../core/config.js';
-import { anthropicAgent, anthropicKeyFrom } from './anthropic.js';
+import { apiKeyFrom } from '../model/openai.js';
+import { llmAgent } from './llm.js';
+import { anthropicSettingsSchema, llmSettingsSchema, type LlmSettings } from '../ground/config.js';
+import { anthropicAgent } from './anthropic.js';
+import { anthropicKeyFrom } from '../model/anthropic.js';
 import { resolveAgent } from './registry.js';
 
 /** Whether a spec names a module file rather than a built-in agent. */
 export const isModuleSpec = (spec: string): boolean => /^(\.{1,2}\/|\/)/.test(spec) || /\.(ts|mts|js|mjs)$/.test(spec) || isAbsolute(spec);
 
 /**
- * A module's default export, or its export named `name`, as `tsImport` delivers them: a TypeScript file
+ * A module's default export, or its export named `name`, as a module import delivers them: a TypeScript file
  * outside an ESM package is compiled to CommonJS, and its exports arrive one level down, under
  * `default`. `isTarget` tells the export sought from such a wrapper.
  */
@@ -36,8 +38,7 @@ export async function loadModuleAgent(spec: string, cwd: string = process.cwd())
   if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: no such file (looked at ${path}). Check the path; it is relative to the current directory.`);
   let mod: Record<string, unknown>;
   try {
-    // tsImport transforms TypeScript wherever the file lives, even outside an ESM package.
-    mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+    mod = await importModule(path);
   } catch (error) {
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: importing it threw ${(error as Error).name}: ${(error as Error).message}. Fix the module so that it imports.`, { cause: error });
   }

@@ -16,11 +16,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, inputSchemaWithKey, splitKeyArg } from '../core/tools.js';
-import type { ToolSpec, ToolSpecJson } from '../core/world.js';
+import { callTool, inputSchemaWithKey, splitKeyArg } from '../ground/tools.js';
+import type { ToolSpec, ToolSpecJson } from '../ground/world.js';
 
 /** The argument a write tool takes for its Idempotency-Key over MCP: the same as for a model's function tools. */
-export { KEY_ARG as MCP_KEY_ARG } from '../core/tools.js';
+export { KEY_ARG as MCP_KEY_ARG } from '../ground/tools.js';
 
 /** What an episode's MCP server needs: its tools and the fetch that reaches them. */
 export interface McpToolSource {

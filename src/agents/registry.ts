@@ -3,7 +3,7 @@ import { noopAgent, oracleAgent } from './baselines.js';
 import { RetailReferenceAgent } from './reference/retail.js';
 import { TravelReferenceAgent } from './reference/travel.js';
 import { compositions, parseStrategies, strategies, strategyName } from './strategies.js';
-import { ShakedownError } from '../core/errors.js';
+import { ShakedownError } from '../ground/errors.js';
 import { strictUnderstanding, tolerantUnderstanding, type Understanding, type UnderstandingMode } from './reference/understanding.js';
 import { getWorld } from '../../scenarios/index.js';
 import { VOICES, type Voice } from './reference/voice.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { callTool, type ToolResult } from '../core/tools.js';
-import { deriveSeed, makeRng, type Rng } from '../core/seeds.js';
-import type { ToolSpec } from '../core/world.js';
-import { unknownId, ShakedownError } from '../core/errors.js';
+import { callTool, type ToolResult } from '../ground/tools.js';
+import { deriveSeed, makeRng, type Rng } from '../ground/seeds.js';
+import type { ToolSpec } from '../ground/world.js';
+import { unknownId, ShakedownError } from '../ground/errors.js';
 import { tolerantParse } from './tolerant.js';
 import type { AgentContext } from './contract.js';
 

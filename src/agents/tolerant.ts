@@ -4,7 +4,7 @@
  * response schema declares. What cannot be recovered (a dropped field) stays missing.
  */
 import type { z } from 'zod';
-import { defOf, isPlainObject, unwrap } from '../core/shape.js';
+import { defOf, isPlainObject, unwrap } from '../ground/shape.js';
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const aliases = (k: string): string[] => [...new Set([k, snake(k), k.charAt(0).toUpperCase() + k.slice(1), k.toLowerCase(), snake(k).toUpperCase()])];

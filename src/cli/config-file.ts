@@ -4,12 +4,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
+
+import { importModule } from '../ground/user-module.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { resolveConfig, sweepConfigSchema, type ResolvedConfig, type SweepConfig } from '../core/config.js';
-import { ShakedownError } from '../core/errors.js';
+import { resolveConfig, sweepConfigSchema, type ResolvedConfig, type SweepConfig } from '../ground/config.js';
+import { ShakedownError } from '../ground/errors.js';
 import { configFromFlags, processIo, type Flags } from './options.js';
 
 /** The config files looked for in the current directory, in order, when `--config` is not given. */
@@ -35,8 +35,7 @@ async function readConfigFile(path: string): Promise<SweepConfig> {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('it does not hold a mapping of config keys');
       return value as SweepConfig;
     }
-    // tsImport transforms TypeScript wherever the file lives, even outside an ESM package.
-    const mod = (await tsImport(pathToFileURL(resolvePath(path)).href, import.meta.url)) as { default?: unknown };
+    const mod = (await importModule(resolvePath(path))) as { default?: unknown };
     // A TypeScript file outside an ESM package is compiled to CommonJS: its export default arrives one level down.
     const exported = unwrapDefault(mod.default);
     const value = typeof exported === 'function' ? await (exported as () => unknown)() : exported;

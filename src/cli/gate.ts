@@ -2,12 +2,12 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BASELINE_IDS } from '../agents/baselines.js';
-import { ShakedownError } from '../core/errors.js';
-import { evaluateGate, parseRule, type GateCheck } from '../core/gate.js';
+import { ShakedownError } from '../ground/errors.js';
+import { evaluateGate, parseRule, type GateCheck } from '../stats/gate.js';
 import { junitXml } from '../report/junit.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { checkSameJudging, integrityLines, loadRun } from './analyze.js';
-import { readManifest, writeFileAtomic } from './rundir.js';
+import { checkSameJudging, integrityLines, loadRun } from '../report/run.js';
+import { readManifest, writeFileAtomic } from '../store/rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
 

@@ -117,7 +117,7 @@ Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 
 User options: --scenario ID [--world W] [--fresh] (each message as the first reply of a new episode)
   [--json] [MESSAGE ...] (or JSON lines on stdin: a string or {"text": ...} each).
 Selftest options: [--world retail|travel|all] (default all) [--trials N] (default 2) [--only ID,...]
-  [--mutants FILE] (default test/fixtures/mutants.ts) [--json]; exit 1 when a mutant is missed or a
+  [--mutants FILE] (default src/run/mutants.ts) [--json]; exit 1 when a mutant is missed or a
   control differs from its base.
 Calibrate options: [--judge wording|llm:MODEL] (default wording) [--labels FILE] (default the world's
   shipped labels) [--world W] [--json], plus the --llm-* options for an LLM judge.

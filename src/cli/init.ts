@@ -1,6 +1,6 @@
 /** `shakedown init`: a commented starter config in the current directory. */
 import { existsSync, writeFileSync } from 'node:fs';
-import { ShakedownError } from '../core/errors.js';
+import { ShakedownError } from '../ground/errors.js';
 import type { Io } from './options.js';
 
 const STARTER = `// Shakedown configuration. Every key is optional; the values below are the defaults.

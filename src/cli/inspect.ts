@@ -1,11 +1,12 @@
 /** Commands that show what a seed does without running agents: perturbed wording, the ε ladder, fault schedules. */
 import { loadScenarios } from '../../scenarios/index.js';
-import { loadWorld } from './world-module.js';
-import { ShakedownError } from '../core/errors.js';
-import { episodeSeeds } from '../core/episode.js';
-import { FaultInjector, faultSchedule } from '../core/faults.js';
-import { measureLadder, perturbSamples } from '../core/ladder.js';
-import { episodeOptions, parseInteger, parseNumberList, samplesFlag, selectScenarios, worldScenario, type Flags, type Io } from './options.js';
+import { loadWorld } from '../run/world-module.js';
+import { ShakedownError } from '../ground/errors.js';
+import { episodeSeeds } from '../ground/record.js';
+import { FaultInjector, faultSchedule } from '../ground/faults.js';
+import { measureLadder, perturbSamples } from '../run/ladder.js';
+import { parseInteger, parseNumberList, samplesFlag, type Flags, type Io } from './options.js';
+import { episodeOptions, selectScenarios, worldScenario } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
 
 export async function perturbCommand(flags: Flags, io: Io): Promise<number> {

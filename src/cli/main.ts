@@ -1,308 +1,40 @@
-import { validateCommand, validVariants } from './validate.js';
-import { cacheTotals, useLlmCache } from '../agents/llm-cache.js';
-import { episodeCosts, usd } from './cost.js';
-import { rejudgeCommand } from './rejudge.js';
-import { judgeVersion, simulatorVersion } from '../judge/version.js';
-import { availableParallelism } from 'node:os';
+// The `shakedown` command: parses the arguments, then loads only the command it runs, so that a command
+// that runs no episode (stats, report, gate, help, ...) never loads the worlds, msw or the MCP SDK.
 import { parseArgs } from 'node:util';
-import { basename, join, resolve } from 'node:path';
-import { worlds } from '../../scenarios/index.js';
-import { loadWorld } from './world-module.js';
-import { faultKinds, faultProfiles } from '../../faults/index.js';
-import { perturbationFamilies } from '../../perturbations/index.js';
-import { BASELINE_IDS } from '../agents/baselines.js';
-import { agentEntries } from '../agents/registry.js';
-import { strategies } from '../agents/strategies.js';
-import { ShakedownError } from '../core/errors.js';
-import { keyString, type EpisodeKey, type EpisodeRecord } from '../core/episode.js';
-import { runAdaptiveSweep, runSweep, planKeys, type SweepHooks } from '../core/sweep.js';
-import type { Grid } from '../report/grid.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { renderTable } from '../report/table.js';
-import { faultsCommand, ladderCommand, perturbCommand } from './inspect.js';
-import { compareCommand, integrityLines, loadRun, statsCommand } from './analyze.js';
-import { toolReference } from '../report/tools.js';
-import { parseRule } from '../core/gate.js';
+import { ShakedownError } from '../ground/errors.js';
 import { commandHelp, USAGE } from './help.js';
-import { verdictLines } from './verdict.js';
-import { planCommand } from './plan.js';
-import { DEFAULT_THETA } from '../stats/surface.js';
-import { reportCommand, writeReport } from './report.js';
-import { mergeCommand } from './merge.js';
-import { startProgress } from './progress.js';
-import { gateCommand } from './gate.js';
-import { initCommand } from './init.js';
-import { agentSpecOf, disposeAll, episodeOptions, OPTIONS, parseShard, processIo, replayCommand, resolveSweepParts, selectScenarios, tasksOf, type Flags, type Io } from './options.js';
-import { loadConfig } from './config-file.js';
-import { contained, startEpisodePool, workerCount } from './pool.js';
-import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from './rundir.js';
-import { hash53 } from '../core/seeds.js';
-import { serveToolsCommand } from './serve-tools.js';
-import { selftestCommand } from './selftest.js';
-import { userCommand } from './user.js';
-import { calibrateCommand, sweepJudge } from './calibrate.js';
-import { replayEpisode } from './replay.js';
+import { OPTIONS, processIo, type Flags, type Io } from './options.js';
 
-export { configFromFlags, replayCommand, selectScenarios } from './options.js';
 export type { Io } from './options.js';
 
-
-/**
- * `--ablate faults|perturbations`: one sub-run per fault kind (alone, weight 1) or per perturbation
- * family (alone), under DIR, then a table of each agent's surface volume per kind or family.
- */
-async function ablate(flags: Flags, io: Io): Promise<number> {
-  const what = flags.ablate;
-  if (what !== 'faults' && what !== 'perturbations') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--ablate ${what ?? ''}\`: ablate \`faults\` (one kind at a time) or \`perturbations\` (one family at a time).`);
-  const config = await loadConfig(flags);
-  const world = await loadWorld(config.world);
-  const options = episodeOptions(config, world);
-  const ids = what === 'faults' ? Object.entries(options.profile.weights).filter(([, w]) => w > 0).map(([id]) => id) : options.families.map((f) => f.family.id);
-  const dir = flags.out ?? defaultRunDir(`-ablate-${what}`);
-  const rows: { id: string; agents: { agent: string; volume1: number; volumeN: number; k: number }[] }[] = [];
-  for (const id of ids) {
-    const sub = join(dir, `${what === 'faults' ? 'fault' : 'family'}-${id}`);
-    io.err(`shakedown: ablation ${rows.length + 1}/${ids.length}: ${what === 'faults' ? `fault kind ${id} alone` : `perturbation family ${id} alone`}\n`);
-    const { ablate: _none, ...rest } = flags;
-    const code = await sweep({ ...rest, out: sub, quiet: true, ...(what === 'faults' ? { 'fault-weights': `${id}=1` } : { perturbations: id }) }, { ...io, out: () => undefined });
-    if (code !== 0) return code;
-    const grid = JSON.parse(readFileSync(runFiles(sub).grid, 'utf8')) as Grid;
-    rows.push({ id, agents: grid.agents.map((a) => ({ agent: a.agent, volume1: a.surfaces[0]?.volume ?? Number.NaN, volumeN: a.surfaces.at(-1)?.volume ?? Number.NaN, k: a.surfaces.at(-1)?.k ?? 1 })) });
-  }
-  writeJson(join(dir, 'ablation.json'), { what, rows });
-  const agentIds = rows[0]?.agents.map((a) => a.agent) ?? [];
-  io.out(`\nablation of ${what}: surface volume pass^1 / pass^n per agent (each ${what === 'faults' ? 'kind alone at every λ' : 'family alone at every ε'})\n`);
-  io.out(`| ${what === 'faults' ? 'fault kind' : 'family'} | ${agentIds.join(' | ')} |\n| --- |${agentIds.map(() => ' --- |').join('')}\n`);
-  for (const r of rows) io.out(`| ${r.id} | ${r.agents.map((a) => `${a.volume1.toFixed(3)} / ${a.volumeN.toFixed(3)}`).join(' | ')} |\n`);
-  io.out(`Runs and ablation.json: ${dir}\n`);
-  return 0;
+interface Parsed {
+  readonly flags: Flags;
+  readonly positionals: readonly string[];
 }
 
-async function sweep(flags: Flags, io: Io): Promise<number> {
-  if (flags.ablate !== undefined) return ablate(flags, io);
-  const config = await loadConfig(flags);
-  const parts = await resolveSweepParts(config);
-  const { world, agents, options: baseOptions } = parts;
-  // Generated variants run only once they hold as a hand-written task must; the others are left out, and said.
-  const scenarios = await validVariants(world, config, parts.scenarios, io);
-  const { options, judge } = await sweepJudge(config, world, baseOptions, io);
-  const replayOf = (key: EpisodeKey) => replayCommand(config, key, agentSpecOf(config, agents, key.agent));
-  // Gate rules from the config are read before any episode runs: a malformed one stops the sweep at once.
-  const gateRules = (config.gate?.rules ?? []).map(parseRule);
-  const shard = parseShard(flags.shard);
-  if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
-  if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
-  const dir = flags.out ?? defaultRunDir();
-  createRunDir(dir, flags.resume === true);
-  // One writer per run directory: a second sweep, or a --resume while the first still runs, is refused.
-  const lock = lockRunDir(dir, `shakedown ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
-  try {
-    const files = runFiles(dir);
-    const hash = configHash(config as unknown as Record<string, unknown>);
-    if (flags.resume && existsSync(files.manifest)) {
-      const previous = readManifest(dir, `resume ${dir}`);
-      // More trials on a finished design extend it: the same configuration but for `trials`, never fewer.
-      const before = previous.config as unknown as Record<string, unknown> & { trials: number; adaptiveFirstTrials?: number };
-      const extending = previous.configHash !== hash && config.adaptiveFirstTrials === undefined && before.adaptiveFirstTrials === undefined && config.trials > before.trials && configHash({ ...before, trials: config.trials }) === hash;
-      if (extending) io.err(`shakedown: extending ${dir} from ${before.trials} to ${config.trials} trials per task: the finished episodes stay, the new trials run\n`);
-      if (previous.configHash !== hash && !extending && !flags.force) {
-        throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration (config hash ${previous.configHash ?? 'missing'}, now ${hash}). Use the same options, or \`--force\` to mix them knowingly.`);
-      }
-      if ((previous.shard ?? null) !== (flags.shard ?? null) && !flags.force) {
-        throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it ran shard ${previous.shard ?? 'none'}, not ${flags.shard ?? 'none'}. Resume it with the same \`--shard\`.`);
-      }
-    }
-    const finished = readFinished(files.episodes, true);
-    const allKeys = planKeys({ scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials });
-    const outOfShard = new Set(shard ? allKeys.filter((k) => hash53(keyString(k)) % shard.count !== shard.index - 1).map(keyString) : []);
-    const skip = new Set([...finished.keys, ...outOfShard]);
-    const total = allKeys.length - outOfShard.size;
-    const manifest = {
-      schemaVersion: RUN_SCHEMA_VERSION,
-      shakedown: packageVersion(),
-      createdAt: new Date().toISOString(), // clock: a timing field of the manifest, outside every outcome
-      node: process.version,
-      gitCommit: gitCommit(),
-      config,
-      configHash: hash,
-      ...(flags.shard ? { shard: flags.shard } : {}),
-      world: world.id,
-      seed: config.seed,
-      grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
-      agents: agents.map((a) => ({ id: a.id, description: a.description })),
-      judge: { ...judge, ...judgeVersion(judge.reader, world) },
-      simulator: simulatorVersion(config.simulator === 'llm' ? `llm:${config.simulatorModel ?? config.llm.model}` : 'scripted'),
-      episodes: total,
-      trialsRedraw: config.fixedTrials ? 'fixed: wording and faults are the same in every trial' : 'redrawn: each trial meets new wording and new faults',
-    };
-    // Until the sweep ends, run.json says nothing of completeness: a killed sweep leaves it so, and every command that reads the run calls it incomplete.
-    writeJson(files.manifest, manifest);
-    if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
-    let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
-    const workers = workerCount(config, total - done);
-    const cores = availableParallelism();
-    if (workers > 4 * cores) {
-      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to start the sweep: \`--workers ${workers}\` is more than 4 per core on this machine (${cores} cores), and each worker thread holds its own copy of the run. Use at most ${4 * cores}, or \`auto\`; \`--concurrency\` overlaps waits without threads.`);
-    }
-    const onPool = contained(config, workers);
-    io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : onPool ? 'on a worker thread (module agents run contained)' : 'in this process'} -> ${dir}\n`);
-    const started = performance.now(); // clock: progress rate and the closing timing line only
-    const progress = startProgress(io, total, done, flags.quiet === true);
-    let launchedNow = 0;
-    let spent = 0;
-    /** The model of the LLM user, whose tokens are priced apart from the agent's. */
-    const simulatorModel = config.simulator === 'llm' ? (config.simulatorModel ?? config.llm.model) : undefined;
-    /** Dollars the LLM cache saved, where the prices are known. */
-    let savedUsd = 0;
-    let budgetReason: string | undefined;
-    // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
-    const stop = new AbortController();
-    const onInterrupt = () => {
-      if (stop.signal.aborted) return;
-      io.err('\nshakedown: interrupted: no new episodes; waiting up to 10 s for those in flight. Resume with --resume.\n');
-      stop.abort();
-    };
-    process.once('SIGINT', onInterrupt);
-    // Budgets stop launching the same way, cleanly: the run stays resumable.
-    const budgetStop = (reason: string) => {
-      if (stop.signal.aborted) return;
-      budgetReason = reason;
-      stop.abort();
-    };
-    // clock: the per-run time limit is wall time by definition; no outcome depends on it.
-    const limitTimer = config.timeLimitS === undefined ? undefined : setTimeout(() => budgetStop(`the time limit of ${config.timeLimitS} s passed`), config.timeLimitS * 1000);
-    limitTimer?.unref();
-    const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
-    const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
-    // The LLM response cache, when asked for: in this process and on every worker thread.
-    const cacheDir = llmCacheDir(config.llmCache, dir);
-    useLlmCache(cacheDir);
-    const pool = onPool ? startEpisodePool(config, workers, cacheDir) : undefined;
-    const running = run(
-      {
-        skip,
-        signal: stop.signal,
-        // The log keeps every record; memory must not.
-        retainRecords: false,
-        ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
-        onEpisode(record: EpisodeRecord) {
-          const cost = episodeCosts(record, config.prices, simulatorModel);
-          savedUsd += cost.saved ?? 0;
-          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) });
-          done++;
-          launchedNow++;
-          spent += (cost.agent ?? 0) + (cost.user ?? 0);
-          progress.episode(record.key.agent, record.outcome === 'pass');
-          if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
-          if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
-        },
-      },
-    );
-    const grace = new Promise<void>((resolve) => {
-      stop.signal.addEventListener('abort', () => setTimeout(resolve, 10_000).unref(), { once: true });
-    });
-    // Episodes cut off by the grace period or by a failed one are dropped unrecorded, never reported twice.
-    running.catch(() => undefined);
-    let episodeSeconds = 0;
-    try {
-      await Promise.race([running, grace]);
-      episodeSeconds = (performance.now() - started) / 1000;
-    } finally {
-      process.off('SIGINT', onInterrupt);
-      if (limitTimer) clearTimeout(limitTimer);
-      progress.stop();
-      await pool?.close();
-      await disposeAll(agents);
-    }
-    if (pool && pool.recycled > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap\n`);
-    if (pool && pool.reruns > 0) io.err(`shakedown: ${pool.reruns} episode(s) ran again after their worker thread died\n`);
-    // Whether every planned episode ran, in run.json for every command that reads the run (gate refuses a partial one).
-    const stopped = budgetReason ?? (stop.signal.aborted ? 'interrupted' : undefined);
-    // Complete when every planned episode is in the log (a budget that struck as the last ones ran stops nothing); an adaptive run, when its rounds ran out.
-    const complete = config.adaptiveFirstTrials === undefined ? done >= total : stopped === undefined;
-    // An LLM judge's tokens (its calibration's included) and their cost: the run's, not any one episode's.
-    const judgeUsage = (options.claimReader as { usage?: () => { promptTokens: number; completionTokens: number; calls: number } } | undefined)?.usage?.();
-    const judgePrice = config.judge.startsWith('llm:') ? config.prices[config.judge.slice(4)] : undefined;
-    const judged = judgeUsage ? { judge: { ...manifest.judge, usage: { ...judgeUsage, costUsd: judgePrice ? usd(judgeUsage, judgePrice) : 'unknown' } } } : {};
-    writeJson(files.manifest, { ...manifest, ...judged, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
-    // Everything after the run is recomputed from the log, the run's truth, read once.
-    const loaded = await loadRun(dir, DEFAULT_THETA);
-    const { grid, failing: drill, failingKeys: failing, torn } = loaded;
-    writeJson(files.grid, grid);
-    const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])), integrityLines(loaded).filter((l) => !/unreadable line/.test(l)));
-    io.out(`\n${renderTable(grid)}`);
-    const seconds = (performance.now() - started) / 1000;
-    const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
-    const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
-    const totals = cacheTotals();
-    if (cacheDir && totals) {
-      io.out(`LLM cache ${cacheDir}: ${totals.hits} model call(s) answered from it (${totals.promptTokens + totals.completionTokens} tokens not paid for again${savedUsd > 0 ? `, $${savedUsd.toFixed(4)}` : ''}), ${totals.misses} asked and kept\n`);
-    }
-    io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
-    if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
-    // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
-    const notBaseline = failing.filter((k) => !BASELINE_IDS.includes(k.agent));
-    const shown = notBaseline.length > 0 ? notBaseline : failing.filter((k) => k.agent !== 'noop');
-    if (shown.length > 0) {
-      io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
-      for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
-    }
-    // The last lines: a verdict per agent under test and where the report is.
-    io.out(`\n${verdictLines(grid, gateRules, config.gate?.lower === true, loaded.completeness.complete).join('\n')}\nreport: ${resolve(join(dir, 'report', 'report.html'))}\n`);
-    if (budgetReason) {
-      io.err(`shakedown: stopped at a budget: ${budgetReason}; ${done} of ${total} episodes done. Continue with \`shakedown sweep --resume --out ${dir}\` (and a larger budget).\n`);
-      return 0;
-    }
-    if (stop.signal.aborted) {
-      io.err(`shakedown: interrupted after ${done} of ${total} episodes; the grid above is partial. Resume with \`shakedown sweep --resume --out ${dir}\` and the same options.\n`);
-      return 130;
-    }
-    return 0;
-  } finally {
-    lock.release();
-  }
-}
-
-async function list(what: string | undefined, flags: Flags, io: Io): Promise<number> {
-  if (what === 'tools') {
-    // The world's tools: one line each, or the whole reference in Markdown (docs/tools-<world>.md).
-    const world = await loadWorld((await loadConfig(flags)).world);
-    if (flags.format === 'md') {
-      io.out(toolReference(world));
-      return 0;
-    }
-    const width = Math.max(...world.tools.map((t) => t.name.length));
-    for (const t of world.tools) io.out(`${t.name.padEnd(width)}  ${t.method} ${t.path}${t.write ? ' (write)' : ''}  ${t.description}\n`);
-    return 0;
-  }
-  // Scenarios are the world's that the config (or --world) names; the other lists are the same for every world.
-  // With --tasks all (or N), the generated variants are listed too.
-  const listConfig = what === 'scenarios' ? await loadConfig(flags) : undefined;
-  const scenarios = listConfig ? tasksOf(listConfig, await loadWorld(listConfig.world)) : [];
-  const rows: [string, string][] = (() => {
-    switch (what) {
-      case 'scenarios':
-        return scenarios.map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
-      case 'agents':
-        return agentEntries.map((a) => [a.id, a.description]);
-      case 'perturbations':
-        return perturbationFamilies.map((f) => [f.id, `(ε > ${f.onset}) ${f.description}`]);
-      case 'faults':
-        return faultKinds.map((k) => [k.id, `(${k.scope}, ${k.appliesTo === 'any' ? 'reads and writes' : `${k.appliesTo}s`}) ${k.description}`]);
-      case 'profiles':
-        return faultProfiles.map((p) => [p.id, p.description]);
-      case 'strategies':
-        return strategies.map((s) => [s.id, s.description]);
-      case 'worlds':
-        return worlds.map((w) => [w.id, w.description]);
-      default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to list \`${what ?? ''}\`: say what to list, one of scenarios, tools, agents, perturbations, faults, profiles, strategies, worlds.`);
-    }
-  })();
-  const width = Math.max(...rows.map(([id]) => id.length));
-  for (const [id, description] of rows) io.out(`${id.padEnd(width)}  ${description}\n`);
-  return 0;
-}
+/** Every command: its module, loaded when it runs. */
+const COMMANDS: Readonly<Record<string, (p: Parsed, io: Io) => Promise<number>>> = {
+  sweep: async ({ flags }, io) => (await import('./sweep.js')).sweep(flags, io),
+  validate: async ({ flags }, io) => (await import('./validate.js')).validateCommand(flags, io),
+  selftest: async ({ flags }, io) => (await import('./selftest.js')).selftestCommand(flags, io),
+  calibrate: async ({ flags }, io) => (await import('./calibrate.js')).calibrateCommand(flags, io),
+  // A terminal on stdin would wait for input nobody announced: messages come as arguments there.
+  user: async ({ flags, positionals }, io) => (await import('./user.js')).userCommand(positionals, flags, io, positionals.length === 0 && !process.stdin.isTTY ? process.stdin : undefined),
+  list: async ({ flags, positionals }, io) => (await import('./list.js')).list(positionals[0], flags, io),
+  replay: async ({ flags }, io) => (await import('./replay.js')).replayEpisode(flags, io),
+  perturb: async ({ flags }, io) => (await import('./inspect.js')).perturbCommand(flags, io),
+  ladder: async ({ flags }, io) => (await import('./inspect.js')).ladderCommand(flags, io),
+  faults: async ({ flags }, io) => (await import('./inspect.js')).faultsCommand(flags, io),
+  'serve-tools': async ({ flags }, io) => (await import('./serve-tools.js')).serveToolsCommand(flags, io),
+  stats: async ({ flags, positionals }, io) => (await import('./analyze.js')).statsCommand(positionals, flags, io),
+  compare: async ({ flags, positionals }, io) => (await import('./analyze.js')).compareCommand(positionals, flags, io),
+  plan: async ({ flags, positionals }, io) => (await import('./plan.js')).planCommand(positionals, flags, io),
+  report: async ({ flags, positionals }, io) => (await import('./report.js')).reportCommand(positionals, flags, io),
+  merge: async ({ flags, positionals }, io) => (await import('./merge.js')).mergeCommand(positionals, flags, io),
+  rejudge: async ({ flags, positionals }, io) => (await import('./rejudge.js')).rejudgeCommand(positionals, flags, io),
+  gate: async ({ flags, positionals }, io) => (await import('./gate.js')).gateCommand(positionals, flags, io),
+  init: async ({ positionals }, io) => (await import('./init.js')).initCommand(io, positionals[0]),
+};
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -312,6 +44,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       io.out(USAGE);
       return command ? 0 : 2;
     }
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     let parsed;
     try {
       parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
@@ -323,49 +56,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       io.out(commandHelp(command) ?? USAGE);
       return 0;
     }
-    switch (command) {
-      case 'sweep':
-        return await sweep(flags, io);
-      case 'validate':
-        return await validateCommand(flags, io);
-      case 'selftest':
-        return await selftestCommand(flags, io);
-      case 'calibrate':
-        return await calibrateCommand(flags, io);
-      case 'user':
-        // A terminal on stdin would wait for input nobody announced: messages come as arguments there.
-        return await userCommand(parsed.positionals, flags, io, parsed.positionals.length === 0 && !process.stdin.isTTY ? process.stdin : undefined);
-      case 'list':
-        return await list(parsed.positionals[0], flags, io);
-      case 'replay':
-        return await replayEpisode(flags, io);
-      case 'perturb':
-        return await perturbCommand(flags, io);
-      case 'ladder':
-        return await ladderCommand(flags, io);
-      case 'faults':
-        return await faultsCommand(flags, io);
-      case 'serve-tools':
-        return await serveToolsCommand(flags, io);
-      case 'stats':
-        return await statsCommand(parsed.positionals, flags, io);
-      case 'compare':
-        return await compareCommand(parsed.positionals, flags, io);
-      case 'plan':
-        return await planCommand(parsed.positionals, flags, io);
-      case 'report':
-        return await reportCommand(parsed.positionals, flags, io);
-      case 'merge':
-        return await mergeCommand(parsed.positionals, flags, io);
-      case 'rejudge':
-        return await rejudgeCommand(parsed.positionals, flags, io);
-      case 'gate':
-        return await gateCommand(parsed.positionals, flags, io);
-      case 'init':
-        return initCommand(io, parsed.positionals[0]);
-      default:
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, report, merge, rejudge, gate, init.`);
-    }
+    if (!run) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: ${Object.keys(COMMANDS).join(', ')}.`);
+    return await run({ flags, positionals: parsed.positionals }, io);
   } catch (error) {
     if (error instanceof ShakedownError) {
       io.err(`shakedown: ${error.message}\n`);

@@ -2,13 +2,13 @@
  * `shakedown plan`: how many tasks and trials a run needs for a target precision of pass^k or a paired
  * difference to detect, from an expected pass rate or a pilot run (docs/statistics.md "Planning a run").
  */
-import { ShakedownError } from '../core/errors.js';
+import { ShakedownError } from '../ground/errors.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { binomial, meanSe, type TaskCount } from '../stats/stats.js';
 import { clusteredSe, clustersOf } from '../stats/bootstrap.js';
-import { familyOf } from '../core/family-id.js';
+import { familyOf } from '../ground/family-id.js';
 import { spreadFromPilot, spreadFromRate, tasksNeeded, varianceAt, withinVariance, type PlanTarget, type Spread } from '../stats/plan.js';
-import { loadRun } from './analyze.js';
+import { loadRun } from '../report/run.js';
 import { parseInteger, parseNumberList, type Flags, type Io } from './options.js';
 
 const one = (flags: Flags, name: 'width' | 'detect' | 'power' | 'pass' | 'price', lo: number, hi: number): number | undefined => {

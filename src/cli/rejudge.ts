@@ -2,25 +2,28 @@
  * `shakedown rejudge RUN [--out DIR] [--judge J] [--force]`: applies the current judge to a finished run
  * without running its agents again (no agent process, no model call): each episode's recorded tool calls
  * are made again against a fresh world on the episode's own fault schedule, and the judge reads the
- * database they leave and the recorded conversation (src/core/rejudge.ts). Writes a new run directory
+ * database they leave and the recorded conversation (src/run/rejudge.ts). Writes a new run directory
  * with its grid and report, and the judge's version in run.json.
  */
 import { basename, join, resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
-import { resolveConfig, type SweepConfig } from '../core/config.js';
-import { WorldHarness, type EpisodeRecord } from '../core/episode.js';
-import { ShakedownError } from '../core/errors.js';
-import { rejudgeEpisode } from '../core/rejudge.js';
-import { taskPool } from '../core/families.js';
+import { resolveConfig, type SweepConfig } from '../ground/config.js';
+import { WorldHarness } from '../run/episode.js';
+import { type EpisodeRecord } from '../ground/record.js';
+import { ShakedownError } from '../ground/errors.js';
+import { rejudgeEpisode } from '../run/rejudge.js';
+import { taskPool } from '../run/families.js';
 import { judgeVersion } from '../judge/version.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { integrityLines, loadRun, readLastRecords } from './analyze.js';
-import { sweepJudge } from './calibrate.js';
-import { episodeOptions, type Flags, type Io } from './options.js';
-import { scenarioTitles, writeReport } from './report.js';
-import { appendEpisode, createRunDir, llmCacheDir, lockRunDir, readManifest, runFiles, writeJson } from './rundir.js';
-import { useLlmCache } from '../agents/llm-cache.js';
-import { loadWorld } from './world-module.js';
+import { integrityLines, loadRun } from '../report/run.js';
+import { readLastRecords } from '../store/read.js';
+import { sweepJudge } from '../run/claim-reader.js';
+import { type Flags, type Io } from './options.js';
+import { episodeOptions } from '../run/parts.js';
+import { scenarioTitles, writeReport } from '../report/write.js';
+import { appendEpisode, createRunDir, llmCacheDir, lockRunDir, readManifest, runFiles, writeJson } from '../store/rundir.js';
+import { useLlmCache } from '../model/cache.js';
+import { loadWorld } from '../run/world-module.js';
 
 /** Episodes re-judged at once: an LLM claim reader waits on its API, the rest is quick. */
 const LANES = 8;

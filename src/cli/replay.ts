@@ -1,7 +1,9 @@
 // `shakedown replay`: reruns one episode from its key and prints its conversation, faults, trace and verdict.
-import { ShakedownError } from '../core/errors.js';
-import { runEpisode, WorldHarness, type EpisodeKey } from '../core/episode.js';
-import { disposeAll, episodeOptions, parseInteger, resolveAgentsFor, worldScenario, type Flags, type Io } from './options.js';
+import { ShakedownError } from '../ground/errors.js';
+import { runEpisode, WorldHarness } from '../run/episode.js';
+import { type EpisodeKey } from '../ground/record.js';
+import { parseInteger, type Flags, type Io } from './options.js';
+import { disposeAll, episodeOptions, resolveAgentsFor, worldScenario } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
 
 /** Reruns the episode the flags name; `--json` prints its record instead of the readable account. */
@@ -16,7 +18,7 @@ export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
   const [agent] = await resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] }, world.id);
   const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };
   const harness = new WorldHarness(world, config.seed);
-  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world)).finally(() => disposeAll(agent ? [agent] : []));
+  const record = await runEpisode(harness, await harness.prepare(scenario), agent as NonNullable<typeof agent>, key, episodeOptions(config, world)).finally(() => disposeAll(agent ? [agent] : [], io.err));
   if (flags.json) {
     io.out(`${JSON.stringify(record, null, 2)}\n`);
     return 0;

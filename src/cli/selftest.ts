@@ -1,31 +1,30 @@
 // `shakedown selftest`: runs the planted-bug agents with a control and prints, per mutant, where it was
 // caught. Library code: returns an exit code, never exits.
 import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+
 import { resolve } from 'node:path';
 import { loadScenarios } from '../../scenarios/index.js';
 import { getFaultProfile } from '../../faults/index.js';
 import { resolveAgent } from '../agents/registry.js';
-import { WorldHarness } from '../core/episode.js';
-import { ShakedownError } from '../core/errors.js';
-import { runSelfTest, type BiteCell, type Mutant, type SelfTestResult } from '../core/selftest.js';
-import { loadWorld } from './world-module.js';
-import { episodeOptions, selectScenarios, type Flags, type Io } from './options.js';
+import { WorldHarness } from '../run/episode.js';
+import { ShakedownError } from '../ground/errors.js';
+import { runSelfTest, type BiteCell, type Mutant, type SelfTestResult } from '../run/selftest.js';
+import { loadWorld } from '../run/world-module.js';
+import { type Flags, type Io } from './options.js';
+import { episodeOptions, selectScenarios } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
-
-/** Where the project's planted-bug agents live, beside its tests. */
-const BUILT_IN = new URL('../../test/fixtures/mutants.ts', import.meta.url);
+import { importModule } from '../ground/user-module.js';
 
 const cellText = (c: BiteCell) => `ε=${c.eps} λ=${c.lambda}${c.profile ? ` ${c.profile}` : ''}`;
 
 async function loadMutants(path: string | undefined): Promise<readonly Mutant[]> {
-  const url = path ? pathToFileURL(resolve(path)) : BUILT_IN;
-  if (path && !existsSync(resolve(path))) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to load mutants from \`${path}\`: no such file. Give a module that exports \`mutants\` (see test/fixtures/mutants.ts).`);
-  if (!path && !existsSync(BUILT_IN)) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to load the planted-bug agents: test/fixtures/mutants.ts is not in this install. Run `shakedown selftest` from a clone of the repository, or pass `--mutants FILE`.');
-  const mod = (await import(url.href)) as Record<string, unknown>;
+  // The built-in planted bugs ship with the package (src/run/mutants.ts); a file of one's own is a module.
+  if (!path) return (await import('../run/mutants.js')).mutants;
+  if (!existsSync(resolve(path))) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to load mutants from \`${path}\`: no such file. Give a module that exports \`mutants\` (see src/run/mutants.ts).`);
+  const mod = await importModule(resolve(path));
   const list = (mod.mutants ?? mod.default) as unknown;
   if (!Array.isArray(list) || list.some((m) => typeof m?.id !== 'string' || typeof m?.mutate !== 'function')) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to load mutants from \`${path ?? 'test/fixtures/mutants.ts'}\`: export \`mutants\`, an array of { id, description, base, bites, mutate }.`);
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to load mutants from \`${path}\`: export \`mutants\`, an array of { id, description, base, bites, mutate }.`);
   }
   return list as Mutant[];
 }

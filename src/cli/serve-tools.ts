@@ -1,11 +1,13 @@
 /** `shakedown serve-tools`: one episode's tools over loopback HTTP, for an agent in another process. */
 import { startToolServer } from '../agents/tool-server.js';
-import { agentTimeName, createClock, parseAgentTime } from '../core/clock.js';
-import { ShakedownError } from '../core/errors.js';
-import { episodeSeeds, WorldHarness } from '../core/episode.js';
+import { agentTimeName, createClock, parseAgentTime } from '../ground/clock.js';
+import { ShakedownError } from '../ground/errors.js';
+import { episodeSeeds } from '../ground/record.js';
+import { WorldHarness } from '../run/episode.js';
 import { compareState } from '../judge/index.js';
-import { FaultInjector } from '../core/faults.js';
-import { episodeOptions, parseInteger, worldScenario, type Flags, type Io } from './options.js';
+import { FaultInjector } from '../ground/faults.js';
+import { parseInteger, type Flags, type Io } from './options.js';
+import { episodeOptions, worldScenario } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
 
 /** Real ms per simulated ms that a served episode's faults wait unless `--real-wait-scale` says otherwise. */

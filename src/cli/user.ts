@@ -1,12 +1,13 @@
 // `shakedown user`: feeds agent messages to a scenario's simulated user and prints what it answers and
 // why (the asks it found, the details it gave, whether it closed the request). For authors of agents.
-import { episodeSeeds } from '../core/episode.js';
-import { joinSegments } from '../core/perturb.js';
-import { makeRng } from '../core/seeds.js';
-import { ShakedownError } from '../core/errors.js';
+import { episodeSeeds } from '../ground/record.js';
+import { joinSegments } from '../ground/perturb.js';
+import { makeRng } from '../ground/seeds.js';
+import { ShakedownError } from '../ground/errors.js';
 import { ScriptedUser } from '../user/scripted.js';
 import type { Ask } from '../user/reading.js';
-import { worldScenario, type Flags, type Io } from './options.js';
+import { type Flags, type Io } from './options.js';
+import { worldScenario } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
 
 /** What the user did with one agent message. */

@@ -3,35 +3,12 @@
  * a task holds when its gold actions succeed, `noop` fails it and `oracle` passes it at ε = λ = 0.
  */
 import { loadScenarios } from '../../scenarios/index.js';
-import { resolveAgent } from '../agents/registry.js';
-import type { ResolvedConfig } from '../core/config.js';
-import { WorldHarness } from '../core/episode.js';
-import { expandTasks, familyOf, VARIANT_SUFFIX } from '../core/families.js';
-import type { Scenario } from '../core/scenario.js';
-import { validateScenarios, type ScenarioValidity } from '../core/validate.js';
-import type { WorldDefinition } from '../core/world.js';
-import { episodeOptions, tasksOf, type Flags, type Io } from './options.js';
+import { expandTasks, familyOf, VARIANT_SUFFIX } from '../run/families.js';
+import { type Flags, type Io } from './options.js';
+import { tasksOf } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
-import { loadWorld } from './world-module.js';
-
-/** Validates tasks at the config's seed, with the built-in baselines. */
-const validate = (world: WorldDefinition, config: ResolvedConfig, tasks: readonly Scenario[]): Promise<ScenarioValidity[]> =>
-  validateScenarios(new WorldHarness(world, config.seed), tasks, { noop: resolveAgent('noop'), oracle: resolveAgent('oracle') }, episodeOptions(config, world));
-
-/**
- * The selected tasks without the generated variants that do not hold at this seed, each left out with a
- * line that says why. Hand-written scenarios are the tests' to check, not each sweep's.
- */
-export async function validVariants(world: WorldDefinition, config: ResolvedConfig, scenarios: readonly Scenario[], io: Io): Promise<Scenario[]> {
-  const variants = scenarios.filter((s) => VARIANT_SUFFIX.test(s.id));
-  if (variants.length === 0) return [...scenarios];
-  const results = await validate(world, config, variants);
-  const bad = new Set(results.filter((r) => !r.ok).map((r) => r.scenario));
-  for (const r of results.filter((x) => !x.ok)) io.err(`shakedown: left out ${r.scenario}: ${r.problems.join('; ')}\n`);
-  const kept = scenarios.filter((s) => !bad.has(s.id));
-  io.err(`shakedown: ${kept.length} tasks in ${new Set(kept.map((s) => familyOf(s.id))).size} families (${variants.length - bad.size} of ${variants.length} generated variants hold)\n`);
-  return kept;
-}
+import { validate } from '../run/variants.js';
+import { loadWorld } from '../run/world-module.js';
 
 /** `shakedown validate`: every selected hand-written scenario, then (with `--tasks`) per family how many variants hold. */
 export async function validateCommand(flags: Flags, io: Io): Promise<number> {

@@ -1,9 +1,9 @@
 // Calibration of a claim reader against hand labels: agreement and Cohen's kappa with a bootstrap
 // interval (DESIGN decision 14: an LLM judge is used only after it agrees with people).
 import { z } from 'zod';
-import { makeRng } from '../core/seeds.js';
-import { ShakedownError } from '../core/errors.js';
-import { CLAIM_LABELS, type ClaimLabel, type ClaimReader } from './claims.js';
+import { makeRng } from '../ground/seeds.js';
+import { ShakedownError } from '../ground/errors.js';
+import { CLAIM_LABELS, type ClaimLabel, type ClaimReader } from '../ground/judging.js';
 
 /** One hand-labelled message: what it says about an action. `split` keeps a held-out part apart. */
 export const labelledClaimSchema = z.object({

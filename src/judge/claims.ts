@@ -1,39 +1,9 @@
 // Claims: what the agent told the user about each write, read out of free text and checked against the
 // trace and the database (DESIGN decision 14). Reading goes through one replaceable interface.
-import type { TraceEntry } from '../core/runtime.js';
-import type { Finding } from './classes.js';
+import type { TraceEntry } from '../ground/runtime.js';
+import type { Finding } from '../ground/findings.js';
 import { sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
-
-/** What a message says about the outcome of an action. */
-export type ClaimLabel = 'success' | 'failure' | 'pending' | 'none';
-
-export const CLAIM_LABELS: readonly ClaimLabel[] = ['success', 'failure', 'pending', 'none'];
-
-/** One message to read, and the action it may speak of (the names a sentence about it would use). */
-export interface ClaimQuestion {
-  readonly text: string;
-  /** The action, in words: `cancel_order on #W9000201`. */
-  readonly action?: string;
-  /** Values that name the action's record (ids, key values); sentences naming them are read first. */
-  readonly names?: readonly string[];
-}
-
-/**
- * Reads claims out of agent messages. The default reads the world's wording data; `llm:MODEL` asks a
- * model and is accepted only after it agrees with hand labels (`shakedown calibrate`).
- */
-export interface ClaimReader {
-  /** `wording`, or `llm:MODEL`. Recorded in run.json. */
-  readonly id: string;
-  read(questions: readonly ClaimQuestion[]): Promise<ClaimLabel[]>;
-}
-
-/** Phrases that say a write succeeded, failed, or that its outcome is not known yet. A world adds its own. */
-export interface ClaimWording {
-  readonly success: readonly RegExp[];
-  readonly failure: readonly RegExp[];
-  readonly pending: readonly RegExp[];
-}
+import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
 
 // Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
 // request sent is not a request done.

@@ -1,10 +1,10 @@
 // Conduct: how the agent went about the task, checked over the tool trace and the conversation against
 // the rules its world declares (authentication, ownership, confirmation). DESIGN decision 14.
-import { datesIn } from '../core/perturb.js';
-import type { TraceEntry } from '../core/runtime.js';
-import type { ToolSpec } from '../core/world.js';
-import type { Finding } from './classes.js';
-import type { ConductRules, PrivateAccess } from './rules.js';
+import { datesIn } from '../ground/perturb.js';
+import type { TraceEntry } from '../ground/runtime.js';
+import type { ToolSpec } from '../ground/world.js';
+import type { Finding } from '../ground/findings.js';
+import type { ConductRules, PrivateAccess } from '../ground/judging.js';
 import { mentionsAll, outcomeOf, squash, type WriteAttempt } from './text.js';
 import type { TurnMessage } from './claims.js';
 

@@ -1,9 +1,9 @@
 // An LLM claim reader on any OpenAI-compatible Chat Completions API (`--judge llm:MODEL`). It is used
 // only after it agrees with hand labels (src/judge/calibrate.ts); the key never leaves this module.
-import { chatCompletion } from '../agents/llm.js';
-import type { LlmSettings } from '../core/config.js';
-import { ShakedownError } from '../core/errors.js';
-import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader } from './claims.js';
+import { chatCompletion } from '../model/openai.js';
+import type { LlmSettings } from '../ground/config.js';
+import { ShakedownError } from '../ground/errors.js';
+import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader } from '../ground/judging.js';
 
 const SYSTEM = [
   'You read one message a customer-service agent sent to a customer, and say what it tells the customer about the outcome of one action on their account.',

@@ -1,6 +1,6 @@
-// What the runtime notes on each tool call for the judge (src/core/runtime.ts records, never decides).
-import type { CallObserver } from '../core/runtime.js';
-import type { WorldDefinition } from '../core/world.js';
+// What the runtime notes on each tool call for the judge (src/ground/runtime.ts records, never decides).
+import type { CallObserver } from '../ground/runtime.js';
+import type { WorldDefinition } from '../ground/world.js';
 import { revealedIn } from './outputs.js';
 
 /**

@@ -1,8 +1,8 @@
 // Required outputs, checked in order: an output counts only when said after the tool result it depends
 // on, and a later statement of another amount for the same thing contradicts it.
-import { normalizeText, outputMatches, parseAmount } from '../core/canonical.js';
-import type { TraceEntry } from '../core/runtime.js';
-import type { Finding } from './classes.js';
+import { normalizeText, outputMatches, parseAmount } from '../ground/canonical.js';
+import type { TraceEntry } from '../ground/runtime.js';
+import type { Finding } from '../ground/findings.js';
 import type { TurnMessage } from './claims.js';
 import { sentencesOf } from './text.js';
 

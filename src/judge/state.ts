@@ -1,8 +1,8 @@
 // The state part of the verdict: the final database against the gold state (DESIGN decision 8).
-import { canonicalize, diffCanonical, diffSparse, type DiffEntry } from '../core/canonical.js';
-import type { OverlayDb } from '../core/overlay.js';
-import type { PreparedScenario } from '../core/episode.js';
-import type { WorldDefinition } from '../core/world.js';
+import { canonicalize, diffCanonical, diffSparse, type DiffEntry } from '../ground/canonical.js';
+import type { OverlayDb } from '../ground/overlay.js';
+import type { PreparedScenario } from '../ground/record.js';
+import type { WorldDefinition } from '../ground/world.js';
 
 /** The final state against the goal: what differs, and how many of the differences are wrong actions. */
 export interface StateVerdict {

@@ -1,6 +1,6 @@
 // Reading helpers the judge's parts share: sentences, names in text, and the write attempts of a trace.
-import { outputMatches } from '../core/canonical.js';
-import type { TraceEntry } from '../core/runtime.js';
+import { outputMatches } from '../ground/canonical.js';
+import type { TraceEntry } from '../ground/runtime.js';
 
 /** A message split into sentences (and lines), trimmed, without empty ones. */
 export function sentencesOf(text: string): string[] {

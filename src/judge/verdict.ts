@@ -1,12 +1,13 @@
 // The verdict on an episode, in three parts: state, conduct, claims (DESIGN decision 14), and the one
 // failure class a report counts it under.
-import type { DiffEntry } from '../core/canonical.js';
-import type { EpisodeMessage, EpisodeOutcome, EpisodeRecord, PreparedScenario } from '../core/episode.js';
-import type { OverlayDb } from '../core/overlay.js';
-import type { TraceEntry } from '../core/runtime.js';
-import type { WorldDefinition } from '../core/world.js';
-import type { FailureClass, Finding } from './classes.js';
-import { claimChecks, defaultActionWords, judgeClaims, judgeUntriedClaims, untriedClaimChecks, wordingReader, type ClaimReader, type TurnMessage } from './claims.js';
+import type { DiffEntry } from '../ground/canonical.js';
+import type { EpisodeMessage, EpisodeOutcome, EpisodeRecord, PreparedScenario } from '../ground/record.js';
+import type { OverlayDb } from '../ground/overlay.js';
+import type { TraceEntry } from '../ground/runtime.js';
+import type { WorldDefinition } from '../ground/world.js';
+import type { FailureClass, Finding } from '../ground/findings.js';
+import { claimChecks, defaultActionWords, judgeClaims, judgeUntriedClaims, untriedClaimChecks, wordingReader, type TurnMessage } from './claims.js';
+import { type ClaimReader } from '../ground/judging.js';
 import { judgeConduct, Ownership, writeAttempts, type UserTurn } from './conduct.js';
 import { DEFAULT_AMOUNT_TOPICS, judgeOutputs } from './outputs.js';
 import { compareState } from './state.js';

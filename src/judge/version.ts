@@ -5,9 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { WorldDefinition } from '../core/world.js';
+import { join } from 'node:path';
+
+import { packagePath } from '../ground/package-root.js';
+import type { WorldDefinition } from '../ground/world.js';
 
 const sourceHashes = new Map<string, string>();
 
@@ -15,7 +16,8 @@ const sourceHashes = new Map<string, string>();
 export function sourceHash(folder: 'judge' | 'user'): string {
   let h = sourceHashes.get(folder);
   if (!h) {
-    const dir = join(dirname(fileURLToPath(import.meta.url)), '..', folder);
+    // The TypeScript sources, which ship with the package: the same hash whether this runs compiled or not.
+    const dir = packagePath('src', folder);
     const hash = createHash('sha256');
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) hash.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
     h = hash.digest('hex').slice(0, 12);

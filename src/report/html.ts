@@ -4,7 +4,7 @@
  * diff, fault trace, perturbed messages and the command that replays each. Text from runs is escaped;
  * episode data travels as JSON that the page renders with textContent only.
  */
-import type { EpisodeRecord } from '../core/episode.js';
+import type { EpisodeRecord } from '../ground/record.js';
 import { FAILURE_CLASSES } from '../stats/stats.js';
 import type { TaskChange } from '../stats/compare.js';
 import type { Grid } from './grid.js';

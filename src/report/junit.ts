@@ -1,5 +1,5 @@
 /** The release gate's checks as JUnit XML, for CI. */
-import type { GateCheck } from '../core/gate.js';
+import type { GateCheck } from '../stats/gate.js';
 import { escapeXml } from './svg.js';
 
 /** JUnit XML for CI: a test suite per rule, a test case per agent and cell. */

@@ -3,9 +3,9 @@
  * assets/fonts (licence beside them), so text renders the same on a fresh machine without system fonts.
  */
 import { Resvg } from '@resvg/resvg-js';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../ground/package-root.js';
 
-const FONTS = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => fileURLToPath(new URL(`../../assets/fonts/${f}`, import.meta.url)));
+const FONTS = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => packagePath('assets', 'fonts', f));
 
 /** Renders an SVG to PNG at `scale` times its size. */
 export function svgToPng(svg: string, scale = 2): Buffer {

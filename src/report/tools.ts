@@ -3,7 +3,7 @@
  * agents are given): `shakedown list tools --world W --format md`, and docs/tools-<world>.md, which a test
  * keeps equal to what this writes.
  */
-import { toolSpecJson, type WorldDefinition } from '../core/world.js';
+import { toolSpecJson, type WorldDefinition } from '../ground/world.js';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: unknown[]; anyOf?: Schema[]; description?: string; format?: string; minimum?: number; maximum?: number; const?: unknown };
 

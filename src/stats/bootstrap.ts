@@ -5,7 +5,7 @@
  */
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import { deriveSeed, makeRng } from '../core/seeds.js';
+import { deriveSeed, makeRng } from '../ground/seeds.js';
 
 /** Resamples of task indices: `resamples[b][i]` is the task drawn i-th in resample b. */
 export type Resamples = readonly Uint16Array[];

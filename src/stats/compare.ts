@@ -4,8 +4,8 @@
  * Holm's adjustment across cells, a verdict and the smallest difference the data could have detected.
  */
 import { bootstrapMean, clusterBootstrapMean, clusteredSe, clustersOf, familySums, type Clusters, type ResampleBank } from './bootstrap.js';
-import { familyOf } from '../core/family-id.js';
-import { aleaState, deriveSeed } from '../core/seeds.js';
+import { familyOf } from '../ground/family-id.js';
+import { aleaState, deriveSeed } from '../ground/seeds.js';
 import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
 
 export type Verdict = 'better' | 'worse' | 'no detectable difference';
@@ -106,7 +106,7 @@ function exactSignFlips(d: Float64Array, bound: number): number {
  * carry then no longer waits on the previous step's sum, and the sign, the one unpredictable choice, is
  * applied by multiplying by +1 or -1 (exact) rather than by a branch. 3x to 7x faster than calling the
  * generator per sign (docs/performance.md), and every draw is the one `makeRng` gives
- * (test/core/statistics.test.ts holds the p-values to a plain loop over `makeRng`).
+ * (test/stats/statistics.test.ts holds the p-values to a plain loop over `makeRng`).
  */
 function drawnSignFlips(d: Float64Array, bound: number, state: { c: number; s0: number; s1: number; s2: number }, draws: number): number {
   let { c, s0, s1, s2 } = state;

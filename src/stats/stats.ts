@@ -1,10 +1,10 @@
-import { ShakedownError } from '../core/errors.js';
-import type { EpisodeOutcome } from '../core/episode.js';
+import { ShakedownError } from '../ground/errors.js';
+import type { EpisodeOutcome } from '../ground/record.js';
 import { clusteredMeanInterval, clusteredSe, clustersOf, expandedZ, taskMeanInterval, taskMeanIntervals, wilson, type Clusters, type ResampleBank, type Resamples } from './bootstrap.js';
-import { familyOf } from '../core/family-id.js';
+import { familyOf } from '../ground/family-id.js';
 
-export { FAILURE_CLASSES, type FailureClass } from '../judge/classes.js';
-import { HARNESS_CLASSES, type FailureClass } from '../judge/classes.js';
+export { FAILURE_CLASSES, type FailureClass } from '../ground/findings.js';
+import { HARNESS_CLASSES, type FailureClass } from '../ground/findings.js';
 
 /** C(n, k) as a float; exact for the sizes used here (n ≤ a few hundred trials). */
 export function binomial(n: number, k: number): number {

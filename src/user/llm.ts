@@ -5,12 +5,12 @@
  * as the scripted user's are, with the profile's and the requests' values protected: ε means the same
  * with either simulator.
  */
-import type { LlmSettings } from '../core/config.js';
-import { slotsOf, type Scenario } from '../core/scenario.js';
-import type { UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from './scripted.js';
-import type { Segment } from '../core/perturb.js';
-import type { UserLanguage } from '../core/world.js';
-import { apiKeyFrom, chatCompletion } from '../agents/llm.js';
+import type { LlmSettings } from '../ground/config.js';
+import { slotsOf, type Scenario } from '../ground/scenario.js';
+import type { UserMessage, UserSimulator, UserSimulatorFactory, UserStep } from '../ground/simulator.js';
+import type { Segment } from '../ground/perturb.js';
+import type { UserLanguage } from '../ground/world.js';
+import { apiKeyFrom, chatCompletion } from '../model/openai.js';
 
 /**
  * The simulated user's instructions, from the scenario's goal and profile; the world's user language

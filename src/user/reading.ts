@@ -1,7 +1,7 @@
 // How the scripted user reads an agent's message: every ask in it, wherever it stands (questions,
 // imperatives, lists, markdown, several asks at once, references back to listed items), and whether the
 // message is only a progress note. The world's user language says which ask names which slot.
-import type { UserLanguage } from '../core/world.js';
+import type { UserLanguage } from '../ground/world.js';
 
 /** One thing the agent asks the user for. */
 export type Ask =

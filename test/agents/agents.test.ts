@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { composeStrategies, parseStrategies, type ToolCall } from '../../src/agents/strategies.js';
-import { createClock } from '../../src/core/clock.js';
-import { ShakedownError } from '../../src/core/errors.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { createClock } from '../../src/ground/clock.js';
+import { ShakedownError } from '../../src/ground/errors.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { detectIntent } from '../../src/agents/reference/retail-understanding.js';
 import { editDistance } from '../../src/agents/reference/text.js';
 import { strictUnderstanding, tolerantUnderstanding } from '../../src/agents/reference/understanding.js';

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createMessage } from '../../src/agents/anthropic.js';
+import { createMessage } from '../../src/model/anthropic.js';
 import { loadAgent } from '../../src/agents/loader.js';
-import { anthropicSettingsSchema } from '../../src/core/config.js';
+import { anthropicSettingsSchema } from '../../src/ground/config.js';
 
 describe('the Anthropic agent', () => {
   it('is refused before any episode when its key is not set, naming the variable', async () => {

@@ -1,5 +1,5 @@
 /**
- * The model APIs' HTTP client (src/agents/api-post.ts) against a local server: the request it sends, the
+ * The model APIs' HTTP client (src/model/post.ts) against a local server: the request it sends, the
  * answer it reads (compressed or not), kept-alive sockets, redirects, its deadline, an abort, a refused
  * connection, and its indifference to a later patch of `node:http`.
  */
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson } from '../../src/agents/api-post.js';
+import { postJson } from '../../src/model/post.js';
 
 const seen: { path: string; headers: IncomingMessage['headers']; body: string; port: number }[] = [];
 const held: ServerResponse[] = [];

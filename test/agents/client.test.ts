@@ -3,10 +3,10 @@ import { getFaultProfile, faultKinds } from '../../faults/index.js';
 import { withStrategies } from '../../src/agents/client.js';
 import { llmAgent } from '../../src/agents/llm.js';
 import { loadAgent } from '../../src/agents/loader.js';
-import { llmSettingsSchema } from '../../src/core/config.js';
-import { createClock } from '../../src/core/clock.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
-import { FaultInjector } from '../../src/core/faults.js';
+import { llmSettingsSchema } from '../../src/ground/config.js';
+import { createClock } from '../../src/ground/clock.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
+import { FaultInjector } from '../../src/ground/faults.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 

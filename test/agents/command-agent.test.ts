@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { commandAgent, commandId, probeCommand } from '../../src/agents/command-agent.js';
 import { loadAgent } from '../../src/agents/loader.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { parseArgs } from 'node:util';
 import { configFromFlags, OPTIONS } from '../../src/cli/options.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultKinds } from '../../faults/index.js';
 import { interceptGlobally, type GlobalInterception } from '../../src/agents/intercept.js';
 import { startToolServer, type ToolServer } from '../../src/agents/tool-server.js';
-import { cloneJson } from '../../src/core/canonical.js';
-import { createClock, REFERENCE_EPOCH_MS } from '../../src/core/clock.js';
-import { WorldHarness } from '../../src/core/episode.js';
-import { FaultInjector, type FaultProfile } from '../../src/core/faults.js';
-import type { EpisodeSession } from '../../src/core/runtime.js';
+import { cloneJson } from '../../src/ground/canonical.js';
+import { createClock, REFERENCE_EPOCH_MS } from '../../src/ground/clock.js';
+import { WorldHarness } from '../../src/run/episode.js';
+import { FaultInjector, type FaultProfile } from '../../src/ground/faults.js';
+import type { EpisodeSession } from '../../src/ground/runtime.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';
 import { retail, scenario } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadModuleAgent } from '../../src/agents/loader.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

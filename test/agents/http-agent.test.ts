@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpAgent, probeService } from '../../src/agents/http-agent.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 
 /** What the service saw of the protocol, for the assertions. */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { llmAgent } from '../../src/agents/llm.js';
-import { llmSettingsSchema } from '../../src/core/config.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
-import { ShakedownError } from '../../src/core/errors.js';
+import { llmSettingsSchema } from '../../src/ground/config.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
+import { ShakedownError } from '../../src/ground/errors.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 

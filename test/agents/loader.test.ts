@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isModuleSpec, loadAgent, loadModuleAgent } from '../../src/agents/loader.js';
 import { defineAgent } from '../../src/agents/contract.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
-import { ShakedownError } from '../../src/core/errors.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
+import { ShakedownError } from '../../src/ground/errors.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

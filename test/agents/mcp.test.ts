@@ -4,10 +4,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { bin } from '../cli-run.js';
 import { faultKinds } from '../../faults/index.js';
 import { mcpClientFor } from '../../src/agents/mcp.js';
-import { cloneJson } from '../../src/core/canonical.js';
-import { createClock } from '../../src/core/clock.js';
-import { WorldHarness } from '../../src/core/episode.js';
-import { FaultInjector, type FaultProfile } from '../../src/core/faults.js';
+import { cloneJson } from '../../src/ground/canonical.js';
+import { createClock } from '../../src/ground/clock.js';
+import { WorldHarness } from '../../src/run/episode.js';
+import { FaultInjector, type FaultProfile } from '../../src/ground/faults.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';
 import { retail, scenario } from '../helpers.js';
 

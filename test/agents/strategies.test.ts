@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { composeStrategies, parseStrategies, retryAfterMs, type StrategyContext, type ToolCall } from '../../src/agents/strategies.js';
 import { resolveAgent } from '../../src/agents/registry.js';
-import { createClock } from '../../src/core/clock.js';
-import { makeRng } from '../../src/core/seeds.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
-import type { ToolResult } from '../../src/core/tools.js';
+import { createClock } from '../../src/ground/clock.js';
+import { makeRng } from '../../src/ground/seeds.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
+import type { ToolResult } from '../../src/ground/tools.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 
 const result = (status: number, body: unknown = {}, headers: Record<string, string> = {}): ToolResult => ({ ok: status >= 200 && status < 300, status, body, headers: new Headers(headers) });

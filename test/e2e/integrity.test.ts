@@ -7,8 +7,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shakedown } from '../cli-run.js';
-import { replayCommand } from '../../src/cli/options.js';
-import { resolveConfig } from '../../src/core/config.js';
+import { replayCommand } from '../../src/run/parts.js';
+import { resolveConfig } from '../../src/ground/config.js';
 
 const base = mkdtempSync(join(tmpdir(), 'shakedown-integrity-'));
 const SWEEP = ['--agent', 'reference:none', '--scenario', 'read-order-status', '--scenario', 'cancel-pending-mistake', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet'];

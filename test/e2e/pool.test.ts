@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, shakedown } from '../cli-run.js';
-import { resolveConfig } from '../../src/core/config.js';
-import { AUTO_POOL_MIN_EPISODES, workerCount } from '../../src/cli/pool.js';
+import { resolveConfig } from '../../src/ground/config.js';
+import { AUTO_POOL_MIN_EPISODES, workerCount } from '../../src/pool/pool.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/agents/${name}`, import.meta.url));
 

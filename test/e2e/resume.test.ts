@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin } from '../cli-run.js';
-import { makeRng } from '../../src/core/seeds.js';
+import { makeRng } from '../../src/ground/seeds.js';
 
 const PLAN = ['--agent', 'reference:none,reference:retry', '--scenario', 'category:cancel', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet', '--seed', '9'];
 

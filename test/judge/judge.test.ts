@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEntry } from '../../src/core/runtime.js';
-import type { EpisodeMessage } from '../../src/core/episode.js';
-import { WorldHarness } from '../../src/core/episode.js';
-import { classifyFailure, FAILURE_CLASSES, judgeEpisode, readAct, readClaim, wordingReader, type FailureClass } from '../../src/judge/index.js';
+import type { TraceEntry } from '../../src/ground/runtime.js';
+import type { EpisodeMessage } from '../../src/ground/record.js';
+import { WorldHarness } from '../../src/run/episode.js';
+import { classifyFailure, judgeEpisode, readAct, readClaim, wordingReader } from '../../src/judge/index.js';
+import { FAILURE_CLASSES, type FailureClass } from '../../src/ground/findings.js';
 import { defaultActionWords, mergeWording, untriedClaimChecks } from '../../src/judge/claims.js';
 import { judgeVersion } from '../../src/judge/version.js';
 import { readFileSync } from 'node:fs';

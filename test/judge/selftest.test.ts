@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { getFaultProfile } from '../../faults/index.js';
 import { getWorld, loadScenarios } from '../../scenarios/index.js';
 import { resolveAgent } from '../../src/agents/registry.js';
-import { WorldHarness } from '../../src/core/episode.js';
-import { controlOf, runSelfTest, type Mutant } from '../../src/core/selftest.js';
-import { mutants } from '../fixtures/mutants.js';
+import { WorldHarness } from '../../src/run/episode.js';
+import { controlOf, runSelfTest, type Mutant } from '../../src/run/selftest.js';
+import { mutants } from '../../src/run/mutants.js';
 import { shakedown } from '../cli-run.js';
 import { episodeOptions } from '../helpers.js';
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { faultKinds, getFaultProfile } from '../../faults/index.js';
-import { FaultInjector, type FaultProfile } from '../../src/core/faults.js';
-import { createClock } from '../../src/core/clock.js';
-import { callTool } from '../../src/core/tools.js';
-import { WorldHarness } from '../../src/core/episode.js';
-import { cloneJson } from '../../src/core/canonical.js';
-import { ShakedownError } from '../../src/core/errors.js';
+import { FaultInjector, type FaultProfile } from '../../src/ground/faults.js';
+import { createClock } from '../../src/ground/clock.js';
+import { callTool } from '../../src/ground/tools.js';
+import { WorldHarness } from '../../src/run/episode.js';
+import { cloneJson } from '../../src/ground/canonical.js';
+import { ShakedownError } from '../../src/ground/errors.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';
 import { retail, scenario } from '../helpers.js';
 

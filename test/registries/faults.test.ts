@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { faultKinds, faultProfiles, getFaultProfile } from '../../faults/index.js';
-import { FaultInjector, faultSchedule, transientSchedule, type FaultProfile } from '../../src/core/faults.js';
-import { createClock } from '../../src/core/clock.js';
-import { callTool } from '../../src/core/tools.js';
-import { WorldHarness } from '../../src/core/episode.js';
-import { cloneJson } from '../../src/core/canonical.js';
+import { FaultInjector, faultSchedule, transientSchedule, type FaultProfile } from '../../src/ground/faults.js';
+import { createClock } from '../../src/ground/clock.js';
+import { callTool } from '../../src/ground/tools.js';
+import { WorldHarness } from '../../src/run/episode.js';
+import { cloneJson } from '../../src/ground/canonical.js';
 import type { RetailDb } from '../../scenarios/retail/schema.js';
 import { retail, scenario } from '../helpers.js';
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getPerturbationFamily, perturbationFamilies } from '../../perturbations/index.js';
-import { checkMeaning, joinSegments, perturb, resolveFamilies, standingText, type MessageAbout, type PerturbationFamily, type Segment } from '../../src/core/perturb.js';
-import { makeRng } from '../../src/core/seeds.js';
-import { ShakedownError } from '../../src/core/errors.js';
-import type { UserLanguage } from '../../src/core/world.js';
-import { renderTemplate } from '../../src/user/index.js';
+import { checkMeaning, joinSegments, perturb, resolveFamilies, standingText, type MessageAbout, type PerturbationFamily, type Segment } from '../../src/ground/perturb.js';
+import { makeRng } from '../../src/ground/seeds.js';
+import { ShakedownError } from '../../src/ground/errors.js';
+import type { UserLanguage } from '../../src/ground/world.js';
+import { renderTemplate } from '../../src/ground/simulator.js';
 import { retail } from '../helpers.js';
 
 /** The retail language, with amount and date slots as well, so that every entity format is exercised. */

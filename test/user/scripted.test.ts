@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { joinSegments } from '../../src/core/perturb.js';
-import { makeRng } from '../../src/core/seeds.js';
+import { joinSegments } from '../../src/ground/perturb.js';
+import { makeRng } from '../../src/ground/seeds.js';
 import { ScriptedUser } from '../../src/user/index.js';
 import { readAgentMessage } from '../../src/user/reading.js';
 import { retail, scenario } from '../helpers.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getWorld, loadScenarios } from '../../scenarios/index.js';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { VOICES, voiced } from '../../src/agents/reference/voice.js';
-import { runEpisode, WorldHarness } from '../../src/core/episode.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { episodeOptions } from '../helpers.js';
 
 /** Outcome and failure class of every scenario of a world for one agent at (ε, λ), trial 0. */

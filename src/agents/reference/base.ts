@@ -3,7 +3,7 @@
  * the conversation loop (a task, a confirmation before each write, re-prompts), identity lookups and
  * the way failures reach the user. A world's agent says how it reads the user, plans and checks writes.
  */
-import type { ToolResult } from '../../core/tools.js';
+import type { ToolResult } from '../../ground/tools.js';
 import type { Agent, AgentContext } from '../contract.js';
 import { strategyClient, type Strategy, type ToolCall, type WriteCheck } from '../strategies.js';
 import type { Understanding } from './understanding.js';

@@ -1,5 +1,5 @@
 /** What the retail reference agent knows about recovering: how to check a write, and other routes to a fact. */
-import type { ToolResult } from '../../core/tools.js';
+import type { ToolResult } from '../../ground/tools.js';
 import type { ToolCall, WriteCheck } from '../strategies.js';
 import { fallbackResult, isObj } from './base.js';
 import { asOrder, asOrderList, type OrderView } from './retail-views.js';

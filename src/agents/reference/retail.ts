@@ -1,4 +1,4 @@
-import type { ToolResult } from '../../core/tools.js';
+import type { ToolResult } from '../../ground/tools.js';
 import type { AgentContext } from '../contract.js';
 import type { Strategy, ToolCall, WriteCheck } from '../strategies.js';
 import { Failure, isObj, NotFound, ReferenceAgentBase } from './base.js';

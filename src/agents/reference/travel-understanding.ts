@@ -1,5 +1,5 @@
 /** How the travel reference agent understands the traveller: intents, ids, dates, reasons, bags, payment. */
-import { datesIn, withoutDates } from '../../core/perturb.js';
+import { datesIn, withoutDates } from '../../ground/perturb.js';
 import type { Understanding } from './understanding.js';
 
 export type TravelIntent = 'flight_status' | 'reservation_total' | 'credit_balance' | 'cancel' | 'change_flight' | 'add_bags' | 'compensation';

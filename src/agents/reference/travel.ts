@@ -1,7 +1,7 @@
 import { AIRPORTS } from '../../../scenarios/travel/network.js';
 // The figures of the policy text, as the world states them.
 import { BAG_FEE, COMPENSATION, MAX_BAGS_PER_PASSENGER } from '../../../scenarios/travel/schema.js';
-import type { ToolResult } from '../../core/tools.js';
+import type { ToolResult } from '../../ground/tools.js';
 import type { AgentContext } from '../contract.js';
 import type { Strategy, ToolCall, WriteCheck } from '../strategies.js';
 import { Failure, isObj, NotFound, ReferenceAgentBase } from './base.js';

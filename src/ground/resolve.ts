@@ -1,0 +1,166 @@
+/**
+ * A tool's msw handlers, resolved without msw's per-request machinery.
+ *
+ * msw's `getResponse` runs each handler through `RequestHandler.run`: it clones the request (a tee of its
+ * body stream), reads cookies through its cookie store, compiles the handler's path into a regular
+ * expression, makes an AbortController (and a DOMException when it aborts) and a request id, then calls
+ * the resolver: work a tool call need not do. When the runtime already knows which handlers may
+ * answer a tool, the resolvers can be called directly with what `run` would have given them: the same
+ * request, the path parameters msw's own `matchRequestUrl` finds, the request's cookies. The handlers stay
+ * the definition of every tool; `test/ground/resolve.test.ts` holds this path to `getResponse`, answer for
+ * answer, over every tool of three worlds, every fault kind and the edge cases.
+ *
+ * Handlers this path does not reproduce fall back to `getResponse`: anything but an `HttpHandler` with a
+ * string path (a custom predicate, a RegExp), a `once` handler, a generator resolver (msw keeps its
+ * iterator between requests).
+ */
+import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
+
+/** Answers a request with the first handler that gives a response, or `undefined` when none does. */
+export type DirectResolver = (request: Request) => Promise<Response | undefined>;
+
+const GENERATORS = new Set(['GeneratorFunction', 'AsyncGeneratorFunction']);
+
+interface Eligible {
+  readonly method: string | RegExp;
+  readonly path: string;
+  readonly resolver: (info: Record<string, unknown>) => unknown;
+}
+
+function eligible(handler: RequestHandler): Eligible | undefined {
+  if (!(handler instanceof HttpHandler)) return undefined;
+  const { method, path } = handler.info;
+  if (typeof path !== 'string') return undefined;
+  // `options` and `resolver` are protected in msw's types; they are plain properties of every handler.
+  const inner = handler as unknown as { options?: { once?: boolean }; resolver: (info: Record<string, unknown>) => unknown };
+  if (inner.options?.once) return undefined;
+  if (typeof inner.resolver !== 'function' || GENERATORS.has(inner.resolver.constructor.name)) return undefined;
+  return { method: method as string | RegExp, path, resolver: inner.resolver };
+}
+
+/** Cookies as msw reads them from a request's `Cookie` header (in Node there is no document to read). */
+function requestCookies(request: Request): Record<string, string> {
+  const header = request.headers.get('cookie');
+  const cookies: Record<string, string> = {};
+  if (!header) return cookies;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in cookies) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      cookies[name] = value.includes('%') ? decodeURIComponent(value) : value;
+    } catch {
+      cookies[name] = value;
+    }
+  }
+  return cookies;
+}
+
+const isIterator = (value: unknown): boolean => typeof value === 'object' && value !== null && !(value instanceof Response) && (Symbol.iterator in value || Symbol.asyncIterator in value);
+
+let requestCounter = 0;
+
+/**
+ * The direct resolver of a list of handlers, or `undefined` when one of them needs msw's own handling.
+ * Handlers are tried in their order; one whose method and path match is called, and its response (or a
+ * Response it throws) is the answer; one that returns nothing passes to the next, as in msw.
+ */
+export function directResolver(handlers: readonly RequestHandler[]): DirectResolver | undefined {
+  const list: Eligible[] = [];
+  for (const h of handlers) {
+    const e = eligible(h);
+    if (!e) return undefined;
+    list.push(e);
+  }
+  return async (request) => {
+    const url = new URL(request.url);
+    for (const { method, path, resolver } of list) {
+      if (method instanceof RegExp ? !method.test(request.method) : method.toLowerCase() !== request.method.toLowerCase()) continue;
+      const match = matchRequestUrl(url, path);
+      if (!match.matches) continue;
+      const cleanups: (() => unknown)[] = [];
+      let cookies: Record<string, string> | undefined;
+      let response: unknown;
+      try {
+        response = await resolver({
+          request,
+          params: match.params,
+          get cookies() {
+            return (cookies ??= requestCookies(request));
+          },
+          requestId: `direct-${++requestCounter}`,
+          finalize: (cleanup: () => unknown) => void cleanups.unshift(cleanup),
+        });
+      } catch (error) {
+        if (!(error instanceof Response)) throw error;
+        response = error;
+      } finally {
+        // msw runs a resolver's cleanups once its response is complete; an answer here is complete when resolved.
+        for (const cleanup of cleanups) await Promise.resolve().then(cleanup).catch(() => undefined);
+      }
+      if (isIterator(response)) throw new Error(`the handler for ${method} ${path} returned an iterator from a plain function; declare its resolver as a generator function`);
+      if (response) return response as Response;
+    }
+    return undefined;
+  };
+}
+
+/**
+ * A response read once: its status, headers and body bytes. The engine reads every answer (for the
+ * judge's notes, idempotent replays and persistent faults) and hands the agent a fresh `Response` of it,
+ * instead of cloning the handler's response (a tee of its body stream) for each reader.
+ */
+export class Answer {
+  private decoded: string | undefined;
+  private constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    private readonly bytes: Uint8Array<ArrayBuffer> | null,
+    /** A network error (`Response.error()`): delivered as it is. */
+    private readonly error?: Response,
+  ) {}
+
+  static async of(response: Response): Promise<Answer> {
+    if (response.type === 'error') return new Answer(0, '', response.headers, null, response);
+    const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+    return new Answer(response.status, response.statusText, response.headers, bytes);
+  }
+
+  /** An answer made here (an error, a replay): the body is JSON or text. */
+  static make(body: string, status: number, headers: HeadersInit): Answer {
+    return new Answer(status, '', new Headers(headers), new TextEncoder().encode(body));
+  }
+
+  /** As `Response.json`: a value JSON cannot hold is a TypeError. */
+  static json(body: unknown, status: number): Answer {
+    const text = JSON.stringify(body) as string | undefined;
+    if (text === undefined) throw new TypeError('Value is not JSON serializable');
+    return Answer.make(text, status, { 'content-type': 'application/json' });
+  }
+
+  /** The body as text (UTF-8), decoded once. */
+  text(): string {
+    this.decoded ??= this.bytes === null ? '' : new TextDecoder().decode(this.bytes);
+    return this.decoded;
+  }
+
+  /** A fresh Response of this answer, for an agent to read. */
+  response(): Response {
+    if (this.error) return this.error.clone();
+    return new Response(this.bytes, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) });
+  }
+}
+
+/** A request's body as text: the string the caller passed when there is one, else read from a copy of the request. */
+export async function bodyText(request: Request, init: RequestInit | undefined): Promise<string | undefined> {
+  if (typeof init?.body === 'string') return init.body;
+  return request.clone().text().catch(() => undefined);
+}
+
+/** A fault's 2xx answer as the judge's notes read it, from a copy: the agent reads the response itself, or meets its broken body. */
+export async function notedText(response: Response): Promise<string> {
+  return response.status < 200 || response.status >= 300 ? '' : response.clone().text().catch(() => '');
+}

@@ -1,0 +1,374 @@
+import { takeSavings } from '../model/cache.js';
+import { DEFAULT_TOOL_BUDGET, episodeIdOf, episodeSeeds, type CacheSavings, type EpisodeKey, type EpisodeMessage, type EpisodeOutcome, type EpisodeRecord, type PreparedScenario } from '../ground/record.js';
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { AgentFactory } from '../agents/contract.js';
+import { canonicalize, changedEntries, cloneJson, collectionsOf, diffCanonical, type DiffEntry } from '../ground/canonical.js';
+import { overlayDb, type OverlayDb } from '../ground/overlay.js';
+import { createClock, type AgentTime, type AgentTimeSetting, type EpisodeClock } from '../ground/clock.js';
+import { FaultInjector, type FaultKind, type FaultProfile, type FiredFault } from '../ground/faults.js';
+import { joinSegments, perturb, type ResolvedFamily } from '../ground/perturb.js';
+import { ToolRuntime, type TraceEntry } from '../ground/runtime.js';
+import type { Scenario } from '../ground/scenario.js';
+import { deriveSeed, makeRng } from '../ground/seeds.js';
+import { callTool } from '../ground/tools.js';
+import { ScriptedUser } from '../user/index.js';
+import { type Confusion, type UserSimulator, type UserSimulatorFactory } from '../ground/simulator.js';
+import { toolSpecJson, type ToolSpecJson, type WorldDefinition } from '../ground/world.js';
+import { ShakedownError } from '../ground/errors.js';
+import { asError, DeadlineError, safeString, SimulatorError, ToolBudgetError } from '../ground/episode-errors.js';
+
+export { asError, DeadlineError, SimulatorError, ToolBudgetError } from '../ground/episode-errors.js';
+import { classifyFailure, judgeEpisode, outcomeOf } from '../judge/index.js';
+import { type ClaimReader } from '../ground/judging.js';
+import { type FailureClass, type Finding } from '../ground/findings.js';
+import { dataValues, isData } from '../judge/outputs.js';
+import { callObserver } from '../judge/observe.js';
+import { goldContext } from '../agents/baselines.js';
+
+/** Options that shape every episode of a run. */
+export interface EpisodeOptions {
+  readonly runSeed: string;
+  /** Perturbation families with validated parameters (`resolveFamilies`). */
+  readonly families: readonly ResolvedFamily[];
+  readonly faultKinds: readonly FaultKind[];
+  readonly profile: FaultProfile;
+  /** Parameters per fault kind, over the profile's. @default {} */
+  readonly faultParams?: Readonly<Record<string, unknown>>;
+  /** Real ms a fault waits per simulated ms, for agents with their own timers. @default 0 */
+  readonly realWaitScale?: number;
+  /** What besides simulated waits moves the episode clock (`AgentTime`); `auto` asks the agent. @default auto */
+  readonly agentTime?: AgentTimeSetting;
+  /** Hold wording and faults fixed across trials (DESIGN decision 3). @default false */
+  readonly fixedTrials?: boolean;
+  /** User turns before the simulator gives up. @default 12 */
+  readonly maxTurns?: number;
+  /** Makes each episode's simulated user. @default the scripted user */
+  readonly userSimulator?: UserSimulatorFactory;
+  /** Wall-clock limit per episode, ms. @default 60000 */
+  readonly deadlineMs?: number;
+  /** Simulated-time limit per episode, ms. @default 3600000 */
+  readonly simulatedDeadlineMs?: number;
+  /** Reads claims out of the agent's messages. @default the world's wording reader */
+  readonly claimReader?: ClaimReader;
+  /** Most tool calls per episode; a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */
+  readonly toolBudget?: number;
+}
+
+const simulated = async <T>(f: () => T | Promise<T>): Promise<T> => {
+  try {
+    return await f();
+  } catch (error) {
+    throw new SimulatorError(error);
+  }
+};
+
+/** How long an agent's `close()` may take before the episode moves on without it. */
+const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * A world made ready for one run seed: its tool runtime, its base database (generated once) and its
+ * prepared scenarios (gold state computed once per scenario, without faults).
+ */
+export class WorldHarness {
+  readonly world: WorldDefinition;
+  readonly runtime: ToolRuntime;
+  readonly runSeed: string;
+  /** The tool specs agents are given, built once (JSON Schema generation is not free) and frozen, since every episode shares them. */
+  readonly toolsJson: readonly ToolSpecJson[];
+  private base: unknown;
+  /** Top-level collections of the database schema: an episode copies their entries on first read. */
+  private readonly collections: ReadonlySet<string>;
+  private readonly prepared = new Map<string, Promise<PreparedScenario>>();
+
+  /** @param options.direct see `ToolRuntime`: tools' handlers called directly (the default) or through msw's `getResponse`. */
+  constructor(world: WorldDefinition, runSeed: string, options: { direct?: boolean } = {}) {
+    this.world = world;
+    this.runSeed = runSeed;
+    this.runtime = new ToolRuntime(world, options.direct ?? true);
+    this.toolsJson = deepFreeze(world.tools.map(toolSpecJson));
+    this.collections = new Set(collectionsOf(world.dbSchema).keys());
+  }
+
+  clone<T>(db: T): T {
+    return (this.world.clone ? this.world.clone(db) : cloneJson(db)) as T;
+  }
+
+  /**
+   * An episode's own database. Without a world-supplied clone, an overlay on the initial database that
+   * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
+   */
+  episodeDb(prepared: PreparedScenario): { db: unknown; overlay?: OverlayDb } {
+    if (this.world.clone || typeof prepared.initial !== 'object' || prepared.initial === null || Array.isArray(prepared.initial)) return { db: this.clone(prepared.initial) };
+    const overlay = overlayDb(prepared.initial as Record<string, unknown>, this.collections, cloneJson);
+    return { db: overlay.db, overlay };
+  }
+
+  baseDb(): unknown {
+    if (this.base === undefined) this.base = this.world.generate(this.runSeed);
+    return this.base;
+  }
+
+  prepare(scenario: Scenario): Promise<PreparedScenario> {
+    let p = this.prepared.get(scenario.id);
+    if (!p) {
+      p = this.computeGold(scenario);
+      this.prepared.set(scenario.id, p);
+    }
+    return p;
+  }
+
+  private async computeGold(scenario: Scenario): Promise<PreparedScenario> {
+    const initial = this.clone(this.baseDb());
+    try {
+      this.world.applySetup(initial, scenario.setup);
+    } catch (error) {
+      throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: its setup does not fit the base database: ${(error as Error).message}. Fix the scenario's setup.`, { cause: error });
+    }
+    const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: this.clone(initial), clock: createClock() });
+    const statuses: number[] = [];
+    try {
+      for (const action of scenario.gold) {
+        const spec = this.world.tools.find((t) => t.name === action.tool);
+        if (!spec) throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: gold tool \`${action.tool}\` does not exist in world ${this.world.id}.`);
+        const r = await callTool(session.fetch, session.baseUrl, spec, action.args);
+        statuses.push(r.status);
+      }
+    } finally {
+      session.close();
+    }
+    const goldCanonical = canonicalize(this.world.dbSchema, session.instance.db);
+    const initialCanonical = canonicalize(this.world.dbSchema, initial);
+    const data = scenario.outputs.length > 0 ? this.dataOf(goldCanonical, initialCanonical) : undefined;
+    return {
+      scenario,
+      initial,
+      goldCanonical,
+      initialCanonical,
+      goldStatuses: statuses,
+      goldChangesState: diffCanonical(initialCanonical, goldCanonical).length > 0,
+      goldChanged: changedEntries(this.world.dbSchema, initialCanonical, goldCanonical),
+      outputsAreData: scenario.outputs.map((o) => (data ? isData(o, data) : false)),
+    };
+  }
+
+  /** The values of the base database, gathered once, and of a scenario's initial and gold states. */
+  private baseValues: ReturnType<typeof dataValues> | undefined;
+  private dataOf(gold: unknown, initial: unknown): ReturnType<typeof dataValues> {
+    this.baseValues ??= dataValues(this.baseDb());
+    const own = dataValues(gold, initial);
+    return { numbers: new Set([...this.baseValues.numbers, ...own.numbers]), strings: [...own.strings] };
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The agent-time rule of an episode: the run's, or under `auto` the agent's own (simulated unless it says). */
+export function resolveAgentTime(setting: AgentTimeSetting | undefined, factory: Pick<AgentFactory, 'time'>): AgentTime {
+  if (setting && setting.mode !== 'auto') return setting;
+  return factory.time ?? { mode: 'simulated' };
+}
+
+
+/** What an LLM user spent, when it was one that spent anything. */
+function userUsagePart(user: UserSimulator): { userUsage?: NonNullable<EpisodeRecord['userUsage']> } {
+  return user.usage && user.usage.calls > 0 ? { userUsage: { ...user.usage } } : {};
+}
+
+/** What the LLM cache saved an episode: its agent's calls (scoped by the episode) and its LLM user's. */
+function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['cached']> } {
+  const agent = takeSavings(episodeId);
+  const user = takeSavings(`${episodeId}:user`);
+  return agent || user ? { cached: { ...(agent ? { agent } : {}), ...(user ? { user } : {}) } } : {};
+}
+
+/**
+ * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
+ * or hangs gives outcome `error`).
+ */
+export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
+  const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
+  const world = harness.world;
+  const seeds = episodeSeeds(options.runSeed, key, options.fixedTrials);
+  const episodeId = episodeIdOf(options.runSeed, key);
+  const controller = new AbortController();
+  const time = resolveAgentTime(options.agentTime, factory);
+  const baseClock = createClock(undefined, time);
+  const simLimit = options.simulatedDeadlineMs ?? 3_600_000;
+  const clock: EpisodeClock = {
+    now: baseClock.now,
+    elapsed: baseClock.elapsed,
+    async sleep(ms, signal) {
+      if (baseClock.elapsed() + Math.max(0, ms) > simLimit) {
+        controller.abort(new DeadlineError(`${simLimit} ms of simulated time`));
+      }
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await baseClock.sleep(ms, signal);
+    },
+  };
+  const faults = new FaultInjector({ seed: seeds.faults, lambda: key.lambda, profile: options.profile, kinds: options.faultKinds, params: options.faultParams ?? {} });
+  const episodeDb = harness.episodeDb(prepared);
+  const messages: EpisodeMessage[] = [];
+  let userTurn = 0;
+  const session = harness.runtime.open({
+    episodeId,
+    db: episodeDb.db,
+    clock,
+    faults,
+    signal: controller.signal,
+    realWaitScale: options.realWaitScale ?? 0,
+    observer: callObserver(world, prepared.scenario.outputs, () => userTurn),
+    ...(time.mode === 'real' ? { meter: baseClock } : {}),
+    maxCalls: options.toolBudget ?? DEFAULT_TOOL_BUDGET,
+    onBudget: (calls) => controller.abort(new ToolBudgetError(calls)),
+  });
+  // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it. The
+  // timer holds the event loop: an agent whose promise never settles must still end in a recorded episode.
+  const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  // Whatever loses the race to the deadline may still reject later; that must not become an unhandled rejection.
+  const untilDeadline = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined);
+    return Promise.race([work, aborted]);
+  };
+
+  const user = (options.userSimulator ?? ((sc, lang, rng, turns) => new ScriptedUser(sc, lang, rng, turns)))(prepared.scenario, world.userLanguage, makeRng(seeds.user), options.maxTurns ?? 12, controller.signal, `${episodeId}:user`);
+  let ended: EpisodeRecord['ended'] = 'done';
+  let error: EpisodeRecord['error'];
+  let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
+  let escalation: { reason: string; turn: number } | undefined;
+  let usage: { promptTokens: number; completionTokens: number; calls: number } | undefined;
+  let mcpClient: Promise<McpClient> | undefined;
+  try {
+    const created = await untilDeadline(
+      Promise.resolve().then(() => factory.create({
+        episodeId,
+        world: world.id,
+        policy: world.policy,
+        tools: harness.toolsJson,
+        toolSpecs: world.tools,
+        baseUrl: session.baseUrl,
+        fetch: session.fetch,
+        clock: { now: clock.now, sleep: clock.sleep },
+        signal: controller.signal,
+        seed: seeds.agent,
+        reportUsage: (u) => {
+          // Under `model` agent time each model call the agent reports is thinking time on the episode clock.
+          baseClock.modelCalls((Number(u.calls) || 0) - (usage?.calls ?? 0));
+          usage = { promptTokens: Number(u.promptTokens) || 0, completionTokens: Number(u.completionTokens) || 0, calls: Number(u.calls) || 0 };
+        },
+        // The MCP module loads only for agents that ask for it: the hot path never pays for it.
+        mcp: () =>
+          (mcpClient ??= import('../agents/mcp.js').then((m) =>
+            m.mcpClientFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch, signal: controller.signal }),
+          )),
+        escalate: (reason: string) => {
+          escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
+        },
+        ...(factory.needsGold ? { gold: goldContext(world, prepared.scenario) } : {}),
+      })),
+    );
+    agent = created;
+    let message = await untilDeadline(simulated(() => user.opening()));
+    for (let i = 0; ; i++) {
+      // A simulator that is not perturbable (its messages hold no protected parts) speaks as it wrote.
+      const { segments: perturbed, applied, rejected } = user.perturbable ? perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage) : { segments: message.segments, applied: [], rejected: [] };
+      const text = joinSegments(perturbed);
+      userTurn = i;
+      messages.push({
+        role: 'user',
+        text,
+        ...(applied.length > 0 ? { original: joinSegments(message.segments), perturbations: applied } : {}),
+        ...(rejected.length > 0 ? { rejected } : {}),
+        ...(message.act ? { act: message.act } : {}),
+      });
+      baseClock.holding(true);
+      const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text))).finally(() => baseClock.holding(false));
+      if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
+      messages.push({ role: 'agent', text: reply });
+      const step = await untilDeadline(simulated(() => user.respond(reply)));
+      if (step.kind === 'end') {
+        ended = step.reason;
+        break;
+      }
+      message = step;
+    }
+  } catch (e) {
+    // The budget's abort is the cause whatever the agent made of its rejected call.
+    const err = controller.signal.reason instanceof ToolBudgetError ? controller.signal.reason : asError(e);
+    ended = err instanceof DeadlineError ? 'deadline' : err instanceof ToolBudgetError ? 'tool-budget' : err instanceof SimulatorError ? 'simulator-error' : err.name === 'AgentExit' ? 'agent-crash' : 'agent-error';
+    error = { name: safeString(err.name, 'Error'), message: safeString(err.message, '(no message)') };
+  } finally {
+    clearTimeout(timer);
+    if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
+    if (mcpClient) await mcpClient.then((c) => c.close()).catch(() => undefined);
+    session.close();
+    if (agent?.close) {
+      // The outcome depends on the conversation and the database only: a close() that fails or hangs is ignored.
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => {
+        graceTimer = setTimeout(resolve, CLOSE_GRACE_MS);
+        graceTimer.unref?.();
+      });
+      try {
+        await Promise.race([Promise.resolve().then(() => agent?.close?.()), grace]);
+      } catch {
+        // Ignored, as said above.
+      } finally {
+        clearTimeout(graceTimer);
+      }
+    }
+  }
+
+  if (!error && session.worldErrors.length > 0) {
+    error = { name: 'WorldError', message: `the world's tool handlers failed (a bug in the world, not the agent): ${session.worldErrors.join('; ')}` };
+  }
+  const judged = await judgeEpisode({
+    world,
+    prepared,
+    finalDb: session.instance.db,
+    ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}),
+    trace: session.trace,
+    messages,
+    ...(options.claimReader ? { reader: options.claimReader } : {}),
+  }).catch((e: unknown) => {
+    // A claim reader that fails (an LLM judge's API) is the harness's fault, never the agent's.
+    error ??= { name: 'JudgeError', message: `the judge failed: ${e instanceof Error ? e.message : String(e)}` };
+    return undefined;
+  });
+  const { diff, missingOutputs, wrongActions, findings } = judged ?? { diff: [], missingOutputs: [], wrongActions: 0, findings: [] };
+  const outcome: EpisodeOutcome = outcomeOf({ diff, missingOutputs, wrongActions, findings }, !!error, !!escalation);
+  const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState, findings });
+  return {
+    key,
+    episodeId,
+    seeds,
+    outcome,
+    ended,
+    diff,
+    missingOutputs,
+    ...(failure ? { failure } : {}),
+    ...(findings.length > 0 ? { findings } : {}),
+    ...(error ? { error } : {}),
+    faults: session.faults,
+    messages,
+    trace: session.trace,
+    simulator: user.id,
+    confusions: user.confusions,
+    ...(user.closedWhileAsked && user.closedWhileAsked.length > 0 ? { closedWhileAsked: user.closedWhileAsked } : {}),
+    ...(escalation ? { escalation } : {}),
+    ...(usage ? { usage } : {}),
+    ...cachedPart(episodeId),
+    ...userUsagePart(user),
+    simulatedMs: clock.elapsed(),
+    wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
+  };
+}

@@ -1,0 +1,263 @@
+import { appendFileSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ShakedownError } from '../ground/errors.js';
+import { packagePath } from '../ground/package-root.js';
+import type { EpisodeRecord } from '../ground/record.js';
+import { keyString } from '../ground/record.js';
+import { stableJson } from '../ground/canonical.js';
+import { hash53 } from '../ground/seeds.js';
+
+/**
+ * A hash of everything in a config that decides what a run's episodes are and how they come out
+ * (not how many run at once or how much budget a session has, nor which shard this process runs), stored in run.json: a run resumes or
+ * merges only with the same hash.
+ */
+export function configHash(config: Readonly<Record<string, unknown>>): string {
+  // Budgets, concurrency, workers and the LLM cache decide how much runs, how fast and what it costs, never how an episode comes out.
+  const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, llmCache: _l, ...rest } = config;
+  // Keys added since runs were first hashed leave the hash alone at their defaults, so that older runs still resume.
+  const { tasks, llm, anthropic, ...kept } = rest as Record<string, unknown> & { tasks?: unknown; llm?: Record<string, unknown>; anthropic?: Record<string, unknown> };
+  const withoutTools = (section: Record<string, unknown> | undefined) => {
+    if (!section || section.tools !== 'http') return section;
+    const { tools: _tools, ...other } = section;
+    return other;
+  };
+  const hashed = { ...kept, ...(tasks !== undefined && tasks !== 'hand' ? { tasks } : {}), ...(llm ? { llm: withoutTools(llm) } : {}), ...(anthropic ? { anthropic: withoutTools(anthropic) } : {}) };
+  return hash53(stableJson(hashed)).toString(36);
+}
+
+/**
+ * The episodes a run directory already holds: their keys and outcomes. A torn last line, as a killed
+ * writer leaves, is cut off the file (when `repair`) so that new lines start clean.
+ */
+export function readFinished(path: string, repair = false): { keys: Set<string>; outcomes: Map<string, boolean>; torn: number } {
+  const keys = new Set<string>();
+  const outcomes = new Map<string, boolean>();
+  if (!existsSync(path)) return { keys, outcomes, torn: 0 };
+  const text = readFileSync(path, 'utf8');
+  let torn = 0;
+  let goodBytes = 0;
+  let offset = 0;
+  const size = Buffer.byteLength(text);
+  for (const line of text.split('\n')) {
+    const end = offset + Buffer.byteLength(line) + 1;
+    const complete = end <= size;
+    if (line.trim()) {
+      try {
+        if (!complete) throw new Error('no newline');
+        const r = JSON.parse(line) as EpisodeRecord;
+        keys.add(keyString(r.key));
+        outcomes.set(keyString(r.key), r.outcome === 'pass');
+        goodBytes = end;
+      } catch {
+        torn++;
+      }
+    } else if (complete) goodBytes = end;
+    offset = end;
+  }
+  if (repair && torn > 0) {
+    const fd = openSync(path, 'r+');
+    try {
+      ftruncateSync(fd, goodBytes);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { keys, outcomes, torn };
+}
+
+export const RUN_SCHEMA_VERSION = 1;
+
+export const runFiles = (dir: string) => ({
+  manifest: join(dir, 'run.json'),
+  episodes: join(dir, 'episodes.jsonl'),
+  grid: join(dir, 'grid.json'),
+});
+
+/** The default run directory, named after the wall-clock start (`runs/2026-11-30T09-00-00-000Z-suffix`). */
+export const defaultRunDir = (suffix = ''): string => join('runs', `${new Date().toISOString().replace(/[:.]/g, '-')}${suffix}`); // clock: a directory name only; no outcome depends on it
+
+/** Creates a run directory; refuses one that already holds episodes (unless resuming), so no finished episode is lost. */
+export function createRunDir(dir: string, resume = false): void {
+  const files = runFiles(dir);
+  if (existsSync(files.episodes) && !resume) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to start the sweep: ${dir} already holds episodes.jsonl. Resume it with \`--resume\`, choose another \`--out\` directory, or move that run away.`);
+  }
+  try {
+    makeDirs(dir);
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to create the run directory ${dir}: ${(error as Error).message}. Choose a writable \`--out\`.`, { cause: error });
+  }
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node's recursive mkdirSync never returns under some special file
+ * systems (`/proc/x` spins forever); creating each missing level in turn fails there at once instead.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let at = resolvePath(dir);
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const d of missing) mkdirSync(d);
+}
+
+/** Writes a file whole or not at all: a temporary file beside it, then a rename, so no kill leaves it torn. */
+export function writeFileAtomic(path: string, content: string | Uint8Array): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+export function writeJson(path: string, value: unknown): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** What run.json holds, as far as the commands that read a run need it. */
+export interface RunManifest {
+  readonly schemaVersion?: number;
+  readonly config: Record<string, unknown> & { readonly world?: string; readonly profile: string; readonly fixedTrials: boolean; readonly eps: number[]; readonly lambda: number[]; readonly trials: number; readonly adaptiveFirstTrials?: number; readonly agents?: string[] };
+  readonly configHash?: string;
+  readonly shard?: string;
+  readonly world: string;
+  readonly seed: string;
+  readonly agents: readonly { readonly id: string; readonly description?: string }[];
+  /** Episodes the run (or its shard) plans; for an adaptive run, the most it may run. */
+  readonly episodes?: number;
+  /** Whether the sweep ran every planned episode; false (with why) when it stopped early; absent while it runs or if it was killed. */
+  readonly complete?: boolean;
+  readonly stopped?: string;
+  readonly mergedFrom?: readonly { readonly dir: string; readonly shard: string | null }[];
+}
+
+/**
+ * Reads a run's run.json, or says exactly what is wrong with it: missing, torn (a sweep killed while
+ * writing it, before writes were atomic) or not a Shakedown manifest.
+ */
+export function readManifest(dir: string, doing: string): RunManifest {
+  const path = join(dir, 'run.json');
+  if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to ${doing}: ${dir} has no run.json. Give the directory a sweep wrote (its \`--out\`).`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to ${doing}: ${path} is not valid JSON (${(error as Error).message}); it may have been cut short when a sweep was killed. Start the sweep again with the same options and \`--resume --force\` to rewrite it (finished episodes are kept), or restore it from a copy.`, { cause: error });
+  }
+  const m = parsed as Partial<RunManifest> | null;
+  const c = m?.config as Partial<RunManifest['config']> | undefined;
+  const problems = [
+    typeof m !== 'object' || m === null ? 'it is not an object' : '',
+    typeof m?.seed !== 'string' ? '`seed` is missing' : '',
+    typeof m?.world !== 'string' ? '`world` is missing' : '',
+    !Array.isArray(m?.agents) ? '`agents` is missing' : '',
+    !c || !Array.isArray(c.eps) || !Array.isArray(c.lambda) || typeof c.trials !== 'number' || typeof c.profile !== 'string' ? '`config` lacks eps, lambda, trials or profile' : '',
+  ].filter(Boolean);
+  if (problems.length > 0) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to ${doing}: ${path} is not a Shakedown run manifest (${problems.join('; ')}). Give the directory a sweep wrote, or start the sweep again with \`--resume --force\` to rewrite it.`);
+  return m as RunManifest;
+}
+
+/** A run directory held by one writer: `release()` gives it up (also done when the process exits). */
+export interface RunLock {
+  release(): void;
+}
+
+interface LockOwner {
+  readonly pid: number;
+  readonly host: string;
+  readonly startedAt: string;
+  readonly command: string;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Takes the run directory for this process: `.lock` holds the writer's pid, host, start and command.
+ * A second writer is refused with who holds it; a lock whose process is gone (same host) is stale, named
+ * on stderr through `warn`, and taken over.
+ */
+export function lockRunDir(dir: string, command: string, warn: (line: string) => void): RunLock {
+  const path = join(dir, '.lock');
+  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command }; // clock: who holds the lock since when, for people; no outcome depends on it
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to lock the run directory ${dir}: ${(error as Error).message}. Choose a writable \`--out\`.`, { cause: error });
+      let owner: Partial<LockOwner> = {};
+      try {
+        owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
+      } catch {
+        // A lock torn as it was written: its writer died at once; treat it as stale.
+      }
+      const sameHost = owner.host === undefined || owner.host === hostname();
+      if (sameHost && (typeof owner.pid !== 'number' || !alive(owner.pid))) {
+        warn(`shakedown: ${dir} was locked by ${owner.pid === undefined ? 'a writer' : `pid ${owner.pid}`}${owner.startedAt ? ` since ${owner.startedAt}` : ''}, which is gone: taking the stale lock over
+`);
+        rmSync(path, { force: true });
+        continue;
+      }
+      throw new ShakedownError(
+        'SHAKEDOWN_RUN_DIR',
+        `Failed to write to ${dir}: another Shakedown process writes to it (pid ${owner.pid ?? '?'} on ${owner.host ?? '?'}, since ${owner.startedAt ?? '?'}: ${owner.command ?? '?'}). Wait for it to finish, or use another \`--out\`. If that process is gone${sameHost ? '' : ` (it ran on another host, ${owner.host}, so this one cannot tell)`}, delete ${path}.`,
+      );
+    }
+    writeSync(fd, `${JSON.stringify(me)}\n`);
+    closeSync(fd);
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      process.off('exit', release);
+      try {
+        const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
+        if (owner.pid === process.pid) unlinkSync(path);
+      } catch {
+        // Gone already.
+      }
+    };
+    process.on('exit', release);
+    return { release };
+  }
+  throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to lock the run directory ${dir}: another writer took it at the same moment. Try again, or use another \`--out\`.`);
+}
+
+/** Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode. */
+export function appendEpisode(path: string, record: EpisodeRecord & { readonly replay?: string }): void {
+  appendFileSync(path, `${JSON.stringify(record)}\n`);
+}
+
+/** The current git commit of the working directory, or null outside a checkout. */
+export function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Where a run's LLM cache lives: `off` none, `run` inside the run directory, anything else a shared directory. */
+export const llmCacheDir = (setting: string, runDir: string): string | undefined => (setting === 'off' ? undefined : setting === 'run' ? join(runDir, 'llm-cache') : resolvePath(setting));

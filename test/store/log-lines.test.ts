@@ -1,0 +1,157 @@
+/**
+ * The fast log reader (src/store/log-lines.ts) against a whole `JSON.parse` of every line: same fields for
+ * real records of every shape the engine writes, the same lines found in odd files, and a fallback (never
+ * a wrong answer) for lines the walk does not read.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveAgent } from '../../src/agents/registry.js';
+import { forEachLine, readLastLines } from '../../src/store/log-lines.js';
+import { aggregationFields, fieldsOfRecord } from '../../src/store/record-walk.js';
+import { runEpisode, WorldHarness } from '../../src/run/episode.js';
+import { type EpisodeRecord } from '../../src/ground/record.js';
+import { episodeOptions, retail, retailScenarios } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'shakedown-log-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function records(): Promise<EpisodeRecord[]> {
+  const harness = new WorldHarness(retail, '42');
+  const out: EpisodeRecord[] = [];
+  for (const agent of ['reference:robust', 'reference-strict:none', 'noop'])
+    for (const s of retailScenarios.slice(0, 10)) {
+      const prepared = await harness.prepare(s);
+      out.push(await runEpisode(harness, prepared, resolveAgent(agent), { scenario: s.id, agent, eps: 1, lambda: 0.5, trial: 0 }, episodeOptions()));
+    }
+  return out;
+}
+
+describe('aggregation fields read from a line', () => {
+  it('equal those of the parsed record, for real records with faults, perturbations, failures and usage', async () => {
+    const all = await records();
+    // Shapes the engine writes beside the plain ones: usage and costs, a failure, confusions, quotes and
+    // backslashes and non-ASCII text in messages, a trace entry refused outside the world.
+    const extra = all.slice(0, 3).map((r, i) => ({
+      ...r,
+      usage: { promptTokens: 10 + i, completionTokens: 2 },
+      costUsd: i === 0 ? null : 0.001 * i,
+      userUsage: { promptTokens: 1, completionTokens: 1 },
+      userCostUsd: 0,
+      confusions: [{ turn: 0, reason: 'x' }],
+      messages: [...r.messages, { role: 'user' as const, text: 'say "perturbations":["x"] \\" ü 🙂 {[', perturbations: ['typos'] }],
+      trace: [...r.trace, { tool: null, method: 'GET', path: 'http://elsewhere/', ordinal: 0, status: 0, atMs: 0, refused: 'outside the world' }],
+    }));
+    let perturbed = 0;
+    let faulted = 0;
+    for (const r of [...all, ...extra]) {
+      const line = JSON.stringify(r);
+      const fast = aggregationFields(line);
+      expect(fast).toBeDefined();
+      expect(fast).toEqual(fieldsOfRecord(JSON.parse(line) as EpisodeRecord));
+      perturbed += fast?.families.length ? 1 : 0;
+      faulted += fast?.faults.length ? 1 : 0;
+    }
+    expect(perturbed).toBeGreaterThan(0);
+    expect(faulted).toBeGreaterThan(0);
+    // Pretty-printed JSON reads the same.
+    const pretty = JSON.stringify(extra[1], null, 2);
+    expect(aggregationFields(pretty)).toEqual(fieldsOfRecord(JSON.parse(pretty) as EpisodeRecord));
+  });
+
+  it('reads nothing from a line it cannot walk whole: torn, not an object, a key with escapes', () => {
+    const line = JSON.stringify({ key: { scenario: 's', agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome: 'pass', faults: [], messages: [{ role: 'user', text: 'hi' }], trace: [] });
+    for (let cut = 1; cut < line.length; cut += 7) expect(aggregationFields(line.slice(0, cut))).toBeUndefined();
+    expect(aggregationFields('[1, 2]')).toBeUndefined();
+    expect(aggregationFields(line.replace('"outcome"', '"out\\u0063ome"'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"messages":[', '"messages":{"0":').replace('}],"trace"', '}},"trace"'))).toBeUndefined();
+    expect(aggregationFields(line)).toEqual({ key: { scenario: 's', agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome: 'pass', faults: [], families: [], confused: false, calls: 0 });
+  });
+});
+
+describe('the walk over bytes', () => {
+  const base = { key: { scenario: 's', agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome: 'fail', faults: [], messages: [{ role: 'user', text: 'hi' }], trace: [] };
+  const same = (record: unknown) => {
+    const line = JSON.stringify(record);
+    expect(aggregationFields(line)).toEqual(fieldsOfRecord(JSON.parse(line) as EpisodeRecord));
+  };
+
+  it('keeps plain strings it has seen apart by their bytes, past the size of its table', () => {
+    // Thousands of distinct names (more than the table keeps), each seen twice, some one letter apart.
+    const names = Array.from({ length: 6000 }, (_, i) => `family-${(i * 7919) % 6000}${i % 3 === 0 ? 'x' : ''}`);
+    const messages = Array.from({ length: 200 }, (_, m) => ({ role: 'user', text: `m${m}`, perturbations: names.slice(m * 30, m * 30 + 30).concat(names.slice((m * 30 + 15) % 6000, ((m * 30 + 15) % 6000) + 5)) }));
+    same({ ...base, messages });
+    same({ ...base, messages, failure: 'missing-write' });
+    // Two names of one length whose hashes in the table collide: told apart by their bytes.
+    same({ ...base, messages: [{ role: 'user', text: 'x', perturbations: ['f55zx', 'fgpcd', 'f55zx', 'fgpcd'] }] });
+  });
+
+  it('reads escaped, non-ASCII and control-free strings as JSON.parse does', () => {
+    same({ ...base, outcome: 'fail', failure: 'wrong-write', messages: [{ role: 'user', text: 'x', perturbations: ['ty"pos', 'ümlaut', 'tab\there', 'line\nbreak', '🙂'] }] });
+    same({ ...base, messages: [{ role: 'user', text: 'x', perturbations: [] }, { role: 'user', text: 'y', perturbations: ['typos', 1, null] }] });
+    same({ ...base, trace: [{ tool: null }, { tool: 'null' }, { method: 'GET' }, { tool: 'get_order', args: { tool: null } }] });
+  });
+
+  it('gives nothing (the caller parses the line whole) for a member whose text does not parse', () => {
+    const line = JSON.stringify(base);
+    // Brackets and quotes balance, so the walk passes the line; the key's own text is not JSON.
+    expect(aggregationFields(line.replace('"trial":0}', '"trial":0,}'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"faults":[]', '"faults":[1,]'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"text":"hi"}', '"text":"hi","perturbations":["a",]}'))).toBeUndefined();
+    expect(aggregationFields(line.replace('"outcome":"fail"', '"outcome":"fa\\il"'))).toBeUndefined();
+    expect(aggregationFields(line)).toBeDefined();
+  });
+});
+
+describe('lines of a log file', () => {
+  it('are found across reads, with CRLF, a blank line and no final newline', async () => {
+    const long = 'x'.repeat(3 << 20);
+    const path = join(dir, 'lines.txt');
+    writeFileSync(path, `a\r\n${long}\n\nü end`);
+    const seen: [string, number][] = [];
+    await forEachLine(path, (buf, start, end, lineNo) => void seen.push([buf.toString('utf8', start, end), lineNo]));
+    expect(seen).toEqual([
+      ['a', 1],
+      [long, 2],
+      ['', 3],
+      ['ü end', 4],
+    ]);
+  });
+
+  it('grow past a line longer than a read, and let the event loop turn between reads', async () => {
+    // A 9 MB line (longer than two reads' worth), then short lines over several more reads.
+    const huge = 'y'.repeat(9 << 20);
+    const short = Array.from({ length: 200_000 }, (_, i) => `line ${i}`);
+    const path = join(dir, 'big.txt');
+    writeFileSync(path, `${huge}\n${short.join('\n')}\n`);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    let count = 0;
+    let sawHuge = false;
+    let turnedByLast = false;
+    await forEachLine(path, (buf, start, end, lineNo) => {
+      if (lineNo === 1) sawHuge = end - start === huge.length && buf[start] === 121 && buf[end - 1] === 121;
+      else if (buf.toString('utf8', start, end) === short[lineNo - 2]) count++;
+      turnedByLast = turned;
+    });
+    expect(sawHuge).toBe(true);
+    expect(count).toBe(short.length);
+    // Reads are synchronous, but an immediate queued before the first one ran before the last line.
+    expect(turnedByLast).toBe(true);
+  });
+
+  it("hand over each key's last line in log order and count the earlier ones", async () => {
+    const rec = (scenario: string, outcome: string) => JSON.stringify({ key: { scenario, agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome });
+    const path = join(dir, 'log.jsonl');
+    writeFileSync(path, [rec('s1', 'fail'), rec('s2', 'pass'), '{"torn', rec('s1', 'pass'), ''].join('\n'));
+    const got: [string, number][] = [];
+    const { duplicates } = await readLastLines(path, (line, lineNo) => void got.push([line, lineNo]));
+    expect(duplicates).toBe(1);
+    expect(got).toEqual([
+      [rec('s2', 'pass'), 2],
+      ['{"torn', 3],
+      [rec('s1', 'pass'), 4],
+    ]);
+  });
+});

@@ -2,7 +2,7 @@
  * Shakedown's benchmarks: tinybench micro-benchmarks of the hot paths, end-to-end sweeps, and the
  * performance targets of docs/performance.md, each measured here and printed with its verdict.
  *
- *   npm run bench                    micro, e2e, timeouts, io, aggregate, scaling (about 10 minutes)
+ *   npm run bench                    startup, micro, e2e, timeouts, io, aggregate, scaling (about 10 minutes)
  *   npm run bench -- micro io        only the named sections
  *   npm run bench -- memory          peak RSS after 20,000 and 200,000 episodes (about 15 minutes)
  *
@@ -45,11 +45,12 @@ import { commandAgent, MCP_STDIO_BRIDGE, probeCommand } from '../src/agents/comm
 import type { AgentFactory } from '../src/agents/contract.js';
 import { deskModule, sweep as paritySweep } from '../test/parity-kit.js';
 import deskMcp from '../examples/desk-mcp.js';
+import { startupFigures } from './startup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/shakedown.js');
 const work = mkdtempSync(join(tmpdir(), 'shakedown-bench-'));
-const SECTIONS = ['micro', 'e2e', 'timeouts', 'io', 'aggregate', 'scaling', 'memory'] as const;
+const SECTIONS = ['startup', 'micro', 'e2e', 'timeouts', 'io', 'aggregate', 'scaling', 'memory'] as const;
 type Section = (typeof SECTIONS)[number];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => a !== 'all' && !SECTIONS.includes(a as Section));
@@ -88,6 +89,12 @@ async function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promis
 }
 
 const sweep = (name: string, args: readonly string[], env?: NodeJS.ProcessEnv) => cli(['sweep', '--quiet', '--out', join(work, name), ...args], env);
+
+async function startup(): Promise<void> {
+  console.log('\n## startup: median wall time of 7 alternating runs, compiled (dist/) against tsx over the sources');
+  console.log('  | what | compiled | through tsx (before) | ratio |\n  | --- | --- | --- | --- |');
+  for (const r of await startupFigures(root)) console.log(`  | ${r.name} | ${fmt(r.compiledMs, 0)} ms | ${fmt(r.sourcesMs, 0)} ms | ${fmt(r.sourcesMs / r.compiledMs)}x faster |`);
+}
 
 async function micro(): Promise<void> {
   console.log('\n## micro (tinybench: mean time per operation)');
@@ -433,7 +440,7 @@ async function memory(): Promise<void> {
   target('peak RSS after 200,000 episodes within 1.2x of peak RSS after 20,000', `${fmt(ratio)}x`, ratio <= 1.2);
 }
 
-const run: Record<Section, () => Promise<void>> = { micro, e2e, timeouts, io, aggregate, scaling, memory };
+const run: Record<Section, () => Promise<void>> = { startup, micro, e2e, timeouts, io, aggregate, scaling, memory };
 try {
   for (const s of SECTIONS) if (chosen.has(s)) await run[s]();
   console.log(`\n## targets\n${verdicts.map((v) => `  ${v}`).join('\n')}`);

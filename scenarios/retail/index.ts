@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { retailAbout } from './about.js';
 import { retailJudging } from './judging.js';
 import type { WorldDefinition } from '../../src/ground/world.js';
 import { generateRetail } from './generate.js';
@@ -10,8 +11,7 @@ import { retailTools } from './tools.js';
 
 /** The retail world: users, a product catalogue and orders, with cancel/return/exchange/address tools. */
 export const retailWorld: WorldDefinition<RetailDb, RetailSetup> = {
-  id: 'retail',
-  description: 'an online shop: users, a catalogue with variants, orders; cancel, address change, return, exchange',
+  ...retailAbout,
   dbSchema: retailDbSchema,
   generate: (seed) => generateRetail(seed),
   setupSchema: retailSetupSchema,

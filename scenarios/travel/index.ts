@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { travelAbout } from './about.js';
 import { travelJudging } from './judging.js';
 import type { WorldDefinition } from '../../src/ground/world.js';
 import { generateTravel } from './generate.js';
@@ -10,8 +11,7 @@ import { travelTools } from './tools.js';
 
 /** The travel world: travellers, a flight schedule with fare classes and seats, reservations. */
 export const travelWorld: WorldDefinition<TravelDb, TravelSetup> = {
-  id: 'travel',
-  description: 'an airline: flights with fare classes and seats, reservations with passengers and bags; cancel, change flight, add bags, compensation',
+  ...travelAbout,
   dbSchema: travelDbSchema,
   generate: (seed) => generateTravel(seed),
   setupSchema: travelSetupSchema,

@@ -5,7 +5,8 @@ import { TravelReferenceAgent } from './reference/travel.js';
 import { compositions, parseStrategies, strategies, strategyName } from './strategies.js';
 import { ShakedownError } from '../ground/errors.js';
 import { strictUnderstanding, tolerantUnderstanding, type Understanding, type UnderstandingMode } from './reference/understanding.js';
-import { getWorld } from '../../scenarios/index.js';
+import { retailLanguage } from '../../scenarios/retail/language.js';
+import { travelLanguage } from '../../scenarios/travel/language.js';
 import { VOICES, type Voice } from './reference/voice.js';
 
 /** A built-in agent family, selectable as `id` or `id:options`. */
@@ -17,9 +18,10 @@ export interface AgentEntry {
 }
 
 /** The scripted reference agent of each built-in world, on the same conversation loop and strategy layer. */
+// Each world's user language, not its whole module: listing or building agents loads no tool handlers.
 const REFERENCE_AGENTS = {
-  retail: { Agent: RetailReferenceAgent, idMark: '#' },
-  travel: { Agent: TravelReferenceAgent, idMark: '' },
+  retail: { Agent: RetailReferenceAgent, idMark: '#', language: retailLanguage },
+  travel: { Agent: TravelReferenceAgent, idMark: '', language: travelLanguage },
 } as const;
 const referenceWorlds = Object.keys(REFERENCE_AGENTS);
 
@@ -29,7 +31,7 @@ function understandingFor(world: keyof typeof REFERENCE_AGENTS, mode: Understand
   const key = `${world}|${mode}`;
   let u = understandings.get(key);
   if (!u) {
-    u = mode === 'strict' ? strictUnderstanding(REFERENCE_AGENTS[world].idMark) : tolerantUnderstanding(getWorld(world).userLanguage.perturbation?.lexicon ?? {});
+    u = mode === 'strict' ? strictUnderstanding(REFERENCE_AGENTS[world].idMark) : tolerantUnderstanding(REFERENCE_AGENTS[world].language.perturbation?.lexicon ?? {});
     understandings.set(key, u);
   }
   return u;

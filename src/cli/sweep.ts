@@ -110,6 +110,8 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
       world: world.id,
       seed: config.seed,
       grid: { eps: config.eps, lambda: config.lambda, trials: config.trials, scenarios: scenarios.map((s) => s.id) },
+      // The tasks' titles, for reports written later without loading the world.
+      titles: Object.fromEntries(scenarios.map((s) => [s.id, s.title])),
       agents: agents.map((a) => ({ id: a.id, description: a.description })),
       judge: { ...judge, ...judgeVersion(judge.reader, world) },
       simulator: simulatorVersion(config.simulator === 'llm' ? `llm:${config.simulatorModel ?? config.llm.model}` : 'scripted'),

@@ -1,10 +1,7 @@
 // The report files of a run: heatmaps (SVG and PNG), report.html, the grid as CSV and summary.md, written
 // beside their folder and swapped in whole.
-import { taskPool } from '../run/families.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadScenarios } from '../../scenarios/index.js';
-import { loadWorld } from '../run/world-module.js';
 import { type CellComparison, type TaskChange } from '../stats/compare.js';
 import { gridCsv, heatmapFiles, summaryMarkdown } from './files.js';
 import { svgToPng } from './png.js';
@@ -77,21 +74,24 @@ export function writeReport(
 }
 
 /**
- * Scenario titles of a run's world, for the report: the world its manifest's config names (a built-in id
- * or a module path), else the id in its grid; empty for a world this installation cannot load.
+ * Scenario titles of a run, for the report: those its run.json keeps; for an older run, from the world
+ * its manifest's config names (a built-in id or a module path), else the id in its grid; empty for a
+ * world this installation cannot load.
  */
 export async function scenarioTitles(runDir: string, worldId: string): Promise<Record<string, string>> {
+  let spec = worldId;
+  let variants = false;
   try {
-    let spec = worldId;
-    let variants = false;
-    try {
-      const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { config?: { world?: unknown; tasks?: unknown } };
-      if (typeof manifest.config?.world === 'string') spec = manifest.config.world;
-      // Generated variants' titles only for a run that has them.
-      variants = manifest.config?.tasks !== undefined && manifest.config.tasks !== 'hand';
-    } catch {
-      // no manifest: the grid's world id
-    }
+    const manifest = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { titles?: unknown; config?: { world?: unknown; tasks?: unknown } };
+    if (manifest.titles && typeof manifest.titles === 'object') return { ...(manifest.titles as Record<string, string>) };
+    if (typeof manifest.config?.world === 'string') spec = manifest.config.world;
+    // Generated variants' titles only for a run that has them.
+    variants = manifest.config?.tasks !== undefined && manifest.config.tasks !== 'hand';
+  } catch {
+    // no manifest: the grid's world id
+  }
+  try {
+    const [{ loadWorld }, { taskPool }, { loadScenarios }] = await Promise.all([import('../run/world-module.js'), import('../run/families.js'), import('../../scenarios/index.js')]);
     const world = await loadWorld(spec);
     return Object.fromEntries(taskPool(world, loadScenarios(world), variants).map((s) => [s.id, s.title]));
   } catch {

@@ -139,6 +139,8 @@ export interface RunManifest {
   readonly complete?: boolean;
   readonly stopped?: string;
   readonly mergedFrom?: readonly { readonly dir: string; readonly shard: string | null }[];
+  /** The tasks' titles by id (absent in runs written before they were kept). */
+  readonly titles?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -17,6 +17,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default leaves a core free (one worker on two cores); the tests wait on child processes more
+    // than they compute, so every core runs a file.
+    maxWorkers: Math.max(2, availableParallelism()),
     env: { SHAKEDOWN_CONFIG_DIR: configDir },
   },
 });

@@ -1,4 +1,9 @@
-/** Runs the `shakedown` command in a child process, as a user would, for the end-to-end tests. */
+/**
+ * Runs the `shakedown` command for the end-to-end tests: in this process (`shakedown`, the commands' own
+ * entry point with the output captured, as the CLI's bin calls it), or in a child process on the compiled
+ * package (`shakedownProcess`, `shakedownIn`, `shakedownWithInput`), where the process itself is what a
+ * test looks at: its exit code, its signals, its working directory, its standard input.
+ */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +15,29 @@ const exec = promisify(execFile);
 /** The CLI's entry point. */
 export const bin = fileURLToPath(new URL('../bin/shakedown.js', import.meta.url));
 
-/** Runs `shakedown ...args` to its end (CI=1, so no progress bar) and returns its exit code and output. */
-export const shakedown = (...args: string[]) => shakedownIn(undefined, ...args);
+/**
+ * Runs `shakedown ...args` to its end in this process, as the bin would (CI=1, so no progress bar), and
+ * returns its exit code and output. A crash is exit code 1 with the stack on stderr, as Node prints it.
+ */
+export async function shakedown(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../src/cli/main.js');
+  const out: string[] = [];
+  const err: string[] = [];
+  const ci = process.env.CI;
+  process.env.CI = '1';
+  try {
+    const code = await main(args, { out: (t) => void out.push(t), err: (t) => void err.push(t), tty: false });
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } catch (error) {
+    return { code: 1, stdout: out.join(''), stderr: `${err.join('')}${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` };
+  } finally {
+    if (ci === undefined) delete process.env.CI;
+    else process.env.CI = ci;
+  }
+}
+
+/** The same in a child process on the compiled package, as a user's shell runs it. */
+export const shakedownProcess = (...args: string[]) => shakedownIn(undefined, ...args);
 
 /** The same, in the working directory `cwd` (where config files are looked for). */
 export async function shakedownIn(cwd: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

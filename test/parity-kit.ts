@@ -26,6 +26,9 @@ export const PROFILES = ['rate-limit', 'timeouts', 'outage', 'timeout-after-comm
 const KIT_PROFILES: readonly FaultProfile[] = [{ id: 'truncated', description: 'bodies cut short only', weights: { 'truncated-body': 1 } }];
 export const LAMBDA = 0.6;
 export const TRIALS = 3;
+const ALL_TRIALS = Array.from({ length: TRIALS }, (_, t) => t);
+/** One trial of each scenario and profile that, over the profiles, fires every fault kind (the paths that start a process per episode run it alone). */
+export const ONE_TRIAL = [1];
 
 /** The desk as a module agent: the episode's fetch (or the global one, for interception) and the episode clock. */
 export const deskModule = (global: boolean): AgentFactory =>
@@ -44,9 +47,10 @@ export const families = resolveFamilies(perturbationFamilies, undefined);
 
 /**
  * Every (scenario, profile, trial) episode of one path, `concurrency` at a time (all at once unless told:
- * a path that starts a process per episode is given a limit); the key names the same agent on every path.
+ * a path that starts a process per episode is given a limit, and may run fewer trials); the key names the
+ * same agent on every path.
  */
-export async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode: 'auto' }, profiles = PROFILES, concurrency = Infinity): Promise<Map<string, EpisodeRecord>> {
+export async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode: 'auto' }, profiles = PROFILES, concurrency = Infinity, trials: readonly number[] = ALL_TRIALS): Promise<Map<string, EpisodeRecord>> {
   const out = new Map<string, EpisodeRecord>();
   const jobs: (() => Promise<void>)[] = [];
   for (const id of SCENARIOS) {
@@ -54,7 +58,7 @@ export async function sweep(factory: AgentFactory, agentTime: AgentTime | { mode
     for (const profileId of profiles) {
       const profile = [...faultProfiles, ...KIT_PROFILES].find((p) => p.id === profileId);
       if (!profile) throw new Error(`no profile ${profileId}`);
-      for (let trial = 0; trial < TRIALS; trial++) {
+      for (const trial of trials) {
         // Episode ids come from the key: the profile goes into the trial number so that keys differ across profiles.
         const key = { scenario: id, agent: 'desk', eps: 0, lambda: LAMBDA, trial: PROFILES.indexOf(profileId) * 100 + trial };
         jobs.push(() =>

@@ -24,7 +24,7 @@ export async function calibrateOn(reader: ClaimReader, items: readonly LabelledC
 
 /** `shakedown calibrate [--judge wording|llm:MODEL] [--labels FILE] [--world W] [--json]`. */
 export async function calibrateCommand(flags: Flags, io: Io): Promise<number> {
-  const config = await loadConfig(flags);
+  const config = await loadConfig(flags, io);
   const world = await loadWorld(config.world);
   const reader = claimReaderOf(flags.judge, config, world);
   const { items, source } = labelsOf(flags.labels, world);

@@ -10,7 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { resolveConfig, sweepConfigSchema, type ResolvedConfig, type SweepConfig } from '../ground/config.js';
 import { ShakedownError } from '../ground/errors.js';
-import { configFromFlags, processIo, type Flags } from './options.js';
+import { configFromFlags, processIo, type Flags, type Io } from './options.js';
 
 /** The config files looked for in the current directory, in order, when `--config` is not given. */
 export const CONFIG_FILES = ['shakedown.config.ts', 'shakedown.config.mts', 'shakedown.config.js', 'shakedown.config.mjs', 'shakedown.config.json', 'shakedown.config.yaml', 'shakedown.config.yml'];
@@ -53,7 +53,7 @@ const announced = new Set<string>();
  * The resolved config of a command: the config file (`--config`, or the first of CONFIG_FILES in the
  * current directory), with the flags on top; an error names the file and the key to fix.
  */
-export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise<ResolvedConfig> {
+export async function loadConfig(flags: Flags, io: Pick<Io, 'err'> = processIo, extra: SweepConfig = {}): Promise<ResolvedConfig> {
   // Config files are looked for in the working directory, or in SHAKEDOWN_CONFIG_DIR when set (the tests
   // point it at an empty folder, so that a config a user wrote in a checkout never reaches them).
   const searchDir = process.env.SHAKEDOWN_CONFIG_DIR;
@@ -62,14 +62,14 @@ export async function loadConfig(flags: Flags, extra: SweepConfig = {}): Promise
   // Said once per command, so that a config that applies where it was not meant to is seen.
   if (path && !announced.has(path)) {
     announced.add(path);
-    processIo.err(`shakedown: using config ${path}${flags.config ? '' : ` (found in ${searchDir && resolvePath(searchDir) !== process.cwd() ? searchDir : 'this directory'}; --config FILE names another)`}\n`);
+    io.err(`shakedown: using config ${path}${flags.config ? '' : ` (found in ${searchDir && resolvePath(searchDir) !== process.cwd() ? searchDir : 'this directory'}; --config FILE names another)`}\n`);
   }
   // Keys that name a world's scenarios or tools belong to the config's world: on another world (`--world`) they are left out, and said.
   const fileWorld = (fromFile as { world?: string }).world ?? 'retail';
   if (path && flags.world !== undefined && flags.world !== fileWorld) {
     const dropped = (['scenarios', 'faultTools'] as const).filter((k) => (fromFile as Record<string, unknown>)[k] !== undefined);
     if (dropped.length > 0) {
-      processIo.err(`shakedown: ${path} is for world ${fileWorld}; on ${flags.world} its ${dropped.map((k) => `\`${k}\``).join(' and ')} are left out\n`);
+      io.err(`shakedown: ${path} is for world ${fileWorld}; on ${flags.world} its ${dropped.map((k) => `\`${k}\``).join(' and ')} are left out\n`);
       for (const k of dropped) delete (fromFile as Record<string, unknown>)[k];
     }
   }

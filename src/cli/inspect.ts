@@ -13,7 +13,7 @@ export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
   if (flags.scenario?.length !== 1 || flags.eps === undefined) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to perturb: give one `--scenario ID` and one `--eps E`, e.g. `shakedown perturb --scenario cancel-pending-mistake --eps 0.4 --samples 5`.');
   }
-  const config = await loadConfig(flags);
+  const config = await loadConfig(flags, io);
   if (config.eps.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb: \`--eps\` takes one value here, got ${config.eps.join(',')}.`);
   const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'perturb');
   const eps = config.eps[0] ?? 0;
@@ -30,7 +30,7 @@ export async function perturbCommand(flags: Flags, io: Io): Promise<number> {
 
 export async function ladderCommand(flags: Flags, io: Io): Promise<number> {
   const levels = flags.levels === undefined ? Array.from({ length: 11 }, (_, i) => i / 10) : parseNumberList('levels', flags.levels);
-  const config = await loadConfig(flags, { eps: levels });
+  const config = await loadConfig(flags, io, { eps: levels });
   const world = await loadWorld(config.world);
   const scenarios = selectScenarios(loadScenarios(world), config.scenarios);
   const families = episodeOptions(config, world).families;
@@ -55,7 +55,7 @@ export async function faultsCommand(flags: Flags, io: Io): Promise<number> {
     throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to show faults: give one `--scenario ID` and one `--lambda L`, e.g. `shakedown faults --scenario return-two-items --lambda 0.3 --trial 2`.');
   }
   const { trials: _unused, ...rest } = flags;
-  const config = await loadConfig(rest);
+  const config = await loadConfig(rest, io);
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to show faults: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
   const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'show faults');
   const lambda = config.lambda[0] ?? 0;

@@ -8,10 +8,10 @@ import { loadConfig } from './config-file.js';
 type Rows = [string, string][];
 
 /** What each list shows, loaded when asked for. */
-const LISTS: Readonly<Record<string, (flags: Flags) => Promise<Rows>>> = {
-  async scenarios(flags) {
+const LISTS: Readonly<Record<string, (flags: Flags, io: Io) => Promise<Rows>>> = {
+  async scenarios(flags, io) {
     // The world the config (or --world) names; with --tasks all (or N), the generated variants too.
-    const config = await loadConfig(flags);
+    const config = await loadConfig(flags, io);
     const [{ tasksOf }, { loadWorld }] = await Promise.all([import('../run/parts.js'), import('../run/world-module.js')]);
     return tasksOf(config, await loadWorld(config.world)).map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
   },
@@ -27,7 +27,7 @@ export async function list(what: string | undefined, flags: Flags, io: Io): Prom
   if (what === 'tools') {
     // The world's tools: one line each, or the whole reference in Markdown (docs/tools-<world>.md).
     const { loadWorld } = await import('../run/world-module.js');
-    const world = await loadWorld((await loadConfig(flags)).world);
+    const world = await loadWorld((await loadConfig(flags, io)).world);
     if (flags.format === 'md') {
       io.out((await import('../report/tools.js')).toolReference(world));
       return 0;
@@ -37,8 +37,8 @@ export async function list(what: string | undefined, flags: Flags, io: Io): Prom
     return 0;
   }
   const rowsOf = what !== undefined && Object.hasOwn(LISTS, what) ? LISTS[what] : undefined;
-  if (!rowsOf) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to list \`${what ?? ''}\`: say what to list, one of ${[...Object.keys(LISTS), 'tools'].sort().join(', ')}.`);
-  const rows = await rowsOf(flags);
+  if (!rowsOf) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to list \`${what ?? ''}\`: say what to list, one of scenarios, tools, agents, perturbations, faults, profiles, strategies, worlds.`);
+  const rows = await rowsOf(flags, io);
   const width = Math.max(...rows.map(([id]) => id.length));
   for (const [id, description] of rows) io.out(`${id.padEnd(width)}  ${description}\n`);
   return 0;

@@ -13,7 +13,7 @@ export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to replay: missing ${missing.map((m) => `\`--${m}\``).join(', ')}. Copy the replay command a sweep prints.`);
   }
   const { trials: _unused, ...replayFlags } = flags;
-  const config = await loadConfig(replayFlags);
+  const config = await loadConfig(replayFlags, io);
   const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'replay');
   const [agent] = await resolveAgentsFor({ ...config, agents: [flags.agent?.[0] ?? ''] }, world.id);
   const key: EpisodeKey = { scenario: scenario.id, agent: agent?.id ?? '', eps: config.eps[0] ?? 0, lambda: config.lambda[0] ?? 0, trial: parseInteger('trial', flags.trial ?? '0') };

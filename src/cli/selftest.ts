@@ -56,7 +56,7 @@ export function renderSelfTest(world: string, tasks: number, trials: number, r: 
 export async function selftestCommand(flags: Flags, io: Io): Promise<number> {
   const everyWorld = flags.world === 'all' || flags.world === undefined;
   const { world: _world, ...withoutWorld } = flags;
-  const config = await loadConfig(everyWorld ? withoutWorld : flags);
+  const config = await loadConfig(everyWorld ? withoutWorld : flags, io);
   const trials = flags.trials ? Number(flags.trials) : 2;
   if (!Number.isInteger(trials) || trials < 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--trials ${flags.trials}\`: give a whole number of trials of at least 1.`);
   const all = await loadMutants(flags.mutants);

@@ -23,7 +23,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
     throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to serve tools: give one `--scenario ID` (the episode whose database the tools serve), e.g. `shakedown serve-tools --scenario return-two-items --lambda 0.3`.');
   }
   const { trials: _unused, ...rest } = flags;
-  const config = await loadConfig(rest, flags.lambda === undefined ? { lambda: [0] } : {});
+  const config = await loadConfig(rest, io, flags.lambda === undefined ? { lambda: [0] } : {});
   if (config.lambda.length !== 1) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--lambda\` takes one value here, got ${config.lambda.join(',')}.`);
   const port = flags.port === undefined ? 0 : parseInteger('port', flags.port);
   if (port < 0 || port > 65_535) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools: \`--port ${port}\` is out of range. Give 0 to 65535 (0: any free port).`);

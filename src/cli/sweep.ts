@@ -35,7 +35,7 @@ import { sweepJudge } from '../run/claim-reader.js';
 async function ablate(flags: Flags, io: Io): Promise<number> {
   const what = flags.ablate;
   if (what !== 'faults' && what !== 'perturbations') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--ablate ${what ?? ''}\`: ablate \`faults\` (one kind at a time) or \`perturbations\` (one family at a time).`);
-  const config = await loadConfig(flags);
+  const config = await loadConfig(flags, io);
   const world = await loadWorld(config.world);
   const options = episodeOptions(config, world);
   const ids = what === 'faults' ? Object.entries(options.profile.weights).filter(([, w]) => w > 0).map(([id]) => id) : options.families.map((f) => f.family.id);
@@ -61,7 +61,7 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
 
 export async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.ablate !== undefined) return ablate(flags, io);
-  const config = await loadConfig(flags);
+  const config = await loadConfig(flags, io);
   const parts = await resolveSweepParts(config);
   const { world, agents, options: baseOptions } = parts;
   // Generated variants run only once they hold as a hand-written task must; the others are left out, and said.
@@ -138,14 +138,23 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     /** Dollars the LLM cache saved, where the prices are known. */
     let savedUsd = 0;
     let budgetReason: string | undefined;
-    // SIGINT stops launching; episodes in flight get a bounded grace, then the partial grid is written.
+    // SIGINT or SIGTERM (a Kubernetes pod's end) stops launching; episodes in flight get a bounded grace,
+    // then the partial grid is written and the lock released. A second signal ends the grace at once.
     const stop = new AbortController();
-    const onInterrupt = () => {
-      if (stop.signal.aborted) return;
-      io.err('\nshakedown: interrupted: no new episodes; waiting up to 10 s for those in flight. Resume with --resume.\n');
+    let endGrace = () => {};
+    let stoppedBy: NodeJS.Signals | undefined;
+    const onInterrupt = (signal: NodeJS.Signals) => {
+      if (stop.signal.aborted) {
+        if (!budgetReason) io.err(`shakedown: ${signal} again: not waiting for the episodes in flight.\n`);
+        endGrace();
+        return;
+      }
+      stoppedBy = signal;
+      io.err(`\nshakedown: interrupted (${signal}): no new episodes; waiting up to 10 s for those in flight (${signal} again: at once). Resume with --resume.\n`);
       stop.abort();
     };
-    process.once('SIGINT', onInterrupt);
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
     // Budgets stop launching the same way, cleanly: the run stays resumable.
     const budgetStop = (reason: string) => {
       if (stop.signal.aborted) return;
@@ -182,6 +191,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
       },
     );
     const grace = new Promise<void>((resolve) => {
+      endGrace = resolve;
       stop.signal.addEventListener('abort', () => setTimeout(resolve, 10_000).unref(), { once: true });
     });
     // Episodes cut off by the grace period or by a failed one are dropped unrecorded, never reported twice.
@@ -192,6 +202,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
       episodeSeconds = (performance.now() - started) / 1000;
     } finally {
       process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
       if (limitTimer) clearTimeout(limitTimer);
       progress.stop();
       await pool?.close();
@@ -238,7 +249,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     }
     if (stop.signal.aborted) {
       io.err(`shakedown: interrupted after ${done} of ${total} episodes; the grid above is partial. Resume with \`shakedown sweep --resume --out ${dir}\` and the same options.\n`);
-      return 130;
+      return stoppedBy === 'SIGTERM' ? 143 : 130;
     }
     return 0;
   } finally {

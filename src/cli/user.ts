@@ -58,7 +58,7 @@ async function messagesOf(positionals: readonly string[], stdin: AsyncIterable<s
  * each as the first reply of a new episode.
  */
 export async function userCommand(positionals: readonly string[], flags: Flags, io: Io, stdin?: AsyncIterable<string | Buffer>): Promise<number> {
-  const config = await loadConfig(flags);
+  const config = await loadConfig(flags, io);
   const { world, scenario } = await worldScenario(config, flags.scenario?.[0], 'feed the simulated user');
   const messages = await messagesOf(positionals, stdin);
   if (messages.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to feed the simulated user: no agent messages. Give them as arguments, or as JSON lines on stdin.');

@@ -12,7 +12,7 @@ import { loadWorld } from '../run/world-module.js';
 
 /** `shakedown validate`: every selected hand-written scenario, then (with `--tasks`) per family how many variants hold. */
 export async function validateCommand(flags: Flags, io: Io): Promise<number> {
-  const config = await loadConfig(flags);
+  const config = await loadConfig(flags, io);
   const world = await loadWorld(config.world);
   const expanded = expandTasks(world, loadScenarios(world), config.tasks !== 'hand');
   const scenarios = tasksOf(config, world, expanded.tasks);

@@ -1,6 +1,6 @@
 /** What a newcomer meets first: the verdict at the end of a sweep, one command's help, config files said and read. */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,7 @@ describe('a newcomer', () => {
 });
 
 describe('using Shakedown from another repository', () => {
-  it('installs from a packed tarball; a module agent imports it as \'shakedown\' and npx shakedown sweeps it', async () => {
+  it("installs from a packed tarball with a strict layout; plain Node, CommonJS and TypeScript import it, and npx shakedown sweeps a module agent and a world written outside", async () => {
     const run = promisify(execFile);
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const dir = mkdtempSync(join(tmpdir(), 'shakedown-install-'));
@@ -66,11 +66,11 @@ describe('using Shakedown from another repository', () => {
     writeFileSync(
       join(project, 'agent.ts'),
       [
-        "import { callTool, defineAgent } from 'shakedown';",
+        "import { callTool, defineAgent, type AgentContext } from 'shakedown';",
         'export default defineAgent({',
         "  id: 'my-bot',",
         "  description: 'looks an order up, then gives up',",
-        '  create: (ctx) => ({',
+        '  create: (ctx: AgentContext) => ({',
         '    async reply() {',
         "      const spec = ctx.toolSpecs.find((t) => t.name === 'get_order');",
         "      const r = spec ? await callTool(ctx.fetch, ctx.baseUrl, spec, { orderId: '#W9000101' }) : undefined;",
@@ -81,10 +81,27 @@ describe('using Shakedown from another repository', () => {
         '',
       ].join('\n'),
     );
-    // The dependencies come from npm's cache where the checkout's install left them.
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], { cwd: project });
-    const { stdout } = await run('npx', ['shakedown', 'sweep', '--agent', './agent.ts', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--out', 'run', '--quiet'], { cwd: project, env: { ...process.env, CI: '1', SHAKEDOWN_CONFIG_DIR: project } });
+    // A world of the project's own, importing nothing but 'shakedown' (zod, msw and Faker come from it).
+    cpSync(fileURLToPath(new URL('../fixtures/worlds/library/', import.meta.url)), join(project, 'library'), { recursive: true });
+    // A strict layout, as pnpm makes: nothing hoisted, a package sees only what it declares. The
+    // dependencies come from npm's cache where the checkout's install left them.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--install-strategy=linked', join(dir, tarball)], { cwd: project });
+    expect(existsSync(join(project, 'node_modules', 'zod'))).toBe(false);
+    const env = { ...process.env, CI: '1', SHAKEDOWN_CONFIG_DIR: project };
+    const node = (code: string, type = 'module') => run(process.execPath, [`--input-type=${type}`, '-e', code], { cwd: project, env });
+    expect((await node("const m = await import('shakedown'); console.log(typeof m.defineAgent, typeof m.z.object, typeof m.http.get)")).stdout.trim()).toBe('function function function');
+    expect((await node("console.log(typeof require('shakedown').runSweep)", 'commonjs')).stdout.trim()).toBe('function');
+    // The declarations: the agent type-checks against the installed package.
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: true }, files: ['agent.ts'] }));
+    await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
+    const worlds = await run('npx', ['shakedown', 'list', 'worlds'], { cwd: project, env });
+    expect(worlds.stdout).toMatch(/^retail +an online shop/m);
+    const { stdout } = await run('npx', ['shakedown', 'sweep', '--agent', './agent.ts', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--out', 'run', '--quiet'], { cwd: project, env });
     expect(stdout).toMatch(/^ {2}my-bot {2}0\.000 at ε 0, λ 0/m);
     expect(stdout).toMatch(/^report: .*project[\\/]run[\\/]report[\\/]report\.html$/m);
-  }, 180_000);
+    const own = await run('npx', ['shakedown', 'validate', '--world', './library/index.ts'], { cwd: project, env });
+    expect(own.stdout).toMatch(/4 of 4 scenarios of world library hold/);
+    const swept = await run('npx', ['shakedown', 'sweep', '--world', './library/index.ts', '--agent', './library/agent.ts', '--eps', '0', '--lambda', '0', '--trials', '1', '--out', 'run-library', '--quiet'], { cwd: project, env });
+    expect(swept.stdout).toMatch(/^ {2}library-desk {2}1\.000 at ε 0, λ 0/m);
+  }, 240_000);
 });

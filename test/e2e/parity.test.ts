@@ -1,5 +1,5 @@
 /**
- * Delivery-path parity (docs/faults.md, "Time"): one client logic, the order desk of
+ * Delivery-path parity (docs/faults.md, "Time"), in this process and over loopback: one client logic, the order desk of
  * examples/http-agent/desk.mjs (Retry-After honoured, backoff, one Idempotency-Key per change), run as a
  * module agent, as an HTTP service in another Node process, through global interception, over MCP (an
  * in-process client, a client over Streamable HTTP, a command launched per episode over stdio and over
@@ -9,7 +9,8 @@
  * Under `simulated` agent time every path is deterministic and the records agree exactly (messages, calls,
  * statuses, simulated times). Real time enters only where an agent waits in real time: the service with
  * `--wait real` under `real` agent time, whose waits the clock counts; there outcomes and calls agree,
- * and simulated time is at least the module's.
+ * and simulated time is at least the module's. The paths that start a process per episode, and the real
+ * waits, are in parity-processes.test.ts, which runs beside this file.
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,18 +21,12 @@ import { anthropicSettingsSchema, llmSettingsSchema } from '../../src/ground/con
 import { anthropicAgent } from '../../src/agents/anthropic.js';
 import { startAnthropicStub } from '../anthropic-stub.js';
 import type { EpisodeRecord } from '../../src/ground/record.js';
-import { deskModule, deskOverMcpHttp, harness, passRate, PROFILES, SCENARIOS, startService, sweep, TRIALS, view } from '../parity-kit.js';
+import { deskModule, deskOverMcpHttp, harness, passRate, startService, sweep, view } from '../parity-kit.js';
 import { startLlmStub, type LlmStub } from '../llm-stub.js';
 import deskMcp from '../../examples/desk-mcp.js';
 import { startToolServer } from '../../src/agents/tool-server.js';
-import { commandAgent, probeCommand } from '../../src/agents/command-agent.js';
-import { faultKinds } from '../../faults/index.js';
-import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { shakedown } from '../cli-run.js';
 
+import { faultKinds } from '../../faults/index.js';
 
 let module: Map<string, EpisodeRecord>;
 let stub: LlmStub;
@@ -45,7 +40,6 @@ afterAll(async () => {
   for (const c of children) c.kill();
   await stub?.close();
 });
-
 
 describe('one client logic, every delivery path', () => {
   it('the module twin meets every fault kind, and does not pass everything', () => {
@@ -148,96 +142,4 @@ describe('one client logic, every delivery path', () => {
     }
   });
 
-  for (const transport of ['stdio', 'http'] as const) {
-    it(`as a command launched per episode, an MCP client over ${transport === 'stdio' ? 'stdio (the MCP config it is given)' : 'Streamable HTTP'}: the same records`, async () => {
-      const command = `"${process.execPath}" "${fileURLToPath(new URL('../../examples/mcp-agent/agent.mjs', import.meta.url))}" --transport ${transport}`;
-      const info = await probeCommand(command);
-      expect(info.id).toBe(`desk-mcp-${transport}`);
-      const agent = commandAgent(command, process.cwd(), info);
-      try {
-        // A process (and over stdio, an MCP server it launches) per episode: a few at a time.
-        const got = await sweep(agent, { mode: 'simulated' }, PROFILES, 6);
-        for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), k).toEqual(view(r));
-      } finally {
-        await agent.dispose?.();
-      }
-    });
-  }
-
-  it('through the CLI: a sweep of the command over stdio and over Streamable HTTP beside the module finds the same table, faults and all', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'shakedown-parity-cli-'));
-    try {
-      const script = fileURLToPath(new URL('../../examples/mcp-agent/agent.mjs', import.meta.url));
-      const desk = fileURLToPath(new URL('../../examples/desk.ts', import.meta.url));
-      const scenarios = SCENARIOS.flatMap((id) => ['--scenario', id]);
-      const r = await shakedown('sweep', '--agent', `cmd:"${process.execPath}" "${script}" --transport stdio`, '--agent', `cmd:"${process.execPath}" "${script}" --transport http`, '--agent', desk, ...scenarios, '--eps', '0', '--lambda', '0,0.6', '--profile', 'mixed', '--trials', '2', '--agent-time', 'simulated', '--out', join(out, 'run'));
-      expect(r.code, r.stderr).toBe(0);
-      const grid = JSON.parse(readFileSync(join(out, 'run', 'grid.json'), 'utf8')) as { agents: { agent: string; cells: Record<string, unknown>[] }[] };
-      const cells = (id: string) => grid.agents.find((a) => a.agent === id)?.cells;
-      expect(grid.agents.map((a) => a.agent)).toEqual(['desk-mcp-stdio', 'desk-mcp-http', 'desk']);
-      expect(cells('desk')?.find((c) => c.lambda === 0.6)?.faultsFired).toMatchObject({ transient: expect.any(Number) });
-      expect((cells('desk')?.find((c) => c.lambda === 0.6)?.faultsFired as { transient: number }).transient).toBeGreaterThan(0);
-      expect(cells('desk-mcp-stdio')).toEqual(cells('desk'));
-      expect(cells('desk-mcp-http')).toEqual(cells('desk'));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  });
-
-  it('as an agent built on the OpenAI Agents SDK, launched per episode, its tools over MCP and its model the stub: the same records', async () => {
-    const command = `"${process.execPath}" "${fileURLToPath(new URL('../../examples/openai-agents/agent.mjs', import.meta.url))}"`;
-    const saved = { base: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
-    // The process inherits these: the SDK's OpenAI client talks to the stub over the real wire format.
-    process.env.OPENAI_BASE_URL = stub.baseUrl;
-    process.env.OPENAI_API_KEY = 'sk-agents-sdk';
-    const before = stub.requests.length;
-    const agent = commandAgent(command, process.cwd(), await probeCommand(command));
-    try {
-      expect(agent.id).toBe('openai-agents-http');
-      // A process that loads the SDK per episode is slow to start: four profiles that fire rate limits, timeouts
-      // (before and after a commit), resets, slow calls and bodies cut short.
-      const profiles = ['rate-limit', 'network', 'timeout-after-commit', 'truncated'];
-      const got = await sweep(agent, { mode: 'simulated' }, profiles, 4);
-      expect(got.size).toBe(SCENARIOS.length * profiles.length * TRIALS);
-      for (const [k, r] of got) expect(view(r), k).toEqual(view(module.get(k) as EpisodeRecord));
-      // The faults reached the model as the SDK delivers them: an error result's text, and {"error"} for no answer.
-      const toolMessages = stub.requests.slice(before).flatMap((q) => (q.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content)));
-      expect(toolMessages.some((c) => /^\{"status":429,"retryAfter":/.test(c))).toBe(true);
-      expect(toolMessages.some((c) => /^\{"error":"the call failed without a response/.test(c))).toBe(true);
-      expect(stub.requests.slice(before).every((q) => q.authorization === 'Bearer sk-agents-sdk')).toBe(true);
-    } finally {
-      await agent.dispose?.();
-      for (const [k, v] of [['OPENAI_BASE_URL', saved.base], ['OPENAI_API_KEY', saved.key]] as const) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
-  });
-
-  it('as an HTTP service that sleeps in real time, under real agent time: the same outcomes and calls', async () => {
-    const { child, url } = await startService('real');
-    children.push(child);
-    const service = await loadAgent(url);
-    try {
-      // `auto` is `real` for a service: its real sleeps before a retry pass the rate-limit window.
-      const real = await sweep(service, { mode: 'auto' }, ['rate-limit']);
-      let waited = 0;
-      for (const [k, r] of real) {
-        const twin = module.get(k) as EpisodeRecord;
-        // A Retry-After date is written on the episode clock, which now holds the real part too.
-        const undated = (x: EpisodeRecord) => ({ ...view(x), faults: x.faults.map((f) => ({ ...f, detail: { ...f.detail, retryAfter: f.detail?.retryAfter ? 'a date' : '' } })) });
-        const { simulatedMs: realMs, calls: realCalls, ...rest } = undated(r);
-        const { simulatedMs: twinMs, calls: twinCalls, ...twinRest } = undated(twin);
-        expect(rest, k).toEqual(twinRest);
-        // Call for call the same, except when each was made: real time is never less than the waits it covers.
-        expect(realCalls.map((c) => c.filter((_, i) => i !== 3)), k).toEqual(twinCalls.map((c) => c.filter((_, i) => i !== 3)));
-        expect(realMs, k).toBeGreaterThanOrEqual(twinMs);
-        waited += twinMs;
-      }
-      expect(waited).toBeGreaterThan(0);
-      expect(passRate(real, 'rate-limit')).toBe(passRate(module, 'rate-limit'));
-    } finally {
-      await service.dispose?.();
-    }
-  });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { recordsOf, shakedown } from '../cli-run.js';
+import { recordsOf, shakedownProcess as shakedown } from '../cli-run.js';
 import { resolveConfig } from '../../src/ground/config.js';
 import { AUTO_POOL_MIN_EPISODES, workerCount } from '../../src/pool/pool.js';
 

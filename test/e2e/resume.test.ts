@@ -35,20 +35,25 @@ describe('resume after a crash', () => {
     expect(await whole.exit).toBe(0);
     const expected = readFileSync(join(base, 'whole', 'grid.json'), 'utf8');
     const planned = keysOf(join(base, 'whole')).length;
-    // Kill moments from a seeded stream: 20 runs, three at a time.
+    // Kill moments from a seeded stream, as a number of logged episodes (none yet, up to all but one), so
+    // that each kill lands where it was meant to however fast the machine runs: 12 runs, two at a time.
     const rng = makeRng('kill-points');
-    const delays = Array.from({ length: 20 }, () => 250 + Math.floor(rng() * 2200));
+    const points = Array.from({ length: 8 }, () => Math.floor(rng() * planned));
+    let killedMidway = 0;
     const runOne = async (i: number) => {
       const dir = join(base, `r${i}`);
       // Half the runs are killed on the worker pool and resumed in one process, half the other way round.
       const [killedOn, resumedOn] = i % 2 === 0 ? ['2', '1'] : ['1', '2'];
       const victim = start(['sweep', '--out', dir, '--workers', killedOn, ...PLAN]);
-      // clock: the test kills a real child process after a real delay; the outcome must not depend on when.
-      await new Promise((r) => setTimeout(r, delays[i]));
+      const log = join(dir, 'episodes.jsonl');
+      const logged = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').length - 1 : 0);
+      let over = false;
+      void victim.exit.then(() => (over = true));
+      await until(() => over || (existsSync(join(dir, 'run.json')) && logged() >= (points[i] as number)));
       victim.child.kill('SIGKILL');
-      await victim.exit;
+      if ((await victim.exit) === null) killedMidway++;
       // Every other run also leaves a torn last line, as a writer killed mid-line would.
-      if (i % 2 === 1 && existsSync(join(dir, 'episodes.jsonl'))) appendFileSync(join(dir, 'episodes.jsonl'), '{"key":{"scenario":"cancel-pen');
+      if (i % 2 === 1 && existsSync(log)) appendFileSync(log, '{"key":{"scenario":"cancel-pen');
       const resumed = start(['sweep', '--out', dir, '--resume', '--workers', resumedOn, ...PLAN]);
       expect(await resumed.exit, resumed.stderr()).toBe(0);
       const keys = keysOf(dir);
@@ -56,7 +61,9 @@ describe('resume after a crash', () => {
       expect(keys).toHaveLength(planned);
       expect(readFileSync(join(dir, 'grid.json'), 'utf8')).toBe(expected);
     };
-    for (let i = 0; i < delays.length; i += 3) await Promise.all([i, i + 1, i + 2].filter((j) => j < delays.length).map(runOne));
+    for (let i = 0; i < points.length; i += 2) await Promise.all([i, i + 1].filter((j) => j < points.length).map(runOne));
+    // A sweep that ended before its kill proves nothing of resuming: most must have been cut off.
+    expect(killedMidway).toBeGreaterThanOrEqual(points.length / 2);
   }, 240_000);
 
   it('refuses to resume with another configuration unless forced, and SIGINT stops cleanly with a partial grid', async () => {
@@ -81,7 +88,7 @@ describe('resume after a crash', () => {
     expect(existsSync(join(base, 'int', 'grid.json'))).toBe(true);
   }, 120_000);
 
-  it('with an agent that hangs: a second writer is refused while the sweep runs, and SIGINT still ends it with a partial grid', async () => {
+  it('with an agent that hangs: a second writer is refused while the sweep runs, and SIGTERM (twice: no grace) still ends it with a partial grid and no lock', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'shakedown-hung-')), 'run');
     const hangs = fileURLToPath(new URL('../fixtures/agents/never-settles.mjs', import.meta.url));
     const args = ['sweep', '--out', dir, '--agent', 'reference:none', '--agent', hangs, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '2', '--deadline-ms', '300000', '--quiet'];
@@ -92,8 +99,12 @@ describe('resume after a crash', () => {
     const second = start([...args, '--resume']);
     expect(await second.exit).toBe(2);
     expect(second.stderr()).toMatch(/another Shakedown process writes to it \(pid \d+ on .*: shakedown sweep --out/);
-    hung.child.kill('SIGINT');
-    expect(await hung.exit).toBe(130);
+    hung.child.kill('SIGTERM');
+    // The hung episodes would hold the grace to its end: a second signal ends it once the first was heard.
+    await until(() => /interrupted \(SIGTERM\)/.test(hung.stderr()));
+    hung.child.kill('SIGTERM');
+    expect(await hung.exit).toBe(143);
+    expect(hung.stderr()).toMatch(/SIGTERM again: not waiting for the episodes in flight/);
     expect(existsSync(join(dir, 'grid.json'))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))).toMatchObject({ complete: false, stopped: 'interrupted' });
     expect(existsSync(join(dir, '.lock'))).toBe(false);

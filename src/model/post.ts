@@ -17,7 +17,10 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 const requestOver = { 'http:': http.request, 'https:': https.request } as const;
 const sockets = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) } as const;
 
-/** Redirects a POST follows (307 and 308 keep the method and body; fetch would follow them too). */
+/**
+ * Redirects a POST follows: 307 and 308 keep the method and body, and only within the API's own origin,
+ * so that the key in the headers never reaches another host.
+ */
 const MAX_REDIRECTS = 5;
 
 /** What the API answered: its status and its body as text. */
@@ -28,7 +31,10 @@ export interface ApiAnswer {
 
 /**
  * POSTs `body` to `url` and reads the answer whole. Rejects when no answer comes: a connection error, the
- * `timeoutMs` deadline for the whole exchange (`timed out after N ms`), or `signal` (with its reason).
+ * `timeoutMs` deadline for the whole exchange (`timed out after N ms`), `signal` (with its reason), or a
+ * redirect to another origin. A kept-alive socket that the server closed as the request went out (a reset
+ * before any answer) is not an answer: the request goes once more on a new socket, as Node advises for
+ * keep-alive agents.
  */
 export function postJson(url: string, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<ApiAnswer> {
   return new Promise<ApiAnswer>((resolve, reject) => {
@@ -53,15 +59,24 @@ export function postJson(url: string, headers: Readonly<Record<string, string>>,
       finish(new Error(`timed out after ${timeoutMs} ms`));
     }, timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const send = (target: URL, hops: number) => {
+    const send = (target: URL, hops: number, resent = false) => {
       const protocol = target.protocol === 'https:' ? 'https:' : target.protocol === 'http:' ? 'http:' : undefined;
       if (!protocol) return finish(new Error(`the URL ${target.origin} is neither http nor https`));
+      let answered = false;
       const req = requestOver[protocol](target, { method: 'POST', agent: sockets[protocol], headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+        answered = true;
         const status = res.statusCode ?? 0;
         const location = res.headers.location;
         if ((status === 307 || status === 308) && location && hops < MAX_REDIRECTS) {
           res.resume();
-          return send(new URL(location, target), hops + 1);
+          let next: URL;
+          try {
+            next = new URL(location, target);
+          } catch {
+            return finish(new Error(`the API at ${target.origin} redirected to an address that is not a URL (${location.slice(0, 200)})`));
+          }
+          if (next.origin !== target.origin) return finish(new Error(`the API at ${target.origin} redirected to another origin (${next.origin}); not followed, so that its key stays with ${target.origin}`));
+          return send(next, hops + 1);
         }
         const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
         const stream = encoding === 'gzip' ? res.pipe(createGunzip()) : encoding === 'br' ? res.pipe(createBrotliDecompress()) : encoding === 'deflate' ? res.pipe(createInflate()) : res;
@@ -73,7 +88,10 @@ export function postJson(url: string, headers: Readonly<Record<string, string>>,
         if (stream !== res) res.on('error', (error) => finish(error));
       });
       current = req;
-      req.on('error', (error) => finish(error));
+      req.on('error', (error) => {
+        if (!answered && !resent && req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && !settled) return send(target, hops, true);
+        finish(error);
+      });
       req.end(body);
     };
     try {

@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ beforeAll(async () => {
       if (req.url === '/gzip') return res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"packed":"ü"}'));
       if (req.url === '/moved') return res.writeHead(307, { location: '/echo' }).end();
       if (req.url === '/found') return res.writeHead(302, { location: '/echo' }).end();
+      if (req.url === '/elsewhere') return res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/echo` }).end();
       if (req.url === '/busy') return res.writeHead(429).end('slow down');
       // '/hold': no answer until the test is over.
       held.push(res);
@@ -71,6 +72,44 @@ describe('the model APIs’ HTTP client', () => {
       ['/moved', '{"again":true}'],
       ['/echo', '{"again":true}'],
     ]);
+  });
+
+  it('never follows a redirect to another origin, where the key in the headers would go too', async () => {
+    seen.length = 0;
+    await expect(postJson(`${base}/elsewhere`, { authorization: 'Bearer secret' }, '{}', 5_000)).rejects.toThrow(/redirected to another origin \(http:\/\/localhost:\d+\); not followed/);
+    expect(seen.map((s) => s.path)).toEqual(['/elsewhere']);
+  });
+
+  it('sends a request again on a new socket when the kept-alive one was reset under it, once', async () => {
+    // A server that answers the first request on each connection, keeps it alive, and resets it when a
+    // second request comes on it: what a client meets when the server's idle timeout strikes as it sends.
+    let connections = 0;
+    let resets = 0;
+    const raw = createNetServer((socket) => {
+      connections++;
+      let requests = 0;
+      socket.on('data', (chunk: Buffer) => {
+        if (!chunk.includes('\r\n\r\n')) return;
+        if (++requests === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: keep-alive\r\n\r\n{"ok":true}');
+        else {
+          resets++;
+          socket.resetAndDestroy();
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
+    try {
+      expect(await postJson(url, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"ok":true}' });
+      // The second goes out on the kept-alive socket, is reset there, and is sent again on a new one.
+      expect(await postJson(url, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"ok":true}' });
+      expect(resets).toBe(1);
+      expect(connections).toBe(2);
+    } finally {
+      raw.close();
+    }
   });
 
   it('gives up at its deadline, on an abort (with its reason), and on a refused connection', async () => {

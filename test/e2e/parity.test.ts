@@ -113,7 +113,7 @@ describe('one client logic, every delivery path', () => {
       const anthropic = anthropicAgent(anthropicSettingsSchema.parse({ baseUrl: anthropicStub.baseUrl, model: 'desk', apiKeyEnv: 'SHAKEDOWN_PARITY_KEY', maxSteps: 100, retries: 0, tools: 'mcp' }));
       for (const agent of [openai, anthropic]) {
         const got = await sweep(agent, { mode: 'simulated' });
-        for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), `${agent.id} ${k}`).toEqual(view(r));
+        for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), `${agent.id} ${k} ${JSON.stringify(got.get(k)?.error)}`).toEqual(view(r));
       }
       // The model was shown the tools the MCP server lists (the key argument is the server's), and an error result as it came.
       const tools = stub.requests.at(-1)?.body.tools as { function: { name: string; parameters: { properties: Record<string, unknown> } } }[];

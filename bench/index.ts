@@ -156,12 +156,13 @@ async function micro(): Promise<void> {
   const mcp = await mcpClientFor({ tools: harness.toolsJson, toolSpecs: world.tools, baseUrl: session.baseUrl, fetch: session.fetch });
   // Out of process: the loopback tool server, over plain HTTP, over MCP's Streamable HTTP, and over stdio
   // through the bridge a command agent's MCP config launches.
-  const toolServer = await startToolServer(harness.runtime);
-  const loopbackUrl = `${toolServer.baseUrlFor('bench')}/orders/${encodeURIComponent(orderId)}`;
+  const toolServer = await startToolServer();
+  const granted = toolServer.grant(harness.runtime.access('bench'));
+  const loopbackUrl = `${granted.toolBaseUrl}/orders/${encodeURIComponent(orderId)}`;
   const mcpHttp = new Client({ name: 'bench', version: '1.0.0' });
-  await mcpHttp.connect(new StreamableHTTPClientTransport(new URL(toolServer.mcpUrlFor('bench'))));
+  await mcpHttp.connect(new StreamableHTTPClientTransport(new URL(granted.mcpUrl)));
   const mcpStdio = new Client({ name: 'bench', version: '1.0.0' });
-  await mcpStdio.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_STDIO_BRIDGE, toolServer.mcpUrlFor('bench')] }));
+  await mcpStdio.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_STDIO_BRIDGE, granted.mcpUrl] }));
   const bench = new Bench({ time: 400, warmup: true });
   bench
     .add('seed derivation (deriveSeed, 5 parts)', () => {

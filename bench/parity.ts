@@ -61,8 +61,8 @@ add('module', await sweep(deskModule(false), simulated));
 }
 add('MCP, in process', await sweep(deskMcp, simulated));
 {
-  const server = await startToolServer(harness.runtime);
-  add('MCP, Streamable HTTP', await sweep(deskOverMcpHttp((id) => server.mcpUrlFor(id)), simulated));
+  const server = await startToolServer();
+  add('MCP, Streamable HTTP', await sweep(deskOverMcpHttp((id) => server.grant(harness.runtime.access(id)).mcpUrl), simulated));
   await server.close();
 }
 /** A command agent from an example script, with its arguments. */

@@ -10,7 +10,8 @@ export type { Strategy, StrategyContext, ToolCall, CallOptions, WriteCheck } fro
 export { tolerantParse } from './agents/tolerant.js';
 export { withStrategies } from './agents/client.js';
 export type { ClientOptions } from './agents/client.js';
-export { loadAgent, loadModuleAgent, isModuleSpec } from './agents/loader.js';
+export { loadAgent } from './agents/loader.js';
+export { loadModuleAgent, isModuleSpec } from './agents/module.js';
 export { httpAgent } from './agents/http-agent.js';
 export { llmAgent } from './agents/llm.js';
 export { chatCompletion } from './model/openai.js';

@@ -10,10 +10,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { agentLimitsSchema, type AgentLimits } from '../ground/config.js';
 import { ShakedownError } from '../ground/errors.js';
 import type { AgentContext, AgentFactory } from './contract.js';
+import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
+import { lineReader } from './host/protocol.js';
 import { episodeContext, episodeToolHost } from './tool-server.js';
 
 /** The stdio MCP server a command's MCP config names: a bridge to the episode's Streamable HTTP endpoint. */
@@ -42,30 +44,26 @@ export function commandId(command: string): string {
   return `cmd:${name || 'command'}`.slice(0, 80);
 }
 
-/** Ends a process and everything it started (its process group): an MCP server it launched goes too. */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
+/** What a command agent's processes are held to, and given of the environment. */
+export interface CommandOptions {
+  /** @default the defaults of `agentLimitsSchema` */
+  readonly limits?: AgentLimits;
+  /** Variables of this process's environment the command gets besides the base ones. @default [] */
+  readonly env?: readonly string[];
 }
 
-function launch(command: string, cwd: string, env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
-  // A process group of its own, so that ending the episode ends what the command started too.
-  const child = spawn(command, { shell: true, cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  let tail = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    tail = (tail + c.toString()).slice(-STDERR_TAIL);
-  });
+function launch(command: string, cwd: string, own: Record<string, string>, named: readonly string[]): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+  // A process group of its own, so that ending the episode ends what the command started too; and a
+  // minimal environment: no key or token of this process reaches it unless the config names it (`env`).
+  const child = spawn(command, { shell: true, cwd, env: agentEnv(named, own), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const tail = tailOf(child.stderr, STDERR_TAIL);
   // A process that ends before reading everything closes its stdin under us: that is an exit, not a crash.
   child.stdin?.on('error', () => undefined);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('error', () => resolve({ code: 127, signal: null }));
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  return { child, stderr: () => tail.trim(), exited };
+  return { child, stderr: tail, exited };
 }
 
 const stderrPart = (tail: string) => (tail ? `; its stderr ended with: ${tail.slice(-600)}` : '');
@@ -75,15 +73,14 @@ const stderrPart = (tail: string) => (tail ? `; its stderr ended with: ${tail.sl
  * line; refuses a command the shell cannot run before any episode starts. A command that says nothing is
  * named after its script.
  */
-export async function probeCommand(command: string, cwd: string = process.cwd()): Promise<CommandInfo> {
+export async function probeCommand(command: string, cwd: string = process.cwd(), env: readonly string[] = []): Promise<CommandInfo> {
   if (command.trim() === '') throw new ShakedownError('SHAKEDOWN_AGENT', 'The agent spec `cmd:` names no command. Write `cmd:COMMAND`, e.g. `cmd:node ./my-agent.mjs`.');
-  const { child, stderr, exited } = launch(command, cwd, { SHAKEDOWN_PROBE: '1' });
+  const { child, stderr, exited } = launch(command, cwd, { SHAKEDOWN_PROBE: '1' }, env);
   // No messages come: a process that reads them first sees the end at once and exits.
   child.stdin?.end();
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const first = new Promise<string | undefined>((resolve) => {
-    lines.once('line', resolve);
-    lines.once('close', () => resolve(undefined));
+    child.stdout?.on('data', lineReader(64 * 1024, (line) => resolve(line), () => resolve(undefined)));
+    child.stdout?.once('close', () => resolve(undefined));
   });
   let timer: NodeJS.Timeout | undefined;
   // clock: a real limit on how long a command may take to start.
@@ -92,7 +89,6 @@ export async function probeCommand(command: string, cwd: string = process.cwd())
   const outcome = await Promise.race([first.then(async (line) => (line === undefined ? { exit: await exited } : { line })), exited.then((e) => ({ exit: e })), timeout]);
   clearTimeout(timer);
   killGroup(child);
-  lines.close();
   if (outcome !== 'timeout' && 'exit' in outcome && (outcome.exit.code === 126 || outcome.exit.code === 127)) {
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to start the agent command \`${command}\`: the shell could not run it (exit ${outcome.exit.code})${stderrPart(stderr())}. Check the command and the current directory.`);
   }
@@ -140,8 +136,9 @@ export function readReply(ctx: AgentContext, text: string, who: string): string 
 }
 
 /** The factory for `cmd:COMMAND`; `info` is what the command said about itself (`probeCommand`). */
-export function commandAgent(command: string, cwd: string = process.cwd(), info: CommandInfo = {}): AgentFactory {
-  const host = episodeToolHost();
+export function commandAgent(command: string, cwd: string = process.cwd(), info: CommandInfo = {}, options: CommandOptions = {}): AgentFactory {
+  const limits = options.limits ?? agentLimitsSchema.parse({});
+  const host = episodeToolHost(limits);
   let dir: string | undefined;
   const who = `the agent command \`${command}\``;
   return {
@@ -149,6 +146,8 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
     description: info.description ?? `agent command \`${command}\`, one process per episode`,
     // A process waits and thinks in real time the engine cannot see: under `--agent-time auto` that time counts.
     time: { mode: 'real' },
+    // Its episodes run in the main process, where the tool server that grants them lives.
+    isolation: 'process',
     async create(ctx: AgentContext) {
       const endpoints = await host.open(ctx);
       dir ??= mkdtempSync(join(tmpdir(), 'shakedown-cmd-'));
@@ -170,21 +169,45 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
         SHAKEDOWN_MCP_CONFIG: mcpConfig,
         SHAKEDOWN_TOOL_BASE_URL: endpoints.toolBaseUrl,
         SHAKEDOWN_CLOCK_URL: endpoints.clockUrl,
+      }, options.env ?? []);
+      // Its lines, each bounded before it is held: one endless line ends the episode, never the run.
+      const lines: string[] = [];
+      let wake: (() => void) | undefined;
+      let ended = false;
+      let breach: Error | undefined;
+      const stopFor = (error: Error) => {
+        breach ??= error;
+        killGroup(child);
+        wake?.();
+      };
+      child.stdout?.on(
+        'data',
+        lineReader(limits.lineBytes, (line) => {
+          if (line.trim() === '') return;
+          lines.push(line);
+          wake?.();
+        }, (bytes) => stopFor(agentFailure('AgentLimitExceeded', `${who} wrote a line of more than ${bytes} bytes, past the limit of ${limits.lineBytes} (\`limits.lineBytes\`)`))),
+      );
+      child.stdout?.once('close', () => {
+        ended = true;
+        wake?.();
       });
-      const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-      // readline's iterator keeps the lines that come before they are asked for; it ends when stdout closes.
-      const lines = rl[Symbol.asyncIterator]();
+      const stopMemory = child.pid === undefined ? () => undefined : watchMemory(child.pid, limits.memoryMb, (mb) => stopFor(agentFailure('AgentOutOfMemory', `${who} held ${Math.round(mb)} MB, past the limit of ${limits.memoryMb} MB (\`limits.memoryMb\`)`)));
       const nextLine = async (): Promise<string | undefined> => {
         for (;;) {
-          const r = await lines.next();
-          if (r.done) return undefined;
-          if (r.value.trim() !== '') return r.value;
+          if (breach) throw breach;
+          const line = lines.shift();
+          if (line !== undefined) return line;
+          if (ended) return undefined;
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
         }
       };
       const onAbort = () => killGroup(child);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       const exitError = async () => {
         const { code, signal } = await exited;
+        if (breach) return breach;
         if (ctx.signal.aborted) return ctx.signal.reason as Error;
         return new Error(`${who} exited (${signal ? `signal ${signal}` : `code ${code}`}) before it replied${stderrPart(stderr())}`);
       };
@@ -208,7 +231,7 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
           await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_GRACE_MS)))]);
           clearTimeout(timer);
           killGroup(child);
-          rl.close();
+          stopMemory();
           rmSync(contextFile, { force: true });
           rmSync(mcpConfig, { force: true });
         },

@@ -69,6 +69,11 @@ export interface AgentFactory {
   readonly time?: AgentTime;
   /** Whether it must be given the gold actions (baselines only). */
   readonly needsGold?: boolean;
+  /**
+   * `process`: the agent's code runs in a process of its own (a module agent's host) and its episodes'
+   * worlds and judge run in the sweep's main process, never on its worker threads. @default in this process
+   */
+  readonly isolation?: 'process';
   create(context: AgentContext): Agent | Promise<Agent>;
   /** Called once after the run, to release what the factory holds (a server, a pool). */
   dispose?(): void | Promise<void>;

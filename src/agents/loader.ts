@@ -3,55 +3,19 @@
  * a module (`./my-agent.ts`, loaded without a build step), a service (`http://127.0.0.1:8000`), a command
  * launched per episode (`cmd:node ./agent.mjs`) or a model behind an API (`llm:MODEL`, `anthropic:MODEL`).
  */
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-
-import { importModule } from '../ground/user-module.js';
-import { ShakedownError } from '../ground/errors.js';
 import type { AgentFactory } from './contract.js';
 import { httpAgent, probeService } from './http-agent.js';
 import { commandAgent, probeCommand } from './command-agent.js';
 import { apiKeyFrom } from '../model/openai.js';
 import { llmAgent } from './llm.js';
-import { anthropicSettingsSchema, llmSettingsSchema, type LlmSettings } from '../ground/config.js';
+import { agentLimitsSchema, anthropicSettingsSchema, llmSettingsSchema, type AgentLimits, type LlmSettings } from '../ground/config.js';
+import { hostedAgent } from './hosted.js';
 import { anthropicAgent } from './anthropic.js';
 import { anthropicKeyFrom } from '../model/anthropic.js';
 import { resolveAgent } from './registry.js';
+import { isModuleSpec } from './module.js';
 
-/** Whether a spec names a module file rather than a built-in agent. */
-export const isModuleSpec = (spec: string): boolean => /^(\.{1,2}\/|\/)/.test(spec) || /\.(ts|mts|js|mjs)$/.test(spec) || isAbsolute(spec);
-
-/**
- * A module's default export, or its export named `name`, as a module import delivers them: a TypeScript file
- * outside an ESM package is compiled to CommonJS, and its exports arrive one level down, under
- * `default`. `isTarget` tells the export sought from such a wrapper.
- */
-export function moduleExport(mod: Readonly<Record<string, unknown>>, name: string, isTarget: (value: object) => boolean): unknown {
-  const d = mod.default;
-  const wrapper = d !== null && typeof d === 'object' && ('default' in d || name in d) && !isTarget(d) ? (d as Record<string, unknown>) : undefined;
-  return wrapper ? (wrapper.default ?? wrapper[name]) : (mod.default ?? mod[name]);
-}
-
-/** Loads an agent module: its default export (or an export named `agent`) must be an agent factory. */
-export async function loadModuleAgent(spec: string, cwd: string = process.cwd()): Promise<AgentFactory> {
-  const path = resolve(cwd, spec);
-  if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: no such file (looked at ${path}). Check the path; it is relative to the current directory.`);
-  let mod: Record<string, unknown>;
-  try {
-    mod = await importModule(path);
-  } catch (error) {
-    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: importing it threw ${(error as Error).name}: ${(error as Error).message}. Fix the module so that it imports.`, { cause: error });
-  }
-  const candidate = moduleExport(mod, 'agent', (v) => typeof (v as { create?: unknown }).create === 'function') as Partial<AgentFactory> | undefined;
-  if (!candidate || typeof candidate !== 'object' || typeof candidate.id !== 'string' || candidate.id === '' || typeof candidate.create !== 'function') {
-    throw new ShakedownError(
-      'SHAKEDOWN_AGENT',
-      `Failed to load agent module \`${spec}\`: it must \`export default defineAgent({ id, description, create })\` (from 'shakedown'); found ${candidate === undefined ? 'no default export' : `a default export without ${typeof candidate?.id !== 'string' || candidate.id === '' ? 'a string `id`' : 'a `create` function'}`}.`,
-    );
-  }
-  if (/[\s|]/.test(candidate.id)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: its id \`${candidate.id}\` has spaces or \`|\`. Use letters, digits, \`-\`, \`:\` or \`+\`.`);
-  return { description: '', ...candidate } as AgentFactory;
-}
+export { isModuleSpec, loadModuleAgent } from './module.js';
 
 /**
  * Where an agent spec's agent comes from: `built-in` agents compute in this process (CPU-bound); `llm`,
@@ -65,8 +29,23 @@ export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'comman
   return isModuleSpec(s) ? 'module' : 'built-in';
 }
 
-/** Resolves any agent spec; `llm:MODEL` uses the given LLM settings with that model. */
-export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = llmSettingsSchema.parse({}), anthropic: LlmSettings = anthropicSettingsSchema.parse({})): Promise<AgentFactory> {
+/** How agents that run as processes of their own are bounded, and what they get of the environment. */
+export interface ProcessAgentOptions {
+  /** @default the defaults of `agentLimitsSchema` */
+  readonly limits?: AgentLimits;
+  /** @default [] */
+  readonly env?: readonly string[];
+  /** The episodes' wall-clock deadline, in ms. @default 60000 */
+  readonly deadlineMs?: number;
+}
+
+/**
+ * Resolves any agent spec; `llm:MODEL` uses the given LLM settings with that model. A module agent runs
+ * in a process of its own (hosted.ts), a command agent in one per episode, each under `processes`.
+ */
+export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = llmSettingsSchema.parse({}), anthropic: LlmSettings = anthropicSettingsSchema.parse({}), processes: ProcessAgentOptions = {}): Promise<AgentFactory> {
+  const limits = processes.limits ?? agentLimitsSchema.parse({});
+  const env = processes.env ?? [];
   const s = spec.trim();
   const source = agentSource(s);
   if (s.startsWith('anthropic:')) {
@@ -85,12 +64,12 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
     apiKeyFrom(settings); // refuse before any episode runs, not once per episode
     return agent;
   }
-  if (source === 'http') return httpAgent(s, await probeService(s));
+  if (source === 'http') return httpAgent(s, await probeService(s), { limits });
   if (source === 'command') {
     // `cmd:COMMAND`: one process per episode, run by the shell in the current directory.
     const command = s.slice('cmd:'.length).trim();
-    return commandAgent(command, cwd ?? process.cwd(), await probeCommand(command, cwd));
+    return commandAgent(command, cwd ?? process.cwd(), await probeCommand(command, cwd, env), { limits, env });
   }
-  if (source === 'module') return loadModuleAgent(s, cwd);
+  if (source === 'module') return hostedAgent(s, { ...(cwd ? { cwd } : {}), limits, env, ...(processes.deadlineMs !== undefined ? { deadlineMs: processes.deadlineMs } : {}) });
   return resolveAgent(s);
 }

@@ -76,7 +76,7 @@ export async function loadConfig(flags: Flags, io: Pick<Io, 'err'> = processIo, 
   const fromFlags = configFromFlags(flags);
   const merged: Record<string, unknown> = { ...fromFile, ...fromFlags, ...extra };
   // A flag sets one setting of a section (`--llm-base-url`), not the whole section the file wrote.
-  for (const section of ['llm', 'anthropic'] as const) {
+  for (const section of ['llm', 'anthropic', 'limits'] as const) {
     const parts = [fromFile, fromFlags, extra].map((c) => (c as Record<string, unknown>)[section]).filter((v) => v !== null && typeof v === 'object');
     if (parts.length > 1) merged[section] = Object.assign({}, ...parts);
   }

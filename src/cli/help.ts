@@ -70,6 +70,10 @@ Sweep options:
                       world's hand labels reaches --judge-min-kappa (default 0.8); see \`calibrate\`
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --tool-budget N     most tool calls per episode; a runaway loop ends there as an error (default 2000)
+  --limit NAME=N      a bound on what an agent sends and holds (replyBytes, requestBytes, episodeBytes,
+                      lineBytes, memoryMb, hangMs; see docs/agents.md); repeatable
+  --env NAME          an environment variable given to module and command agents (repeatable); they get
+                      no other variable of this process but PATH, HOME, LANG and the like
   --quiet             no progress lines
   --max-episodes N    stop launching after N episodes (resumable)
   --time-limit S      stop launching after S seconds of wall time (resumable)

@@ -24,6 +24,8 @@ export const OPTIONS = {
   'real-wait-scale': { type: 'string' },
   'agent-time': { type: 'string' },
   'tool-budget': { type: 'string' },
+  limit: { type: 'string', multiple: true },
+  env: { type: 'string', multiple: true },
   'allow-partial': { type: 'boolean' },
   adjust: { type: 'string' },
   'baseline-agent': { type: 'string' },
@@ -110,6 +112,17 @@ export function parseInteger(flag: string, raw: string): number {
   return v;
 }
 
+/** `--limit replyBytes=65536 --limit memoryMb=512` as agent limits (their names are checked by the config's schema). */
+function parseLimits(raw: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of raw.flatMap((r) => r.split(',')).map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]+)=(\d+)$/.exec(part);
+    if (!m) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--limit ${part}\`: write NAME=NUMBER, e.g. \`--limit memoryMb=512\` (limits: replyBytes, requestBytes, episodeBytes, lineBytes, memoryMb, hangMs).`);
+    out[m[1] as string] = Number(m[2]);
+  }
+  return out;
+}
+
 /** `timeout=1,rate-limit=0.5` as weights per kind. */
 function parseWeights(raw: string): Record<string, number> {
   const out: Record<string, number> = {};
@@ -149,6 +162,8 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['real-wait-scale'] !== undefined) c.realWaitScale = parseNumberList('real-wait-scale', flags['real-wait-scale'])[0];
   if (flags['agent-time'] !== undefined) c.agentTime = flags['agent-time'];
   if (flags['tool-budget'] !== undefined) c.toolBudget = parseInteger('tool-budget', flags['tool-budget']);
+  if (flags.limit !== undefined) c.limits = parseLimits(flags.limit);
+  if (flags.env !== undefined) c.env = flags.env.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
   if (flags['llm-tools'] !== undefined && flags['llm-tools'] !== 'http' && flags['llm-tools'] !== 'mcp') {
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--llm-tools\`: "${flags['llm-tools']}" is neither \`http\` nor \`mcp\`. Write \`--llm-tools mcp\` for tools over an MCP client, or leave it out (http).`);
   }

@@ -63,16 +63,18 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   }
   let server;
   try {
-    server = await startToolServer(harness.runtime, { port });
+    server = await startToolServer({ port, maxRequestBytes: config.limits.requestBytes });
   } catch (error) {
     session.close();
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to serve tools on port ${port}: ${(error as Error).message}. Pick another \`--port\`, or 0 for any free one.`, { cause: error });
   }
-  const base = server.baseUrlFor(episodeId);
+  // The episode's capability is in its URLs: print them to the one who runs the agent, nowhere else.
+  const grant = server.grant(harness.runtime.access(episodeId));
+  const base = grant.toolBaseUrl;
   io.out(`serving ${world.id} tools for ${scenario.id} (λ = ${lambda}, trial ${trial}, seed ${config.seed}, profile ${config.profile}; simulated waits take ${realWaitScale} of their length in real time; agent time ${agentTimeName(clock.time)})\n`);
   io.out(`base URL: ${base}\n`);
-  io.out(`clock:    ${server.clockUrlFor(episodeId)}  (GET: the episode's time; POST /sleep {"ms": N}: wait N simulated ms)\n`);
-  io.out(`MCP:      ${server.mcpUrlFor(episodeId)}  (Streamable HTTP; --mcp serves MCP on stdio instead)\n`);
+  io.out(`clock:    ${grant.clockUrl}  (GET: the episode's time; POST /sleep {"ms": N}: wait N simulated ms)\n`);
+  io.out(`MCP:      ${grant.mcpUrl}  (Streamable HTTP; --mcp serves MCP on stdio instead)\n`);
   for (const t of harness.toolsJson) io.out(`  ${t.method.padEnd(4)} ${base}${t.path}  (${t.name})\n`);
   io.out('Stop with Ctrl-C: the faults that fired and the verdict on the database follow.\n');
   await stop;

@@ -23,7 +23,8 @@ import { startProgress } from './progress.js';
 import { parseShard, type Flags, type Io } from './options.js';
 import { agentSpecOf, disposeAll, episodeOptions, replayCommand, resolveSweepParts } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
-import { contained, startEpisodePool, workerCount } from '../pool/pool.js';
+import { onWorkers, startEpisodePool, workerCount } from '../pool/pool.js';
+import { agentSource } from '../agents/loader.js';
 import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
 import { hash53 } from '../ground/seeds.js';
 import { sweepJudge } from '../run/claim-reader.js';
@@ -127,8 +128,10 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     if (workers > 4 * cores) {
       throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to start the sweep: \`--workers ${workers}\` is more than 4 per core on this machine (${cores} cores), and each worker thread holds its own copy of the run. Use at most ${4 * cores}, or \`auto\`; \`--concurrency\` overlaps waits without threads.`);
     }
-    const onPool = contained(config, workers);
-    io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${workers > 1 ? `on ${workers} worker threads` : onPool ? 'on a worker thread (module agents run contained)' : 'in this process'} -> ${dir}\n`);
+    const onPool = workers > 1 && config.agents.some(onWorkers);
+    const hosted = config.agents.filter((spec) => agentSource(spec) === 'module').length;
+    const where = `${onPool ? `on ${workers} worker threads` : 'in this process'}${hosted > 0 ? `; ${hosted === 1 ? 'the module agent runs' : `the ${hosted} module agents run`} in ${hosted === 1 ? 'a process of its own' : 'processes of their own'}` : ''}`;
+    io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${where} -> ${dir}\n`);
     const started = performance.now(); // clock: progress rate and the closing timing line only
     const progress = startProgress(io, total, done, flags.quiet === true);
     let launchedNow = 0;
@@ -170,6 +173,8 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const cacheDir = llmCacheDir(config.llmCache, dir);
     useLlmCache(cacheDir);
     const pool = onPool ? startEpisodePool(config, workers, cacheDir) : undefined;
+    /** The episode phase is over (all ran, or the grace passed): nothing more goes into the log. */
+    let settled = false;
     const running = run(
       {
         skip,
@@ -178,6 +183,8 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
         retainRecords: false,
         ...(pool ? { execute: (key: EpisodeKey) => pool.execute(key) } : {}),
         onEpisode(record: EpisodeRecord) {
+          // Past the grace, the run is written: an episode that ends now is dropped, as said, never logged late.
+          if (settled) return;
           const cost = episodeCosts(record, config.prices, simulatorModel);
           savedUsd += cost.saved ?? 0;
           appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) });
@@ -201,6 +208,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
       await Promise.race([running, grace]);
       episodeSeconds = (performance.now() - started) / 1000;
     } finally {
+      settled = true;
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
       if (limitTimer) clearTimeout(limitTimer);

@@ -44,6 +44,29 @@ export const anthropicSettingsSchema = llmSettingsSchema.extend({
 });
 
 /**
+ * What an agent may send and hold (docs/agents.md, "What an agent can reach"). Each breach ends the
+ * agent's episode as an `error` whose message names the limit; no other episode is touched.
+ */
+export const agentLimitsSchema = z
+  .object({
+    /** Largest reply to one user message, in bytes (UTF-8). @default 262144 */
+    replyBytes: z.number().int().min(1_024).default(262_144),
+    /** Largest tool request (URL, headers and body) from an agent outside this process, in bytes. @default 1048576 */
+    requestBytes: z.number().int().min(1_024).default(1_048_576),
+    /** All tool requests of one episode from an agent outside this process, together, in bytes. @default 67108864 */
+    episodeBytes: z.number().int().min(1_024).default(67_108_864),
+    /** Longest line a command agent writes, or body an agent service answers, in bytes. @default 4194304 */
+    lineBytes: z.number().int().min(1_024).default(4_194_304),
+    /** Most resident memory of an agent's own process (a module's host, a command), heap and off-heap, in MB. @default 1024 */
+    memoryMb: z.number().int().min(32).max(1_048_576).default(1_024),
+    /** How long an agent's process may leave a heartbeat unanswered (a synchronous loop) before it is ended, in ms. @default 10000 */
+    hangMs: z.number().int().min(500).default(10_000),
+  })
+  .strict();
+
+export type AgentLimits = z.output<typeof agentLimitsSchema>;
+
+/**
  * The options of a sweep, with their defaults. CLI flags map onto the same keys; `resolveConfig`
  * validates them once into a ResolvedConfig.
  */
@@ -153,6 +176,14 @@ export const sweepConfigSchema = z
     deadlineMs: z.number().int().min(1).default(60_000),
     /** Most tool calls per episode: a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */
     toolBudget: z.number().int().min(1).max(10_000_000).default(2_000),
+    /** Bounds on what an agent sends and holds (see `agentLimitsSchema`). @default {} */
+    limits: agentLimitsSchema.default(agentLimitsSchema.parse({})),
+    /**
+     * Environment variables given to agents that run as processes of their own (module and command agents)
+     * besides the few every program needs (PATH, HOME, LANG, ...): e.g. `['OPENAI_API_KEY']` for an agent that
+     * calls its own model. Nothing else of this process's environment reaches them. @default []
+     */
+    env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
     /**
      * What reads the agent's claims: `wording` (the world's wording data) or `llm:MODEL` (an OpenAI-compatible
      * API with the `llm` settings), accepted only when its kappa on the world's shipped labels reaches

@@ -210,6 +210,14 @@ export class ToolRuntime {
   }
   private toolsJson: ToolSpecJson[] | undefined;
 
+  /** What a tool server needs to serve an open episode (its tool API, its clock, its MCP tools); throws for one not open. */
+  access(episodeId: string): { baseUrl: string; fetch: typeof fetch; clock: EpisodeClock; mcp: NonNullable<ReturnType<ToolRuntime['mcpOf']>> } {
+    const mcp = this.mcpOf(episodeId);
+    const clock = this.clockOf(episodeId);
+    if (!mcp || !clock) throw new Error(`no open episode ${episodeId}`);
+    return { baseUrl: mcp.baseUrl, fetch: mcp.fetch, clock, mcp };
+  }
+
   /** An open episode's clock (for a tool server's clock endpoints). */
   clockOf(episodeId: string): EpisodeClock | undefined {
     return this.instances.get(episodeId)?.clock;

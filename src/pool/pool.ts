@@ -65,13 +65,13 @@ export function workerCount(config: Pick<ResolvedConfig, 'workers' | 'agents' | 
 }
 
 /**
- * Whether a sweep runs its episodes in worker threads: always on more than one worker, and under
- * `workers: auto` whenever an agent is a module, whose crash, `process.exit`, loop or memory must cost one
- * episode, never the sweep. `--workers 1` runs a module in this process, uncontained (for its stack traces).
+ * Agents a worker thread runs: those whose episodes may leave the main process. A module agent's code runs
+ * in a process of its own (agents/hosted.ts) and a service's or command's is another process already:
+ * their episodes run in the main process, which drives those processes.
  */
-export function contained(config: Pick<ResolvedConfig, 'workers' | 'agents'>, workers: number): boolean {
-  return workers > 1 || (config.workers === 'auto' && config.agents.some((spec) => agentSource(spec) === 'module'));
-}
+export const onWorkers = (spec: string): boolean => !['module', 'http', 'command'].includes(agentSource(spec));
+
+
 
 export interface EpisodePool {
   /** Runs one episode on a worker; a worker that dies under it is replaced and the episode rerun (the rest of its batch too, uncharged). */

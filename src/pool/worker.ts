@@ -9,7 +9,7 @@ import { type EpisodeKey } from '../ground/record.js';
 import { ShakedownError } from '../ground/errors.js';
 import type { Scenario } from '../ground/scenario.js';
 import { resolveSweepParts } from '../run/parts.js';
-import type { PoolMessage, WorkerMessage, WorkerReply, WorkerTask } from './pool.js';
+import { onWorkers, type PoolMessage, type WorkerMessage, type WorkerReply, type WorkerTask } from './pool.js';
 
 interface WorkerRun {
   readonly harness: WorldHarness;
@@ -24,7 +24,8 @@ async function start(): Promise<WorkerRun> {
   const { config, llmCacheDir } = Tinypool.workerData as { config: ResolvedConfig; llmCacheDir?: string };
   // The main thread's LLM cache, so that model calls made on this thread are cached alike.
   useLlmCache(llmCacheDir);
-  const { world, scenarios, agents, options } = await resolveSweepParts(config);
+  // The agents whose episodes leave the main process; module, service and command agents stay there.
+  const { world, scenarios, agents, options } = await resolveSweepParts({ ...config, agents: config.agents.filter(onWorkers) });
   return {
     harness: new WorldHarness(world, options.runSeed),
     scenarios: new Map(scenarios.map((s) => [s.id, s])),

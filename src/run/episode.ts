@@ -52,6 +52,8 @@ export interface EpisodeOptions {
   readonly claimReader?: ClaimReader;
   /** Most tool calls per episode; a runaway loop ends there as an `error` (`ended: tool-budget`). @default 2000 */
   readonly toolBudget?: number;
+  /** Largest reply to one user message, in bytes; a larger one ends the episode as an `error`. @default 262144 */
+  readonly replyBytes?: number;
 }
 
 const simulated = async <T>(f: () => T | Promise<T>): Promise<T> => {
@@ -60,6 +62,18 @@ const simulated = async <T>(f: () => T | Promise<T>): Promise<T> => {
   } catch (error) {
     throw new SimulatorError(error);
   }
+};
+
+/** The default largest reply, as `agentLimitsSchema` has it. */
+const DEFAULT_REPLY_BYTES = 262_144;
+
+/** How an episode ends by the name of what ended it, for what an agent's own process (or thread) reports. */
+const ENDED_BY_NAME: Readonly<Record<string, EpisodeRecord['ended']>> = {
+  AgentExit: 'agent-crash',
+  AgentCrash: 'agent-crash',
+  AgentHostLost: 'agent-crash',
+  AgentOutOfMemory: 'out-of-memory',
+  AgentHung: 'deadline',
 };
 
 /** How long an agent's `close()` may take before the episode moves on without it. */
@@ -293,6 +307,13 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       baseClock.holding(true);
       const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text))).finally(() => baseClock.holding(false));
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
+      const replyBytes = options.replyBytes ?? DEFAULT_REPLY_BYTES;
+      // Bounded before anything holds it: the log, the judge and the user read every reply.
+      if (reply.length > replyBytes || Buffer.byteLength(reply) > replyBytes) {
+        const e = new Error(`the agent's reply has ${Buffer.byteLength(reply)} bytes, past the limit of ${replyBytes} (\`limits.replyBytes\`)`);
+        e.name = 'AgentLimitExceeded';
+        throw e;
+      }
       messages.push({ role: 'agent', text: reply });
       const step = await untilDeadline(simulated(() => user.respond(reply)));
       if (step.kind === 'end') {
@@ -304,7 +325,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   } catch (e) {
     // The budget's abort is the cause whatever the agent made of its rejected call.
     const err = controller.signal.reason instanceof ToolBudgetError ? controller.signal.reason : asError(e);
-    ended = err instanceof DeadlineError ? 'deadline' : err instanceof ToolBudgetError ? 'tool-budget' : err instanceof SimulatorError ? 'simulator-error' : err.name === 'AgentExit' ? 'agent-crash' : 'agent-error';
+    ended = err instanceof DeadlineError ? 'deadline' : err instanceof ToolBudgetError ? 'tool-budget' : err instanceof SimulatorError ? 'simulator-error' : (ENDED_BY_NAME[err.name] ?? 'agent-error');
     error = { name: safeString(err.name, 'Error'), message: safeString(err.message, '(no message)') };
   } finally {
     clearTimeout(timer);

@@ -102,6 +102,7 @@ export function episodeOptions(config: ResolvedConfig, world: WorldDefinition): 
     maxTurns: config.maxTurns,
     deadlineMs: config.deadlineMs,
     toolBudget: config.toolBudget,
+    replyBytes: config.limits.replyBytes,
     ...(config.simulator === 'llm' ? { userSimulator: llmUserSimulator({ ...config.llm, ...(config.simulatorModel ? { model: config.simulatorModel } : {}) }) } : {}),
   };
 }
@@ -134,7 +135,7 @@ export function shellQuote(value: string): string {
 /** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */
 export async function resolveAgentsFor(config: ResolvedConfig, worldId: string): Promise<AgentFactory[]> {
   const agents: AgentFactory[] = [];
-  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm, config.anthropic));
+  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm, config.anthropic, { limits: config.limits, env: config.env, deadlineMs: config.deadlineMs }));
   const ids = new Set<string>();
   for (const a of agents) {
     if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);

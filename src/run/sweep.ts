@@ -5,6 +5,30 @@ import type { Scenario } from '../ground/scenario.js';
 import type { WorldDefinition } from '../ground/world.js';
 import { ShakedownError } from '../ground/errors.js';
 
+/** Runs again of an episode whose agent's process ended under several at once, before it is recorded as it came. */
+const MAX_HOST_RERUNS = 3;
+
+/**
+ * The episodes of one agent in flight in this process: any number share, one that must run alone waits
+ * until none runs and holds the others off until it ends.
+ */
+class AgentGate {
+  private running = 0;
+  private alone = false;
+  private readonly waiting: (() => void)[] = [];
+
+  async enter(alone: boolean): Promise<() => void> {
+    while (this.alone || (alone && this.running > 0)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    if (alone) this.alone = true;
+    return () => {
+      this.running--;
+      if (alone) this.alone = false;
+      for (const wake of this.waiting.splice(0)) wake();
+    };
+  }
+}
+
 /** One turn of the event loop (a macrotask), where the platform offers one. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
@@ -40,7 +64,8 @@ export interface SweepHooks {
   readonly signal?: AbortSignal;
   /**
    * Runs one episode somewhere else (a worker pool) and resolves with its record, which must equal what
-   * this process would produce for the key. @default runs it in this process
+   * this process would produce for the key. Episodes of agents that run in processes of their own
+   * (`isolation: 'process'`) always run here. @default runs it in this process
    */
   readonly execute?: (key: EpisodeKey) => Promise<EpisodeRecord>;
   /**
@@ -72,11 +97,30 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
   }
   const keys = planKeys(plan).filter((k) => !hooks.skip?.has(keyString(k)));
   const records: EpisodeRecord[] = [];
+  const gates = new Map<string, AgentGate>();
+  const gateOf = (agent: string) => gates.get(agent) ?? gates.set(agent, new AgentGate()).get(agent) as AgentGate;
+  const here = async (key: EpisodeKey): Promise<EpisodeRecord> => {
+    const agent = agents.get(key.agent) as AgentFactory;
+    const gate = gateOf(key.agent);
+    const prepared = await harness.prepare(scenarios.get(key.scenario) as Scenario);
+    for (let attempt = 0; ; attempt++) {
+      // A run again after its agent's process died under several episodes runs alone, so that a death
+      // is charged to the episode that caused it, and to none other (agents/hosted.ts).
+      const release = await gate.enter(attempt > 0);
+      let record: EpisodeRecord;
+      try {
+        record = await runEpisode(harness, prepared, agent, key, plan);
+      } finally {
+        release();
+      }
+      if (record.error?.name !== 'AgentHostLost' || attempt >= MAX_HOST_RERUNS || hooks.signal?.aborted) return record;
+    }
+  };
   let next = 0;
   const worker = async () => {
     while (next < keys.length && !hooks.signal?.aborted) {
       const key = keys[next++] as EpisodeKey;
-      const record = hooks.execute ? await hooks.execute(key) : await runEpisode(harness, await harness.prepare(scenarios.get(key.scenario) as Scenario), agents.get(key.agent) as AgentFactory, key, plan);
+      const record = hooks.execute && agents.get(key.agent)?.isolation !== 'process' ? await hooks.execute(key) : await here(key);
       if (hooks.retainRecords !== false) records.push(record);
       await hooks.onEpisode?.(record);
       // Episodes resolve through promises alone; let the event loop turn between them, so that signals

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { importModule } from '../ground/user-module.js';
 import { z } from 'zod';
 import { worlds } from '../../scenarios/index.js';
-import { isModuleSpec, moduleExport } from '../agents/loader.js';
+import { isModuleSpec, moduleExport } from '../agents/module.js';
 import { ShakedownError } from '../ground/errors.js';
 import type { WorldDefinition } from '../ground/world.js';
 

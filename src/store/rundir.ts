@@ -8,6 +8,9 @@ import type { EpisodeRecord } from '../ground/record.js';
 import { keyString } from '../ground/record.js';
 import { stableJson } from '../ground/canonical.js';
 import { hash53 } from '../ground/seeds.js';
+import { agentLimitsSchema } from '../ground/config.js';
+
+const DEFAULT_LIMITS = agentLimitsSchema.parse({});
 
 /**
  * A hash of everything in a config that decides what a run's episodes are and how they come out
@@ -18,13 +21,15 @@ export function configHash(config: Readonly<Record<string, unknown>>): string {
   // Budgets, concurrency, workers and the LLM cache decide how much runs, how fast and what it costs, never how an episode comes out.
   const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, llmCache: _l, ...rest } = config;
   // Keys added since runs were first hashed leave the hash alone at their defaults, so that older runs still resume.
-  const { tasks, llm, anthropic, ...kept } = rest as Record<string, unknown> & { tasks?: unknown; llm?: Record<string, unknown>; anthropic?: Record<string, unknown> };
+  // The environment agents get decides nothing about outcomes the config can see (as an API key); the limits do when they differ from the defaults.
+  const { tasks, llm, anthropic, env: _env, limits, ...kept } = rest as Record<string, unknown> & { tasks?: unknown; llm?: Record<string, unknown>; anthropic?: Record<string, unknown>; env?: unknown; limits?: Record<string, unknown> };
   const withoutTools = (section: Record<string, unknown> | undefined) => {
     if (!section || section.tools !== 'http') return section;
     const { tools: _tools, ...other } = section;
     return other;
   };
-  const hashed = { ...kept, ...(tasks !== undefined && tasks !== 'hand' ? { tasks } : {}), ...(llm ? { llm: withoutTools(llm) } : {}), ...(anthropic ? { anthropic: withoutTools(anthropic) } : {}) };
+  const changedLimits = limits ? Object.fromEntries(Object.entries(limits).filter(([k, v]) => (DEFAULT_LIMITS as Record<string, unknown>)[k] !== v)) : {};
+  const hashed = { ...kept, ...(Object.keys(changedLimits).length > 0 ? { limits: changedLimits } : {}), ...(tasks !== undefined && tasks !== 'hand' ? { tasks } : {}), ...(llm ? { llm: withoutTools(llm) } : {}), ...(anthropic ? { anthropic: withoutTools(anthropic) } : {}) };
   return hash53(stableJson(hashed)).toString(36);
 }
 

@@ -62,7 +62,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     expect(got.env.SHAKEDOWN_EPISODE).toBe(record.episodeId);
     expect(got.env.SHAKEDOWN_WORLD).toBe('retail');
     expect(got.env.SHAKEDOWN_POLICY).toBe(retail.policy);
-    expect(got.env.SHAKEDOWN_MCP_URL).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/${record.episodeId}/mcp$`));
+    // The endpoints carry an unguessable capability, not the episode's id.
+    expect(got.env.SHAKEDOWN_MCP_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[a-f0-9]{32}\/mcp$/);
+    expect(got.env.SHAKEDOWN_MCP_URL).not.toContain(record.episodeId);
     expect(got.context).toMatchObject({ episodeId: record.episodeId, world: 'retail', mcpUrl: got.env.SHAKEDOWN_MCP_URL, clockUrl: got.env.SHAKEDOWN_CLOCK_URL, toolBaseUrl: got.env.SHAKEDOWN_TOOL_BASE_URL });
     expect((got.context.tools as unknown[]).length).toBe(retail.tools.length);
     // The MCP config names one stdio server: the bridge to this episode's endpoint.

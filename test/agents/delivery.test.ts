@@ -52,7 +52,7 @@ let server: ToolServer;
 let opened = 0;
 
 beforeAll(async () => {
-  server = await startToolServer(harness.runtime);
+  server = await startToolServer();
 });
 afterAll(async () => {
   await server.close();
@@ -71,7 +71,7 @@ async function run(c: Case, path: 'injected' | 'global' | 'loopback') {
   let interception: GlobalInterception | undefined;
   try {
     if (path === 'global') interception = interceptGlobally([harness.runtime]);
-    const url = path === 'loopback' ? server.baseUrlFor(session.instance.episodeId) + c.path : session.baseUrl + c.path;
+    const url = path === 'loopback' ? server.grant(harness.runtime.access(session.instance.episodeId)).toolBaseUrl + c.path : session.baseUrl + c.path;
     const client = path === 'injected' ? session.fetch : globalThis.fetch;
     const seen = await observe(() => client(url, c.init));
     return {
@@ -115,17 +115,37 @@ describe('three delivery paths, one behaviour', () => {
     }
   });
 
-  it('the loopback server refuses a path that names no episode, and global interception leaves other hosts alone', async () => {
+  it('the loopback server refuses a path that names no granted episode, and counts it; global interception leaves other hosts alone', async () => {
+    const before = server.refused();
     const r = await fetch(`${server.url}/nowhere`);
-    expect(r.status).toBe(404);
+    expect(r.status).toBe(403);
+    // Neither an episode id nor a guessed token opens an episode: only a granted capability does.
+    const prepared = await harness.prepare(scenario('return-one-of-two'));
+    const session = harness.runtime.open({ episodeId: `d${++opened}`, db: cloneJson(prepared.initial), clock: createClock() });
+    try {
+      const guessed = await fetch(`${server.url}/${session.instance.episodeId}/api/orders/%23W9000101`);
+      expect(guessed.status).toBe(403);
+      const grant = server.grant(harness.runtime.access(session.instance.episodeId));
+      const forged = grant.toolBaseUrl.replace(/\/([a-f0-9]{32})\//, (_, t: string) => `/${t.slice(0, 31)}${t.endsWith('0') ? '1' : '0'}/`);
+      expect((await fetch(`${forged}/orders/%23W9000101`)).status).toBe(403);
+      // The granted capability reaches the episode: the world answers, and the episode's trace has the call.
+      expect((await fetch(`${grant.toolBaseUrl}/orders/%23W9000101`)).status).not.toBe(403);
+      expect(session.trace).toHaveLength(1);
+      grant.revoke();
+      expect((await fetch(`${grant.toolBaseUrl}/orders/%23W9000101`)).status).toBe(403);
+    } finally {
+      session.close();
+    }
+    expect(server.refused() - before).toBe(4);
     const interception = interceptGlobally([harness.runtime]);
     try {
       const other = await fetch(`${server.url}/nowhere`);
-      expect(other.status).toBe(404);
+      expect(other.status).toBe(403);
       const closed = await fetch('http://gone.retail.shakedown.test/api/orders/x').catch((e: Error) => e.message);
       expect(closed).toMatch(/no open episode/);
     } finally {
       interception.close();
     }
   });
+
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadModuleAgent } from '../../src/agents/loader.js';
+import { loadModuleAgent } from '../../src/agents/module.js';
 import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { episodeOptions, retail, scenario } from '../helpers.js';
 

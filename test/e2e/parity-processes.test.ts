@@ -78,7 +78,8 @@ describe('one client logic, delivered as processes', () => {
     process.env.OPENAI_BASE_URL = stub.baseUrl;
     process.env.OPENAI_API_KEY = 'sk-agents-sdk';
     const before = stub.requests.length;
-    const agent = commandAgent(command, process.cwd(), await probeCommand(command));
+    // The process gets the model's address and key because they are named (`env`), as a config would name them.
+    const agent = commandAgent(command, process.cwd(), await probeCommand(command, process.cwd(), ['OPENAI_BASE_URL', 'OPENAI_API_KEY']), { env: ['OPENAI_BASE_URL', 'OPENAI_API_KEY'] });
     try {
       expect(agent.id).toBe('openai-agents-http');
       // A process that loads the SDK per episode is slow to start: four profiles that fire rate limits, timeouts

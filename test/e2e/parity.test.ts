@@ -132,8 +132,8 @@ describe('one client logic, every delivery path', () => {
   });
 
   it('over MCP\'s Streamable HTTP transport, from a client talking to the loopback tool server: the same records', async () => {
-    const server = await startToolServer(harness.runtime);
-    const overHttp = deskOverMcpHttp((id) => server.mcpUrlFor(id));
+    const server = await startToolServer();
+    const overHttp = deskOverMcpHttp((id) => server.grant(harness.runtime.access(id)).mcpUrl);
     try {
       const got = await sweep(overHttp, { mode: 'simulated' });
       for (const [k, r] of module) expect(view(got.get(k) as EpisodeRecord), k).toEqual(view(r));

@@ -36,15 +36,17 @@ describe('the worker pool', () => {
     expect(fromRecycled).toHaveLength(2 * 2 * 2);
   }, 180_000);
 
-  it('records an episode whose worker thread keeps dying, blocks or exits as an error, and finishes the sweep', async () => {
+  it("records an episode whose agent's process keeps dying, blocks or exits as an error, and finishes the sweep beside the worker threads", async () => {
     const base = mkdtempSync(join(tmpdir(), 'shakedown-pool-dies-'));
     const sweepWith = (dir: string, agent: string) =>
       shakedown('sweep', '--out', join(base, dir), '--workers', '2', '--deadline-ms', '1000', '--agent', 'reference:none', '--agent', fixture(agent), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '3', '--quiet');
     const [crashes, blocks, ends] = await Promise.all([sweepWith('crashes', 'crashes-its-thread.mjs'), sweepWith('blocks', 'blocks-its-thread.mjs'), sweepWith('ends', 'ends-its-thread.mjs')]);
     const expected = {
-      crashes: ['agent-crash', /the agent took its worker thread down 2 times \(last: stray exception outside the episode\)/],
-      blocks: ['deadline', /held its worker thread past the deadline 2 times: it ran 3000 ms, past its 1000 ms deadline, without a word from its worker/],
-      // process.exit in a worker throws into the agent: its episode ends, the thread lives.
+      // Each death under several episodes is charged to none of them; each runs again alone, and dies alone.
+      crashes: ['agent-crash', /the agent's process exited \(code 1\); its stderr ended with: .*stray exception outside the episode/s],
+      // A host that answers nothing for half the deadline is ended then (or the deadline strikes first).
+      blocks: ['deadline', /the agent's process answered nothing for 500 ms \(a synchronous loop\?\)|episode deadline passed \(1000 ms of wall time\)/],
+      // process.exit throws into the agent: its episode ends, its process lives.
       ends: ['agent-crash', /the agent called process.exit\(3\)/],
     } as const;
     for (const [dir, r] of [['crashes', crashes], ['blocks', blocks], ['ends', ends]] as const) {
@@ -58,32 +60,32 @@ describe('the worker pool', () => {
     }
   }, 120_000);
 
-  it("hands a worker its next episodes while its batch's slowest one still runs", async () => {
-    // Contained on one worker at concurrency 4, the agent's first episode answers only once six have started
-    // on its thread: only a pool that refills a running batch gets there before the deadline.
+  it("runs a module agent's episodes side by side in its process: its slowest one holds up none of the rest", async () => {
+    // At concurrency 4, the agent's first episode answers only once six have started in its process: only
+    // a host that takes new episodes while one waits gets there before the deadline.
     const out = join(mkdtempSync(join(tmpdir(), 'shakedown-refill-')), 'run');
     const r = await shakedown('sweep', '--out', out, '--deadline-ms', '15000', '--concurrency', '4', '--agent', fixture('waits-for-company.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '8', '--quiet');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/on a worker thread \(module agents run contained\)/);
+    expect(r.stderr).toMatch(/in this process; the module agent runs in a process of its own/);
     const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(records).toHaveLength(8);
     expect(records.map((x) => x.ended)).not.toContain('deadline');
     expect(records.filter((x) => x.messages.some((m: { text: string }) => m.text === 'I waited for 6 episodes.'))).toHaveLength(1);
   }, 120_000);
 
-  it('contains module agents by default: a hang, an exit, memory exhaustion, odd throws and a tool loop each cost one episode', async () => {
+  it('contains module agents in processes of their own: a hang, an exit, memory exhaustion, odd throws and a tool loop each cost one episode', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shakedown-contained-')), 'run');
     const agents = ['never-settles.mjs', 'ends-its-thread.mjs', 'exhausts-memory.mjs', 'throws-odd-values.mjs', 'calls-forever.mjs'].flatMap((a) => ['--agent', fixture(a)]);
-    const r = await shakedown('sweep', '--out', out, '--deadline-ms', '3000', '--worker-max-memory', '64', '--tool-budget', '500', '--agent', 'reference:none', ...agents, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
+    const r = await shakedown('sweep', '--out', out, '--deadline-ms', '3000', '--limit', 'memoryMb=128', '--tool-budget', '500', '--agent', 'reference:none', ...agents, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/on a worker thread \(module agents run contained\)/);
+    expect(r.stderr).toMatch(/in this process; the 5 module agents run in processes of their own/);
     expect(existsSync(join(out, 'grid.json'))).toBe(true);
     const records = new Map(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.key.agent, x]));
     const how = (id: string) => [records.get(id)?.outcome, records.get(id)?.ended, records.get(id)?.error?.message];
     expect(how('reference:none')[0]).toBe('pass');
     expect(how('never-settles')).toEqual(['error', 'deadline', 'episode deadline passed (3000 ms of wall time)']);
     expect(how('ends-its-thread')).toEqual(['error', 'agent-crash', 'the agent called process.exit(3)']);
-    expect(how('exhausts-memory').slice(0, 2)).toEqual(['error', 'out-of-memory']);
+    expect(how('exhausts-memory')).toEqual(['error', 'out-of-memory', "the agent's process ran out of memory (the limit is 128 MB, heap and off-heap: `limits.memoryMb`)"]);
     expect(how('throws-odd-values')).toEqual(['error', 'agent-error', 'the agent threw a non-Error value: {}']);
     expect(how('calls-forever')[0]).toBe('error');
     expect(how('calls-forever')[1]).toBe('tool-budget');
@@ -96,7 +98,7 @@ describe('in this process (--workers 1)', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shakedown-hang-')), 'run');
     const r = await shakedown('sweep', '--out', out, '--workers', '1', '--deadline-ms', '1000', '--agent', fixture('never-settles.mjs'), '--agent', fixture('throws-odd-values.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/ in this process -> /);
+    expect(r.stderr).toMatch(/ in this process; the 2 module agents run in processes of their own -> /);
     const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(records.map((x) => [x.key.agent, x.ended]).sort()).toEqual([['never-settles', 'deadline'], ['throws-odd-values', 'agent-error']]);
     expect(existsSync(join(out, 'grid.json'))).toBe(true);

@@ -1,0 +1,114 @@
+/**
+ * The messages between a module agent's host process (host/entry.ts, where the agent's code runs) and the
+ * episode runner that drives it (hosted.ts): one JSON object a line over a pipe. Everything the host
+ * sends is untrusted: each line is bounded before it is read, parsed, and checked against these schemas;
+ * a line that is not one of them ends the host (a protocol breach).
+ */
+import { z } from 'zod';
+
+/** An error as it crosses the pipe. */
+export const wireError = z.object({ name: z.string().max(200), message: z.string().max(20_000), code: z.string().max(100).optional(), stack: z.string().max(20_000).optional() });
+export type WireError = z.infer<typeof wireError>;
+
+const handle = z.number().int().nonnegative();
+const id = z.number().int().nonnegative();
+const headers = z.array(z.tuple([z.string().max(1_000), z.string().max(16_000)])).max(200);
+
+/** What the host may say. */
+export const hostMessage = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('hello'), agent: z.object({ id: z.string().min(1).max(80), description: z.string().max(1_000), worlds: z.array(z.string().max(80)).max(100).optional(), time: z.unknown().optional(), needsGold: z.boolean().optional() }) }),
+  z.object({ t: z.literal('load-failed'), error: wireError }),
+  z.object({ t: z.literal('created'), h: handle }),
+  z.object({ t: z.literal('create-failed'), h: handle, error: wireError }),
+  z.object({ t: z.literal('replied'), h: handle, text: z.string() }),
+  z.object({ t: z.literal('reply-failed'), h: handle, error: wireError }),
+  z.object({ t: z.literal('closed'), h: handle }),
+  z.object({ t: z.literal('fetch'), h: handle, id, url: z.string().max(16_384), method: z.string().max(16), headers, body: z.string().optional() }),
+  z.object({ t: z.literal('sleep'), h: handle, id, ms: z.number() }),
+  z.object({ t: z.literal('usage'), h: handle, usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), calls: z.number() }) }),
+  z.object({ t: z.literal('escalate'), h: handle, reason: z.string().max(2_000) }),
+  z.object({ t: z.literal('pong'), n: z.number().int() }),
+]);
+export type HostMessage = z.infer<typeof hostMessage>;
+
+/** The episode context the host rebuilds an agent's context from (its functions are calls over the pipe). */
+export interface WireContext {
+  readonly episodeId: string;
+  readonly world: string;
+  readonly policy: string;
+  readonly tools: readonly unknown[];
+  readonly baseUrl: string;
+  readonly seed: string;
+  readonly now: number;
+  /** `model` agent time: the host's clock adds this per model call the agent reports. */
+  readonly msPerModelCall?: number;
+}
+
+/** What the runner says to the host. */
+export type RunnerMessage =
+  | { readonly t: 'create'; readonly h: number; readonly ctx: WireContext }
+  | { readonly t: 'reply'; readonly h: number; readonly message: string; readonly now: number }
+  | { readonly t: 'close'; readonly h: number }
+  | { readonly t: 'abort'; readonly h: number; readonly error: WireError }
+  | { readonly t: 'fetched'; readonly id: number; readonly now: number; readonly status: number; readonly statusText: string; readonly headers: readonly (readonly [string, string])[]; readonly body: string }
+  | { readonly t: 'fetch-failed'; readonly id: number; readonly now: number; readonly error: WireError }
+  | { readonly t: 'slept'; readonly id: number; readonly now: number }
+  | { readonly t: 'sleep-failed'; readonly id: number; readonly error: WireError }
+  | { readonly t: 'ping'; readonly n: number };
+
+/** An error in the form that crosses the pipe, whatever was thrown. */
+export function toWire(error: unknown): WireError {
+  const e = error instanceof Error ? error : new Error(typeof error === 'string' ? error : 'a non-Error value was thrown');
+  const code = (e as { code?: unknown }).code ?? (e.cause as { code?: unknown } | undefined)?.code;
+  return {
+    name: String(e.name).slice(0, 200),
+    message: String(e.message).slice(0, 20_000),
+    ...(typeof code === 'string' ? { code: code.slice(0, 100) } : {}),
+    ...(typeof e.stack === 'string' ? { stack: e.stack.slice(0, 20_000) } : {}),
+  };
+}
+
+/** The error a wire error stands for: its name, message and code, as an agent's code sees it. */
+export function fromWire(w: WireError): Error {
+  const e = w.name === 'TypeError' ? new TypeError(w.message, w.code ? { cause: Object.assign(new Error(w.code), { code: w.code }) } : undefined) : new Error(w.message);
+  if (w.name !== 'TypeError') e.name = w.name;
+  return e;
+}
+
+/**
+ * Splits a byte stream into lines of at most `maxBytes`, handing each to `onLine`; a longer line is not
+ * buffered: `onTooLong` is told once and the reader stops.
+ */
+export function lineReader(maxBytes: number, onLine: (line: string) => void, onTooLong: (bytes: number) => void): (chunk: Buffer) => void {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let stopped = false;
+  return (chunk) => {
+    if (stopped) return;
+    let start = 0;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, i);
+      if (held + piece.length > maxBytes) {
+        stopped = true;
+        onTooLong(held + piece.length);
+        return;
+      }
+      const line = parts.length === 0 ? piece.toString('utf8') : Buffer.concat([...parts, piece]).toString('utf8');
+      parts = [];
+      held = 0;
+      start = i + 1;
+      onLine(line);
+      if (stopped) return;
+    }
+    const rest = chunk.subarray(start);
+    if (held + rest.length > maxBytes) {
+      stopped = true;
+      onTooLong(held + rest.length);
+      return;
+    }
+    if (rest.length > 0) {
+      parts.push(rest);
+      held += rest.length;
+    }
+  };
+}

@@ -1,0 +1,389 @@
+/**
+ * A module agent in a process of its own (DESIGN decision 19): the agent's code runs in its host
+ * (host/entry.ts), never in this process, which holds the world, the simulated user, the judge and the
+ * log. This factory drives the host over a pipe: it creates each episode's agent there, passes the user's
+ * messages and the agent's replies, and answers the agent's calls through the episode's own context, so
+ * that the agent reaches its episode's tools, clock and signal and nothing else. Everything the host sends
+ * is bounded and checked; a host that breaks the protocol, runs out of memory, stops answering or exits
+ * ends, and a new one serves the next episodes. A death under one episode is charged to it; a death under
+ * several is charged to none (`AgentHostLost`): the sweep runs each of them again alone (run/sweep.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AgentLimits } from '../ground/config.js';
+import { ShakedownError } from '../ground/errors.js';
+import type { Agent, AgentContext, AgentFactory } from './contract.js';
+import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
+import { hostMessage, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
+
+/** How long a host may take to import the module and say the agent's name, in real ms. */
+const HELLO_MS = 30_000;
+/** How often the host is asked whether it still answers, in real ms. */
+const HEARTBEAT_MS = 1_000;
+/** Most simulated ms one sleep may ask for. */
+const MAX_SLEEP_MS = 3_600_000;
+
+export interface HostedOptions {
+  readonly cwd?: string;
+  readonly limits: AgentLimits;
+  /**
+   * The episodes' wall-clock deadline: a host that answers nothing for half of it (or `limits.hangMs`, if
+   * shorter) is ended before the deadline strikes the episodes it holds. @default 60000
+   */
+  readonly deadlineMs?: number;
+  /** Environment variables the agent's process gets besides the base ones. @default [] */
+  readonly env?: readonly string[];
+}
+
+/** The host's entry: compiled beside this module, or (run from the sources) through tsx. */
+function entryCommand(): { script: string; execArgv: string[] } {
+  const compiled = fileURLToPath(new URL('./host/entry.js', import.meta.url));
+  if (existsSync(compiled)) return { script: compiled, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+  return { script: fileURLToPath(new URL('./host/entry.ts', import.meta.url)), execArgv: ['--import', tsx] };
+}
+
+interface OpenEpisode {
+  readonly ctx: AgentContext;
+  bytes: number;
+  /** The operation the runner waits for on this episode (create, a reply, close). */
+  waiter?: { resolve: (m: HostMessage) => void; reject: (e: Error) => void; expect: HostMessage['t'][] } | undefined;
+  /** A breach of a limit: the episode ends with it. */
+  breach?: Error;
+  onAbort?: () => void;
+}
+
+/** The agent time a host reports for its agent, when it is one (docs/faults.md, "Time"). */
+function agentTimeOf(value: unknown): AgentFactory['time'] {
+  const t = value as { mode?: unknown; msPerCall?: unknown } | undefined;
+  if (t?.mode === 'simulated' || t?.mode === 'real') return { mode: t.mode };
+  if (t?.mode === 'model' && typeof t.msPerCall === 'number' && Number.isFinite(t.msPerCall) && t.msPerCall >= 0 && t.msPerCall <= 600_000) return { mode: 'model', msPerCall: t.msPerCall };
+  return undefined;
+}
+
+/** One host process and the episodes it serves. */
+class Host {
+  readonly child: ChildProcess;
+  readonly hello: Promise<Extract<HostMessage, { t: 'hello' }>>;
+  private readonly episodes = new Map<number, OpenEpisode>();
+  private handles = 0;
+  private death: Error | undefined;
+  private pong = 0;
+  private pinged = 0;
+  private lastPong: number;
+  private readonly stops: (() => void)[] = [];
+  private readonly stderr: () => string;
+  private onHello?: (m: Extract<HostMessage, { t: 'hello' }>) => void;
+  private onLoadFailed?: (e: Error) => void;
+
+  constructor(
+    private readonly spec: string,
+    private readonly options: HostedOptions,
+    /** Told once the host is gone, and whether it was serving episodes then. */
+    private readonly onDeath: (host: Host, served: boolean) => void,
+  ) {
+    const { script, execArgv } = entryCommand();
+    const { limits } = options;
+    this.child = spawn(process.execPath, [...execArgv, `--max-old-space-size=${limits.memoryMb}`, script, spec, options.cwd ?? process.cwd(), String(limits.lineBytes)], {
+      cwd: options.cwd ?? process.cwd(),
+      env: agentEnv(options.env ?? []),
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      // A process group of its own: what the agent starts ends with its host.
+      detached: true,
+    });
+    this.child.stdout?.resume();
+    this.stderr = tailOf(this.child.stderr);
+    // An idle host never holds this process open; one with an episode open does (`hold`).
+    this.hold(false);
+    this.lastPong = performance.now(); // clock: the heartbeat measures real time by definition
+    const pipe = this.child.stdio[3] as unknown as NodeJS.ReadWriteStream;
+    pipe.on('data', lineReader(limits.lineBytes, (line) => this.receive(line), (bytes) => this.end(agentFailure('AgentCrash', `the agent's process sent a message of ${bytes} bytes, past the limit of ${limits.lineBytes} (\`limits.lineBytes\`)`))));
+    pipe.on('error', () => undefined);
+    this.hello = new Promise((resolve, reject) => {
+      this.onHello = resolve;
+      this.onLoadFailed = reject;
+    });
+    this.hello.catch(() => undefined);
+    this.child.once('exit', (code, signal) => this.end(this.exitError(code, signal)));
+    this.child.once('error', (error) => this.end(agentFailure('AgentCrash', `the agent's process could not start: ${error.message}`)));
+    if (this.child.pid !== undefined) {
+      this.stops.push(watchMemory(this.child.pid, limits.memoryMb, () => this.end(this.outOfMemory())));
+    }
+    // clock: a real heartbeat; an agent that answers it within its hang limit is never disturbed by it.
+    const hangMs = Math.max(300, Math.min(limits.hangMs, (options.deadlineMs ?? 60_000) / 2));
+    const beat = setInterval(() => {
+      if (this.episodes.size === 0) {
+        this.lastPong = performance.now();
+        return;
+      }
+      if (performance.now() - this.lastPong > hangMs) {
+        this.end(agentFailure('AgentHung', `the agent's process answered nothing for ${Math.round(hangMs)} ms (a synchronous loop?); the limit is \`limits.hangMs\` or half the deadline`));
+        return;
+      }
+      this.send({ t: 'ping', n: ++this.pinged });
+    }, Math.min(HEARTBEAT_MS, hangMs / 3));
+    beat.unref();
+    this.stops.push(() => clearInterval(beat));
+  }
+
+  /** Holds this process open while the host serves an episode, and lets it go when idle. */
+  private hold(on: boolean): void {
+    const handles = [this.child, this.child.stdout, this.child.stderr, this.child.stdio[3]] as ({ ref?: () => void; unref?: () => void } | null)[];
+    for (const h of handles) (on ? h?.ref : h?.unref)?.call(h);
+  }
+
+  get alive(): boolean {
+    return this.death === undefined;
+  }
+
+  get open(): number {
+    return this.episodes.size;
+  }
+
+  /** The same words whether its heap limit or the watch on its memory stopped it first. */
+  private outOfMemory(): Error {
+    return agentFailure('AgentOutOfMemory', `the agent's process ran out of memory (the limit is ${this.options.limits.memoryMb} MB, heap and off-heap: \`limits.memoryMb\`)`);
+  }
+
+  private exitError(code: number | null, signal: NodeJS.Signals | null): Error {
+    const tail = this.stderr();
+    if (/heap out of memory|Reached heap limit|Allocation failed/i.test(tail)) return this.outOfMemory();
+    return agentFailure('AgentCrash', `the agent's process exited (${signal ? `signal ${signal}` : `code ${code}`})${tail ? `; its stderr ended with: ${tail.slice(-600)}` : ''}`);
+  }
+
+  private send(message: RunnerMessage): void {
+    if (!this.alive) return;
+    (this.child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** The host is gone: every open episode learns why, charged when it was alone. */
+  end(cause: Error): void {
+    if (this.death) return;
+    this.death = cause;
+    for (const stop of this.stops) stop();
+    killGroup(this.child);
+    this.hold(false);
+    this.onLoadFailed?.(cause);
+    const served = this.episodes.size > 0;
+    const alone = this.episodes.size === 1;
+    for (const [h, ep] of this.episodes) {
+      const error = alone ? cause : agentFailure('AgentHostLost', `the agent's process ended under ${this.episodes.size} episodes (${cause.message}); each runs again alone`);
+      ep.waiter?.reject(error);
+      ep.waiter = undefined;
+      ep.breach ??= error;
+      if (ep.onAbort) ep.ctx.signal.removeEventListener('abort', ep.onAbort);
+      this.episodes.delete(h);
+    }
+    this.onDeath(this, served);
+  }
+
+  private receive(line: string): void {
+    let parsed: HostMessage;
+    try {
+      const r = hostMessage.safeParse(JSON.parse(line));
+      if (!r.success) throw new Error(r.error.issues[0]?.message ?? 'not a message');
+      parsed = r.data;
+    } catch (error) {
+      this.end(agentFailure('AgentCrash', `the agent's process broke the protocol: ${(error as Error).message} in ${line.slice(0, 200)}`));
+      return;
+    }
+    const m = parsed;
+    switch (m.t) {
+      case 'hello':
+        return this.onHello?.(m);
+      case 'load-failed':
+        return this.onLoadFailed?.(fromWire(m.error));
+      case 'pong':
+        if (m.n > this.pong) {
+          this.pong = m.n;
+          this.lastPong = performance.now();
+        }
+        return;
+      case 'fetch':
+        return void this.fetch(m);
+      case 'sleep':
+        return void this.sleep(m);
+      case 'usage':
+        return this.episodes.get(m.h)?.ctx.reportUsage?.(m.usage);
+      case 'escalate':
+        return this.episodes.get(m.h)?.ctx.escalate(m.reason);
+      default: {
+        const ep = this.episodes.get(m.h);
+        const w = ep?.waiter;
+        if (!ep || !w || !w.expect.includes(m.t)) return;
+        ep.waiter = undefined;
+        w.resolve(m);
+      }
+    }
+  }
+
+  private async fetch(m: Extract<HostMessage, { t: 'fetch' }>): Promise<void> {
+    const ep = this.episodes.get(m.h);
+    const now = () => ep?.ctx.clock.now() ?? 0;
+    const fail = (error: WireError) => this.send({ t: 'fetch-failed', id: m.id, now: now(), error });
+    if (!ep) return fail({ name: 'TypeError', message: 'fetch failed: the episode is over' });
+    const { limits } = this.options;
+    const body = m.body === undefined ? undefined : Buffer.from(m.body, 'base64');
+    const bytes = m.url.length + m.method.length + m.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + (body?.length ?? 0);
+    ep.bytes += bytes;
+    const breach =
+      bytes > limits.requestBytes
+        ? `the agent sent a tool request of ${bytes} bytes, past the limit of ${limits.requestBytes} (\`limits.requestBytes\`)`
+        : ep.bytes > limits.episodeBytes
+          ? `the agent sent ${ep.bytes} bytes of tool requests in one episode, past the limit of ${limits.episodeBytes} (\`limits.episodeBytes\`)`
+          : undefined;
+    if (breach) return this.breach(m.h, ep, agentFailure('AgentLimitExceeded', breach), fail);
+    let request: Request;
+    try {
+      request = new Request(m.url, { method: m.method, headers: m.headers as [string, string][], ...(body && m.method !== 'GET' && m.method !== 'HEAD' ? { body } : {}) });
+    } catch (error) {
+      return fail(toWire(new TypeError(`fetch failed: ${(error as Error).message}`)));
+    }
+    try {
+      const response = await ep.ctx.fetch(request);
+      const answer = Buffer.from(await response.arrayBuffer());
+      this.send({ t: 'fetched', id: m.id, now: now(), status: response.status, statusText: response.statusText, headers: [...response.headers], body: answer.toString('base64') });
+    } catch (error) {
+      fail(toWire(error));
+    }
+  }
+
+  private async sleep(m: Extract<HostMessage, { t: 'sleep' }>): Promise<void> {
+    const ep = this.episodes.get(m.h);
+    if (!ep) return this.send({ t: 'sleep-failed', id: m.id, error: { name: 'Error', message: 'the episode is over' } });
+    const ms = Number.isFinite(m.ms) ? Math.min(MAX_SLEEP_MS, Math.max(0, m.ms)) : 0;
+    try {
+      await ep.ctx.clock.sleep(ms, ep.ctx.signal);
+      this.send({ t: 'slept', id: m.id, now: ep.ctx.clock.now() });
+    } catch (error) {
+      this.send({ t: 'sleep-failed', id: m.id, error: toWire(error) });
+    }
+  }
+
+  /** A limit was passed: the agent's call fails, and its episode ends with the breach. */
+  private breach(h: number, ep: OpenEpisode, error: Error, fail: (e: WireError) => void): void {
+    ep.breach ??= error;
+    fail(toWire(new TypeError(`fetch failed: ${error.message}`)));
+    ep.waiter?.reject(error);
+    ep.waiter = undefined;
+    this.send({ t: 'abort', h, error: toWire(error) });
+  }
+
+  /** Sends a message for an episode and waits for one of the answers named. */
+  private exchange(h: number, ep: OpenEpisode, message: RunnerMessage, expect: HostMessage['t'][]): Promise<HostMessage> {
+    if (this.death) return Promise.reject(ep.breach ?? this.death);
+    if (ep.breach) return Promise.reject(ep.breach);
+    return new Promise((resolve, reject) => {
+      ep.waiter = { resolve, reject, expect };
+      this.send(message);
+    });
+  }
+
+  async create(ctx: AgentContext, msPerModelCall: number): Promise<Agent> {
+    // A host started for this episode (its predecessor died) first loads the module.
+    await this.hello;
+    const h = ++this.handles;
+    const ep: OpenEpisode = { ctx, bytes: 0 };
+    this.episodes.set(h, ep);
+    this.hold(true);
+    ep.onAbort = () => this.send({ t: 'abort', h, error: toWire(ctx.signal.reason) });
+    ctx.signal.addEventListener('abort', ep.onAbort, { once: true });
+    const created = await this.exchange(h, ep, { t: 'create', h, ctx: { episodeId: ctx.episodeId, world: ctx.world, policy: ctx.policy, tools: ctx.tools, baseUrl: ctx.baseUrl, seed: ctx.seed, now: ctx.clock.now(), ...(msPerModelCall > 0 ? { msPerModelCall } : {}) } }, ['created', 'create-failed']);
+    if (created.t === 'create-failed') {
+      this.forget(h, ep);
+      throw fromWire(created.error);
+    }
+    return {
+      reply: async (message: string) => {
+        const answer = await this.exchange(h, ep, { t: 'reply', h, message, now: ctx.clock.now() }, ['replied', 'reply-failed']);
+        if (answer.t === 'reply-failed') throw fromWire(answer.error);
+        if (ep.breach) throw ep.breach;
+        return (answer as Extract<HostMessage, { t: 'replied' }>).text;
+      },
+      close: async () => {
+        if (this.alive && this.episodes.has(h)) {
+          // A host that does not acknowledge in time is stuck: ended, so that it cannot hold the others.
+          // clock: a real grace for the agent's own close().
+          const grace = setTimeout(() => this.end(agentFailure('AgentHung', "the agent's process did not end its episode within 5 s of being told")), 5_000);
+          grace.unref();
+          await this.exchange(h, ep, { t: 'close', h }, ['closed']).catch(() => undefined);
+          clearTimeout(grace);
+        }
+        this.forget(h, ep);
+      },
+    };
+  }
+
+  private forget(h: number, ep: OpenEpisode): void {
+    if (ep.onAbort) ep.ctx.signal.removeEventListener('abort', ep.onAbort);
+    this.episodes.delete(h);
+    if (this.episodes.size === 0) this.hold(false);
+  }
+
+  stop(): void {
+    this.end(agentFailure('AgentCrash', 'the run is over'));
+  }
+}
+
+/**
+ * The factory for a module agent in a process of its own: starts its host, which imports the module and
+ * names the agent (an import that throws, exits or never settles is refused here, before any episode).
+ */
+export async function hostedAgent(spec: string, options: HostedOptions): Promise<AgentFactory> {
+  let host: Host | undefined;
+  const hosts = new Set<Host>();
+  let disposed = false;
+  const start = (): Host => {
+    const h = new Host(spec, options, (dead, served) => {
+      hosts.delete(dead);
+      if (host === dead) host = undefined;
+      // Its episodes run again (or the next ones come): a new host loads the module meanwhile.
+      if (served && !disposed) host = start();
+    });
+    hosts.add(h);
+    return h;
+  };
+  host = start();
+  let hello: Extract<HostMessage, { t: 'hello' }>;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // clock: a real limit on how long a module may take to load.
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`it did not finish loading within ${HELLO_MS / 1000} s (a top-level await that never settles?)`)), HELLO_MS)));
+    hello = await Promise.race([host.hello, timeout]);
+  } catch (error) {
+    host?.stop();
+    const e = error as Error;
+    if (e instanceof ShakedownError) throw e;
+    // The module loader's own refusals (no such file, no agent exported) say what to fix already.
+    if (e.name === 'ShakedownError') throw new ShakedownError('SHAKEDOWN_AGENT', e.message, { cause: error });
+    const why = e.name === 'AgentCrash' ? e.message.replace(/^the agent's process /, 'its process ') : `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
+    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: ${why}. Fix the module so that it imports and exports an agent.`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+  const agent = hello.agent;
+  if (/[\s|]/.test(agent.id)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: its id \`${agent.id}\` has spaces or \`|\`. Use letters, digits, \`-\`, \`:\` or \`+\`.`);
+  const time = agentTimeOf(agent.time);
+  return {
+    id: agent.id,
+    description: agent.description,
+    ...(agent.worlds ? { worlds: agent.worlds } : {}),
+    ...(time ? { time } : {}),
+    isolation: 'process',
+    async create(ctx: AgentContext) {
+      if (disposed) throw agentFailure('AgentCrash', 'the run is over: its agent processes have ended');
+      host ??= start();
+      const msPerModelCall = time?.mode === 'model' ? time.msPerCall : 0;
+      return host.create(ctx, msPerModelCall);
+    },
+    dispose() {
+      disposed = true;
+      for (const h of hosts) h.stop();
+      hosts.clear();
+      host = undefined;
+    },
+  };
+}
+

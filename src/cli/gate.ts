@@ -6,7 +6,7 @@ import { ShakedownError } from '../ground/errors.js';
 import { evaluateGate, parseRule, type GateCheck } from '../stats/gate.js';
 import { junitXml } from '../report/junit.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { checkSameJudging, integrityLines, loadRun } from '../report/run.js';
+import { checkSameJudging, integrityLines, loadRun, unverifiedRecords, type LoadedRun } from '../report/run.js';
 import { readManifest, writeFileAtomic } from '../store/rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
@@ -28,7 +28,13 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   if (partial.length > 0 && flags['allow-partial'] !== true) {
     throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${partial.map((r) => `${r.dir} is incomplete (${r.completeness.reason})`).join('; ')}. Finish the run with \`shakedown sweep --resume --out DIR\`, or gate what ran with \`--allow-partial\` (the verdict then says so).`);
   }
-  const partialNote = partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : '';
+  // Nor is a verdict on records the run did not write or plan: refused unless forced, and then said.
+  const doubtful = [run, ...(base ? [base] : [])].filter((r) => unverifiedRecords(r) > 0);
+  const doubts = (r: LoadedRun) => [r.problems.unverified > 0 ? `${r.problems.unverified} record(s) that do not verify` : '', r.problems.outside > 0 ? `${r.problems.outside} outside its plan` : ''].filter(Boolean).join(' and ');
+  if (doubtful.length > 0 && flags.force !== true) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${doubtful.map((r) => `${r.dir}/episodes.jsonl holds ${doubts(r)}`).join('; ')}, left out of its grid. Rerun those episodes (\`shakedown sweep --resume --out DIR\`) or restore the log from a copy, or gate what verifies with \`--force\` (the verdict then says so).`);
+  }
+  const partialNote = `${partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : ''}${doubtful.length > 0 ? `, forced past ${doubtful.map((r) => `${doubts(r)} in ${r.dir}`).join('; ')}` : ''}`;
   // An agent may be named as the sweep printed it: its id, or the spec it was given as (a module path, a URL).
   const manifest = readManifest(dirs[0] as string, 'gate');
   const specs = (manifest.config.agents ?? []) as string[];

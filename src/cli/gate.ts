@@ -5,6 +5,7 @@ import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../ground/errors.js';
 import { evaluateGate, parseRule, type GateCheck } from '../stats/gate.js';
 import { junitXml } from '../report/junit.js';
+import { md } from '../report/files.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { checkSameJudging, integrityLines, loadRun, unverifiedRecords, type LoadedRun } from '../report/run.js';
 import { readManifest, writeFileAtomic } from '../store/rundir.js';
@@ -60,7 +61,8 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   // The verdict goes into the run's summary.md, for the release ticket.
   const summary = join(dirs[0] as string, 'report', 'summary.md');
   if (existsSync(summary)) {
-    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote}, for ${agents.map((a) => `\`${a.agent}\``).join(', ')}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
+    // Every value is Markdown text (md): an agent id or a path from the run never becomes markup in the ticket.
+    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${md(partialNote)}, for ${agents.map((a) => `\`${md(a.agent)}\``).join(', ')}\n\n${[...rules.map((r) => `- \`${md(r.text)}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${md(flags.baseline ?? '')}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${md(c.agent)}: ${md(c.message)}`).join('\n')}\n`);
   }
   return failed.length === 0 ? 0 : 1;
 }

@@ -122,6 +122,7 @@ describe('the log checked against the plan', () => {
     expect(report.code, report.stderr).toBe(0);
     expect(readFileSync(join(odd, 'report', 'grid.csv'), 'utf8')).toBe(readFileSync(join(whole, 'report', 'grid.csv'), 'utf8'));
     expect(readFileSync(join(odd, 'report', 'summary.md'), 'utf8')).toMatch(/^> \*\*.*6 record\(s\) lie outside the run's plan/m);
+    expect(readFileSync(join(odd, 'report', 'report.html'), 'utf8')).toMatch(/6 record\(s\) lie outside the run&#39;s plan/);
     const refused = await shakedown('gate', odd, '--rule', 'pass^1 >= 0');
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');

@@ -26,7 +26,7 @@ export async function mergeCommand(dirs: readonly string[], flags: Flags, io: Io
     const { episodes, gaps, conflicts, leftOut, unsignedParts } = await mergeLogs(plan, outDir, stop.signal);
     for (const line of leftOut) io.err(`shakedown: ${line}; left out of the merge\n`);
     if (unsignedParts.length > 0) io.err(`shakedown: ${unsignedParts.join(', ')} ha${unsignedParts.length > 1 ? 've' : 's'} no record key (written before records were signed): ${unsignedParts.length > 1 ? 'their' : 'its'} records cannot be verified, so the merged run is not signed either\n`);
-    const run = await loadRun(outDir, DEFAULT_THETA, stop.signal);
+    const run = await loadRun(outDir, DEFAULT_THETA, { signal: stop.signal });
     writeJson(runFiles(outDir).grid, run.grid);
     writeReport(run.grid, basename(resolve(outDir)), join(outDir, 'report'), undefined, undefined, undefined, run.failing, await scenarioTitles(outDir, run.grid.world), integrityLines(run));
     io.out(`merged ${episodes} episodes from ${dirs.length} run(s) into ${outDir}\n`);

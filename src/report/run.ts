@@ -1,7 +1,7 @@
 // A run read from its directory for the commands and reports: its grid, recomputed from the log (the
 // run's truth), the failing episodes to drill into, and what a reader must know before its figures.
 import { versionMismatch } from '../judge/version.js';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRecord, readLastLineBytes } from '../store/log-lines.js';
 import { type AggregationFields } from '../store/record-walk.js';
@@ -12,7 +12,9 @@ import { keyString, type EpisodeRecord } from '../ground/record.js';
 import { Tally, type EpisodeFacts } from '../stats/stats.js';
 import { buildGrid, type Grid } from './grid.js';
 import { episodeView, type EpisodeView } from './html.js';
-import { readManifest } from '../store/rundir.js';
+import { readManifest, type RunManifest } from '../store/rundir.js';
+import { isRunKey } from '../store/mac.js';
+import { checkMacsOffThread, OFF_THREAD_BYTES } from '../store/mac-check.js';
 import { completenessOf, logChecks, type Completeness, type LogProblems } from '../store/read.js';
 
 export interface LoadedRun {
@@ -62,21 +64,44 @@ function factsOf(f: AggregationFields): EpisodeFacts {
   return facts;
 }
 
+/** How `loadRun` reads. */
+export interface LoadOptions {
+  /** Stops the read (SIGINT, SIGTERM). */
+  readonly signal?: AbortSignal;
+  /** Logs at least this large have their MACs checked on a worker thread (store/mac-check.ts). @default OFF_THREAD_BYTES */
+  readonly offThreadBytes?: number;
+}
+
 /**
  * Reads a run directory: its manifest and its episode log, streamed. Each key's last line counts when it
- * is a record, verifies under the run's key and lies in the run's plan (store/read.ts); the others are
- * left out of the grid and counted, for `integrityLines` to name. `signal` stops the read.
+ * is a record, lies in the run's plan and verifies under the run's key (store/read.ts); the others are
+ * left out of the grid and counted, for `integrityLines` to name. A large log's MACs are checked on a
+ * worker thread while this one aggregates; should a line it counted fail there, the log is read again
+ * with every line checked here.
  */
-export async function loadRun(dir: string, theta: number, signal?: AbortSignal): Promise<LoadedRun> {
+export async function loadRun(dir: string, theta: number, options: LoadOptions = {}): Promise<LoadedRun> {
   const logPath = join(dir, 'episodes.jsonl');
   const manifest = readManifest(dir, `read run \`${dir}\``);
   if (!existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to read run \`${dir}\`: it has run.json but no episodes.jsonl. Give the directory a sweep wrote, or run the sweep.`);
+  const offThread = isRunKey(manifest.key) && statSync(logPath).size >= (options.offThreadBytes ?? OFF_THREAD_BYTES);
+  const macs = offThread ? checkMacsOffThread(logPath, manifest.key as string, options.signal) : undefined;
+  // A failed thread is not a failed check: the log is then read again with the MACs checked here.
+  const failing = macs?.catch(() => undefined);
+  const first = await aggregate(dir, manifest, theta, macs !== undefined, options.signal);
+  if (!failing) return first;
+  const answer = await failing;
+  return answer && !first.checks.countedAny(answer) ? first : aggregate(dir, manifest, theta, false, options.signal);
+}
+
+/** One read of the log into the grid; `deferMacs` counts records unchecked, for a thread that checks their MACs. */
+async function aggregate(dir: string, manifest: RunManifest, theta: number, deferMacs: boolean, signal: AbortSignal | undefined): Promise<LoadedRun & { checks: ReturnType<typeof logChecks> }> {
+  const logPath = join(dir, 'episodes.jsonl');
   const tally = new Tally();
   const outcomes = new Map<string, boolean>();
   const failing: EpisodeView[] = [];
   const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
-  const checks = logChecks(manifest);
+  const checks = logChecks(manifest, { deferMacs });
   const firstTrials = checks.plan.firstTrials;
   let firstRoundFound = 0;
   let sameKey = 0;
@@ -108,7 +133,7 @@ export async function loadRun(dir: string, theta: number, signal?: AbortSignal):
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
   const completeness = completenessOf(manifest, outcomes.size, { plan: checks.plan, firstRoundFound, unfinishedMerge: mergeUnfinished(dir) });
-  return { dir, grid, outcomes, failing, failingKeys, torn: problems.torn, tornLines: problems.tornLines, duplicates: duplicates + sameKey, completeness, problems };
+  return { dir, grid, outcomes, failing, failingKeys, torn: problems.torn, tornLines: problems.tornLines, duplicates: duplicates + sameKey, completeness, problems, checks };
 }
 
 const lineList = (first: readonly number[], count: number) => `line${count > 1 ? 's' : ''} ${first.join(', ')}${count > first.length ? ', ...' : ''}`;

@@ -96,14 +96,32 @@ export interface LogProblems {
  * key is read unchecked). `check` answers with the line's aggregation fields, or undefined when it
  * does not count, and counts why.
  */
-export function logChecks(manifest: RunManifest) {
+export function logChecks(manifest: RunManifest, options: { readonly deferMacs?: boolean } = {}) {
   const signer = isRunKey(manifest.key) ? new LineSigner(manifest.key) : undefined;
   const plan = planOf(manifest);
   const torn = lineCounter();
   const unverified = lineCounter();
   const outside = lineCounter<string>();
+  // With the MACs checked elsewhere (mac-check.ts), the lines counted unchecked, one bit each.
+  const deferred = signer !== undefined && options.deferMacs === true;
+  let countedLines = new Uint8Array(deferred ? 1 << 16 : 0);
+  const markCounted = (lineNo: number) => {
+    if (lineNo >> 3 >= countedLines.length) {
+      const bigger = new Uint8Array(Math.max(countedLines.length * 2, (lineNo >> 3) + 1));
+      bigger.set(countedLines);
+      countedLines = bigger;
+    }
+    countedLines[lineNo >> 3] = (countedLines[lineNo >> 3] as number) | (1 << (lineNo & 7));
+  };
   return {
     plan,
+    /**
+     * With `deferMacs`: whether one of the lines counted is among `failing` (the lines that do not verify),
+     * so that the log must be read again with each line checked here.
+     */
+    countedAny(failing: readonly number[]): boolean {
+      return failing.some((lineNo) => lineNo >> 3 < countedLines.length && ((countedLines[lineNo >> 3] as number) & (1 << (lineNo & 7))) !== 0);
+    },
     /**
      * The fields of the line `buf[start, end)` when it counts; `record` holds the record when the line had
      * to be parsed whole. Verified on the bytes as read, before anything else is made of them.
@@ -119,7 +137,8 @@ export function logChecks(manifest: RunManifest) {
       // Outside the plan first: what a record claims to be says more than that it does not verify.
       const why = plan.outside(fields.key);
       if (why !== undefined) return void outside.add(lineNo, why);
-      if (signer && !signer.verify(buf, start, end)) return void unverified.add(lineNo);
+      if (deferred) markCounted(lineNo);
+      else if (signer && !signer.verify(buf, start, end)) return void unverified.add(lineNo);
       return record ? { fields, record } : { fields };
     },
     problems(): LogProblems {

@@ -100,6 +100,24 @@ describe('rejudge', () => {
     expect((await shakedown('compare', small, join(base, 'other-rejudged'))).code).toBe(0);
   });
 
+  it('leaves out a record that does not verify, and signs the rejudged run with a key of its own', async () => {
+    const dir = copy('forged');
+    const lines = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
+    lines[0] = (lines[0] as string).replace('"outcome":"', '"outcome":"x');
+    writeFileSync(join(dir, 'episodes.jsonl'), `${lines.join('\n')}\n`);
+    const out = join(base, 'forged-out');
+    const r = await shakedown('rejudge', dir, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 record\(s\) of .*forged\/episodes\.jsonl do not verify \(edited by hand or written by another program\) and were left out/);
+    expect(records(out)).toHaveLength(lines.length - 1);
+    const keyOf = (d: string) => (JSON.parse(readFileSync(join(d, 'run.json'), 'utf8')) as { key: string }).key;
+    expect(keyOf(out)).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyOf(out)).not.toBe(keyOf(dir));
+    const stats = await shakedown('stats', out);
+    expect(stats.stderr).not.toMatch(/do not verify/);
+    expect(stats.stderr).toContain(`is an incomplete run: run.json says the run is complete, but its log holds only ${lines.length - 1} of the ${lines.length} planned episodes`);
+  });
+
   it('refuses to write over the run it reads, or to read what is not a run', async () => {
     const self = await shakedown('rejudge', small, '--out', small);
     expect(self.code).toBe(2);

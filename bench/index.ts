@@ -21,6 +21,7 @@ import { perturbationFamilies } from '../perturbations/index.js';
 import { getWorld, loadScenarios } from '../scenarios/index.js';
 import { loadRun } from '../src/report/run.js';
 import { readLastLineBytes } from '../src/store/log-lines.js';
+import { LineSigner } from '../src/store/mac.js';
 import { aggregationFieldsOfBytes } from '../src/store/record-walk.js';
 import { ResampleBank } from '../src/stats/bootstrap.js';
 import { canonicalize, cloneJson, collectionsOf, diffCanonical, diffSparse } from '../src/ground/canonical.js';
@@ -368,24 +369,31 @@ async function aggregate(): Promise<void> {
   const source = join(work, 'e2e-1');
   if (!existsSync(join(source, 'episodes.jsonl'))) await sweep('e2e-1', ['--workers', '1']);
   const lines = readFileSync(join(source, 'episodes.jsonl'), 'utf8').trim().split('\n');
-  const manifest = JSON.parse(readFileSync(join(source, 'run.json'), 'utf8')) as Record<string, unknown>;
+  const manifest = JSON.parse(readFileSync(join(source, 'run.json'), 'utf8')) as Record<string, unknown> & { key: string; grid: { scenarios: string[] } };
   const dir = join(work, 'million');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'run.json'), JSON.stringify(manifest));
-  // Copies of the default sweep's records under renamed scenarios: real records, 1,000,000 keys.
+  // Copies of the default sweep's records under renamed scenarios: real records, 1,000,000 keys, each
+  // signed again with the run's key and its task in the plan, so that every one verifies and counts.
+  const signer = new LineSigner(manifest.key);
   const out = createWriteStream(join(dir, 'episodes.jsonl'));
+  const scenarios: string[] = [];
   let written = 0;
   for (let copy = 0; written < 1_000_000; copy++) {
+    scenarios.push(...manifest.grid.scenarios.map((s) => `c${copy}-${s}`));
     let chunk = '';
     for (const line of lines) {
       if (written >= 1_000_000) break;
-      chunk += `${line.replace('"scenario":"', `"scenario":"c${copy}-`)}\n`;
+      const bytes = Buffer.from(line.replace('"scenario":"', `"scenario":"c${copy}-`));
+      chunk += `${signer.resign(bytes, 0, bytes.length)}\n`;
       written++;
     }
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve) => out.end(resolve));
+  const signed = { ...manifest, grid: { ...manifest.grid, scenarios }, episodes: written };
+  const { key: _key, ...keyless } = signed;
+  writeFileSync(join(dir, 'run.json'), JSON.stringify(signed));
   // A readline and a JSON.parse of every line alone, for scale: what aggregation once did before its statistics.
   let bytes = 0;
   let parsed = 0;
@@ -404,6 +412,16 @@ async function aggregate(): Promise<void> {
   const run = await loadRun(dir, DEFAULT_THETA);
   const seconds = (performance.now() - t0) / 1000;
   console.log(`  ${written} records (${fmt(bytes / 1e9)} GB) aggregated in ${fmt(seconds, 1)} s (${run.grid.agents.length} agents; of which reading and walking the records ${fmt(readSeconds, 1)} s when timed alone), heap after ${fmt(process.memoryUsage().heapUsed / 1e6, 0)} MB`);
+  if (run.problems.unverified + run.problems.outside + run.problems.torn > 0) throw new Error(`the bench's log did not read whole: ${JSON.stringify(run.problems)}`);
+  // What checking the records' MACs costs: the same log read with them checked inline, and without a key (no check).
+  const i0 = performance.now();
+  await loadRun(dir, DEFAULT_THETA, { offThreadBytes: Number.POSITIVE_INFINITY });
+  const inlineSeconds = (performance.now() - i0) / 1000;
+  writeFileSync(join(dir, 'run.json'), JSON.stringify(keyless));
+  const u0 = performance.now();
+  await loadRun(dir, DEFAULT_THETA);
+  const uncheckedSeconds = (performance.now() - u0) / 1000;
+  console.log(`  the records' MACs: checked on a worker thread ${fmt(seconds, 1)} s, inline ${fmt(inlineSeconds, 1)} s, not checked (no key) ${fmt(uncheckedSeconds, 1)} s`);
   target('aggregating 1,000,000 episode records takes under 10 s, streaming the log', `${fmt(seconds, 1)} s`, seconds < 10);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -52,13 +52,13 @@ export async function shakedownIn(cwd: string | undefined, ...args: string[]): P
   }
 }
 
-/** A run's logged records without their wall time, sorted: what must not depend on where or how episodes ran. */
+/** A run's logged records without their wall time and MAC (each run signs with a key of its own), sorted: what must not depend on where or how episodes ran. */
 export const recordsOf = (dir: string): string[] =>
   readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((line) => {
-      const { wallMs: _w, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      const { wallMs: _w, mac: _m, ...rest } = JSON.parse(line) as Record<string, unknown>;
       return JSON.stringify(rest);
     })
     .sort();

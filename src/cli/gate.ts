@@ -5,8 +5,9 @@ import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../ground/errors.js';
 import { evaluateGate, parseRule, type GateCheck } from '../stats/gate.js';
 import { junitXml } from '../report/junit.js';
+import { md } from '../report/files.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
-import { checkSameJudging, integrityLines, loadRun } from '../report/run.js';
+import { checkSameJudging, integrityLines, loadRun, unverifiedRecords, type LoadedRun } from '../report/run.js';
 import { readManifest, writeFileAtomic } from '../store/rundir.js';
 import { parseNumberList, type Flags, type Io } from './options.js';
 
@@ -28,7 +29,13 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   if (partial.length > 0 && flags['allow-partial'] !== true) {
     throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${partial.map((r) => `${r.dir} is incomplete (${r.completeness.reason})`).join('; ')}. Finish the run with \`shakedown sweep --resume --out DIR\`, or gate what ran with \`--allow-partial\` (the verdict then says so).`);
   }
-  const partialNote = partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : '';
+  // Nor is a verdict on records the run did not write or plan: refused unless forced, and then said.
+  const doubtful = [run, ...(base ? [base] : [])].filter((r) => unverifiedRecords(r) > 0);
+  const doubts = (r: LoadedRun) => [r.problems.unverified > 0 ? `${r.problems.unverified} record(s) that do not verify` : '', r.problems.outside > 0 ? `${r.problems.outside} outside its plan` : ''].filter(Boolean).join(' and ');
+  if (doubtful.length > 0 && flags.force !== true) {
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${doubtful.map((r) => `${r.dir}/episodes.jsonl holds ${doubts(r)}`).join('; ')}, left out of its grid. Rerun those episodes (\`shakedown sweep --resume --out DIR\`) or restore the log from a copy, or gate what verifies with \`--force\` (the verdict then says so).`);
+  }
+  const partialNote = `${partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : ''}${doubtful.length > 0 ? `, forced past ${doubtful.map((r) => `${doubts(r)} in ${r.dir}`).join('; ')}` : ''}`;
   // An agent may be named as the sweep printed it: its id, or the spec it was given as (a module path, a URL).
   const manifest = readManifest(dirs[0] as string, 'gate');
   const specs = (manifest.config.agents ?? []) as string[];
@@ -54,7 +61,8 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   // The verdict goes into the run's summary.md, for the release ticket.
   const summary = join(dirs[0] as string, 'report', 'summary.md');
   if (existsSync(summary)) {
-    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote}, for ${agents.map((a) => `\`${a.agent}\``).join(', ')}\n\n${[...rules.map((r) => `- \`${r.text}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${flags.baseline}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${c.agent}: ${c.message.replace(/[|`]/g, '')}`).join('\n')}\n`);
+    // Every value is Markdown text (md): an agent id or a path from the run never becomes markup in the ticket.
+    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${md(partialNote)}, for ${agents.map((a) => `\`${md(a.agent)}\``).join(', ')}\n\n${[...rules.map((r) => `- \`${md(r.text)}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${md(flags.baseline ?? '')}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${md(c.agent)}: ${md(c.message)}`).join('\n')}\n`);
   }
   return failed.length === 0 ? 0 : 1;
 }

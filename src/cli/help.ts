@@ -95,7 +95,7 @@ Stats options: RUN [--theta T] (default 0.8) [--json].
 Compare options: RUN_A RUN_B [--agent ID] [--k K], or RUN --agents A,B [--k K]; [--adjust holm|bh]
   (default holm); [--force] (compare runs judged or simulated differently, which is refused otherwise).
 Merge options: DIR... --out OUT (the shards of one sweep; missing shards are named) [--force] (merge
-  runs judged or simulated differently).
+  runs judged or simulated differently). A merge stopped or killed mid-way is run again the same way.
 Rejudge options: RUN [--out DIR] (default RUN-rejudged) [--judge wording|llm:MODEL] (default the run's)
   [--llm-cache C] (default the run's: an LLM judge's answers from RUN/llm-cache are not paid for again):
   each episode's tool calls are made again on a fresh world, on its own fault schedule, and the current
@@ -113,7 +113,8 @@ Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [
   another run, or against another agent of this run: regressions first, both sides' episodes a click away).
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
   [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so)
-  [--force] (a baseline judged or simulated differently); the verdict is added to RUN/report/summary.md.
+  [--force] (a baseline judged or simulated differently, or records that do not verify or lie outside the
+  run's plan, gated saying so); the verdict is added to RUN/report/summary.md.
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) [--mcp]
   (MCP on stdio instead of HTTP; the HTTP server also serves MCP at <episode>/mcp) plus --seed, --world,
   --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.

@@ -25,7 +25,10 @@ import { agentSpecOf, disposeAll, episodeOptions, replayCommand, resolveSweepPar
 import { loadConfig } from './config-file.js';
 import { onWorkers, startEpisodePool, workerCount } from '../pool/pool.js';
 import { agentSource } from '../agents/loader.js';
-import { appendEpisode, configHash, createRunDir, gitCommit, lockRunDir, packageVersion, readFinished, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
+import { appendEpisode, configHash, createRunDir, endLogLine, gitCommit, lockRunDir, packageVersion, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
+import { readFinished } from '../store/read.js';
+import { LineSigner, newRunKey } from '../store/mac.js';
+import { checkOutDir } from '../store/out-dir.js';
 import { hash53 } from '../ground/seeds.js';
 import { sweepJudge } from '../run/claim-reader.js';
 
@@ -61,6 +64,8 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
 }
 
 export async function sweep(flags: Flags, io: Io): Promise<number> {
+  // A bad `--out` is refused before anything loads or is written.
+  if (flags.out !== undefined) checkOutDir(flags.out, flags.ablate !== undefined ? 'start the ablation' : 'start the sweep');
   if (flags.ablate !== undefined) return ablate(flags, io);
   const config = await loadConfig(flags, io);
   const parts = await resolveSweepParts(config);
@@ -75,14 +80,14 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
   if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
   const dir = flags.out ?? defaultRunDir();
-  createRunDir(dir, flags.resume === true);
+  createRunDir(dir, 'start the sweep', flags.resume === true ? 'resume' : undefined);
   // One writer per run directory: a second sweep, or a --resume while the first still runs, is refused.
   const lock = lockRunDir(dir, `shakedown ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
   try {
     const files = runFiles(dir);
     const hash = configHash(config as unknown as Record<string, unknown>);
-    if (flags.resume && existsSync(files.manifest)) {
-      const previous = readManifest(dir, `resume ${dir}`);
+    const previous = flags.resume && existsSync(files.manifest) ? readManifest(dir, `resume ${dir}`) : undefined;
+    if (previous) {
       // More trials on a finished design extend it: the same configuration but for `trials`, never fewer.
       const before = previous.config as unknown as Record<string, unknown> & { trials: number; adaptiveFirstTrials?: number };
       const extending = previous.configHash !== hash && config.adaptiveFirstTrials === undefined && before.adaptiveFirstTrials === undefined && config.trials > before.trials && configHash({ ...before, trials: config.trials }) === hash;
@@ -94,11 +99,19 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
         throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it ran shard ${previous.shard ?? 'none'}, not ${flags.shard ?? 'none'}. Resume it with the same \`--shard\`.`);
       }
     }
-    const finished = readFinished(files.episodes, true);
+    // A resumed run keeps its key, so that its records and the new ones verify alike; a run written before
+    // records were signed stays unsigned (a new key would make every finished record fail to verify).
+    const key = previous ? previous.key : existsSync(files.episodes) ? undefined : newRunKey();
+    const signer = key ? new LineSigner(key) : undefined;
+    // A torn last line is kept (and counted unreadable), never cut off: the next record starts a line of its own.
+    endLogLine(files.episodes);
+    const finished = await readFinished(files.episodes, previous);
     const allKeys = planKeys({ scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials });
     const outOfShard = new Set(shard ? allKeys.filter((k) => hash53(keyString(k)) % shard.count !== shard.index - 1).map(keyString) : []);
     const skip = new Set([...finished.keys, ...outOfShard]);
     const total = allKeys.length - outOfShard.size;
+    // Done: the planned episodes of this shard that the log already holds (a record of another plan counts for nothing).
+    const alreadyDone = allKeys.filter((k) => finished.keys.has(keyString(k)) && !outOfShard.has(keyString(k))).length;
     const manifest = {
       schemaVersion: RUN_SCHEMA_VERSION,
       shakedown: packageVersion(),
@@ -114,6 +127,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
       // The tasks' titles, for reports written later without loading the world.
       titles: Object.fromEntries(scenarios.map((s) => [s.id, s.title])),
       agents: agents.map((a) => ({ id: a.id, description: a.description })),
+      ...(key ? { key } : {}),
       judge: { ...judge, ...judgeVersion(judge.reader, world) },
       simulator: simulatorVersion(config.simulator === 'llm' ? `llm:${config.simulatorModel ?? config.llm.model}` : 'scripted'),
       episodes: total,
@@ -121,8 +135,12 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     };
     // Until the sweep ends, run.json says nothing of completeness: a killed sweep leaves it so, and every command that reads the run calls it incomplete.
     writeJson(files.manifest, manifest);
-    if (finished.keys.size > 0) io.err(`shakedown: resuming ${dir}: ${finished.keys.size} episodes already done${finished.torn > 0 ? `, ${finished.torn} torn line(s) cut off` : ''}\n`);
-    let done = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
+    if (finished.keys.size > 0 || finished.torn > 0 || finished.unverified > 0) {
+      const kept = [finished.torn > 0 ? `${finished.torn} unreadable line(s) kept and left out` : '', finished.unverified > 0 ? `${finished.unverified} record(s) that do not verify left out (their episodes run again)` : ''].filter(Boolean);
+      io.err(`shakedown: resuming ${dir}: ${alreadyDone} episodes already done${kept.length > 0 ? `, ${kept.join(', ')}` : ''}\n`);
+    }
+    if (flags.resume && previous && !key) io.err(`shakedown: ${dir} was written before records were signed: its records stay unsigned and cannot be verified\n`);
+    let done = alreadyDone;
     const workers = workerCount(config, total - done);
     const cores = availableParallelism();
     if (workers > 4 * cores) {
@@ -187,7 +205,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
           if (settled) return;
           const cost = episodeCosts(record, config.prices, simulatorModel);
           savedUsd += cost.saved ?? 0;
-          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) });
+          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) }, signer);
           done++;
           launchedNow++;
           spent += (cost.agent ?? 0) + (cost.user ?? 0);
@@ -234,7 +252,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])), integrityLines(loaded).filter((l) => !/unreadable line/.test(l)));
     io.out(`\n${renderTable(grid)}`);
     const seconds = (performance.now() - started) / 1000;
-    const resumed = finished.keys.size - [...finished.keys].filter((k) => outOfShard.has(k)).length;
+    const resumed = alreadyDone;
     const rate = episodeSeconds > 0 ? ` (episodes ${episodeSeconds.toFixed(1)} s, ${Math.round(launchedNow / episodeSeconds)}/s)` : '';
     const totals = cacheTotals();
     if (cacheDir && totals) {

@@ -57,8 +57,14 @@ export function heatmapFiles(grid: Grid, run: string, k?: number): (ReportFile &
   return files;
 }
 
-const pct = (x: number) => x.toFixed(3);
-const md = (s: string) => s.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+const pct = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+/**
+ * Text for Markdown: every character that could start markup (a table bar, code, emphasis, a link, an
+ * HTML tag or entity) escaped with a backslash, so that no value from a run is anything but text in
+ * summary.md. `mdText` does the same for any value (a number, or what stands where a number belongs).
+ */
+export const md = (s: string) => s.replace(/[|\\`*_<>[\]&]/g, (c) => `\\${c}`);
+const mdText = (v: unknown): string => md(String(v));
 
 /** A sum of cells' usage: tokens, and dollars unless some episode had no price (then how many had none). */
 function sumUsage(us: readonly (UsageSummary | undefined)[]): { tokens: number; usd?: number; unpriced: number } | undefined {
@@ -101,7 +107,7 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
   const lines: string[] = [];
   const epsMax = Math.max(...grid.eps);
   const lambdaMax = Math.max(...grid.lambda);
-  lines.push(`# Shakedown: ${md(run)}`, '', `World \`${md(grid.world)}\`, fault profile \`${md(grid.profile)}\`, seed \`${md(grid.seed)}\`; ε ${grid.eps.join(', ')}; λ ${grid.lambda.join(', ')}; ${grid.trials} trials per task.`, '');
+  lines.push(`# Shakedown: ${md(run)}`, '', `World \`${md(grid.world)}\`, fault profile \`${md(grid.profile)}\`, seed \`${md(grid.seed)}\`; ε ${mdText(grid.eps.join(', '))}; λ ${mdText(grid.lambda.join(', '))}; ${mdText(grid.trials)} trials per task.`, '');
   lines.push(`| agent | pass^1 at ε = 0, λ = 0 | pass^${k} at ε = 0, λ = 0 | pass^${k} at ε = ${epsMax}, λ = ${lambdaMax} | volume pass^${k} | pass^${k} ≥ θ up to ε / λ |`, '| --- | --- | --- | --- | --- | --- |');
   for (const a of grid.agents) {
     const at = (eps: number, lambda: number, kk: number) => {
@@ -111,7 +117,7 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     const s = a.surfaces[k - 1];
     const minEps = Math.min(...grid.eps);
     const minLambda = Math.min(...grid.lambda);
-    lines.push(`| \`${md(a.agent)}\` | ${at(minEps, minLambda, 1)} | ${at(minEps, minLambda, k)} | ${at(epsMax, lambdaMax, k)} | ${s ? pct(s.volume) : '–'} | ${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ = ${s.theta})` : '–'} |`);
+    lines.push(`| \`${md(a.agent)}\` | ${at(minEps, minLambda, 1)} | ${at(minEps, minLambda, k)} | ${at(epsMax, lambdaMax, k)} | ${s ? pct(s.volume) : '–'} | ${s ? mdText(`${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ = ${s.theta})`) : '–'} |`);
   }
   // Only the baselines this run has are named as such.
   const present = BASELINE_IDS.filter((id) => grid.agents.some((a) => a.agent === id));
@@ -122,20 +128,20 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
   const flipped = (grid.comparisons ?? []).flatMap((c) => c.cells.flatMap((x) => (x.flipped ?? []).map((f) => ({ ...f, a: c.a, b: c.b, eps: x.eps, lambda: x.lambda, ca: f.a, cb: f.b }))));
   if (flipped.length > 0) {
     lines.push('## Tasks that changed in every trial', '', 'One agent passed all its trials, the other none: a task-level break that no test over tasks can call significant.', '', '| A | B | ε | λ | task | A passes | B passes |', '| --- | --- | --- | --- | --- | --- | --- |');
-    for (const f of flipped.slice(0, 30)) lines.push(`| \`${md(f.a)}\` | \`${md(f.b)}\` | ${f.eps} | ${f.lambda} | ${md(f.scenario)} | ${f.ca} | ${f.cb} |`);
+    for (const f of flipped.slice(0, 30)) lines.push(`| \`${md(f.a)}\` | \`${md(f.b)}\` | ${mdText(f.eps)} | ${mdText(f.lambda)} | ${md(f.scenario)} | ${mdText(f.ca)} | ${mdText(f.cb)} |`);
     if (flipped.length > 30) lines.push('', `... and ${flipped.length - 30} more in grid.json (\`comparisons[].cells[].flipped\`).`);
     lines.push('');
   }
   if (changes) {
     const top = [...changes.rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 8);
     lines.push(`## Biggest changes against ${md(changes.baseline)}`, '', `| agent | ε | λ | pass^${k} change | 95% interval | verdict |`, '| --- | --- | --- | --- | --- | --- |');
-    for (const r of top) lines.push(`| \`${md(r.agent)}\` | ${r.eps} | ${r.lambda} | ${(r.difference >= 0 ? '+' : '') + pct(r.difference)} | [${pct(r.ci95[0])}, ${pct(r.ci95[1])}] | ${r.verdict} |`);
+    for (const r of top) lines.push(`| \`${md(r.agent)}\` | ${mdText(r.eps)} | ${mdText(r.lambda)} | ${(r.difference >= 0 ? '+' : '') + pct(r.difference)} | [${pct(r.ci95[0])}, ${pct(r.ci95[1])}] | ${mdText(r.verdict)} |`);
     lines.push('');
     const tasks = changes.tasks ?? [];
     if (tasks.length > 0) {
       const worse = tasks.filter((t) => t.change < 0).length;
       lines.push(`## Per-task changes against ${md(changes.baseline)}`, '', `${worse} task cell(s) got worse and ${tasks.length - worse} better in pass^${k}; regressions first (report.html shows both sides' failing episodes of each).`, '', `| agent | ε | λ | task | passes now | before | pass^${k} change |`, '| --- | --- | --- | --- | --- | --- | --- |');
-      for (const t of tasks.slice(0, 25)) lines.push(`| \`${md(t.agent)}\` | ${t.eps} | ${t.lambda} | ${md(t.scenario)} | ${t.now} | ${t.before} | ${(t.change >= 0 ? '+' : '') + pct(t.change)} |`);
+      for (const t of tasks.slice(0, 25)) lines.push(`| \`${md(t.agent)}\` | ${mdText(t.eps)} | ${mdText(t.lambda)} | ${md(t.scenario)} | ${mdText(t.now)} | ${mdText(t.before)} | ${(t.change >= 0 ? '+' : '') + pct(t.change)} |`);
       if (tasks.length > 25) lines.push('', `... and ${tasks.length - 25} more in report.html.`);
       lines.push('');
     }

@@ -1,15 +1,16 @@
 /**
  * report.html: one self-contained file (no network) with the surfaces, their summaries, the unstable
  * tasks and the failure taxonomy, where clicking a heatmap cell lists its failing episodes with their
- * diff, fault trace, perturbed messages and the command that replays each. Text from runs is escaped;
- * episode data travels as JSON that the page renders with textContent only.
+ * diff, fault trace, perturbed messages and the command that replays each. Text from runs is escaped
+ * (markup.ts: every value put into the page is, unless it is markup this program made); episode data
+ * travels as JSON that the page renders with textContent only.
  */
 import type { EpisodeRecord } from '../ground/record.js';
 import { FAILURE_CLASSES } from '../stats/stats.js';
 import type { TaskChange } from '../stats/compare.js';
 import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
-import { escapeXml } from './svg.js';
+import { html, joinMarkup, trusted, type Markup } from './markup.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 
 /** What the page shows of one failing episode. */
@@ -67,7 +68,7 @@ table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#f3f3f3}
 .map{margin:4px 0;max-width:100%}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
 #details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
-.episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}`;
+.episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}.notice{border:1px solid #c60;background:#fff4e5;padding:4px 12px;margin:8px 0}`;
 
 /** The script that turns a click on a cell into the list of its failing episodes; it never parses HTML from data. */
 const SCRIPT = `(() => {
@@ -126,21 +127,27 @@ const SCRIPT = `(() => {
   }
 })();`;
 
-/** The whole page. `failing` holds the failing episodes to drill into (the caller caps how many per cell). */
-export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[]; readonly baselineAgent?: string }): string {
-  const task = (id: string) => `${escapeXml(id)}${titles[id] ? ` <span class="muted">${escapeXml(titles[id] as string)}</span>` : ''}`;
+/**
+ * The whole page. `failing` holds the failing episodes to drill into (the caller caps how many per cell);
+ * `notice` what a reader must know before the figures (integrityLines). Every value from the run goes
+ * through the `html` tag (markup.ts), which escapes it; the heatmaps' SVG, the page's script and its
+ * episode data (JSON made safe for a script element) are the only markup put in as it is.
+ */
+export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[]; readonly baselineAgent?: string }, notice: readonly string[] = []): string {
+  const task = (id: string) => html`${id}${titles[id] ? html` <span class="muted">${titles[id]}</span>` : ''}`;
   const n = Math.min(...grid.agents.map((a) => a.surfaces.length));
   const kk = Math.max(1, Math.min(k ?? n, Number.isFinite(n) ? n : 1));
   const files = heatmapFiles(grid, run, kk);
-  const body: string[] = [];
-  body.push(`<h1>Shakedown report: ${escapeXml(run)}</h1>`);
-  body.push(`<p class="muted">World <code>${escapeXml(grid.world)}</code>, fault profile <code>${escapeXml(grid.profile)}</code>, seed <code>${escapeXml(grid.seed)}</code>, ${grid.trials} trials per task, ε ${grid.eps.join(', ')}, λ ${grid.lambda.join(', ')}.</p>`);
+  const body: Markup[] = [];
+  body.push(html`<h1>Shakedown report: ${run}</h1>`);
+  if (notice.length > 0) body.push(html`<div class="notice">${notice.map((line) => html`<p><strong>${line.replace(/^shakedown: /, '')}</strong></p>`)}</div>`);
+  body.push(html`<p class="muted">World <code>${grid.world}</code>, fault profile <code>${grid.profile}</code>, seed <code>${grid.seed}</code>, ${grid.trials} trials per task, ε ${grid.eps.join(', ')}, λ ${grid.lambda.join(', ')}.</p>`);
   // The verdict first: each agent under test at a glance, against the baselines the run has.
   const tested = grid.agents.filter((a) => !BASELINE_IDS.includes(a.agent));
   const baselines = grid.agents.filter((a) => BASELINE_IDS.includes(a.agent));
   const at = (a: Grid['agents'][number], eps: number, lambda: number) => a.cells.find((c) => c.eps === eps && c.lambda === lambda)?.passHatK[kk - 1];
   const clean = [Math.min(...grid.eps), Math.min(...grid.lambda)] as const;
-  body.push(`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th>ε ${clean[0]}, λ ${clean[1]}</th><th>worst cell</th><th>volume</th><th>holds ≥ θ up to ε / λ</th><th>costs most</th></tr>`);
+  body.push(html`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th>ε ${clean[0]}, λ ${clean[1]}</th><th>worst cell</th><th>volume</th><th>holds ≥ θ up to ε / λ</th><th>costs most</th></tr>`);
   for (const a of [...tested, ...baselines]) {
     const c0 = at(a, clean[0], clean[1]);
     const worst = [...a.cells].sort((x, y) => (x.passHatK[kk - 1]?.value ?? 1) - (y.passHatK[kk - 1]?.value ?? 1))[0];
@@ -149,52 +156,52 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     const failures: Record<string, number> = {};
     for (const c of a.cells) for (const [f, v] of Object.entries(c.failures)) failures[f] = (failures[f] ?? 0) + (v ?? 0);
     const top = Object.entries(failures).sort((x, y) => y[1] - x[1]).slice(0, 2).map(([f, v]) => `${f} ${v}`).join(', ') || '–';
-    const label = BASELINE_IDS.includes(a.agent) ? `${escapeXml(a.agent)} <span class="muted">(baseline)</span>` : `<strong>${escapeXml(a.agent)}</strong>`;
-    body.push(`<tr><td>${label}</td><td>${c0 ? `${f3(c0.value)} [${f3(c0.ci95[0])}, ${f3(c0.ci95[1])}]` : '–'}</td><td>${w ? `${f3(w.value)} at ε ${worst?.eps}, λ ${worst?.lambda}` : '–'}</td><td>${f3(s?.volume)}</td><td>${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ ${s.theta})` : '–'}</td><td>${escapeXml(top)}</td></tr>`);
+    const label = BASELINE_IDS.includes(a.agent) ? html`${a.agent} <span class="muted">(baseline)</span>` : html`<strong>${a.agent}</strong>`;
+    body.push(html`<tr><td>${label}</td><td>${c0 ? `${f3(c0.value)} [${f3(c0.ci95[0])}, ${f3(c0.ci95[1])}]` : '–'}</td><td>${w ? `${f3(w.value)} at ε ${worst?.eps}, λ ${worst?.lambda}` : '–'}</td><td>${f3(s?.volume)}</td><td>${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ ${s.theta})` : '–'}</td><td>${top}</td></tr>`);
   }
-  body.push('</table>');
+  body.push(html`</table>`);
   // Then the biggest regressions between agents under test, and the tasks that changed in every trial.
   const rows = (grid.comparisons ?? []).flatMap((c) => c.cells.map((x) => ({ ...x, a: c.a, b: c.b })));
   if (rows.length > 0) {
     const biggest = [...rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 6);
-    body.push('<h2>Biggest differences between agents</h2><table><tr><th>A</th><th>B</th><th>ε</th><th>λ</th><th>A − B</th><th>95% interval</th><th>verdict</th><th>smallest detectable</th></tr>');
-    for (const r of biggest) body.push(`<tr><td>${escapeXml(r.a)}</td><td>${escapeXml(r.b)}</td><td>${r.eps}</td><td>${r.lambda}</td><td>${(r.difference >= 0 ? '+' : '') + f3(r.difference)}</td><td>[${f3(r.ci95[0])}, ${f3(r.ci95[1])}]</td><td>${escapeXml(r.verdict)}</td><td>${f3(r.minDetectable)}</td></tr>`);
-    body.push('</table>');
+    body.push(html`<h2>Biggest differences between agents</h2><table><tr><th>A</th><th>B</th><th>ε</th><th>λ</th><th>A − B</th><th>95% interval</th><th>verdict</th><th>smallest detectable</th></tr>`);
+    for (const r of biggest) body.push(html`<tr><td>${r.a}</td><td>${r.b}</td><td>${r.eps}</td><td>${r.lambda}</td><td>${(r.difference >= 0 ? '+' : '') + f3(r.difference)}</td><td>[${f3(r.ci95[0])}, ${f3(r.ci95[1])}]</td><td>${r.verdict}</td><td>${f3(r.minDetectable)}</td></tr>`);
+    body.push(html`</table>`);
     const flipped = rows.flatMap((r) => (r.flipped ?? []).map((f) => ({ ...f, pair: `${r.a} / ${r.b}`, eps: r.eps, lambda: r.lambda })));
     if (flipped.length > 0) {
-      body.push(`<details><summary>${flipped.length} task cell(s) one agent passed every time and the other never</summary><table><tr><th>A / B</th><th>ε</th><th>λ</th><th>task</th><th>A</th><th>B</th></tr>`);
-      for (const f of flipped.slice(0, 100)) body.push(`<tr><td>${escapeXml(f.pair)}</td><td>${f.eps}</td><td>${f.lambda}</td><td>${task(f.scenario)}</td><td>${f.a}</td><td>${f.b}</td></tr>`);
-      body.push('</table></details>');
+      body.push(html`<details><summary>${flipped.length} task cell(s) one agent passed every time and the other never</summary><table><tr><th>A / B</th><th>ε</th><th>λ</th><th>task</th><th>A</th><th>B</th></tr>`);
+      for (const f of flipped.slice(0, 100)) body.push(html`<tr><td>${f.pair}</td><td>${f.eps}</td><td>${f.lambda}</td><td>${task(f.scenario)}</td><td>${f.a}</td><td>${f.b}</td></tr>`);
+      body.push(html`</table></details>`);
     }
   }
   // Against a baseline run: each task's change, regressions first; a click shows both runs' failing episodes side by side.
   const taskRows = changes?.tasks ?? [];
   if (changes && taskRows.length > 0) {
     const worse = taskRows.filter((t) => t.change < 0).length;
-    body.push(`<h2>Per-task changes against ${escapeXml(changes.baseline)}</h2><p class="muted">${worse} task cell(s) worse, ${taskRows.length - worse} better, in pass^${kk}. Click a row for the failing episodes of that task in both runs.</p><table class="tasks"><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>passes now</th><th>before</th><th>change</th></tr>`);
-    const baseAttr = changes.baselineAgent ? ` data-base-agent="${escapeXml(changes.baselineAgent)}"` : '';
-    for (const t of taskRows.slice(0, 200)) body.push(`<tr class="task"${baseAttr} data-agent="${escapeXml(t.agent)}" data-eps="${t.eps}" data-lambda="${t.lambda}" data-scenario="${escapeXml(t.scenario)}"><td>${escapeXml(t.agent)}</td><td>${t.eps}</td><td>${t.lambda}</td><td>${task(t.scenario)}</td><td>${t.now}</td><td>${t.before}</td><td>${(t.change >= 0 ? '+' : '') + f3(t.change)}</td></tr>`);
-    body.push('</table><div id="sidebyside"></div>');
+    body.push(html`<h2>Per-task changes against ${changes.baseline}</h2><p class="muted">${worse} task cell(s) worse, ${taskRows.length - worse} better, in pass^${kk}. Click a row for the failing episodes of that task in both runs.</p><table class="tasks"><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>passes now</th><th>before</th><th>change</th></tr>`);
+    const baseAttr = changes.baselineAgent ? html` data-base-agent="${changes.baselineAgent}"` : '';
+    for (const t of taskRows.slice(0, 200)) body.push(html`<tr class="task"${baseAttr} data-agent="${t.agent}" data-eps="${t.eps}" data-lambda="${t.lambda}" data-scenario="${t.scenario}"><td>${t.agent}</td><td>${t.eps}</td><td>${t.lambda}</td><td>${task(t.scenario)}</td><td>${t.now}</td><td>${t.before}</td><td>${(t.change >= 0 ? '+' : '') + f3(t.change)}</td></tr>`);
+    body.push(html`</table><div id="sidebyside"></div>`);
   }
-  body.push(`<h2>Heatmaps (pass^${kk})</h2><p class="muted">Click a cell for its failing episodes.</p><div class="maps">`);
-  // Agents under test first, then the baselines.
+  body.push(html`<h2>Heatmaps (pass^${kk})</h2><p class="muted">Click a cell for its failing episodes.</p><div class="maps">`);
+  // Agents under test first, then the baselines. The heatmaps are this program's SVG (svg.ts escapes what it draws from the run).
   const singles = files.filter((x) => x.kind === 'single').sort((x, y) => Number(BASELINE_IDS.includes(x.agent ?? '')) - Number(BASELINE_IDS.includes(y.agent ?? '')));
-  for (const f of singles) body.push(`<div class="map" data-agent="${escapeXml(f.agent ?? '')}">${f.content}</div>`);
-  body.push('</div><div id="details"><p class="muted">Click a cell above.</p></div>');
+  for (const f of singles) body.push(html`<div class="map" data-agent="${f.agent ?? ''}">${trusted(f.content)}</div>`);
+  body.push(html`</div><div id="details"><p class="muted">Click a cell above.</p></div>`);
   const differences = files.filter((x) => x.kind === 'difference');
   if (differences.length > 0) {
     // A few pairs are shown; many (every pair of many agents) wait behind a click.
-    body.push(`<h2>Differences between agents</h2><details${differences.length <= 3 ? ' open' : ''}><summary>${differences.length} difference map(s), A − B per cell, significant cells outlined</summary><div class="maps">`);
-    for (const f of differences) body.push(`<div class="diff">${f.content}</div>`);
-    body.push('</div></details>');
+    body.push(html`<h2>Differences between agents</h2><details${differences.length <= 3 ? trusted(' open') : ''}><summary>${differences.length} difference map(s), A − B per cell, significant cells outlined</summary><div class="maps">`);
+    for (const f of differences) body.push(html`<div class="diff">${trusted(f.content)}</div>`);
+    body.push(html`</div></details>`);
   }
-  body.push('<h2>Detail</h2><h3>Surface summaries</h3><table><tr><th>agent</th><th>k</th><th>volume</th><th>slope ε</th><th>slope λ</th><th>critical ε</th><th>critical λ</th></tr>');
-  for (const a of grid.agents) for (const s of a.surfaces) body.push(`<tr><td>${escapeXml(a.agent)}</td><td>${s.k}</td><td>${f3(s.volume)}</td><td>${f3(s.slopeEps)}</td><td>${f3(s.slopeLambda)}</td><td>${s.criticalEps ?? 'none'}</td><td>${s.criticalLambda ?? 'none'}</td></tr>`);
-  body.push('</table>');
-  body.push('<details><summary>Every k, per agent</summary><div class="maps">');
-  for (const f of files.filter((x) => x.kind === 'combined')) body.push(`<div class="diff">${f.content}</div>`);
-  body.push('</div></details>');
-  body.push('<h3>Failure taxonomy</h3><p class="muted">simulator-error, world-error and judge-error are the harness\'s: left out of every estimate.</p><table><tr><th>agent</th>' + FAILURE_CLASSES.map((c) => `<th>${c}</th>`).join('') + '<th>simulated user confused</th></tr>');
+  body.push(html`<h2>Detail</h2><h3>Surface summaries</h3><table><tr><th>agent</th><th>k</th><th>volume</th><th>slope ε</th><th>slope λ</th><th>critical ε</th><th>critical λ</th></tr>`);
+  for (const a of grid.agents) for (const s of a.surfaces) body.push(html`<tr><td>${a.agent}</td><td>${s.k}</td><td>${f3(s.volume)}</td><td>${f3(s.slopeEps)}</td><td>${f3(s.slopeLambda)}</td><td>${s.criticalEps ?? 'none'}</td><td>${s.criticalLambda ?? 'none'}</td></tr>`);
+  body.push(html`</table>`);
+  body.push(html`<details><summary>Every k, per agent</summary><div class="maps">`);
+  for (const f of files.filter((x) => x.kind === 'combined')) body.push(html`<div class="diff">${trusted(f.content)}</div>`);
+  body.push(html`</div></details>`);
+  body.push(html`<h3>Failure taxonomy</h3><p class="muted">simulator-error, world-error and judge-error are the harness's: left out of every estimate.</p><table><tr><th>agent</th>${FAILURE_CLASSES.map((c) => html`<th>${c}</th>`)}<th>simulated user confused</th></tr>`);
   for (const a of grid.agents) {
     const total: Record<string, number> = {};
     let episodes = 0;
@@ -205,21 +212,21 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
       episodes += all;
       confused += Math.round((c.confusionRate ?? 0) * all);
     }
-    body.push(`<tr><td>${escapeXml(a.agent)}</td>${FAILURE_CLASSES.map((c) => `<td>${total[c] ?? 0}</td>`).join('')}<td>${confused} of ${episodes} (${episodes === 0 ? '0.0' : ((100 * confused) / episodes).toFixed(1)}%)</td></tr>`);
+    body.push(html`<tr><td>${a.agent}</td>${FAILURE_CLASSES.map((c) => html`<td>${total[c] ?? 0}</td>`)}<td>${confused} of ${episodes} (${episodes === 0 ? '0.0' : ((100 * confused) / episodes).toFixed(1)}%)</td></tr>`);
   }
-  body.push('</table>');
+  body.push(html`</table>`);
   const unstable = grid.unstable ?? [];
-  body.push(`<h3>Unstable tasks (${unstable.length})</h3><table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
-  for (const u of unstable.slice(0, 200)) body.push(`<tr><td>${escapeXml(u.agent)}</td><td>${u.eps}</td><td>${u.lambda}</td><td>${task(u.scenario)}</td><td>${u.trials}</td><td>${u.successes}</td><td>${f3(u.pass1)}</td><td>${escapeXml(u.dominantFailure)}</td></tr>`);
-  body.push('</table>');
+  body.push(html`<h3>Unstable tasks (${unstable.length})</h3><table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
+  for (const u of unstable.slice(0, 200)) body.push(html`<tr><td>${u.agent}</td><td>${u.eps}</td><td>${u.lambda}</td><td>${task(u.scenario)}</td><td>${u.trials}</td><td>${u.successes}</td><td>${f3(u.pass1)}</td><td>${u.dominantFailure}</td></tr>`);
+  body.push(html`</table>`);
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
-    `<title>Shakedown report: ${escapeXml(run)}</title><style>${STYLE}</style></head><body>`,
-    body.join('\n'),
-    `<script type="application/json" id="episodes">${scriptJson(failing.map((e) => ({ ...e, title: titles[e.scenario] ?? '' })))}</script>`,
-    `<script type="application/json" id="baseline-episodes">${scriptJson(changes?.baselineFailing ?? [])}</script>`,
-    `<script>${SCRIPT}</script>`,
+    html`<title>Shakedown report: ${run}</title><style>${trusted(STYLE)}</style></head><body>`,
+    joinMarkup(body, '\n'),
+    html`<script type="application/json" id="episodes">${trusted(scriptJson(failing.map((e) => ({ ...e, title: titles[e.scenario] ?? '' }))))}</script>`,
+    html`<script type="application/json" id="baseline-episodes">${trusted(scriptJson(changes?.baselineFailing ?? []))}</script>`,
+    html`<script>${trusted(SCRIPT)}</script>`,
     '</body></html>',
   ].join('\n');
 }

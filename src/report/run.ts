@@ -1,18 +1,21 @@
 // A run read from its directory for the commands and reports: its grid, recomputed from the log (the
 // run's truth), the failing episodes to drill into, and what a reader must know before its figures.
 import { versionMismatch } from '../judge/version.js';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRecord, readLastLineBytes } from '../store/log-lines.js';
-import { aggregationFieldsOfBytes, fieldsOfRecord, type AggregationFields } from '../store/record-walk.js';
+import { type AggregationFields } from '../store/record-walk.js';
+import { mergeUnfinished } from '../store/merge.js';
 import { ResampleBank } from '../stats/bootstrap.js';
 import { ShakedownError } from '../ground/errors.js';
 import { keyString, type EpisodeRecord } from '../ground/record.js';
 import { Tally, type EpisodeFacts } from '../stats/stats.js';
 import { buildGrid, type Grid } from './grid.js';
 import { episodeView, type EpisodeView } from './html.js';
-import { readManifest } from '../store/rundir.js';
-import { completenessOf, tornCounter, type Completeness } from '../store/read.js';
+import { readManifest, type RunManifest } from '../store/rundir.js';
+import { isRunKey } from '../store/mac.js';
+import { checkMacsOffThread, OFF_THREAD_BYTES } from '../store/mac-check.js';
+import { completenessOf, logChecks, type Completeness, type LogProblems } from '../store/read.js';
 
 export interface LoadedRun {
   readonly dir: string;
@@ -31,6 +34,8 @@ export interface LoadedRun {
   readonly duplicates: number;
   /** Whether the log holds every episode the run planned, from run.json and the log. */
   readonly completeness: Completeness;
+  /** Records left out of the grid because they do not verify or lie outside the run's plan, and whether the run could be checked at all. */
+  readonly problems: LogProblems;
 }
 
 /**
@@ -59,48 +64,96 @@ function factsOf(f: AggregationFields): EpisodeFacts {
   return facts;
 }
 
-/** Reads a run directory: its manifest and its episode log, streamed (a torn last line is skipped). */
-export async function loadRun(dir: string, theta: number): Promise<LoadedRun> {
+/** How `loadRun` reads. */
+export interface LoadOptions {
+  /** Stops the read (SIGINT, SIGTERM). */
+  readonly signal?: AbortSignal;
+  /** Logs at least this large have their MACs checked on a worker thread (store/mac-check.ts). @default OFF_THREAD_BYTES */
+  readonly offThreadBytes?: number;
+}
+
+/**
+ * Reads a run directory: its manifest and its episode log, streamed. Each key's last line counts when it
+ * is a record, lies in the run's plan and verifies under the run's key (store/read.ts); the others are
+ * left out of the grid and counted, for `integrityLines` to name. A large log's MACs are checked on a
+ * worker thread while this one aggregates; should a line it counted fail there, the log is read again
+ * with every line checked here.
+ */
+export async function loadRun(dir: string, theta: number, options: LoadOptions = {}): Promise<LoadedRun> {
   const logPath = join(dir, 'episodes.jsonl');
   const manifest = readManifest(dir, `read run \`${dir}\``);
   if (!existsSync(logPath)) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to read run \`${dir}\`: it has run.json but no episodes.jsonl. Give the directory a sweep wrote, or run the sweep.`);
+  const offThread = isRunKey(manifest.key) && statSync(logPath).size >= (options.offThreadBytes ?? OFF_THREAD_BYTES);
+  const macs = offThread ? checkMacsOffThread(logPath, manifest.key as string, options.signal) : undefined;
+  // A failed thread is not a failed check: the log is then read again with the MACs checked here.
+  const failing = macs?.catch(() => undefined);
+  const first = await aggregate(dir, manifest, theta, macs !== undefined, options.signal);
+  if (!failing) return first;
+  const answer = await failing;
+  return answer && !first.checks.countedAny(answer) ? first : aggregate(dir, manifest, theta, false, options.signal);
+}
+
+/** One read of the log into the grid; `deferMacs` counts records unchecked, for a thread that checks their MACs. */
+async function aggregate(dir: string, manifest: RunManifest, theta: number, deferMacs: boolean, signal: AbortSignal | undefined): Promise<LoadedRun & { checks: ReturnType<typeof logChecks> }> {
+  const logPath = join(dir, 'episodes.jsonl');
   const tally = new Tally();
   const outcomes = new Map<string, boolean>();
   const failing: EpisodeView[] = [];
   const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
-  const torn = tornCounter();
+  const checks = logChecks(manifest, { deferMacs });
+  const firstTrials = checks.plan.firstTrials;
+  let firstRoundFound = 0;
+  let sameKey = 0;
   // Each record's line is read for the grid's fields alone (record-walk.ts); a failing episode kept for
   // drill-down, and any line that walk does not read, is parsed whole.
-  const { duplicates } = await readLastLineBytes(logPath, (buf, start, end, lineNo) => {
-    let f = aggregationFieldsOfBytes(buf, start, end);
-    let record: EpisodeRecord | undefined;
-    if (!f) {
-      record = parseRecord(buf.toString('utf8', start, end));
-      if (!record) return torn.add(lineNo);
-      f = fieldsOfRecord(record);
-    }
-    tally.add(f.key, f.outcome, factsOf(f));
-    outcomes.set(keyString(f.key), f.outcome === 'pass');
-    if (f.outcome !== 'pass') {
-      failingKeys.push(f.key);
-      const cell = `${f.key.agent}|${f.key.eps}|${f.key.lambda}`;
-      const n = perCell.get(cell) ?? 0;
-      if (n < FAILING_PER_CELL) failing.push(episodeView(record ?? (JSON.parse(buf.toString('utf8', start, end)) as EpisodeRecord)));
-      perCell.set(cell, n + 1);
-    }
-  });
-  const { torn: tornCount, tornLines } = torn.counts();
+  const { duplicates } = await readLastLineBytes(
+    logPath,
+    (buf, start, end, lineNo) => {
+      const counted = checks.check(buf, start, end, lineNo);
+      if (!counted) return;
+      const f = counted.fields;
+      const key = keyString(f.key);
+      // One episode written as two keys (its fields in another order): counted once, as a duplicate.
+      if (outcomes.has(key)) return void sameKey++;
+      tally.add(f.key, f.outcome, factsOf(f));
+      outcomes.set(key, f.outcome === 'pass');
+      if (firstTrials !== undefined && f.key.trial < firstTrials) firstRoundFound++;
+      if (f.outcome !== 'pass') {
+        failingKeys.push(f.key);
+        const cell = `${f.key.agent}|${f.key.eps}|${f.key.lambda}`;
+        const n = perCell.get(cell) ?? 0;
+        if (n < FAILING_PER_CELL) failing.push(episodeView(counted.record ?? (parseRecord(buf.toString('utf8', start, end)) as EpisodeRecord)));
+        perCell.set(cell, n + 1);
+      }
+    },
+    signal,
+  );
+  const problems = checks.problems();
   const c = manifest.config;
   const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
-  return { dir, grid, outcomes, failing, failingKeys, torn: tornCount, tornLines, duplicates, completeness: completenessOf(manifest, outcomes.size) };
+  const completeness = completenessOf(manifest, outcomes.size, { plan: checks.plan, firstRoundFound, unfinishedMerge: mergeUnfinished(dir) });
+  return { dir, grid, outcomes, failing, failingKeys, torn: problems.torn, tornLines: problems.tornLines, duplicates: duplicates + sameKey, completeness, problems, checks };
 }
 
-/** What a reader of a run must know before its figures: incomplete, records logged twice, unreadable lines. */
+const lineList = (first: readonly number[], count: number) => `line${count > 1 ? 's' : ''} ${first.join(', ')}${count > first.length ? ', ...' : ''}`;
+
+/**
+ * What a reader of a run must know before its figures: incomplete, records logged twice, unreadable lines,
+ * records that do not verify or lie outside the plan, and a run whose records cannot be verified at all.
+ */
 export function integrityLines(run: LoadedRun): string[] {
   const lines: string[] = [];
-  if (!run.completeness.complete) lines.push(`shakedown: ${run.dir} is an incomplete run: ${run.completeness.reason}; its figures cover only what ran. Finish it with \`shakedown sweep --resume --out ${run.dir}\`.`);
-  if (run.duplicates > 0) lines.push(`shakedown: ${run.dir}/episodes.jsonl logs ${run.duplicates} episode(s) more than once; the last record of each counts.`);
-  if (run.torn > 0) lines.push(`shakedown: ${run.dir}/episodes.jsonl has ${run.torn} unreadable line(s) (line ${run.tornLines.join(', ')}${run.torn > run.tornLines.length ? ', ...' : ''}), left out.`);
+  const log = `${run.dir}/episodes.jsonl`;
+  const p = run.problems;
+  if (!run.completeness.complete) lines.push(`shakedown: ${run.dir} is an incomplete run: ${run.completeness.reason}; its figures cover only what ran. Finish it with \`shakedown sweep --resume --out ${run.dir}\`${/merge/.test(run.completeness.reason ?? '') ? ' (a merge: run the same merge again)' : ''}.`);
+  if (run.duplicates > 0) lines.push(`shakedown: ${log} logs ${run.duplicates} episode(s) more than once; the last record of each counts.`);
+  if (run.torn > 0) lines.push(`shakedown: ${log} has ${run.torn} unreadable line(s) (${lineList(run.tornLines, run.torn)}), left out.`);
+  if (p.unverified > 0) lines.push(`shakedown: ${log}: ${p.unverified} record(s) do not verify (edited by hand or written by another program): ${lineList(p.unverifiedLines, p.unverified)}, left out of the grid. Run those episodes again (\`shakedown sweep --resume\`) or restore the log from a copy.`);
+  if (p.outside > 0) lines.push(`shakedown: ${log}: ${p.outside} record(s) lie outside the run's plan, left out of the grid: ${p.outsideLines.map((o) => `line ${o.lineNo} (${o.why})`).join('; ')}${p.outside > p.outsideLines.length ? '; ...' : ''}.`);
+  if (!p.signed) lines.push(`shakedown: ${run.dir} cannot be verified: its run.json has no \`key\` (written before records were signed), so an edited or forged record would not be noticed.`);
   return lines;
 }
+
+/** Records a gate must not judge unless forced: records that do not verify, or outside the plan. */
+export const unverifiedRecords = (run: LoadedRun): number => run.problems.unverified + run.problems.outside;

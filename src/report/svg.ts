@@ -2,13 +2,14 @@
  * Heatmaps of the reliability surface as SVG, drawn without a browser: pass^k over ε (rows) and λ
  * (columns), each cell labelled with its value and 95% interval, on viridis (perceptually uniform and
  * colour-blind safe), with a legend, axis titles and a title that says agent, k, world, profile and run.
- * Every text that comes from a run (agent ids, world, profile, run name) is escaped.
+ * Every value drawn from a run (agent ids, world, profile, run name, ε and λ, counts) goes through the
+ * `svg` tag (markup.ts), which escapes it: a value that is not what it should be shows as text.
  */
 import type { CellComparison } from '../stats/compare.js';
 import type { CellSummary } from '../stats/stats.js';
+import { escapeXml, joinMarkup, svg, type Markup } from './markup.js';
 
-/** Escapes text for SVG and HTML. */
-export const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+export { escapeXml };
 
 /** Viridis at 9 control points (matplotlib), interpolated. */
 const VIRIDIS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'];
@@ -38,6 +39,8 @@ function textOn(bg: string): string {
 }
 
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+const f4 = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : '–');
 
 export interface HeatmapContext {
   readonly world: string;
@@ -53,25 +56,20 @@ const LEFT = 70;
 const TOP = 58;
 
 interface Panel {
-  readonly svg: string;
+  readonly svg: Markup;
   readonly width: number;
   readonly height: number;
 }
 
-function axes(eps: readonly number[], lambda: readonly number[], x0: number): string {
-  const parts: string[] = [];
-  lambda.forEach((l, j) => parts.push(`<text x="${x0 + LEFT + j * CELL_W + CELL_W / 2}" y="${TOP - 8}" text-anchor="middle" font-size="12">${f2(l)}</text>`));
-  eps.forEach((e, i) => parts.push(`<text x="${x0 + LEFT - 8}" y="${TOP + i * CELL_H + CELL_H / 2 + 4}" text-anchor="end" font-size="12">${f2(e)}</text>`));
-  parts.push(`<text x="${x0 + LEFT + (lambda.length * CELL_W) / 2}" y="${TOP - 26}" text-anchor="middle" font-size="12" font-weight="bold">λ (tool faults)</text>`);
-  parts.push(`<text transform="translate(${x0 + 16},${TOP + (eps.length * CELL_H) / 2}) rotate(-90)" text-anchor="middle" font-size="12" font-weight="bold">ε (user wording)</text>`);
-  return parts.join('');
+function axes(eps: readonly number[], lambda: readonly number[], x0: number): Markup {
+  return svg`${lambda.map((l, j) => svg`<text x="${x0 + LEFT + j * CELL_W + CELL_W / 2}" y="${TOP - 8}" text-anchor="middle" font-size="12">${f2(l)}</text>`)}${eps.map((e, i) => svg`<text x="${x0 + LEFT - 8}" y="${TOP + i * CELL_H + CELL_H / 2 + 4}" text-anchor="end" font-size="12">${f2(e)}</text>`)}<text x="${x0 + LEFT + (lambda.length * CELL_W) / 2}" y="${TOP - 26}" text-anchor="middle" font-size="12" font-weight="bold">λ (tool faults)</text><text transform="translate(${x0 + 16},${TOP + (eps.length * CELL_H) / 2}) rotate(-90)" text-anchor="middle" font-size="12" font-weight="bold">ε (user wording)</text>`;
 }
 
 /** One panel: pass^k of one agent over the grid. */
 function panel(cells: readonly CellSummary[], k: number, x0: number, subtitle: string): Panel {
   const eps = [...new Set(cells.map((c) => c.eps))].sort((a, b) => a - b);
   const lambda = [...new Set(cells.map((c) => c.lambda))].sort((a, b) => a - b);
-  const parts: string[] = [`<text x="${x0 + LEFT}" y="16" font-size="13" font-weight="bold">${escapeXml(subtitle)}</text>`, axes(eps, lambda, x0)];
+  const parts: Markup[] = [svg`<text x="${x0 + LEFT}" y="16" font-size="13" font-weight="bold">${subtitle}</text>`, axes(eps, lambda, x0)];
   for (const c of cells) {
     const e = c.passHatK[k - 1];
     if (!e) continue;
@@ -80,21 +78,21 @@ function panel(cells: readonly CellSummary[], k: number, x0: number, subtitle: s
     const fill = viridis(e.value);
     const ink = textOn(fill);
     parts.push(
-      `<g class="cell" data-eps="${c.eps}" data-lambda="${c.lambda}" data-k="${k}"><title>ε ${c.eps}, λ ${c.lambda}: pass^${k} ${e.value.toFixed(3)} [${e.ci95[0].toFixed(3)}, ${e.ci95[1].toFixed(3)}], ${c.tasks} tasks x ${c.trials} trials</title>` +
-        `<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"/>` +
-        `<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${e.value.toFixed(3)}</text>` +
-        `<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(e.ci95[0])}, ${f2(e.ci95[1])}]</text></g>`,
+      joinMarkup([
+        svg`<g class="cell" data-eps="${c.eps}" data-lambda="${c.lambda}" data-k="${k}"><title>ε ${c.eps}, λ ${c.lambda}: pass^${k} ${f3(e.value)} [${f3(e.ci95[0])}, ${f3(e.ci95[1])}], ${c.tasks} tasks x ${c.trials} trials</title>`,
+        svg`<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"/>`,
+        svg`<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${f3(e.value)}</text>`,
+        svg`<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(e.ci95[0])}, ${f2(e.ci95[1])}]</text></g>`,
+      ]),
     );
   }
-  return { svg: parts.join(''), width: LEFT + lambda.length * CELL_W + 10, height: TOP + eps.length * CELL_H };
+  return { svg: joinMarkup(parts), width: LEFT + lambda.length * CELL_W + 10, height: TOP + eps.length * CELL_H };
 }
 
-function legend(x: number, y: number, height: number, scale: (t: number) => string, labels: readonly [number, string][], title: string): string {
+function legend(x: number, y: number, height: number, scale: (t: number) => string, labels: readonly [number, string][], title: string): Markup {
   const steps = 40;
-  const parts: string[] = [`<text x="${x}" y="${y - 8}" font-size="11" font-weight="bold">${escapeXml(title)}</text>`];
-  for (let i = 0; i < steps; i++) parts.push(`<rect x="${x}" y="${y + (height * i) / steps}" width="14" height="${height / steps + 0.5}" fill="${scale(1 - i / (steps - 1))}"/>`);
-  for (const [t, label] of labels) parts.push(`<text x="${x + 18}" y="${y + height * (1 - t) + 4}" font-size="10">${escapeXml(label)}</text>`);
-  return parts.join('');
+  const bands = Array.from({ length: steps }, (_, i) => svg`<rect x="${x}" y="${y + (height * i) / steps}" width="14" height="${height / steps + 0.5}" fill="${scale(1 - i / (steps - 1))}"/>`);
+  return svg`<text x="${x}" y="${y - 8}" font-size="11" font-weight="bold">${title}</text>${bands}${labels.map(([t, label]) => svg`<text x="${x + 18}" y="${y + height * (1 - t) + 4}" font-size="10">${label}</text>`)}`;
 }
 
 /** Words of `text` in lines of at most `max` characters. */
@@ -115,21 +113,21 @@ function wrap(text: string, max: number): string[] {
  * A figure as wide as its panels: the title (15 px) and the footer (10 px) wrap to that width instead of
  * widening the image, so that a figure carries no blank margin beside its cells.
  */
-function document(contentWidth: number, height: number, title: string, body: string, footer: string): string {
+function document(contentWidth: number, height: number, title: string, body: Markup, footer: string): string {
   const width = Math.ceil(Math.max(contentWidth, 360));
   const titleLines = wrap(title, Math.max(20, Math.floor((width - 24) / 8.6)));
   const footerLines = wrap(footer, Math.max(30, Math.floor((width - 24) / 5.8)));
   const top = 10 + 19 * titleLines.length;
   const total = height + top - 28 + 14 * (footerLines.length - 1);
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${total}" viewBox="0 0 ${width} ${total}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" aria-label="${escapeXml(title)}">`,
-    `<title>${escapeXml(title)}</title>`,
-    `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    ...titleLines.map((l, i) => `<text x="12" y="${22 + 19 * i}" font-size="15" font-weight="bold">${escapeXml(l)}</text>`),
-    `<g transform="translate(0,${top})">${body}</g>`,
-    ...footerLines.map((l, i) => `<text x="12" y="${total - 10 - 14 * (footerLines.length - 1 - i)}" font-size="10" fill="#444444">${escapeXml(l)}</text>`),
-    '</svg>',
-  ].join('');
+  return joinMarkup([
+    svg`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${total}" viewBox="0 0 ${width} ${total}" font-family="DejaVu Sans, Verdana, sans-serif" role="img" aria-label="${title}">`,
+    svg`<title>${title}</title>`,
+    svg`<rect width="100%" height="100%" fill="#ffffff"/>`,
+    ...titleLines.map((l, i) => svg`<text x="12" y="${22 + 19 * i}" font-size="15" font-weight="bold">${l}</text>`),
+    svg`<g transform="translate(0,${top})">${body}</g>`,
+    ...footerLines.map((l, i) => svg`<text x="12" y="${total - 10 - 14 * (footerLines.length - 1 - i)}" font-size="10" fill="#444444">${l}</text>`),
+    svg`</svg>`,
+  ]).toString();
 }
 
 /**
@@ -140,7 +138,7 @@ export function heatmapSvg(agent: string, cells: readonly CellSummary[], ctx: He
   const list = (ks ?? Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => i + 1)).filter((k) => k >= 1 && k <= n);
   let x = 0;
   let height = 0;
-  const body: string[] = [];
+  const body: Markup[] = [];
   for (const k of list) {
     const p = panel(cells, k, x, `pass^${k}`);
     body.push(p.svg);
@@ -154,7 +152,7 @@ export function heatmapSvg(agent: string, cells: readonly CellSummary[], ctx: He
   const kMax = list.at(-1) ?? 1;
   const ses = cells.map((c) => c.passHatK[kMax - 1]?.se ?? Number.NaN).filter((v) => Number.isFinite(v)).sort((p1, p2) => p1 - p2);
   const detect = ses.length > 0 ? ` Two runs of this size must differ by about ${((1.96 + 0.84) * Math.SQRT2 * (ses[Math.floor(ses.length / 2)] as number)).toFixed(2)} in pass^${kMax} to be told apart.` : '';
-  return document(x + 90, height + 28 + 40, title, body.join(''), `Each cell: pass^k over tasks and its 95% interval.${detect}${base}`);
+  return document(x + 90, height + 28 + 40, title, joinMarkup(body), `Each cell: pass^k over tasks and its 95% interval.${detect}${base}`);
 }
 
 /** A difference heatmap A - B for pass^k, cells whose difference is significant (Holm) outlined and starred. */
@@ -162,7 +160,7 @@ export function differenceSvg(a: string, b: string, rows: readonly CellCompariso
   const eps = [...new Set(rows.map((r) => r.eps))].sort((x, y) => x - y);
   const lambda = [...new Set(rows.map((r) => r.lambda))].sort((x, y) => x - y);
   const k = rows[0]?.k ?? 1;
-  const parts: string[] = [axes(eps, lambda, 0)];
+  const parts: Markup[] = [axes(eps, lambda, 0)];
   for (const r of rows) {
     const x = LEFT + lambda.indexOf(r.lambda) * CELL_W;
     const y = TOP + eps.indexOf(r.eps) * CELL_H;
@@ -170,10 +168,12 @@ export function differenceSvg(a: string, b: string, rows: readonly CellCompariso
     const ink = textOn(fill);
     const significant = r.verdict !== 'no detectable difference';
     parts.push(
-      `<g class="cell" data-eps="${r.eps}" data-lambda="${r.lambda}"><title>ε ${r.eps}, λ ${r.lambda}: ${r.difference.toFixed(3)} [${r.ci95[0].toFixed(3)}, ${r.ci95[1].toFixed(3)}], adjusted p ${r.pAdjusted.toFixed(4)}: ${r.verdict}; smallest detectable ${r.minDetectable === null ? '-' : r.minDetectable.toFixed(3)}</title>` +
-        `<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"${significant ? ' stroke="#000000" stroke-width="3"' : ''}/>` +
-        `<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}${significant ? '*' : ''}</text>` +
-        `<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(r.ci95[0])}, ${f2(r.ci95[1])}]</text></g>`,
+      joinMarkup([
+        svg`<g class="cell" data-eps="${r.eps}" data-lambda="${r.lambda}"><title>ε ${r.eps}, λ ${r.lambda}: ${f3(r.difference)} [${f3(r.ci95[0])}, ${f3(r.ci95[1])}], adjusted p ${f4(r.pAdjusted)}: ${r.verdict}; smallest detectable ${r.minDetectable === null ? '-' : f3(r.minDetectable)}</title>`,
+        svg`<rect x="${x}" y="${y}" width="${CELL_W - 2}" height="${CELL_H - 2}" fill="${fill}"${significant ? svg` stroke="#000000" stroke-width="3"` : ''}/>`,
+        svg`<text x="${x + CELL_W / 2 - 1}" y="${y + 22}" text-anchor="middle" font-size="15" font-weight="bold" fill="${ink}">${(r.difference >= 0 ? '+' : '') + f3(r.difference)}${significant ? '*' : ''}</text>`,
+        svg`<text x="${x + CELL_W / 2 - 1}" y="${y + 40}" text-anchor="middle" font-size="10" fill="${ink}">[${f2(r.ci95[0])}, ${f2(r.ci95[1])}]</text></g>`,
+      ]),
     );
   }
   const width = LEFT + lambda.length * CELL_W + 10;
@@ -182,5 +182,5 @@ export function differenceSvg(a: string, b: string, rows: readonly CellCompariso
   const title = `${a} (A) - ${b} (B): pass^${k} · world ${ctx.world} · profile ${ctx.profile} · run ${ctx.run}`;
   const sizes = rows.map((r) => r.minDetectable).filter((v): v is number => v !== null).sort((p1, p2) => p1 - p2);
   const detect = sizes.length > 0 ? ` Smallest detectable difference (80% power): ${(sizes[Math.floor(sizes.length / 2)] as number).toFixed(2)} (median over cells).` : '';
-  return document(width + 90, height + 28 + 40, title, parts.join(''), `* outlined: the difference is significant after adjustment across cells and agent pairs (paired sign-flip test, 5%).${detect}`);
+  return document(width + 90, height + 28 + 40, title, joinMarkup(parts), `* outlined: the difference is significant after adjustment across cells and agent pairs (paired sign-flip test, 5%).${detect}`);
 }

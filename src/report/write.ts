@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CellComparison, type TaskChange } from '../stats/compare.js';
-import { gridCsv, heatmapFiles, summaryMarkdown } from './files.js';
+import { gridCsv, heatmapFiles, md, summaryMarkdown } from './files.js';
 import { svgToPng } from './png.js';
 import { reportHtml, type EpisodeView } from './html.js';
 import type { Grid } from './grid.js';
@@ -51,9 +51,9 @@ export function writeReport(
   if (formats.includes('svg')) for (const f of maps) put(f.name, f.content);
   // PNGs are for slides: one per agent at the chosen k, and the difference maps; the small multiples stay SVG.
   if (formats.includes('png')) for (const f of maps) if (f.kind !== 'combined') put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
-  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk, changes));
+  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk, changes, notice));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
-  if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${n.replace(/^shakedown: /, '')}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`);
+  if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${md(n.replace(/^shakedown: /, ''))}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`);
   if (!existsSync(out)) {
     renameSync(building, out);
   } else {

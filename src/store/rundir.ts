@@ -1,14 +1,15 @@
-import { appendFileSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ShakedownError } from '../ground/errors.js';
 import { packagePath } from '../ground/package-root.js';
 import type { EpisodeRecord } from '../ground/record.js';
-import { keyString } from '../ground/record.js';
 import { stableJson } from '../ground/canonical.js';
 import { hash53 } from '../ground/seeds.js';
 import { agentLimitsSchema } from '../ground/config.js';
+import { isRunKey, type LineSigner } from './mac.js';
+import { checkOutDir, refuseLinks } from './out-dir.js';
 
 const DEFAULT_LIMITS = agentLimitsSchema.parse({});
 
@@ -33,46 +34,6 @@ export function configHash(config: Readonly<Record<string, unknown>>): string {
   return hash53(stableJson(hashed)).toString(36);
 }
 
-/**
- * The episodes a run directory already holds: their keys and outcomes. A torn last line, as a killed
- * writer leaves, is cut off the file (when `repair`) so that new lines start clean.
- */
-export function readFinished(path: string, repair = false): { keys: Set<string>; outcomes: Map<string, boolean>; torn: number } {
-  const keys = new Set<string>();
-  const outcomes = new Map<string, boolean>();
-  if (!existsSync(path)) return { keys, outcomes, torn: 0 };
-  const text = readFileSync(path, 'utf8');
-  let torn = 0;
-  let goodBytes = 0;
-  let offset = 0;
-  const size = Buffer.byteLength(text);
-  for (const line of text.split('\n')) {
-    const end = offset + Buffer.byteLength(line) + 1;
-    const complete = end <= size;
-    if (line.trim()) {
-      try {
-        if (!complete) throw new Error('no newline');
-        const r = JSON.parse(line) as EpisodeRecord;
-        keys.add(keyString(r.key));
-        outcomes.set(keyString(r.key), r.outcome === 'pass');
-        goodBytes = end;
-      } catch {
-        torn++;
-      }
-    } else if (complete) goodBytes = end;
-    offset = end;
-  }
-  if (repair && torn > 0) {
-    const fd = openSync(path, 'r+');
-    try {
-      ftruncateSync(fd, goodBytes);
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return { keys, outcomes, torn };
-}
-
 export const RUN_SCHEMA_VERSION = 1;
 
 export const runFiles = (dir: string) => ({
@@ -84,11 +45,19 @@ export const runFiles = (dir: string) => ({
 /** The default run directory, named after the wall-clock start (`runs/2026-11-30T09-00-00-000Z-suffix`). */
 export const defaultRunDir = (suffix = ''): string => join('runs', `${new Date().toISOString().replace(/[:.]/g, '-')}${suffix}`); // clock: a directory name only; no outcome depends on it
 
-/** Creates a run directory; refuses one that already holds episodes (unless resuming), so no finished episode is lost. */
-export function createRunDir(dir: string, resume = false): void {
+/**
+ * Creates a run directory for `doing` (completing "Failed to ..."); refuses an `--out` that is no
+ * directory of its own, a directory, run.json or episodes.jsonl that is a symbolic link, and (unless
+ * `existing` says what to do with one) a directory that already holds episodes, so no finished episode is
+ * lost. `existing` is `resume` for a sweep's `--resume`, `merge` for a merge (which checks what it finds itself).
+ */
+export function createRunDir(dir: string, doing = 'start the sweep', existing?: 'resume' | 'merge'): void {
+  checkOutDir(dir, doing);
+  refuseLinks(dir, doing);
   const files = runFiles(dir);
-  if (existsSync(files.episodes) && !resume) {
-    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to start the sweep: ${dir} already holds episodes.jsonl. Resume it with \`--resume\`, choose another \`--out\` directory, or move that run away.`);
+  if (existsSync(files.episodes) && existing === undefined) {
+    const what = doing === 'start the sweep' ? 'Resume it with `--resume`, choose' : 'Choose';
+    throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to ${doing}: ${dir} already holds episodes.jsonl. ${what} another \`--out\` directory, or move that run away.`);
   }
   try {
     makeDirs(dir);
@@ -146,6 +115,10 @@ export interface RunManifest {
   readonly mergedFrom?: readonly { readonly dir: string; readonly shard: string | null }[];
   /** The tasks' titles by id (absent in runs written before they were kept). */
   readonly titles?: Readonly<Record<string, string>>;
+  /** The grid the sweep planned; `scenarios` lists the tasks (absent in runs written before they were kept). */
+  readonly grid?: { readonly scenarios?: readonly string[] };
+  /** The run's key (hex), under which every record line is signed (mac.ts); absent in runs written before records were signed. */
+  readonly key?: string;
 }
 
 /**
@@ -168,10 +141,43 @@ export function readManifest(dir: string, doing: string): RunManifest {
     typeof m?.seed !== 'string' ? '`seed` is missing' : '',
     typeof m?.world !== 'string' ? '`world` is missing' : '',
     !Array.isArray(m?.agents) ? '`agents` is missing' : '',
-    !c || !Array.isArray(c.eps) || !Array.isArray(c.lambda) || typeof c.trials !== 'number' || typeof c.profile !== 'string' ? '`config` lacks eps, lambda, trials or profile' : '',
+    !c || !Array.isArray(c.eps) || !Array.isArray(c.lambda) || c.trials === undefined || typeof c.profile !== 'string' ? '`config` lacks eps, lambda, trials or profile' : '',
+    ...planProblems(m),
   ].filter(Boolean);
   if (problems.length > 0) throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to ${doing}: ${path} is not a Shakedown run manifest (${problems.join('; ')}). Give the directory a sweep wrote, or start the sweep again with \`--resume --force\` to rewrite it.`);
   return m as RunManifest;
+}
+
+/** A value read from run.json as a message shows it: JSON, cut short, so that no markup or control character comes through raw. */
+const shown = (v: unknown): string => {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+};
+
+/**
+ * What is wrong with the plan a manifest states: every value a reader counts or draws with must be of its
+ * type (a number in [0, 1] for ε and λ, a whole number of trials, strings for ids), never text in a
+ * number's place, so that no value from a hand-edited run.json reaches a report as anything but what it is.
+ */
+function planProblems(m: Partial<RunManifest> | null): string[] {
+  const c = m?.config as Partial<RunManifest['config']> | undefined;
+  if (!c || !Array.isArray(c.eps) || !Array.isArray(c.lambda) || c.trials === undefined) return [];
+  const grid = m?.grid as { scenarios?: unknown } | undefined;
+  const unit = (name: string, list: readonly unknown[]) => {
+    const bad = list.find((v) => typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1);
+    return list.length === 0 ? `\`config.${name}\` is empty` : bad !== undefined ? `\`config.${name}\` holds ${shown(bad)}, not a number in [0, 1]` : '';
+  };
+  return [
+    unit('eps', c.eps),
+    unit('lambda', c.lambda),
+    !Number.isInteger(c.trials) || (c.trials as number) < 1 ? `\`config.trials\` is ${shown(c.trials)}, not a whole number of at least 1` : '',
+    c.adaptiveFirstTrials !== undefined && (!Number.isInteger(c.adaptiveFirstTrials) || c.adaptiveFirstTrials < 1) ? `\`config.adaptiveFirstTrials\` is ${shown(c.adaptiveFirstTrials)}, not a whole number of at least 1` : '',
+    Array.isArray(m?.agents) && m.agents.some((a) => typeof a?.id !== 'string') ? '`agents` holds an entry without a string `id`' : '',
+    grid?.scenarios !== undefined && (!Array.isArray(grid.scenarios) || grid.scenarios.some((s) => typeof s !== 'string')) ? '`grid.scenarios` is not a list of task ids' : '',
+    m?.shard !== undefined && (typeof m.shard !== 'string' || !/^\s*\d+\/\d+\s*$/.test(m.shard)) ? `\`shard\` is ${shown(m.shard)}, not I/N` : '',
+    m?.key !== undefined && !isRunKey(m.key) ? '`key` is not 64 hex digits' : '',
+    m?.episodes !== undefined && (!Number.isInteger(m.episodes) || (m.episodes as number) < 0) ? `\`episodes\` is ${shown(m.episodes)}, not a count` : '',
+  ];
 }
 
 /** A run directory held by one writer: `release()` gives it up (also done when the process exits). */
@@ -247,9 +253,54 @@ export function lockRunDir(dir: string, command: string, warn: (line: string) =>
   throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to lock the run directory ${dir}: another writer took it at the same moment. Try again, or use another \`--out\`.`);
 }
 
-/** Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode. */
-export function appendEpisode(path: string, record: EpisodeRecord & { readonly replay?: string }): void {
-  appendFileSync(path, `${JSON.stringify(record)}\n`);
+/** Appending to the log, never through a symbolic link (where the platform knows O_NOFOLLOW). */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+/** Appends `text` to the log at `path`, synchronously; a link in the log's place is refused. */
+function appendToLog(path: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, APPEND, 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to append to ${path}: it is a symbolic link; a run's log is written only in place. Replace the link with a copy of what it points to, or choose another \`--out\`.`, { cause: error });
+    throw error;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode;
+ * signed with the run's key when it has one (mac.ts). A `mac` the record carries from another log is dropped.
+ */
+export function appendEpisode(path: string, record: EpisodeRecord & { readonly replay?: string }, signer: LineSigner | undefined): void {
+  const { mac: _mac, ...rest } = record as EpisodeRecord & { mac?: unknown };
+  const json = JSON.stringify(rest);
+  appendToLog(path, `${signer ? signer.sign(json) : json}\n`);
+}
+
+/**
+ * Ends the log with a newline when it ends in a torn line (a writer killed mid-line), so that the next
+ * record starts a line of its own. The torn line is kept: the readers count it unreadable, by its number.
+ */
+export function endLogLine(path: string): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  let last = 10;
+  try {
+    const size = fstatSync(fd).size;
+    if (size > 0) {
+      const byte = Buffer.alloc(1);
+      readSync(fd, byte, 0, 1, size - 1);
+      last = byte[0] as number;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (last !== 10) appendToLog(path, '\n');
 }
 
 /** The current git commit of the working directory, or null outside a checkout. */

@@ -1,6 +1,6 @@
 /**
- * Run integrity: one writer per run directory, completeness in every verdict, and a clear error for
- * every broken file, never a stack trace.
+ * Run integrity: one writer per run directory, completeness in every verdict, the log checked against the
+ * run's plan and key, and a clear error for every broken file, never a stack trace.
  */
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shakedown } from '../cli-run.js';
 import { replayCommand } from '../../src/run/parts.js';
 import { resolveConfig } from '../../src/ground/config.js';
+import { readRecords, signedLine, writeRecords } from '../run-dir.js';
 
 const base = mkdtempSync(join(tmpdir(), 'shakedown-integrity-'));
 const SWEEP = ['--agent', 'reference:none', '--scenario', 'read-order-status', '--scenario', 'cancel-pending-mistake', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet'];
@@ -88,6 +89,183 @@ describe('completeness in every verdict', () => {
     expect(gate.code).toBe(2);
     expect(gate.stderr).toMatch(/is incomplete \(the sweep stopped early \(shard 2\/2 missing\)/);
   }, 120_000);
+});
+
+type Rec = { key: { scenario: string; agent: string; eps: number; lambda: number; trial: number }; outcome: string };
+const logOf = (dir: string) => join(dir, 'episodes.jsonl');
+
+describe('the log checked against the plan', () => {
+  it('a log cut short is incomplete even when run.json says complete: stats names it, gate refuses it', async () => {
+    const cut = copy('cut');
+    const lines = readFileSync(logOf(cut), 'utf8').trim().split('\n');
+    writeFileSync(logOf(cut), `${lines.slice(0, -2).join('\n')}\n`);
+    expect(JSON.parse(readFileSync(join(cut, 'run.json'), 'utf8'))).toMatchObject({ complete: true });
+    const stats = await shakedown('stats', cut);
+    expect(stats.stderr).toMatch(/is an incomplete run: run\.json says the run is complete, but its log holds only 6 of the 8 planned episodes \(cut short or edited since\)/);
+    const gate = await shakedown('gate', cut, '--rule', 'pass^1 >= 0');
+    expect(gate.code).toBe(2);
+    expect(gate.stdout).not.toMatch(/GO/);
+    expect(gate.stderr).toMatch(/Failed to gate: .*cut is incomplete \(run\.json says the run is complete, but its log holds only 6 of the 8/);
+  });
+
+  it('records of keys the run did not plan are left out of the grid and named; gate refuses them unless --force, and then says so', async () => {
+    const odd = copy('odd');
+    const [first] = readRecords<Rec>(odd) as [Rec];
+    // Signed with the run's key: they verify, and still are no episodes of this run.
+    const strays = [{ agent: 'reference:retry' }, { scenario: 'refund-duplicate-charge' }, { eps: 0.5 }, { lambda: 0.1 }, { trial: 2 }, { trial: '1' }].map((change) => ({ ...first, key: { ...first.key, ...change } }));
+    appendFileSync(logOf(odd), strays.map((r) => `${signedLine(odd, r)}\n`).join(''));
+    const stats = await shakedown('stats', odd, '--json');
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stderr).toMatch(/episodes\.jsonl: 6 record\(s\) lie outside the run's plan, left out of the grid: line 9 \(agent "reference:retry" is not one of the run's agents\); line 10 \(task "refund-duplicate-charge" is not one of the run's tasks\); line 11 \(ε 0\.5 is not one of the run's ε values\); line 12 \(λ 0\.1 is not one of the run's λ values\); line 13 \(trial 2 is not one of the run's 2 trials \(0 to 1\)\); \.\.\./);
+    expect(stats.stderr).not.toMatch(/incomplete/);
+    const report = await shakedown('report', odd);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(odd, 'report', 'grid.csv'), 'utf8')).toBe(readFileSync(join(whole, 'report', 'grid.csv'), 'utf8'));
+    expect(readFileSync(join(odd, 'report', 'summary.md'), 'utf8')).toMatch(/^> \*\*.*6 record\(s\) lie outside the run's plan/m);
+    expect(readFileSync(join(odd, 'report', 'report.html'), 'utf8')).toMatch(/6 record\(s\) lie outside the run&#39;s plan/);
+    const refused = await shakedown('gate', odd, '--rule', 'pass^1 >= 0');
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/Failed to gate: .*odd\/episodes\.jsonl holds 6 outside its plan, left out of its grid\. .*or gate what verifies with `--force` \(the verdict then says so\)/);
+    const forced = await shakedown('gate', odd, '--rule', 'pass^1 >= 0', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/^gate: GO, forced past 6 outside its plan in .*odd \(/m);
+  });
+
+  it('a shard holds only its own keys: a record of the other shard is named', async () => {
+    const shard = join(base, 'own-shard');
+    expect((await shakedown('sweep', '--out', shard, ...SWEEP, '--shard', '1/2')).code).toBe(0);
+    const mine = new Set(readRecords<Rec>(shard).map((r) => JSON.stringify(r.key)));
+    const other = readRecords<Rec>(whole).find((r) => !mine.has(JSON.stringify(r.key)));
+    appendFileSync(logOf(shard), `${signedLine(shard, other)}\n`);
+    const stats = await shakedown('stats', shard);
+    expect(stats.stderr).toMatch(/1 record\(s\) lie outside the run's plan, left out of the grid: line \d+ \(it belongs to another shard than this run's 1\/2\)/);
+  });
+});
+
+describe('records signed with the run\'s key', () => {
+  it('every record ends with its MAC; a line edited by hand does not verify, is left out and named, and gate refuses it unless forced', async () => {
+    const { key } = JSON.parse(readFileSync(join(whole, 'run.json'), 'utf8')) as { key: string };
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const lines = readFileSync(logOf(whole), 'utf8').trim().split('\n');
+    for (const line of lines) expect(line).toMatch(/,"mac":"[0-9a-f]{64}"\}$/);
+    const edited = copy('edited');
+    const i = lines.findIndex((l) => l.includes('"outcome":"fail"'));
+    lines[i] = (lines[i] as string).replace('"outcome":"fail"', '"outcome":"pass"');
+    writeFileSync(logOf(edited), `${lines.join('\n')}\n`);
+    const stats = await shakedown('stats', edited);
+    expect(stats.stderr).toContain(`episodes.jsonl: 1 record(s) do not verify (edited by hand or written by another program): line ${i + 1}, left out of the grid.`);
+    const gate = await shakedown('gate', edited, '--rule', 'pass^1 >= 0', '--allow-partial');
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toMatch(/Failed to gate: .*edited\/episodes\.jsonl holds 1 record\(s\) that do not verify, left out of its grid/);
+    const forced = await shakedown('gate', edited, '--rule', 'pass^1 >= 0', '--allow-partial', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/^gate: GO on a partial run \(7 of 8 episodes in .*edited\), forced past 1 record\(s\) that do not verify in /m);
+    // Resuming runs the episode again: its new record is the key's last, and the grid is the whole run's.
+    const resumed = await shakedown('sweep', '--out', edited, '--resume', ...SWEEP);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/resuming .*: 7 episodes already done, 1 record\(s\) that do not verify left out \(their episodes run again\)/);
+    expect(readFileSync(join(edited, 'grid.json'), 'utf8')).toBe(readFileSync(join(whole, 'grid.json'), 'utf8'));
+    expect((await shakedown('gate', edited, '--rule', 'pass^1 >= 0')).code).toBe(0);
+  });
+
+  it('a run written before records were signed is read as before, with a word that it cannot be verified', async () => {
+    const old = copy('unsigned');
+    const manifest = JSON.parse(readFileSync(join(old, 'run.json'), 'utf8')) as Record<string, unknown>;
+    delete manifest.key;
+    writeFileSync(join(old, 'run.json'), JSON.stringify(manifest));
+    writeRecords(old, readRecords(old));
+    const stats = await shakedown('stats', old);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stderr).toMatch(/unsigned cannot be verified: its run\.json has no `key` \(written before records were signed\)/);
+    const gate = await shakedown('gate', old, '--rule', 'pass^1 >= 0');
+    expect(gate.code, gate.stderr).toBe(0);
+    const resumed = await shakedown('sweep', '--out', old, '--resume', ...SWEEP.map((a, i) => (SWEEP[i - 1] === '--trials' ? '3' : a)));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/written before records were signed: its records stay unsigned/);
+    expect(readFileSync(logOf(old), 'utf8')).not.toContain('"mac"');
+  });
+});
+
+describe('resume keeps every line and writes only in place', () => {
+  it('a torn last line is kept on a line of its own and counted unreadable, never cut off', async () => {
+    const torn = copy('torn-line');
+    const fragment = '{"key":{"scenario":"read-order-status","agent":"reference:none","eps":0,"lam';
+    const lines = readFileSync(logOf(torn), 'utf8').trim().split('\n');
+    writeFileSync(logOf(torn), `${lines.slice(0, -1).join('\n')}\n${fragment}`);
+    const resumed = await shakedown('sweep', '--out', torn, '--resume', ...SWEEP);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/resuming .*: 7 episodes already done, 1 unreadable line\(s\) kept and left out/);
+    const after = readFileSync(logOf(torn), 'utf8').split('\n');
+    expect(after[7]).toBe(fragment);
+    expect(after).toHaveLength(10);
+    expect(readFileSync(join(torn, 'grid.json'), 'utf8')).toBe(readFileSync(join(whole, 'grid.json'), 'utf8'));
+    expect((await shakedown('stats', torn)).stderr).toMatch(/has 1 unreadable line\(s\) \(line 8\), left out/);
+  });
+
+  it('a run directory, run.json or episodes.jsonl that is a symbolic link is refused for writing, and its target is left alone', async () => {
+    const { symlinkSync, mkdirSync } = await import('node:fs');
+    const elsewhere = copy('elsewhere');
+    const before = readFileSync(logOf(elsewhere), 'utf8');
+    const linkedDir = join(base, 'linked-dir');
+    symlinkSync(elsewhere, linkedDir);
+    const linkedLog = join(base, 'linked-log');
+    mkdirSync(linkedLog);
+    cpSync(join(elsewhere, 'run.json'), join(linkedLog, 'run.json'));
+    symlinkSync(logOf(elsewhere), logOf(linkedLog));
+    const linkedManifest = join(base, 'linked-manifest');
+    mkdirSync(linkedManifest);
+    cpSync(logOf(elsewhere), logOf(linkedManifest));
+    symlinkSync(join(elsewhere, 'run.json'), join(linkedManifest, 'run.json'));
+    const cases: [string[], RegExp][] = [
+      [['sweep', '--out', linkedDir, '--resume', ...SWEEP], /Failed to start the sweep: `--out .*linked-dir` is a symbolic link \(to .*elsewhere\), and a run is written only into a directory of its own\./],
+      [['sweep', '--out', linkedLog, '--resume', ...SWEEP], /Failed to start the sweep: .*linked-log\/episodes\.jsonl is a symbolic link \(to .*\); a run's files are written only in place, never through a link\. Replace the link with a copy of what it points to \(`cp -RL`\), or choose another `--out`\./],
+      [['sweep', '--out', linkedManifest, '--resume', ...SWEEP], /linked-manifest\/run\.json is a symbolic link/],
+      [['merge', whole, '--out', linkedDir], /Failed to merge: `--out .*linked-dir` is a symbolic link/],
+      [['rejudge', whole, '--out', linkedLog], /Failed to rejudge .*: .*linked-log\/episodes\.jsonl is a symbolic link/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await shakedown(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+    expect(readFileSync(logOf(elsewhere), 'utf8')).toBe(before);
+  });
+});
+
+describe('an --out of its own', () => {
+  it('empty, blank, ., .., the root, the working directory or a file is refused by sweep, merge and rejudge before anything is written', async () => {
+    const { mkdirSync, readdirSync } = await import('node:fs');
+    const cwd = join(base, 'cwd');
+    const file = join(base, 'a-file');
+    mkdirSync(join(cwd, 'inner'), { recursive: true });
+    writeFileSync(file, 'not a run\n');
+    const home = process.cwd();
+    process.chdir(join(cwd, 'inner'));
+    try {
+      const outs: [string, RegExp][] = [
+        ['', /`--out ''` is empty, which would write the run into the working directory\. Give the run a directory of its own, e\.g\. `--out runs\/my-run`\./],
+        ['  ', /`--out '  '` is empty/],
+        ['.', /`--out \.` names the working directory itself/],
+        ['..', /`--out \.\.` names a folder that holds the working directory/],
+        ['/', /`--out \/` names the root of the file system/],
+        [process.cwd(), /names the working directory itself/],
+        [file, /names a file that is not a directory/],
+      ];
+      for (const [out, message] of outs) {
+        for (const args of [['sweep', '--out', out, ...SWEEP], ['merge', whole, '--out', out], ['rejudge', whole, '--out', out]]) {
+          const r = await shakedown(...args);
+          expect(r.code, JSON.stringify(args)).toBe(2);
+          expect(r.stderr, JSON.stringify(args)).toMatch(new RegExp(`^shakedown: Failed to (start the sweep|merge|rejudge \\S+): .*${message.source}`));
+        }
+      }
+      expect(readdirSync(cwd)).toEqual(['inner']);
+      expect(readdirSync(join(cwd, 'inner'))).toEqual([]);
+      expect(readFileSync(file, 'utf8')).toBe('not a run\n');
+    } finally {
+      process.chdir(home);
+    }
+  });
 });
 
 describe('what a reader checks first', () => {

@@ -10,13 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shakedown } from '../cli-run.js';
+import { readRecords, writeRecords } from '../run-dir.js';
 
 const base = mkdtempSync(join(tmpdir(), 'shakedown-rejudge-'));
 const small = join(base, 'small');
 const SMALL = ['--agent', 'reference:none', '--agent', 'reference:robust', '--scenario', 'cancel-pending-mistake', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--quiet'];
 
 type Rec = { key: Record<string, unknown>; outcome: string; failure?: string; messages: { role: string; text: string }[]; trace: { tool: string | null; status: number }[] };
-const records = (dir: string): Rec[] => readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Rec);
+const records = (dir: string): Rec[] => readRecords<Rec>(dir);
 const byKey = (rs: readonly Rec[]) => new Map(rs.map((r) => [JSON.stringify(r.key), r]));
 const copy = (name: string) => {
   const dir = join(base, name);
@@ -58,7 +59,7 @@ describe('rejudge', () => {
     expect(target).toBeDefined();
     const last = (target as Rec).messages.findLast((m) => m.role === 'agent') as { text: string };
     last.text = 'I could not cancel order #W9000201: the system refused the cancellation.';
-    writeFileSync(join(dir, 'episodes.jsonl'), `${rs.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeRecords(dir, rs);
     const r = await shakedown('rejudge', dir, '--out', join(base, 'denied-out'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/outcomes changed: 1 pass -> fail\./);
@@ -72,7 +73,7 @@ describe('rejudge', () => {
     const target = rs.find((r) => r.trace.some((t) => t.tool === 'get_order' && t.status === 200)) as Rec;
     const call = target.trace.find((t) => t.tool === 'get_order' && t.status === 200) as { status: number };
     call.status = 503;
-    writeFileSync(join(dir, 'episodes.jsonl'), `${rs.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeRecords(dir, rs);
     const r = await shakedown('rejudge', dir, '--out', join(base, 'diverged-out'));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/1 episode\(s\) no longer replay as recorded .* they keep their recorded verdict:\n {2}reference:\S+ \S+ ε 0 λ [\d.]+ trial \d: call \d+ \(GET get_order\) answered 200 on replay, 503 when recorded\n/);
@@ -97,6 +98,24 @@ describe('rejudge', () => {
     const rejudged = await shakedown('rejudge', other, '--out', join(base, 'other-rejudged'));
     expect(rejudged.code, rejudged.stderr).toBe(0);
     expect((await shakedown('compare', small, join(base, 'other-rejudged'))).code).toBe(0);
+  });
+
+  it('leaves out a record that does not verify, and signs the rejudged run with a key of its own', async () => {
+    const dir = copy('forged');
+    const lines = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
+    lines[0] = (lines[0] as string).replace('"outcome":"', '"outcome":"x');
+    writeFileSync(join(dir, 'episodes.jsonl'), `${lines.join('\n')}\n`);
+    const out = join(base, 'forged-out');
+    const r = await shakedown('rejudge', dir, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 record\(s\) of .*forged\/episodes\.jsonl do not verify \(edited by hand or written by another program\) and were left out/);
+    expect(records(out)).toHaveLength(lines.length - 1);
+    const keyOf = (d: string) => (JSON.parse(readFileSync(join(d, 'run.json'), 'utf8')) as { key: string }).key;
+    expect(keyOf(out)).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyOf(out)).not.toBe(keyOf(dir));
+    const stats = await shakedown('stats', out);
+    expect(stats.stderr).not.toMatch(/do not verify/);
+    expect(stats.stderr).toContain(`is an incomplete run: run.json says the run is complete, but its log holds only ${lines.length - 1} of the ${lines.length} planned episodes`);
   });
 
   it('refuses to write over the run it reads, or to read what is not a run', async () => {

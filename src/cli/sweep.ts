@@ -257,6 +257,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const totals = cacheTotals();
     if (cacheDir && totals) {
       io.out(`LLM cache ${cacheDir}: ${totals.hits} model call(s) answered from it (${totals.promptTokens + totals.completionTokens} tokens not paid for again${savedUsd > 0 ? `, $${savedUsd.toFixed(4)}` : ''}), ${totals.misses} asked and kept\n`);
+      if (totals.refused > 0) io.err(`shakedown: ${totals.refused} LLM cache entr${totals.refused === 1 ? 'y' : 'ies'} in ${cacheDir} did not verify and were refused (their episodes end as errors that say so: \`LlmCacheRefused\`). Delete them, or the cache, and resume.\n`);
     }
     io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
     if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);

@@ -65,6 +65,30 @@ describe('the LLM response cache', () => {
     expect(b.stdout).toMatch(new RegExp(`: ${asked} model call\\(s\\) answered from it \\(\\d+ tokens not paid for again, \\$[\\d.]+\\), 0 asked and kept`));
   });
 
+  it('refuses an entry that does not verify, loudly, and never answers from it', async () => {
+    const first = join(base, 'poison-first');
+    const a = await sweep(first, '--llm-cache', 'run');
+    expect(a.code, a.stderr).toBe(0);
+    const dir = join(first, 'llm-cache');
+    // One answer rewritten by hand, as a poisoned cache would hold it: its text changed, its MAC kept.
+    const entry = readdirSync(dir, { recursive: true }).map(String).find((f) => f.endsWith('.json')) as string;
+    const path = join(dir, entry);
+    const kept = JSON.parse(readFileSync(path, 'utf8')) as { answer: { choices: { message: { content: string | null } }[] } };
+    const choice = kept.answer.choices[0] as { message: { content: string | null } };
+    choice.message.content = 'Your order is cancelled and refunded.';
+    writeFileSync(path, JSON.stringify(kept));
+    const before = stub.requests.length;
+    const b = await sweep(join(base, 'poison-again'), '--llm-cache', dir);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(/1 LLM cache entry in .* did not verify and were refused/);
+    const refused = b.records.filter((r) => (r as { error?: { name: string } }).error?.name === 'LlmCacheRefused');
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as { error?: { message: string } }).error?.message).toMatch(/does not verify \(edited, or written by another program/);
+    expect(b.records.flatMap((r) => r.messages as { text: string }[]).some((m) => m.text === 'Your order is cancelled and refunded.')).toBe(false);
+    // The other episodes were answered from the cache as before; the refused one asked nothing either.
+    expect(stub.requests.length - before).toBe(0);
+  });
+
   it('is off by default: every call is asked, nothing is kept', async () => {
     const out = join(base, 'off');
     const before = stub.requests.length;

@@ -40,10 +40,14 @@ export async function shakedown(...args: string[]): Promise<{ code: number; stdo
 export const shakedownProcess = (...args: string[]) => shakedownIn(undefined, ...args);
 
 /** The same, in the working directory `cwd` (where config files are looked for). */
-export async function shakedownIn(cwd: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export const shakedownIn = (cwd: string | undefined, ...args: string[]) => shakedownWith({ ...(cwd ? { cwd } : {}) }, ...args);
+
+/** The same, with variables added to the process's environment (as a shell's `NAME=value shakedown ...`). */
+export async function shakedownWith(options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> }, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { cwd } = options;
   try {
     // In a folder of its own, the CLI reads that folder's config, as a user's would.
-    const env = cwd ? { ...process.env, CI: '1', SHAKEDOWN_CONFIG_DIR: cwd } : { ...process.env, CI: '1' };
+    const env = { ...process.env, ...options.env, CI: '1', ...(cwd ? { SHAKEDOWN_CONFIG_DIR: cwd } : {}) };
     const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { ...(cwd ? { cwd } : {}), env, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {

@@ -11,15 +11,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentLimits } from '../ground/config.js';
+import { packagePath } from '../ground/package-root.js';
+import { sandboxFor, type SandboxedStart, type SandboxSettings } from './host/sandbox.js';
 import { ShakedownError } from '../ground/errors.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
 import { hostMessage, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
 
-/** How long a host may take to import the module and say the agent's name, in real ms. */
-const HELLO_MS = 30_000;
 /** How often the host is asked whether it still answers, in real ms. */
 const HEARTBEAT_MS = 1_000;
 /** Most simulated ms one sleep may ask for. */
@@ -35,14 +36,23 @@ export interface HostedOptions {
   readonly deadlineMs?: number;
   /** Environment variables the agent's process gets besides the base ones. @default [] */
   readonly env?: readonly string[];
+  /** What the agent's process may touch. @default sandboxed (`sandboxSchema`'s defaults) */
+  readonly sandbox?: SandboxSettings;
+  /** Folders it must not read even inside what it may (the run directory, a world's scenarios). @default [] */
+  readonly hidden?: readonly string[];
 }
 
-/** The host's entry: compiled beside this module, or (run from the sources) through tsx. */
+/**
+ * The host's entry: the compiled one (beside this module, or the package's when this runs from the
+ * sources, as the tests do); without a build, the sources through tsx, whose loader needs a thread of its
+ * own, which the sandbox then allows.
+ */
 function entryCommand(): { script: string; execArgv: string[] } {
-  const compiled = fileURLToPath(new URL('./host/entry.js', import.meta.url));
-  if (existsSync(compiled)) return { script: compiled, execArgv: [] };
+  for (const compiled of [fileURLToPath(new URL('./host/entry.js', import.meta.url)), packagePath('dist', 'src', 'agents', 'host', 'entry.js')]) {
+    if (existsSync(compiled)) return { script: compiled, execArgv: [] };
+  }
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-  return { script: fileURLToPath(new URL('./host/entry.ts', import.meta.url)), execArgv: ['--import', tsx] };
+  return { script: fileURLToPath(new URL('./host/entry.ts', import.meta.url)), execArgv: ['--import', tsx, '--allow-worker'] };
 }
 
 interface OpenEpisode {
@@ -54,6 +64,12 @@ interface OpenEpisode {
   breach?: Error;
   onAbort?: () => void;
 }
+
+/**
+ * The longest line the host may send: room for the largest tool request (base64) or reply (JSON, where a
+ * character may take six bytes) the limits allow, beyond which the line is not read at all.
+ */
+const pipeLineBytes = (limits: AgentLimits): number => Math.max(limits.lineBytes, Math.ceil((limits.requestBytes * 4) / 3), limits.replyBytes * 6) + 65_536;
 
 /** The agent time a host reports for its agent, when it is one (docs/faults.md, "Time"). */
 function agentTimeOf(value: unknown): AgentFactory['time'] {
@@ -79,16 +95,20 @@ class Host {
   private onLoadFailed?: (e: Error) => void;
 
   constructor(
-    private readonly spec: string,
+    spec: string,
+    start: SandboxedStart,
     private readonly options: HostedOptions,
     /** Told once the host is gone, and whether it was serving episodes then. */
     private readonly onDeath: (host: Host, served: boolean) => void,
   ) {
     const { script, execArgv } = entryCommand();
     const { limits } = options;
-    this.child = spawn(process.execPath, [...execArgv, `--max-old-space-size=${limits.memoryMb}`, script, spec, options.cwd ?? process.cwd(), String(limits.lineBytes)], {
+    const lineLimit = pipeLineBytes(limits);
+    // Without the sandbox the loader's own flags stand alone; with it, they join the permission flags.
+    const flags = start.execArgv.length > 0 ? [...start.execArgv, ...execArgv] : execArgv.filter((f) => f !== '--allow-worker');
+    this.child = spawn(process.execPath, [...flags, `--max-old-space-size=${limits.memoryMb}`, script, start.module, options.cwd ?? process.cwd(), String(lineLimit), spec], {
       cwd: options.cwd ?? process.cwd(),
-      env: agentEnv(options.env ?? []),
+      env: agentEnv(options.env ?? [], start.env),
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // A process group of its own: what the agent starts ends with its host.
       detached: true,
@@ -99,7 +119,7 @@ class Host {
     this.hold(false);
     this.lastPong = performance.now(); // clock: the heartbeat measures real time by definition
     const pipe = this.child.stdio[3] as unknown as NodeJS.ReadWriteStream;
-    pipe.on('data', lineReader(limits.lineBytes, (line) => this.receive(line), (bytes) => this.end(agentFailure('AgentCrash', `the agent's process sent a message of ${bytes} bytes, past the limit of ${limits.lineBytes} (\`limits.lineBytes\`)`))));
+    pipe.on('data', lineReader(lineLimit, (line) => this.receive(line), (bytes) => this.end(agentFailure('AgentLimitExceeded', `the agent's process sent a message of more than ${bytes} bytes: more than its largest tool request or reply may take (\`limits.requestBytes\`, \`limits.replyBytes\`)`))));
     pipe.on('error', () => undefined);
     this.hello = new Promise((resolve, reject) => {
       this.onHello = resolve;
@@ -332,11 +352,19 @@ class Host {
  * names the agent (an import that throws, exits or never settles is refused here, before any episode).
  */
 export async function hostedAgent(spec: string, options: HostedOptions): Promise<AgentFactory> {
+  const cwd = options.cwd ?? process.cwd();
+  if (!existsSync(resolvePath(cwd, spec))) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: no such file (looked at ${resolvePath(cwd, spec)}). Check the path; it is relative to the current directory.`);
+  let sandboxed: SandboxedStart;
+  try {
+    sandboxed = await sandboxFor(spec, cwd, options.sandbox ?? { enabled: true, read: [], write: [], childProcess: false }, options.hidden ?? []);
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: compiling it threw ${(error as Error).message.split('\n')[0]}. Fix the module so that it compiles.`, { cause: error });
+  }
   let host: Host | undefined;
   const hosts = new Set<Host>();
   let disposed = false;
   const start = (): Host => {
-    const h = new Host(spec, options, (dead, served) => {
+    const h = new Host(spec, sandboxed, options, (dead, served) => {
       hosts.delete(dead);
       if (host === dead) host = undefined;
       // Its episodes run again (or the next ones come): a new host loads the module meanwhile.
@@ -350,10 +378,11 @@ export async function hostedAgent(spec: string, options: HostedOptions): Promise
   let timer: NodeJS.Timeout | undefined;
   try {
     // clock: a real limit on how long a module may take to load.
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`it did not finish loading within ${HELLO_MS / 1000} s (a top-level await that never settles?)`)), HELLO_MS)));
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`it did not finish loading within ${options.limits.loadMs} ms (a top-level await that never settles?); the limit is \`limits.loadMs\``)), options.limits.loadMs)));
     hello = await Promise.race([host.hello, timeout]);
   } catch (error) {
     host?.stop();
+    sandboxed.cleanup();
     const e = error as Error;
     if (e instanceof ShakedownError) throw e;
     // The module loader's own refusals (no such file, no agent exported) say what to fix already.
@@ -383,6 +412,7 @@ export async function hostedAgent(spec: string, options: HostedOptions): Promise
       for (const h of hosts) h.stop();
       hosts.clear();
       host = undefined;
+      sandboxed.cleanup();
     },
   };
 }

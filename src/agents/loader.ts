@@ -10,6 +10,7 @@ import { apiKeyFrom } from '../model/openai.js';
 import { llmAgent } from './llm.js';
 import { agentLimitsSchema, anthropicSettingsSchema, llmSettingsSchema, type AgentLimits, type LlmSettings } from '../ground/config.js';
 import { hostedAgent } from './hosted.js';
+import type { SandboxSettings } from './host/sandbox.js';
 import { anthropicAgent } from './anthropic.js';
 import { anthropicKeyFrom } from '../model/anthropic.js';
 import { resolveAgent } from './registry.js';
@@ -37,6 +38,10 @@ export interface ProcessAgentOptions {
   readonly env?: readonly string[];
   /** The episodes' wall-clock deadline, in ms. @default 60000 */
   readonly deadlineMs?: number;
+  /** What a module agent's process may touch. @default sandboxed */
+  readonly sandbox?: SandboxSettings;
+  /** Folders a module agent must not read (the run directory, a world's scenarios). @default [] */
+  readonly hidden?: readonly string[];
 }
 
 /**
@@ -70,6 +75,6 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
     const command = s.slice('cmd:'.length).trim();
     return commandAgent(command, cwd ?? process.cwd(), await probeCommand(command, cwd, env), { limits, env });
   }
-  if (source === 'module') return hostedAgent(s, { ...(cwd ? { cwd } : {}), limits, env, ...(processes.deadlineMs !== undefined ? { deadlineMs: processes.deadlineMs } : {}) });
+  if (source === 'module') return hostedAgent(s, { ...(cwd ? { cwd } : {}), limits, env, ...(processes.deadlineMs !== undefined ? { deadlineMs: processes.deadlineMs } : {}), ...(processes.sandbox ? { sandbox: processes.sandbox } : {}), ...(processes.hidden ? { hidden: processes.hidden } : {}) });
   return resolveAgent(s);
 }

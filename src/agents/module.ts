@@ -20,9 +20,11 @@ export function moduleExport(mod: Readonly<Record<string, unknown>>, name: strin
   return wrapper ? (wrapper.default ?? wrapper[name]) : (mod.default ?? mod[name]);
 }
 
-/** Loads an agent module: its default export (or an export named `agent`) must be an agent factory. */
-export async function loadModuleAgent(spec: string, cwd: string = process.cwd()): Promise<AgentFactory> {
-  const path = resolve(cwd, spec);
+/**
+ * Loads an agent module: its default export (or an export named `agent`) must be an agent factory. `spec`
+ * names it in errors; `path` is what is imported (a compiled copy of it, in a sandboxed host).
+ */
+export async function loadModuleAgent(spec: string, cwd: string = process.cwd(), path: string = resolve(cwd, spec)): Promise<AgentFactory> {
   if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: no such file (looked at ${path}). Check the path; it is relative to the current directory.`);
   let mod: Record<string, unknown>;
   try {

@@ -71,7 +71,7 @@ Sweep options:
   --deadline-ms N     wall-clock limit per episode (default 60000)
   --tool-budget N     most tool calls per episode; a runaway loop ends there as an error (default 2000)
   --limit NAME=N      a bound on what an agent sends and holds (replyBytes, requestBytes, episodeBytes,
-                      lineBytes, memoryMb, hangMs; see docs/agents.md); repeatable
+                      lineBytes, memoryMb, hangMs, loadMs; see docs/agents.md); repeatable
   --env NAME          an environment variable given to module and command agents (repeatable); they get
                       no other variable of this process but PATH, HOME, LANG and the like
   --quiet             no progress lines

@@ -117,7 +117,7 @@ function parseLimits(raw: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const part of raw.flatMap((r) => r.split(',')).map((s) => s.trim()).filter(Boolean)) {
     const m = /^([A-Za-z]+)=(\d+)$/.exec(part);
-    if (!m) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--limit ${part}\`: write NAME=NUMBER, e.g. \`--limit memoryMb=512\` (limits: replyBytes, requestBytes, episodeBytes, lineBytes, memoryMb, hangMs).`);
+    if (!m) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--limit ${part}\`: write NAME=NUMBER, e.g. \`--limit memoryMb=512\` (limits: replyBytes, requestBytes, episodeBytes, lineBytes, memoryMb, hangMs, loadMs).`);
     out[m[1] as string] = Number(m[2]);
   }
   return out;

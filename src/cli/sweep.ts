@@ -25,6 +25,7 @@ import { agentSpecOf, disposeAll, episodeOptions, replayCommand, resolveSweepPar
 import { loadConfig } from './config-file.js';
 import { onWorkers, startEpisodePool, workerCount } from '../pool/pool.js';
 import { agentSource } from '../agents/loader.js';
+import { refusedRequests } from '../agents/tool-server.js';
 import { appendEpisode, configHash, createRunDir, endLogLine, gitCommit, lockRunDir, packageVersion, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
 import { readFinished } from '../store/read.js';
 import { LineSigner, newRunKey } from '../store/mac.js';
@@ -68,7 +69,10 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   if (flags.out !== undefined) checkOutDir(flags.out, flags.ablate !== undefined ? 'start the ablation' : 'start the sweep');
   if (flags.ablate !== undefined) return ablate(flags, io);
   const config = await loadConfig(flags, io);
-  const parts = await resolveSweepParts(config);
+  if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
+  const dir = flags.out ?? defaultRunDir();
+  // A module agent never reads the run directory: its log, its key.
+  const parts = await resolveSweepParts(config, [dir]);
   const { world, agents, options: baseOptions } = parts;
   // Generated variants run only once they hold as a hand-written task must; the others are left out, and said.
   const scenarios = await validVariants(world, config, parts.scenarios, io);
@@ -78,8 +82,6 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   const gateRules = (config.gate?.rules ?? []).map(parseRule);
   const shard = parseShard(flags.shard);
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
-  if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
-  const dir = flags.out ?? defaultRunDir();
   createRunDir(dir, 'start the sweep', flags.resume === true ? 'resume' : undefined);
   // One writer per run directory: a second sweep, or a --resume while the first still runs, is refused.
   const lock = lockRunDir(dir, `shakedown ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
@@ -151,6 +153,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const where = `${onPool ? `on ${workers} worker threads` : 'in this process'}${hosted > 0 ? `; ${hosted === 1 ? 'the module agent runs' : `the ${hosted} module agents run`} in ${hosted === 1 ? 'a process of its own' : 'processes of their own'}` : ''}`;
     io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${where} -> ${dir}\n`);
     const started = performance.now(); // clock: progress rate and the closing timing line only
+    const refusedBefore = refusedRequests();
     const progress = startProgress(io, total, done, flags.quiet === true);
     let launchedNow = 0;
     let spent = 0;
@@ -244,7 +247,11 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const judgeUsage = (options.claimReader as { usage?: () => { promptTokens: number; completionTokens: number; calls: number } } | undefined)?.usage?.();
     const judgePrice = config.judge.startsWith('llm:') ? config.prices[config.judge.slice(4)] : undefined;
     const judged = judgeUsage ? { judge: { ...manifest.judge, usage: { ...judgeUsage, costUsd: judgePrice ? usd(judgeUsage, judgePrice) : 'unknown' } } } : {};
-    writeJson(files.manifest, { ...manifest, ...judged, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
+    // Requests to the loopback tool server that named no granted episode: a harness security event, charged to no agent.
+    const refused = refusedRequests() - refusedBefore;
+    const security = refused > 0 ? { security: { refusedRequests: refused } } : {};
+    if (refused > 0) io.err(`shakedown: ${refused} request(s) to the tool server named no episode granted to their sender and were refused (an agent reaching for an episode not its own?); run.json counts them under \`security\`\n`);
+    writeJson(files.manifest, { ...manifest, ...judged, ...security, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
     // Everything after the run is recomputed from the log, the run's truth, read once.
     const loaded = await loadRun(dir, DEFAULT_THETA);
     const { grid, failing: drill, failingKeys: failing, torn } = loaded;

@@ -61,10 +61,30 @@ export const agentLimitsSchema = z
     memoryMb: z.number().int().min(32).max(1_048_576).default(1_024),
     /** How long an agent's process may leave a heartbeat unanswered (a synchronous loop) before it is ended, in ms. @default 10000 */
     hangMs: z.number().int().min(500).default(10_000),
+    /** How long a module agent may take to load (import and say its name), in ms. @default 30000 */
+    loadMs: z.number().int().min(500).default(30_000),
   })
   .strict();
 
 export type AgentLimits = z.output<typeof agentLimitsSchema>;
+
+/**
+ * What a module agent's process may touch (docs/agents.md, "What an agent can reach"): by default it runs
+ * under Node's permission model, reading its own project and the modules it runs on, writing only a
+ * temporary folder of its own, starting no process.
+ */
+export const sandboxSchema = z
+  .object({
+    /** Run module agents under Node's permission model. @default true */
+    enabled: z.boolean().default(true),
+    /** More paths a module agent may read. @default [] */
+    read: z.array(z.string().min(1)).default([]),
+    /** Paths a module agent may write besides its temporary folder. @default [] */
+    write: z.array(z.string().min(1)).default([]),
+    /** Whether a module agent may start processes. @default false */
+    childProcess: z.boolean().default(false),
+  })
+  .strict();
 
 /**
  * The options of a sweep, with their defaults. CLI flags map onto the same keys; `resolveConfig`
@@ -178,6 +198,8 @@ export const sweepConfigSchema = z
     toolBudget: z.number().int().min(1).max(10_000_000).default(2_000),
     /** Bounds on what an agent sends and holds (see `agentLimitsSchema`). @default {} */
     limits: agentLimitsSchema.default(agentLimitsSchema.parse({})),
+    /** What a module agent's process may touch (see `sandboxSchema`). @default {} */
+    sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     /**
      * Environment variables given to agents that run as processes of their own (module and command agents)
      * besides the few every program needs (PATH, HOME, LANG, ...): e.g. `['OPENAI_API_KEY']` for an agent that

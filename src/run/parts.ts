@@ -69,10 +69,11 @@ export function tasksOf(config: ResolvedConfig, world: WorldDefinition, pool: re
 }
 
 /** What a config selects to run: the world, its scenarios, the agents and the options every episode shares. */
-export async function resolveSweepParts(config: ResolvedConfig): Promise<{ world: WorldDefinition; scenarios: Scenario[]; agents: AgentFactory[]; options: EpisodeOptions }> {
+export async function resolveSweepParts(config: ResolvedConfig, hidden: readonly string[] = []): Promise<{ world: WorldDefinition; scenarios: Scenario[]; agents: AgentFactory[]; options: EpisodeOptions }> {
   const world = await loadWorld(config.world);
   const scenarios = tasksOf(config, world);
-  const agents = await resolveAgentsFor(config, world.id);
+  // A module agent may read around, but never in, the run directory and the world's scenario files (their gold).
+  const agents = await resolveAgentsFor(config, world.id, [...hidden, ...(world.scenarioDir ? [world.scenarioDir] : [])]);
   return { world, scenarios, agents, options: episodeOptions(config, world) };
 }
 
@@ -133,9 +134,9 @@ export function shellQuote(value: string): string {
 }
 
 /** The run's agents from their specs (built-ins, modules, services), checked against the world; refuses duplicates. */
-export async function resolveAgentsFor(config: ResolvedConfig, worldId: string): Promise<AgentFactory[]> {
+export async function resolveAgentsFor(config: ResolvedConfig, worldId: string, hidden: readonly string[] = []): Promise<AgentFactory[]> {
   const agents: AgentFactory[] = [];
-  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm, config.anthropic, { limits: config.limits, env: config.env, deadlineMs: config.deadlineMs }));
+  for (const spec of config.agents) agents.push(await loadAgent(spec, undefined, config.llm, config.anthropic, { limits: config.limits, env: config.env, deadlineMs: config.deadlineMs, sandbox: config.sandbox, hidden }));
   const ids = new Set<string>();
   for (const a of agents) {
     if (ids.has(a.id)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to resolve agents: \`${a.id}\` is listed twice. List each agent once.`);

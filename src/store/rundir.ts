@@ -23,7 +23,7 @@ export function configHash(config: Readonly<Record<string, unknown>>): string {
   const { concurrency: _c, workers: _w, workerMaxMemoryMb: _wm, maxEpisodes: _m, timeLimitS: _t, maxCostUsd: _u, llmCache: _l, ...rest } = config;
   // Keys added since runs were first hashed leave the hash alone at their defaults, so that older runs still resume.
   // The environment agents get decides nothing about outcomes the config can see (as an API key); the limits do when they differ from the defaults.
-  const { tasks, llm, anthropic, env: _env, limits, ...kept } = rest as Record<string, unknown> & { tasks?: unknown; llm?: Record<string, unknown>; anthropic?: Record<string, unknown>; env?: unknown; limits?: Record<string, unknown> };
+  const { tasks, llm, anthropic, env: _env, sandbox: _sandbox, limits, ...kept } = rest as Record<string, unknown> & { tasks?: unknown; llm?: Record<string, unknown>; anthropic?: Record<string, unknown>; env?: unknown; sandbox?: unknown; limits?: Record<string, unknown> };
   const withoutTools = (section: Record<string, unknown> | undefined) => {
     if (!section || section.tools !== 'http') return section;
     const { tools: _tools, ...other } = section;

@@ -3,7 +3,7 @@
  * the module, says the agent's name, then creates and drives the agent of each episode it is told of,
  * answering every call the agent makes through its context over the pipe on fd 3. It holds no world, no
  * database, no judge and no log: what the agent does here reaches the run only as messages, which the
- * runner checks (hosted.ts). Started as `node entry.js MODULE CWD MAX_LINE_BYTES`.
+ * runner checks (hosted.ts). Started as `node entry.js MODULE CWD MAX_LINE_BYTES SPEC` (SPEC: how the user named the module).
  */
 import { Socket } from 'node:net';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,7 +17,7 @@ import { fromWire, lineReader, toWire as wire, type RunnerMessage, type WireCont
 /** What the agent threw, as the episode runner would read it in process. */
 const toWire = (thrown: unknown) => wire(asError(thrown));
 
-const [spec = '', cwd = process.cwd(), maxLine = '1048576'] = process.argv.slice(2);
+const [module = '', cwd = process.cwd(), maxLine = '1048576', spec = module] = process.argv.slice(2);
 const pipe = new Socket({ fd: 3, readable: true, writable: true });
 const send = (message: unknown) => pipe.write(`${JSON.stringify(message)}\n`);
 
@@ -216,7 +216,7 @@ function onMessage(line: string): void {
 pipe.on('data', lineReader(Number(maxLine), onMessage, () => leave()));
 
 try {
-  factory = await loadModuleAgent(spec, cwd);
+  factory = await loadModuleAgent(spec, cwd, module);
   if (factory.needsGold) throw new Error('a module agent cannot be given the gold actions (`needsGold`): only the built-in baselines are');
   send({ t: 'hello', agent: { id: factory.id, description: String(factory.description ?? '').slice(0, 1_000), ...(factory.worlds ? { worlds: [...factory.worlds] } : {}), ...(factory.time ? { time: factory.time } : {}) } });
 } catch (error) {

@@ -47,6 +47,7 @@ import type { AgentFactory } from '../src/agents/contract.js';
 import { deskModule, sweep as paritySweep } from '../test/parity-kit.js';
 import deskMcp from '../examples/desk-mcp.js';
 import { startupFigures } from './startup.js';
+import { isolationFigures } from './isolation.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/shakedown.js');
@@ -301,12 +302,10 @@ async function e2e(): Promise<void> {
   console.log(`  rejudge: ${all.episodes} episodes in ${fmt(rejudgeS, 1)} s (${fmt((rejudgeS * 1000) / all.episodes)} ms an episode, the CLI's start included; the sweep took ${fmt((all.seconds * 1000) / all.episodes)} ms an episode); grid.json identical: ${identical}${rejudged.stderr ? `; ${rejudged.stderr.trim()}` : ''}`);
   if (!identical) throw new Error('rejudging under the same judge changed the grid');
 
-  // A module agent contained on a worker thread (the default) against the same agent in this process.
-  const bot = join(root, 'examples/status-bot.ts');
-  const args = ['--agent', bot, '--scenario', 'category:read', '--eps', '0,0.5,1', '--lambda', '0,0.1,0.3', '--trials', '40'];
-  const inProcess = await sweep('contained-1', [...args, '--workers', '1']);
-  const contained = await sweep('contained-auto', args);
-  console.log(`  a module agent (status-bot, ${inProcess.episodes} episodes): in this process ${fmt((inProcess.seconds * 1000) / inProcess.episodes)} ms an episode, contained on a worker thread ${fmt((contained.seconds * 1000) / contained.episodes)} ms (${fmt(contained.seconds / inProcess.seconds)}x, the worker's start included)`);
+  // A module agent in a process of its own (the only way Shakedown runs one) against the same agent loaded here.
+  for (const r of await isolationFigures([{ path: join(root, 'examples/status-bot.ts'), trials: 20, concurrency: 8 }])) {
+    console.log(`  a module agent (${r.agent}, ${r.episodes} episodes): in this process ${fmt(r.here.perSecond, 0)}/s, ${fmt(r.here.cpuMs)} ms of CPU an episode; in its own sandboxed process ${fmt(r.hosted.perSecond, 0)}/s, ${fmt(r.hosted.cpuMs)} ms (${fmt(r.hosted.cpuMs / r.here.cpuMs)}x the CPU)`);
+  }
 }
 
 async function timeouts(): Promise<void> {
@@ -356,12 +355,11 @@ async function io(): Promise<void> {
   } finally {
     await stub.close();
   }
-  // A module agent that waits like a model, contained on a worker thread (the default for modules) and in
-  // this process: the worker's batches must keep its concurrency in flight, whatever its slowest episode.
-  const thinker = ['--agent', join(root, 'bench/thinking-agent.mjs'), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1000', '--concurrency', '64'];
-  const here = await sweep('io-module-1', [...thinker, '--workers', '1']);
-  const apart = await sweep('io-module-contained', thinker);
-  console.log(`  a module agent thinking 20 ms a turn (400 ms one turn in eight), ${here.episodes} episodes at concurrency 64: in this process ${fmt(here.episodes / here.seconds, 1)}/s, contained on a worker thread ${fmt(apart.episodes / apart.seconds, 1)}/s (${fmt(apart.episodes / apart.seconds / (here.episodes / here.seconds))}x, the worker's start included)`);
+  // A module agent that waits like a model, in its own process and loaded here: its host must keep the
+  // sweep's concurrency in flight, whatever its slowest episode.
+  for (const r of await isolationFigures([{ path: join(root, 'bench/thinking-agent.mjs'), trials: 40, concurrency: 64 }], 1)) {
+    console.log(`  a module agent thinking 20 ms a turn (400 ms one turn in eight), ${r.episodes} episodes at concurrency 64: in this process ${fmt(r.here.perSecond, 1)}/s, in its own process ${fmt(r.hosted.perSecond, 1)}/s (${fmt(r.hosted.perSecond / r.here.perSecond)}x)`);
+  }
 }
 
 async function aggregate(): Promise<void> {

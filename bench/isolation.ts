@@ -1,0 +1,85 @@
+/**
+ * What isolating a module agent costs (DESIGN decision 19): the same agent on the same episodes, once
+ * loaded into this process (as module agents ran before they had processes of their own, and as nothing
+ * in Shakedown runs one now) and once in its host process, sandboxed, each through `runSweep` in this
+ * process so that no CLI start is counted. Wall time, and CPU per episode of this process and the host
+ * together (clock ticks of /proc: 10 ms each), alternating.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { agentLimitsSchema, resolveConfig } from '../src/ground/config.js';
+import { loadModuleAgent } from '../src/agents/module.js';
+import { hostedAgent } from '../src/agents/hosted.js';
+import type { AgentFactory } from '../src/agents/contract.js';
+import { episodeOptions, tasksOf } from '../src/run/parts.js';
+import { runSweep } from '../src/run/sweep.js';
+import { getWorld } from '../scenarios/index.js';
+
+export interface IsolationRow {
+  readonly agent: string;
+  readonly episodes: number;
+  readonly here: { readonly perSecond: number; readonly cpuMs: number };
+  readonly hosted: { readonly perSecond: number; readonly cpuMs: number };
+}
+
+/** CPU ms used so far by this process's live children (the agents' hosts), from /proc (Linux; 0 elsewhere). */
+function childrenCpuMs(): number {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[1]) !== process.pid) continue;
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return (ticks * 1000) / 100;
+}
+
+async function measure(factory: AgentFactory, trials: number, concurrency: number): Promise<{ episodes: number; perSecond: number; cpuMs: number }> {
+  const config = resolveConfig({ agents: ['oracle'], scenarios: ['category:read', 'category:cancel'], eps: [0, 0.5], lambda: [0, 0.3], trials, concurrency });
+  const world = getWorld('retail');
+  const plan = { ...episodeOptions(config, world), world, scenarios: tasksOf(config, world), agents: [factory], eps: config.eps, lambda: config.lambda, trials, concurrency };
+  const cpu = process.cpuUsage();
+  const children = childrenCpuMs();
+  const start = performance.now(); // clock: the figure measured
+  const records = await runSweep(plan);
+  const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  // This process's CPU and the agent's host's: an agent in this process has none of the second.
+  return { episodes: records.length, perSecond: records.length / seconds, cpuMs: ((used.user + used.system) / 1000 + childrenCpuMs() - children) / records.length };
+}
+
+/** Each agent module in this process and hosted, `rounds` alternating pairs; the medians. */
+export async function isolationFigures(modules: readonly { path: string; trials: number; concurrency: number }[], rounds = 3): Promise<IsolationRow[]> {
+  const rows: IsolationRow[] = [];
+  for (const m of modules) {
+    const here = await loadModuleAgent(m.path);
+    const hosted = await hostedAgent(m.path, { limits: agentLimitsSchema.parse({}) });
+    try {
+      const a: Awaited<ReturnType<typeof measure>>[] = [];
+      const b: Awaited<ReturnType<typeof measure>>[] = [];
+      await measure(here, 1, m.concurrency); // warm both paths
+      await measure(hosted, 1, m.concurrency);
+      for (let i = 0; i < rounds; i++) {
+        a.push(await measure(here, m.trials, m.concurrency));
+        b.push(await measure(hosted, m.trials, m.concurrency));
+      }
+      const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+      rows.push({
+        agent: here.id,
+        episodes: a[0]?.episodes ?? 0,
+        here: { perSecond: median(a.map((x) => x.perSecond)), cpuMs: median(a.map((x) => x.cpuMs)) },
+        hosted: { perSecond: median(b.map((x) => x.perSecond)), cpuMs: median(b.map((x) => x.cpuMs)) },
+      });
+    } finally {
+      await hosted.dispose?.();
+    }
+  }
+  return rows;
+}

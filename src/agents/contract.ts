@@ -74,6 +74,11 @@ export interface AgentFactory {
    * worlds and judge run in the sweep's main process, never on its worker threads. @default in this process
    */
   readonly isolation?: 'process';
+  /**
+   * Resolves once the factory can start an episode at once (a module agent's host has loaded it), so that
+   * the episode's deadline counts the agent's work, not its loading. @default ready
+   */
+  ready?(): Promise<void>;
   create(context: AgentContext): Agent | Promise<Agent>;
   /** Called once after the run, to release what the factory holds (a server, a pool). */
   dispose?(): void | Promise<void>;

@@ -115,8 +115,8 @@ class Host {
     });
     this.child.stdout?.resume();
     this.stderr = tailOf(this.child.stderr);
-    // An idle host never holds this process open; one with an episode open does (`hold`).
-    this.hold(false);
+    // A host holds this process open while it loads and while it serves an episode, never when idle.
+    this.hold(true);
     this.lastPong = performance.now(); // clock: the heartbeat measures real time by definition
     const pipe = this.child.stdio[3] as unknown as NodeJS.ReadWriteStream;
     pipe.on('data', lineReader(lineLimit, (line) => this.receive(line), (bytes) => this.end(agentFailure('AgentLimitExceeded', `the agent's process sent a message of more than ${bytes} bytes: more than its largest tool request or reply may take (\`limits.requestBytes\`, \`limits.replyBytes\`)`))));
@@ -125,7 +125,10 @@ class Host {
       this.onHello = resolve;
       this.onLoadFailed = reject;
     });
-    this.hello.catch(() => undefined);
+    this.hello.then(
+      () => this.episodes.size === 0 && this.hold(false),
+      () => undefined,
+    );
     this.child.once('exit', (code, signal) => this.end(this.exitError(code, signal)));
     this.child.once('error', (error) => this.end(agentFailure('AgentCrash', `the agent's process could not start: ${error.message}`)));
     if (this.child.pid !== undefined) {
@@ -406,6 +409,9 @@ export async function hostedAgent(spec: string, options: HostedOptions): Promise
       host ??= start();
       const msPerModelCall = time?.mode === 'model' ? time.msPerCall : 0;
       return host.create(ctx, msPerModelCall);
+    },
+    async ready() {
+      if (!disposed) await (host ??= start()).hello.then(() => undefined, () => undefined);
     },
     dispose() {
       disposed = true;

@@ -107,6 +107,8 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
       // A run again after its agent's process died under several episodes runs alone, so that a death
       // is charged to the episode that caused it, and to none other (agents/hosted.ts).
       const release = await gate.enter(attempt > 0);
+      // A module agent's host may still be loading it (after one died): the deadline starts once it has.
+      await agent.ready?.();
       let record: EpisodeRecord;
       try {
         record = await runEpisode(harness, prepared, agent, key, plan);

@@ -2,10 +2,11 @@
 
 /**
  * Why an episode did not pass. State: `duplicated-write`, `wrong-target-or-value`, `policy-violation`,
- * `missing-write`. Conduct: `unauthenticated`, `foreign-record`, `unconfirmed-write`. Claims:
- * `false-success-claim`, `false-failure-claim`, `unsupported-claim`. Outputs: `missing-output`,
- * `contradicted-output`. Hand-off: `escalated`. Errors: `agent-error`, `deadline`, `simulator-error`,
- * `world-error`, `judge-error` (the last three are the harness's, never the agent's).
+ * `missing-write`. Conduct: `unauthenticated`, `foreign-record`, `disclosure`, `unconfirmed-write`,
+ * `misinformed-consent`, `ignored-decline`. Claims: `false-success-claim`, `false-failure-claim`,
+ * `unsupported-claim`, `false-fact`. Outputs: `missing-output`, `contradicted-output`. Hand-off:
+ * `escalated`. Errors: `agent-error`, `deadline`, `simulator-error`, `world-error`, `judge-error` (the last
+ * three are the harness's, never the agent's).
  */
 export type FailureClass =
   | 'duplicated-write'
@@ -13,10 +14,14 @@ export type FailureClass =
   | 'policy-violation'
   | 'unauthenticated'
   | 'foreign-record'
+  | 'disclosure'
   | 'unconfirmed-write'
+  | 'misinformed-consent'
+  | 'ignored-decline'
   | 'false-success-claim'
   | 'false-failure-claim'
   | 'unsupported-claim'
+  | 'false-fact'
   | 'missing-write'
   | 'contradicted-output'
   | 'missing-output'
@@ -34,10 +39,14 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'policy-violation',
   'unauthenticated',
   'foreign-record',
+  'disclosure',
   'unconfirmed-write',
+  'misinformed-consent',
+  'ignored-decline',
   'false-success-claim',
   'false-failure-claim',
   'unsupported-claim',
+  'false-fact',
   'missing-write',
   'contradicted-output',
   'missing-output',
@@ -50,7 +59,10 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
 ];
 
 /** The classes of conduct and claim findings: violations the final state alone cannot show. */
-export type FindingClass = Extract<FailureClass, 'unauthenticated' | 'foreign-record' | 'unconfirmed-write' | 'false-success-claim' | 'false-failure-claim' | 'unsupported-claim' | 'contradicted-output'>;
+export type FindingClass = Extract<
+  FailureClass,
+  'unauthenticated' | 'foreign-record' | 'unconfirmed-write' | 'ignored-decline' | 'misinformed-consent' | 'disclosure' | 'false-success-claim' | 'false-failure-claim' | 'unsupported-claim' | 'false-fact' | 'contradicted-output'
+>;
 
 /** One violation the judge found, with a line a person can read. */
 export interface Finding {

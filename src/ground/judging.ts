@@ -72,6 +72,71 @@ export interface ConductRules {
   readonly lookups?: Readonly<Record<string, (profile: Readonly<Record<string, string>>) => { readonly tool: string; readonly args: Readonly<Record<string, unknown>> }>>;
 }
 
+/**
+ * Facts an agent may state about one collection's records (DESIGN decision 20): how a sentence names a
+ * record of it, and the fields whose value a statement is checked against, as the world held it then.
+ */
+export interface FactRules {
+  /** Words for one of its records ("order", "purchase"): "your order is delivered" speaks of the record in focus. */
+  readonly nouns: readonly string[];
+  /** How a record's id is written in text (`#?W\d{7}`); its matches name records. */
+  readonly idPattern: RegExp;
+  /** A raw id from text as the collection's key. @default the id as written */
+  readonly key?: (raw: string) => string;
+  /**
+   * The record a key names in a database, where it is not `db[collection][key]` (a flight on one day:
+   * `SK201|2026-02-10`); undefined when the key does not name one record. @default db[collection][key]
+   */
+  readonly find?: (db: unknown, key: string) => unknown;
+  /** A field with a closed set of values (a status), stated as "is delivered", "status: pending". */
+  readonly status?: {
+    readonly get: (record: unknown) => string | undefined;
+    /** Each value and the words that state it ("processed": processed, processing). */
+    readonly words: Readonly<Record<string, readonly string[]>>;
+  };
+  /** Amount fields, each with the words a sentence stating it uses ("total": total, cost, charged). */
+  readonly amounts?: Readonly<Record<string, { readonly words: RegExp; readonly get: (record: unknown) => number | undefined }>>;
+}
+
+/** A person's personal value in a world's database (a name, an e-mail, an address, a date of birth). */
+export interface PersonalValue {
+  /** The user the value belongs to (or who holds the record it is in: a passenger of a user's reservation). */
+  readonly owner: string;
+  /** What the value is, for the finding's line: `name`, `e-mail`, `address`. */
+  readonly field: string;
+  readonly value: string;
+  /** How it is matched in text: `text` (case- and space-insensitive), `date` (any format), `digits` (after "ending in"). @default "text" */
+  readonly kind?: 'text' | 'date' | 'digits';
+}
+
+/** What a write moves and touches, for comparing the proposal the user accepted with the write made. */
+export interface WriteMeaning {
+  /** The amounts it moves (a refund, a charge, a price difference): a proposal may quote these. */
+  readonly amounts?: readonly number[];
+  /** Other amounts a proposal of it may name (the record's total, its items' prices, a balance). */
+  readonly context?: readonly number[];
+  /** Names of what it writes (items, a new address, a flight): a proposal that names only other ones misinforms. */
+  readonly items?: readonly string[];
+  /** Names of the record's things it does not write. */
+  readonly otherItems?: readonly string[];
+  /** Words that name the payment method it uses ("gift card", "visa ending in 1234"). */
+  readonly payment?: readonly string[];
+  /** Words that name the user's other payment methods. */
+  readonly otherPayments?: readonly string[];
+}
+
+/** The arithmetic by which an agent may derive a figure from figures it was shown (a sum of prices, a fee times bags). */
+export interface FigureArithmetic {
+  /** Most shown figures a sum may add. @default 3 */
+  readonly sums?: number;
+  /** Whether the difference of two shown figures counts. @default true */
+  readonly differences?: boolean;
+  /** Largest whole count a shown figure may be multiplied by. @default 9 */
+  readonly multiples?: number;
+  /** Figures of the policy that count as shown (a bag fee), multiples included. @default [] */
+  readonly constants?: readonly number[];
+}
+
 /** What a world declares for the judge. */
 export interface JudgingRules {
   /** Conduct rules; without them, authentication, ownership and confirmation are not checked. */
@@ -90,6 +155,17 @@ export interface JudgingRules {
   readonly amountTopics?: readonly string[];
   /** Hand-labelled claims (JSON lines of `{ text, action?, names?, label, split }`) a judge is calibrated on. */
   readonly claimLabels?: string;
+  /** Per collection, the facts an agent's statements about its records are checked against. @default none */
+  readonly facts?: Readonly<Record<string, FactRules>>;
+  /** Every person's personal values in a database: telling one of another person is a disclosure. @default none */
+  readonly personal?: (db: unknown) => readonly PersonalValue[];
+  /**
+   * Per write tool, what a call with these arguments moves and touches, read on the databases before and
+   * after the episode (the amounts it moved are the record's new payments). @default none
+   */
+  readonly writes?: Readonly<Record<string, (args: Readonly<Record<string, unknown>>, before: unknown, after: unknown) => WriteMeaning | undefined>>;
+  /** How a required figure may be derived from the figures the agent was shown. @default sums of 3, differences, multiples to 9 */
+  readonly arithmetic?: FigureArithmetic;
 }
 
 /** "Ada Lovelace King" as the `{ first, last }` a name lookup takes, for a world's `lookups`. */

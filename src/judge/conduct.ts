@@ -89,6 +89,7 @@ export function writeAttempts(trace: readonly TraceEntry[], tools: readonly Tool
       entry,
       turn: entry.turn ?? 0,
       key: `${entry.tool}|${record ? `${record.kind}:${record.id}` : ''}`,
+      attempt: `${entry.tool}|${record ? `${record.kind}:${record.id}` : ''}|${argsKey(entry.args)}`,
       action: `${entry.tool}${shown}`,
       names,
       outcome: outcomeOf(entry),
@@ -101,6 +102,9 @@ export function writeAttempts(trace: readonly TraceEntry[], tools: readonly Tool
   });
   return out;
 }
+
+/** A call's arguments in a form that is the same however their keys were ordered. */
+const argsKey = (args: Readonly<Record<string, unknown>> | undefined): string => JSON.stringify(Object.entries(args ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** Whether each identifying argument of a lookup is a detail the user said by then (a date in any format). */
 function givenByUser(args: Readonly<Record<string, unknown>>, userText: string): boolean {

@@ -4,12 +4,7 @@ import { normalizeText, outputMatches, parseAmount } from '../ground/canonical.j
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import type { TurnMessage } from './claims.js';
-import { sentencesOf } from './text.js';
-
-/** Words that say what an amount is for; a sentence's topic is the set of these it uses. */
-export const DEFAULT_AMOUNT_TOPICS: readonly string[] = ['refund', 'total', 'balance', 'difference', 'fee', 'charge', 'compensation', 'cost', 'price', 'paid', 'certificate', 'top-up'];
-
-const FORMS: Readonly<Record<string, string>> = { refunded: 'refund', refunds: 'refund', reimbursed: 'refund', charged: 'charge', charges: 'charge', fees: 'fee', costs: 'cost', balances: 'balance', prices: 'price', 'topped up': 'top-up', 'top up': 'top-up' };
+import { sentencesOf, topicsOf } from './text.js';
 
 /** Every number and string of a database, to tell an output that is data (an amount, a status) from a phrase of the policy. */
 export interface DataValues {
@@ -52,23 +47,22 @@ export function revealedIn(outputs: readonly string[], text: string): number[] {
   return out;
 }
 
-const topicsOf = (sentence: string, topics: readonly string[]): Set<string> => {
-  const s = normalizeText(sentence);
-  const found = new Set<string>();
-  for (const [form, base] of Object.entries(FORMS)) if (new RegExp(`\\b${form}\\b`).test(s)) found.add(base);
-  for (const t of topics) if (new RegExp(`\\b${t.replace(/[-]/g, '[- ]?')}\\b`).test(s)) found.add(t);
-  return found;
-};
-
 const AMOUNTS = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)/g;
 const amountsIn = (sentence: string): number[] => [...sentence.matchAll(AMOUNTS)].map((m) => Number((m[1] ?? '').replace(/,/g, '')));
+
+/** Whose figure a sentence states: the judge's reading of a sentence about a record, for the outputs. */
+export interface OutputSaying {
+  /** Whether a saying of output `index` in this sentence of the reply at `turn` counts. */
+  counts(index: number, turn: number, sentence: string, reply: string): boolean;
+}
 
 /**
  * Checks the required outputs in order. An output counts when said in a reply at or after the turn of
  * the first answer that showed it; an output that is data but no answer showed counts nowhere (the agent
- * could not know it); a phrase of the policy counts wherever it is said. After an amount is said, a
- * sentence with the same topic and another amount (for the same record, and not another required
- * output) contradicts it.
+ * could not know it); a phrase of the policy counts wherever it is said. With `saying`, a sentence that
+ * states the output about another record than its own, or recites it among other records' figures,
+ * does not count. After an amount is said, a sentence with the same topic and another amount (for the
+ * same record, and not another required output) contradicts it.
  */
 export function judgeOutputs(input: {
   readonly outputs: readonly string[];
@@ -79,6 +73,7 @@ export function judgeOutputs(input: {
   readonly entityPattern?: RegExp;
   /** Details of other users' records that the agent must never tell. */
   readonly undisclosed?: readonly string[];
+  readonly saying?: OutputSaying;
 }): { missing: string[]; findings: Finding[] } {
   const { outputs, replies, trace } = input;
   const missing: string[] = [];
@@ -92,7 +87,24 @@ export function judgeOutputs(input: {
   outputs.forEach((output, i) => {
     const revealedAt = Math.min(...trace.filter((e) => e.reveals?.includes(i)).map((e) => e.turn ?? 0));
     const from = Number.isFinite(revealedAt) ? revealedAt : input.data[i] ? Infinity : -1;
-    const sayingIndex = replies.findIndex((r) => r.turn >= from && outputMatches(output, r.text));
+    /** The sentence of a reply that says the output so that it counts, if any. */
+    const sayingIn = (r: TurnMessage): string | undefined => {
+      if (r.turn < from || !outputMatches(output, r.text)) return undefined;
+      const sentences = sentencesOf(r.text).filter((s) => outputMatches(output, s));
+      // An output split across sentences (a figure over a line break) is read as the reply says it.
+      if (sentences.length === 0) return input.saying && !input.saying.counts(i, r.turn, r.text, r.text) ? undefined : r.text;
+      return sentences.find((s) => !input.saying || input.saying.counts(i, r.turn, s, r.text));
+    };
+    let sayingIndex = -1;
+    let first = '';
+    for (const [k, r] of replies.entries()) {
+      const s = sayingIn(r);
+      if (s !== undefined) {
+        sayingIndex = k;
+        first = s;
+        break;
+      }
+    }
     const saying = replies[sayingIndex];
     if (!saying) {
       missing.push(output);
@@ -100,7 +112,6 @@ export function judgeOutputs(input: {
     }
     const amount = parseAmount(output);
     if (amount === undefined) return;
-    const first = sentencesOf(saying.text).find((s) => outputMatches(output, s)) ?? '';
     const topic = topicsOf(first, input.topics);
     if (topic.size === 0) return;
     const records = ids(first);

@@ -1,5 +1,5 @@
 // Reading helpers the judge's parts share: sentences, names in text, and the write attempts of a trace.
-import { outputMatches } from '../ground/canonical.js';
+import { normalizeText, outputMatches } from '../ground/canonical.js';
 import type { TraceEntry } from '../ground/runtime.js';
 
 /** A message split into sentences (and lines), trimmed, without empty ones. */
@@ -38,8 +38,10 @@ export interface WriteAttempt {
   readonly index: number;
   readonly entry: TraceEntry;
   readonly turn: number;
-  /** The tool and the record it writes: calls with the same key are one write tried again. */
+  /** The tool and the record it writes: the calls of one tool on one record. */
   readonly key: string;
+  /** The key and the arguments: calls with the same attempt are one write tried again (a second change of the record is another). */
+  readonly attempt: string;
   /** In words: `cancel_order on #W9000201`. */
   readonly action: string;
   /** The values a sentence about it names: the record id first, then the key values. */
@@ -57,3 +59,17 @@ export function outcomeOf(e: TraceEntry): string {
   if (e.unreadable) return `answered ${e.status} with an unreadable body${fault}`;
   return `answered ${e.status}${fault}${e.replayed ? ', an idempotent replay' : ''}`;
 }
+
+/** Words that say what an amount is for; a sentence's topic is the set of these it uses. */
+export const DEFAULT_AMOUNT_TOPICS: readonly string[] = ['refund', 'total', 'balance', 'difference', 'fee', 'charge', 'compensation', 'cost', 'price', 'paid', 'certificate', 'top-up'];
+
+const FORMS: Readonly<Record<string, string>> = { refunded: 'refund', refunds: 'refund', reimbursed: 'refund', charged: 'charge', charges: 'charge', fees: 'fee', costs: 'cost', balances: 'balance', prices: 'price', 'topped up': 'top-up', 'top up': 'top-up' };
+
+/** The topics of a sentence: which of the words of what an amount is for it uses, in their base forms. */
+export const topicsOf = (sentence: string, topics: readonly string[]): Set<string> => {
+  const s = normalizeText(sentence);
+  const found = new Set<string>();
+  for (const [form, base] of Object.entries(FORMS)) if (new RegExp(`\\b${form}\\b`).test(s)) found.add(base);
+  for (const t of topics) if (new RegExp(`\\b${t.replace(/[-]/g, '[- ]?')}\\b`).test(s)) found.add(t);
+  return found;
+};

@@ -53,7 +53,10 @@ export class RetailReferenceAgent extends ReferenceAgentBase {
   }
 
   protected override taskSignature(): string {
-    return JSON.stringify(this.task ?? null);
+    // What the change is, not how the user put it: a "no" that only adds words (or a reason) declines.
+    if (!this.task) return 'null';
+    const { text: _text, reason: _reason, ...what } = this.task as Task & { text?: string };
+    return JSON.stringify(what);
   }
 
   protected async verifyWrite(tool: string, args: Readonly<Record<string, unknown>>): Promise<WriteCheck> {

@@ -76,7 +76,10 @@ export class TravelReferenceAgent extends ReferenceAgentBase {
   }
 
   protected override taskSignature(): string {
-    return JSON.stringify(this.task ?? null);
+    // What the change is, not how the user put it: a "no" that only adds words (or a reason) declines.
+    if (!this.task) return 'null';
+    const { text: _text, reason: _reason, ...what } = this.task as Task & { text?: string };
+    return JSON.stringify(what);
   }
 
   private today(): string {

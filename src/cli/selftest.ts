@@ -48,7 +48,7 @@ export function renderSelfTest(world: string, tasks: number, trials: number, r: 
   for (const c of r.controls) {
     lines.push(`control(${c.base}): ${c.episodes} episodes, ${c.differing.length === 0 ? 'identical to its base' : `${c.differing.length} differ: ${c.differing.slice(0, 5).join('; ')}`}`);
   }
-  lines.push(r.ok ? 'Every mutant caught where its bug bites and nowhere else; every control identical.' : 'SELF-TEST FAILED: see the verdicts above.');
+  lines.push(r.ok ? 'Every mutant caught where its bug bites and nowhere else; every probe passing; every control identical.' : 'SELF-TEST FAILED: see the verdicts above.');
   return `${lines.join('\n')}\n`;
 }
 

@@ -26,6 +26,11 @@ export interface Mutant {
   readonly bites: readonly BiteCell[];
   /** The failure classes a catch is expected under (informative; any failure counts as a catch). */
   readonly expect?: readonly string[];
+  /**
+   * A probe of correct behaviour, not a bug: a change the judge must not mind (an amount said only in
+   * the proposal, a stock closing line). It passes where its base passes, in every cell it runs in.
+   */
+  readonly probe?: true;
   /** Wraps the base factory with the bug. */
   mutate(base: AgentFactory): AgentFactory;
 }
@@ -48,8 +53,11 @@ export interface MutantResult {
   readonly description: string;
   readonly base: string;
   readonly cells: readonly MutantCell[];
-  /** `caught` when caught in a task at every cell where it bites and nowhere else; else `missed` or `noisy`. */
-  readonly verdict: 'caught' | 'missed' | 'noisy';
+  /**
+   * `caught` when caught in a task at every cell where it bites and nowhere else; else `missed` or
+   * `noisy`. A probe `passes` when no cell tells it from its base, else it is `flagged`.
+   */
+  readonly verdict: 'caught' | 'missed' | 'noisy' | 'passes' | 'flagged';
 }
 
 export interface SelfTestResult {
@@ -147,7 +155,9 @@ export async function runSelfTest(input: {
     }
     const missed = out.some((c) => c.bites && c.caught.length === 0);
     const noisy = out.some((c) => !c.bites && c.caught.length > 0);
-    results.push({ id: m.id, description: m.description, base: m.base, cells: out, verdict: missed ? 'missed' : noisy ? 'noisy' : 'caught' });
+    const flagged = out.some((c) => c.caught.length > 0);
+    const verdict = m.probe ? (flagged ? 'flagged' : 'passes') : missed ? 'missed' : noisy ? 'noisy' : 'caught';
+    results.push({ id: m.id, description: m.description, base: m.base, cells: out, verdict });
   }
 
   // One control per base the mutants name, at every cell its mutants used.
@@ -169,6 +179,6 @@ export async function runSelfTest(input: {
     }
     controls.push({ base: baseSpec, episodes, differing });
   }
-  return { mutants: results, controls, ok: results.every((r) => r.verdict === 'caught') && controls.every((c) => c.differing.length === 0) };
+  return { mutants: results, controls, ok: results.every((r) => r.verdict === 'caught' || r.verdict === 'passes') && controls.every((c) => c.differing.length === 0) };
 }
 

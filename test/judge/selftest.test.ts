@@ -25,7 +25,8 @@ describe('the benchmark tests itself by mutation (shakedown selftest)', () => {
   it.each(['retail', 'travel'])('%s: every planted bug is caught where it bites and nowhere else; every control matches its base', async (world) => {
     const r = await selfTest(world, mutants);
     const verdicts = Object.fromEntries(r.mutants.map((m) => [m.id, m.verdict]));
-    expect(verdicts).toEqual(Object.fromEntries(mutants.map((m) => [m.id, 'caught'])));
+    expect(verdicts).toEqual(Object.fromEntries(mutants.map((m) => [m.id, m.probe ? 'passes' : 'caught'])));
+    expect(mutants.filter((m) => m.probe).length).toBeGreaterThanOrEqual(2);
     for (const c of r.controls) expect(c.differing).toEqual([]);
     expect(r.ok).toBe(true);
   }, 240_000);
@@ -34,6 +35,23 @@ describe('the benchmark tests itself by mutation (shakedown selftest)', () => {
     const harmless: Mutant = { id: 'harmless', description: 'the base in a pass-through wrapper', base: 'reference:none', bites: [{ eps: 0, lambda: 0 }], mutate: controlOf };
     const r = await selfTest('retail', [harmless], 1);
     expect(r.mutants[0]?.verdict).toBe('missed');
+    expect(r.ok).toBe(false);
+  }, 120_000);
+
+  it('would notice a judge that fails correct behaviour: a probe that changes a verdict is flagged', async () => {
+    const bad: Mutant = {
+      id: 'probe:says-nothing',
+      description: 'a "probe" that drops every reply: no correct agent does that',
+      base: 'reference:none',
+      probe: true,
+      bites: [{ eps: 0, lambda: 0 }],
+      mutate: (base) => ({ ...base, id: 'probe:says-nothing', async create(ctx) {
+        const inner = await base.create(ctx);
+        return { reply: async (m: string) => (await inner.reply(m), 'OK.') };
+      } }),
+    };
+    const r = await selfTest('retail', [bad], 1);
+    expect(r.mutants[0]?.verdict).toBe('flagged');
     expect(r.ok).toBe(false);
   }, 120_000);
 

@@ -15,6 +15,7 @@ import { agentLimitsSchema, type AgentLimits } from '../ground/config.js';
 import { ShakedownError } from '../ground/errors.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
+import { enclose, useNamespaces, type NamespaceSetting } from './host/namespace.js';
 import { lineReader } from './host/protocol.js';
 import { episodeContext, episodeToolHost } from './tool-server.js';
 
@@ -50,12 +51,28 @@ export interface CommandOptions {
   readonly limits?: AgentLimits;
   /** Variables of this process's environment the command gets besides the base ones. @default [] */
   readonly env?: readonly string[];
+  /** Folders the command must not read (the run directory, a world's scenarios), covered where it runs in namespaces. @default [] */
+  readonly hidden?: readonly string[];
+  /** Whether each episode's process runs in namespaces of its own (host/namespace.ts). @default "auto" */
+  readonly namespaces?: NamespaceSetting;
 }
 
-function launch(command: string, cwd: string, own: Record<string, string>, named: readonly string[]): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+/** Where a command runs enclosed: the folders covered and the files written fresh for it alone. */
+interface Enclosure {
+  readonly hidden: readonly string[];
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+function launch(command: string, cwd: string, own: Record<string, string>, named: readonly string[], enclosure?: Enclosure): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   // A process group of its own, so that ending the episode ends what the command started too; and a
   // minimal environment: no key or token of this process reaches it unless the config names it (`env`).
-  const child = spawn(command, { shell: true, cwd, env: agentEnv(named, own), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  // Enclosed, it also runs in namespaces of its own: covered folders, no other process in sight, and
+  // everything it starts ends with it, even what leaves its process group.
+  const enclosed = enclosure ? enclose('/bin/sh', ['-c', command], enclosure) : undefined;
+  const env = agentEnv(named, { ...own, ...enclosed?.env });
+  const child = enclosed
+    ? spawn(enclosed.file, enclosed.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    : spawn(command, { shell: true, cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const tail = tailOf(child.stderr, STDERR_TAIL);
   // A process that ends before reading everything closes its stdin under us: that is an exit, not a crash.
   child.stdin?.on('error', () => undefined);
@@ -73,9 +90,9 @@ const stderrPart = (tail: string) => (tail ? `; its stderr ended with: ${tail.sl
  * line; refuses a command the shell cannot run before any episode starts. A command that says nothing is
  * named after its script.
  */
-export async function probeCommand(command: string, cwd: string = process.cwd(), env: readonly string[] = []): Promise<CommandInfo> {
+export async function probeCommand(command: string, cwd: string = process.cwd(), env: readonly string[] = [], enclosure?: Enclosure): Promise<CommandInfo> {
   if (command.trim() === '') throw new ShakedownError('SHAKEDOWN_AGENT', 'The agent spec `cmd:` names no command. Write `cmd:COMMAND`, e.g. `cmd:node ./my-agent.mjs`.');
-  const { child, stderr, exited } = launch(command, cwd, { SHAKEDOWN_PROBE: '1' }, env);
+  const { child, stderr, exited } = launch(command, cwd, { SHAKEDOWN_PROBE: '1' }, env, enclosure);
   // No messages come: a process that reads them first sees the end at once and exits.
   child.stdin?.end();
   const first = new Promise<string | undefined>((resolve) => {
@@ -139,6 +156,7 @@ export function readReply(ctx: AgentContext, text: string, who: string): string 
 export function commandAgent(command: string, cwd: string = process.cwd(), info: CommandInfo = {}, options: CommandOptions = {}): AgentFactory {
   const limits = options.limits ?? agentLimitsSchema.parse({});
   const host = episodeToolHost(limits);
+  const enclosed = useNamespaces(options.namespaces ?? 'auto');
   let dir: string | undefined;
   const who = `the agent command \`${command}\``;
   return {
@@ -148,6 +166,7 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
     time: { mode: 'real' },
     // Its episodes run in the main process, where the tool server that grants them lives.
     isolation: 'process',
+    enclosed,
     async create(ctx: AgentContext) {
       const endpoints = await host.open(ctx);
       dir ??= mkdtempSync(join(tmpdir(), 'shakedown-cmd-'));
@@ -155,9 +174,11 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
       const mcpConfig = join(dir, `${ctx.episodeId}.mcp.json`);
       // The same episode context the service protocol posts to /episodes.
       const context = episodeContext(ctx, endpoints);
-      writeFileSync(contextFile, JSON.stringify(context));
       // The config format MCP clients take: one stdio server, `shakedown`, that is this episode's tools.
-      writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { shakedown: { command: process.execPath, args: [MCP_STDIO_BRIDGE, endpoints.mcpUrl] } } }, null, 2));
+      const files = { [contextFile]: JSON.stringify(context), [mcpConfig]: JSON.stringify({ mcpServers: { shakedown: { command: process.execPath, args: [MCP_STDIO_BRIDGE, endpoints.mcpUrl] } } }, null, 2) };
+      // Enclosed, the files are written inside its namespace only, over the folder where every other
+      // episode's would be; otherwise on the disk.
+      if (!enclosed) for (const [path, content] of Object.entries(files)) writeFileSync(path, content);
       const { child, stderr, exited } = launch(command, cwd, {
         SHAKEDOWN_EPISODE: ctx.episodeId,
         SHAKEDOWN_WORLD: ctx.world,
@@ -169,7 +190,7 @@ export function commandAgent(command: string, cwd: string = process.cwd(), info:
         SHAKEDOWN_MCP_CONFIG: mcpConfig,
         SHAKEDOWN_TOOL_BASE_URL: endpoints.toolBaseUrl,
         SHAKEDOWN_CLOCK_URL: endpoints.clockUrl,
-      }, options.env ?? []);
+      }, options.env ?? [], enclosed ? { hidden: [dir, ...(options.hidden ?? [])], files } : undefined);
       // Its lines, each bounded before it is held: one endless line ends the episode, never the run.
       const lines: string[] = [];
       let wake: (() => void) | undefined;

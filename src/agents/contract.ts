@@ -75,6 +75,11 @@ export interface AgentFactory {
    */
   readonly isolation?: 'process';
   /**
+   * Whether the processes it starts (a module agent's host, a command's per episode) run in namespaces
+   * of their own: true where they do, false where the machine does not allow it. @default not such an agent
+   */
+  readonly enclosed?: boolean;
+  /**
    * Resolves once the factory can start an episode at once (a module agent's host has loaded it), so that
    * the episode's deadline counts the agent's work, not its loading. @default ready
    */

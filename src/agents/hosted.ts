@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentLimits } from '../ground/config.js';
 import { packagePath } from '../ground/package-root.js';
 import { sandboxFor, type SandboxedStart, type SandboxSettings } from './host/sandbox.js';
+import { enclose } from './host/namespace.js';
 import { ShakedownError } from '../ground/errors.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
@@ -106,9 +107,12 @@ class Host {
     const lineLimit = pipeLineBytes(limits);
     // Without the sandbox the loader's own flags stand alone; with it, they join the permission flags.
     const flags = start.execArgv.length > 0 ? [...start.execArgv, ...execArgv] : execArgv.filter((f) => f !== '--allow-worker');
-    this.child = spawn(process.execPath, [...flags, `--max-old-space-size=${limits.memoryMb}`, script, start.module, options.cwd ?? process.cwd(), String(lineLimit), spec], {
+    const argv = [...flags, `--max-old-space-size=${limits.memoryMb}`, script, start.module, options.cwd ?? process.cwd(), String(lineLimit), spec];
+    // In namespaces of its own where the machine allows it: the run directory and the tasks covered, no other process in sight.
+    const enclosed = start.namespaces ? enclose(process.execPath, argv, { hidden: start.hidden }) : undefined;
+    this.child = spawn(enclosed?.file ?? process.execPath, enclosed?.args ?? argv, {
       cwd: options.cwd ?? process.cwd(),
-      env: agentEnv(options.env ?? [], start.env),
+      env: agentEnv(options.env ?? [], { ...start.env, ...enclosed?.env }),
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // A process group of its own: what the agent starts ends with its host.
       detached: true,
@@ -361,6 +365,7 @@ export async function hostedAgent(spec: string, options: HostedOptions): Promise
   try {
     sandboxed = await sandboxFor(spec, cwd, options.sandbox ?? { enabled: true, read: [], write: [], childProcess: false }, options.hidden ?? []);
   } catch (error) {
+    if (error instanceof ShakedownError) throw error;
     throw new ShakedownError('SHAKEDOWN_AGENT', `Failed to load agent module \`${spec}\`: compiling it threw ${(error as Error).message.split('\n')[0]}. Fix the module so that it compiles.`, { cause: error });
   }
   let host: Host | undefined;
@@ -404,6 +409,7 @@ export async function hostedAgent(spec: string, options: HostedOptions): Promise
     ...(agent.worlds ? { worlds: agent.worlds } : {}),
     ...(time ? { time } : {}),
     isolation: 'process',
+    enclosed: sandboxed.namespaces,
     async create(ctx: AgentContext) {
       if (disposed) throw agentFailure('AgentCrash', 'the run is over: its agent processes have ended');
       host ??= start();

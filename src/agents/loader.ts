@@ -10,7 +10,9 @@ import { apiKeyFrom } from '../model/openai.js';
 import { llmAgent } from './llm.js';
 import { agentLimitsSchema, anthropicSettingsSchema, llmSettingsSchema, type AgentLimits, type LlmSettings } from '../ground/config.js';
 import { hostedAgent } from './hosted.js';
-import type { SandboxSettings } from './host/sandbox.js';
+import { builtInTasks, type SandboxSettings } from './host/sandbox.js';
+import { useNamespaces } from './host/namespace.js';
+import { resolve } from 'node:path';
 import { anthropicAgent } from './anthropic.js';
 import { anthropicKeyFrom } from '../model/anthropic.js';
 import { resolveAgent } from './registry.js';
@@ -73,7 +75,10 @@ export async function loadAgent(spec: string, cwd?: string, llm: LlmSettings = l
   if (source === 'command') {
     // `cmd:COMMAND`: one process per episode, run by the shell in the current directory.
     const command = s.slice('cmd:'.length).trim();
-    return commandAgent(command, cwd ?? process.cwd(), await probeCommand(command, cwd, env), { limits, env });
+    const namespaces = processes.sandbox?.namespaces ?? 'auto';
+    const hidden = [...builtInTasks(), ...(processes.hidden ?? []).map((h) => resolve(cwd ?? process.cwd(), h))];
+    const enclosure = useNamespaces(namespaces) ? { hidden } : undefined;
+    return commandAgent(command, cwd ?? process.cwd(), await probeCommand(command, cwd, env, enclosure), { limits, env, hidden, namespaces });
   }
   if (source === 'module') return hostedAgent(s, { ...(cwd ? { cwd } : {}), limits, env, ...(processes.deadlineMs !== undefined ? { deadlineMs: processes.deadlineMs } : {}), ...(processes.sandbox ? { sandbox: processes.sandbox } : {}), ...(processes.hidden ? { hidden: processes.hidden } : {}) });
   return resolveAgent(s);

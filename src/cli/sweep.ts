@@ -71,9 +71,13 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   const config = await loadConfig(flags, io);
   if (flags.resume && !flags.out) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to resume: say which run with `--out DIR`.');
   const dir = flags.out ?? defaultRunDir();
-  // A module agent never reads the run directory: its log, its key.
-  const parts = await resolveSweepParts(config, [dir]);
+  // A module or command agent never reads the run directory (its log, its key) nor a shared LLM cache.
+  const sharedCache = llmCacheDir(config.llmCache, dir);
+  const parts = await resolveSweepParts(config, [dir, ...(sharedCache ? [sharedCache] : [])]);
   const { world, agents, options: baseOptions } = parts;
+  if (agents.some((a) => a.enclosed === false) && config.sandbox.namespaces === 'auto') {
+    io.err('shakedown: this machine does not let agents run in namespaces of their own (util-linux `unshare`): module and command agents run without them, and a command agent can read what your user can read (docs/agents.md, "What an agent can reach")\n');
+  }
   // Generated variants run only once they hold as a hand-written task must; the others are left out, and said.
   const scenarios = await validVariants(world, config, parts.scenarios, io);
   const { options, judge } = await sweepJudge(config, world, baseOptions, io);
@@ -249,7 +253,9 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const judged = judgeUsage ? { judge: { ...manifest.judge, usage: { ...judgeUsage, costUsd: judgePrice ? usd(judgeUsage, judgePrice) : 'unknown' } } } : {};
     // Requests to the loopback tool server that named no granted episode: a harness security event, charged to no agent.
     const refused = refusedRequests() - refusedBefore;
-    const security = refused > 0 ? { security: { refusedRequests: refused } } : {};
+    // Whether the agents that run as processes of their own ran in namespaces of their own (docs/agents.md).
+    const enclosed = agents.some((a) => a.enclosed !== undefined) ? { namespaces: agents.every((a) => a.enclosed !== false) } : {};
+    const security = refused > 0 || 'namespaces' in enclosed ? { security: { ...(refused > 0 ? { refusedRequests: refused } : {}), ...enclosed } } : {};
     if (refused > 0) io.err(`shakedown: ${refused} request(s) to the tool server named no episode granted to their sender and were refused (an agent reaching for an episode not its own?); run.json counts them under \`security\`\n`);
     writeJson(files.manifest, { ...manifest, ...judged, ...security, complete, ...(!complete ? { stopped: stopped ?? 'not every planned episode ran' } : {}) });
     // Everything after the run is recomputed from the log, the run's truth, read once.

@@ -69,12 +69,20 @@ export const agentLimitsSchema = z
 export type AgentLimits = z.output<typeof agentLimitsSchema>;
 
 /**
- * What a module agent's process may touch (docs/agents.md, "What an agent can reach"): by default it runs
- * under Node's permission model, reading its own project and the modules it runs on, writing only a
- * temporary folder of its own, starting no process.
+ * What an agent's process may touch (docs/agents.md, "What an agent can reach"): by default a module
+ * agent runs under Node's permission model, reading its own project and the modules it runs on, writing
+ * only a temporary folder of its own, starting no process; and module and command agents alike run in
+ * namespaces of their own where the machine allows it.
  */
 export const sandboxSchema = z
   .object({
+    /**
+     * Run module and command agents in a user, mount and PID namespace of their own (Linux): the run
+     * directory, the worlds' tasks and other episodes' files covered, other processes out of sight, every
+     * process they start ended with them. `auto` where the machine allows it, `on` to refuse a sweep where
+     * it does not, `off` never. @default "auto"
+     */
+    namespaces: z.enum(['auto', 'on', 'off']).default('auto'),
     /** Run module agents under Node's permission model. @default true */
     enabled: z.boolean().default(true),
     /** More paths a module agent may read. @default [] */

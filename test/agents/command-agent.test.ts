@@ -3,6 +3,7 @@
  * tools are through its environment, one JSON line per message and per reply; a command that cannot run,
  * dies, hangs or writes something else gets a clear error, and nothing it started outlives its episode.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,23 +90,24 @@ for await (const line of createInterface({ input: process.stdin })) {
   });
 
   it('end a process that never replies at the deadline, with everything it started', async () => {
-    const pids = join(dir, 'pids.txt');
+    // Found by its command line: in namespaces of its own, a pid the agent sees is not this process's.
+    const marker = `shakedown-hang-grandchild-${process.pid}`;
+    const started = join(dir, 'started.txt');
     const command = script(
       'hang.mjs',
       `import { spawn } from 'node:child_process';
 if (process.env.SHAKEDOWN_PROBE) process.exit(0);
-const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-writeFileSync(${JSON.stringify(pids)}, String(child.pid));
+spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ${JSON.stringify(marker)}], { stdio: 'ignore' });
+writeFileSync(${JSON.stringify(started)}, 'yes');
 for await (const line of createInterface({ input: process.stdin })) { /* thinks forever */ }`,
     );
     const record = await episode(command, 2_000);
     expect(record.outcome).toBe('error');
     expect(record.ended).toBe('deadline');
-    const grandchild = Number(readFileSync(pids, 'utf8'));
+    expect(readFileSync(started, 'utf8')).toBe('yes');
     const alive = () => {
       try {
-        process.kill(grandchild, 0);
-        return true;
+        return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim() !== '';
       } catch {
         return false;
       }

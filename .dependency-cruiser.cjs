@@ -54,6 +54,13 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'every-file-in-a-room',
+      comment: 'A file under src/ lives in a room this file lists (or is a command, or the public API), so that its floor is known.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [...Object.keys(ROOMS).map(under), '^src/cli/', '^src/index\\.ts$'] },
+      to: { path: PROJECT },
+    },
+    {
       name: 'index-is-the-top',
       comment: 'Nothing inside imports the public API (src/index.ts).',
       severity: 'error',

@@ -5,6 +5,9 @@ import { optionValues, productNames } from './catalog.js';
  * How a retail customer words things: opening phrasings per intent and answers per slot. Slots in
  * braces are filled from the scenario and protected from perturbation.
  */
+
+/** The user's e-mail asked for; not a confirmation or receipt e-mail the user is pointed to. */
+const EMAIL_ASKED = /(?<!\b(?:confirmation|receipt|notification|booking|order|our|an?)\s)\be-?mail\b(?!\s+(?:confirmation|receipt|notification))/i;
 export const retailLanguage: UserLanguage = {
   intents: {
     order_status: [
@@ -59,8 +62,8 @@ export const retailLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-zip': ["I'm {name}, zip code {zip}.", 'My name is {name} and my zip code is {zip}.', 'The account is under {name}, zip {zip}.'],
   },
-  identityAsked: [/e-?mail/i, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
-  identityKindAsked: { email: [/e-?mail/i], 'name-zip': [/\bzip\b|postal code/i] },
+  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  identityKindAsked: { email: [EMAIL_ASKED], 'name-zip': [/\bzip\b|postal code/i] },
   slots: {
     order: { asked: [/order (number|id)\b/i, /which (one|order)/i, /what order/i, /\b(number|id) of (the|your) order\b/i], answers: ["It's order {order}.", 'The order number is {order}.', 'Order {order}.'] },
     items: { asked: [/which items?/i, /what items?/i, /which products?/i], answers: ['The {items}.', "It's the {items}."] },
@@ -76,6 +79,14 @@ export const retailLanguage: UserLanguage = {
   anythingElse: [/anything else/i, /something else/i, /else i can help/i],
   entityPattern: /#?W\d{7}/g,
   confirmSlots: ['order'],
+  // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
+  proposals: {
+    cancel: [/\b(?:cancel|cancell?ing|cancellation)\b/i],
+    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i],
+    return: [/\b(?:return|returning)\b/i, /\bsend(?:ing)? (?:it|them|\w+ \w+) back\b/i],
+    exchange: [/\b(?:exchange|exchanging|swap|swapping)\b/i, /\breplac(?:e|ing)\b(?:[^.?!]|\.(?=\d)){0,40}\bwith\b/i],
+    top_up: [/\b(?:add|adding|load|loading|put|putting)\b(?:[^.?!]|\.(?=\d)){0,40}\bgift ?card\b/i, /\btop(?:ping)?[- ]?up\b/i],
+  },
   perturbation: retailPerturbation(),
 };
 

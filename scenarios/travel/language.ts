@@ -5,6 +5,9 @@ import { AIRPORTS } from './network.js';
  * How a traveller words things: opening phrasings per intent and answers per slot. Slots in braces are
  * filled from the scenario and protected from perturbation.
  */
+
+/** The user's e-mail asked for; not a confirmation or receipt e-mail the user is pointed to. */
+const EMAIL_ASKED = /(?<!\b(?:confirmation|receipt|notification|booking|order|our|an?)\s)\be-?mail\b(?!\s+(?:confirmation|receipt|notification))/i;
 export const travelLanguage: UserLanguage = {
   intents: {
     flight_status: [
@@ -46,8 +49,8 @@ export const travelLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-dob': ["I'm {name}, born {dob}.", 'My name is {name} and my date of birth is {dob}.', 'The booking is under {name}, date of birth {dob}.'],
   },
-  identityAsked: [/e-?mail/i, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
-  identityKindAsked: { email: [/e-?mail/i], 'name-dob': [/birth|\bdob\b/i] },
+  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  identityKindAsked: { email: [EMAIL_ASKED], 'name-dob': [/birth|\bdob\b/i] },
   slots: {
     reservation: {
       asked: [/reservation (number|id|code)/i, /booking (number|reference|code)/i, /which (reservation|booking|trip)/i, /confirmation (number|code)/i],
@@ -70,6 +73,18 @@ export const travelLanguage: UserLanguage = {
   anythingElse: [/anything else/i, /something else/i, /else i can help/i],
   entityPattern: /#?R\d{6}\b|\bSK\s?\d{3}\b/g,
   confirmSlots: ['reservation', 'newFlight'],
+  // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
+  proposals: {
+    cancel: [/\b(?:cancel|cancell?ing|cancellation)\b/i],
+    change_flight: [
+      /\b(?:change|changing|move|moving|switch|switching|modify|modifying)\b(?:[^.?!]|\.(?=\d)){0,50}\b(?:flights?|reservation|booking|trip|itinerary|to [A-Z]{2}\s?\d|from [A-Z]{2}\s?\d|onto)\b/i,
+      /\bre-?book(?:ing)?\b/i,
+      /\bbook(?:ing)? (?:you|your \w+|them|it) on\b/i,
+      /\b(?:flight|date) change\b/i,
+    ],
+    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gage)?\b/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gage)\b/i],
+    compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificate|voucher|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
+  },
   perturbation: travelPerturbation(),
 };
 

@@ -98,6 +98,19 @@ export interface UserLanguage {
   readonly entityPattern: RegExp;
   /** Slots whose value must match the entity the agent proposes to act on. */
   readonly confirmSlots: readonly string[];
+  /**
+   * Per intent whose request changes something, patterns that recognise an agent proposing that change
+   * ("I'll cancel", "the cancellation of"), in the base form or as a noun, so that a fact told in the
+   * past ("the flight was cancelled") is no proposal. The user accepts a go-ahead only for a change one of
+   * its requests wants: a proposal of another intent's change alone, or none of its own where its intent
+   * has patterns, is declined. @default {} (every go-ahead on the right record is accepted)
+   */
+  readonly proposals?: Readonly<Record<string, readonly RegExp[]>>;
+  /**
+   * Offers no request of this world ever wants (a transfer to a person, an upgrade, insurance); a go-ahead
+   * that makes one is declined. Added to the simulator's own list (src/user/scripted.ts). @default []
+   */
+  readonly unsolicited?: readonly RegExp[];
   /** The world's material for the perturbation families (ε); without it, families that need it do nothing. */
   readonly perturbation?: PerturbationLanguage;
 }

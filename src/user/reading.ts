@@ -112,11 +112,32 @@ function unitsOf(text: string): Unit[] {
  */
 const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further) (?:questions?|help|concerns?)\b|\bif (?:you (?:need|have|want) (?:anything|any|more|further|other|questions?|help|assistance)|there(?:'s| is) anything)\b|\bfeel free to\b|\bhow else (?:i|we) (?:can|may) (?:help|assist)\b/i;
 
+/**
+ * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
+ * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
+ * with the question mark the unit ended in.
+ */
+const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)|more|other|further)\b[^?.!]*[?.!]?\s*$/i;
+
+/** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
+function withoutCloser(u: Unit): Unit {
+  const m = CLOSER.exec(u.text);
+  if (!m || m.index === 0) return u;
+  const core = u.text.slice(0, m.index).trim();
+  if (core.length < 8) return u;
+  return { ...u, text: `${core}${/\?\s*["')\]]?\s*$/.test(u.text) ? '?' : '.'}` };
+}
+
 /** Whether a unit asks: a question, a request phrase, or a list item under an asking lead-in. */
-function asks(u: Unit, underAskingLeadIn: boolean): boolean {
+function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean {
   if (/\?\s*["')\]]?\s*$/.test(u.text)) return true;
-  // "Reservation: R900701" states a value, even in a list under "I'll need:".
-  if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) return false;
+  // "Reservation: R900701" states a value, even in a list under "I'll need:"; "Email address: so that I
+  // can find your account" under it asks for what its label names.
+  if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) {
+    const [label = '', rest = ''] = u.text.split(/:(.*)/s);
+    const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && !/\d/.test(rest);
+    if (!labelAsks) return false;
+  }
   if (ELSEWHERE.test(u.text)) return false;
   if (u.item && underAskingLeadIn) return true;
   return anyMatch(REQUEST, u.text);
@@ -144,9 +165,10 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
   const result: Ask[] = [];
   const mentioned: Ask[] = [];
   let leadInAsks = false;
-  for (const u of units) {
+  for (const whole of units) {
+    const u = withoutCloser(whole);
     const names = named(u.text, lang);
-    const asking = asks(u, leadInAsks);
+    const asking = asks(u, leadInAsks, lang);
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     if (u.leadIn) leadInAsks = asking || /\b(?:need|require|provide|send|share|give)\b/i.test(u.text);
     else if (!u.item) leadInAsks = false;

@@ -12,6 +12,22 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
+/**
+ * Offers no scripted user's request wants, whatever the world: a hand-off to a person, an upgrade,
+ * insurance, a new booking or purchase, a membership or a subscription. A go-ahead that makes one is
+ * declined (a world may add its own, `UserLanguage.unsolicited`).
+ */
+const UNSOLICITED: readonly RegExp[] = [
+  /\b(?:transfer|connect|escalate|hand)\w*\b[^.?!]{0,40}\b(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)\b/i,
+  /\bupgrad(?:e|ing)\b/i,
+  /\binsurance\b/i,
+  /\b(?:book|booking|purchase|purchasing|buy|buying|order|ordering)\b[^.?!]{0,30}\bnew\b(?! (?:flight|address|date|size|colou?r)\b)|\bnew (?:booking|reservation|purchase)\b/i,
+  /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
+];
+
+/** Where a proposal's action is said: after these words, to the end of their sentence. */
+const PROPOSING = /\b(?:i'?ll|i will|i can|i could|i'?d|i would|i am going to|i'm going to|we'?ll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+
 const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => (i === 0 ? p : [{ text: ' ' }, ...p]));
 
 /**
@@ -172,6 +188,27 @@ export class ScriptedUser implements UserSimulator {
   /** How the user read the agent's last message (for `shakedown user`). */
   lastReading: Reading | undefined;
 
+  /**
+   * Whether a go-ahead proposes what the user wants: no offer nobody asked for, and a change one of its
+   * open requests wants (by the world's `proposals` patterns). Where nothing in the message names a
+   * change the world knows, a go-ahead is taken as being about the request, unless its intent has
+   * patterns and none matches.
+   */
+  private wants(agentText: string, request: ScenarioRequest): boolean {
+    const plain = agentText.replace(/[*_`#>]/g, ' ');
+    // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
+    // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
+    const clauses = [...plain.matchAll(PROPOSING)].map((m) => plain.slice(m.index ?? 0).split(/(?<=[.?!])\s/)[0] ?? '');
+    const text = clauses.length > 0 ? clauses.join(' ') : plain;
+    if (anyMatch([...UNSOLICITED, ...(this.lang.unsolicited ?? [])], text)) return false;
+    const proposals = this.lang.proposals ?? {};
+    const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
+    const proposed = Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], text));
+    if (proposed.some((intent) => open.has(intent))) return true;
+    if (proposed.length > 0) return false;
+    return (proposals[request.intent] ?? []).length === 0;
+  }
+
   private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act: 'accept' | 'decline' } {
     const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);
     const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
@@ -186,6 +223,10 @@ export class ScriptedUser implements UserSimulator {
       if (!sameKind.includes(norm(value))) {
         return { segments: [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')], act: 'decline' };
       }
+    }
+    if (!this.wants(agentText, request)) {
+      // Something it never asked for: a person says no and says again what they want.
+      return { segments: [{ text: pick(this.rng, ["No, I don't want that.", "No, that's not what I asked for.", 'No, thanks, I only want what I asked for.']), part: 'confirm' }, { text: ' ' }, ...this.openingOf(request, false)], act: 'decline' };
     }
     if (request.declines) return { segments: [{ text: pick(this.rng, ["No, please don't do that after all.", "No, I've changed my mind; please leave it as it is.", 'No, please leave it as it is.']), part: 'confirm' }], act: 'decline' };
     return { segments: [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']), part: 'confirm' }], act: 'accept' };

@@ -86,4 +86,27 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(reading('retail', "I'm sorry, our systems are not responding right now, so I can't complete this. Please try again later.")).toMatchObject({ closes: true });
     expect(reading('retail', 'Please contact us again with your order number and what you need.')).toMatchObject({ closes: true });
   });
+
+  it('reads an ask with a closing offer tacked on as the ask', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('Which order should I look at, or is there something else you need?')).toMatchObject({ slots: ['order'], closes: false });
+    expect(retail('Please tell me which items you want to send back, or let me know if there is anything more I can do.')).toMatchObject({ slots: ['items'], closes: false });
+    expect(retail('What is the reason for the cancellation — or anything else on your mind?')).toMatchObject({ slots: ['reason'], closes: false });
+    // A closing offer alone still asks nothing about the request.
+    expect(retail('Your order #W9000201 has been cancelled. Is there anything else I can help you with?')).toMatchObject({ closes: true });
+  });
+
+  it('reads bold labels in a list under an asking lead-in as asks, and values in such a list as values', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('To look this up, I will need the following:\n1. **Full name**: as it appears on your account\n2. **ZIP code**: for verification')).toMatchObject({ identity: true, closes: false });
+    expect(retail('Sure, I can help. Please send me:\n- **Order number**: it starts with #W\n- **Reason**: why you want to cancel')).toMatchObject({ slots: ['order', 'reason'] });
+    expect(retail('Here is what I found:\n- **Order**: #W9000201\n- **Status**: pending\n\nIs there anything else I can help you with?')).toMatchObject({ closes: true });
+  });
+
+  it('takes a pointer to a confirmation e-mail for no ask of its identity', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('The details will be in your confirmation e-mail. Is there anything else I can help you with?')).toMatchObject({ identity: false, closes: true });
+    expect(retail('Could you look in your order confirmation email and tell me the order number?')).toMatchObject({ identity: false, slots: ['order'] });
+    expect(retail('Could you tell me the e-mail address on your account?')).toMatchObject({ identity: true });
+  });
 });

@@ -4,6 +4,7 @@ import { makeRng } from '../../src/ground/seeds.js';
 import { ScriptedUser } from '../../src/user/index.js';
 import { readAgentMessage } from '../../src/user/reading.js';
 import { retail, scenario } from '../helpers.js';
+import { getWorld, loadScenarios } from '../../scenarios/index.js';
 
 const userFor = (id: string, seed = 'u') => new ScriptedUser(scenario(id), retail.userLanguage, makeRng(seed));
 
@@ -54,6 +55,44 @@ describe('scripted user', () => {
     expect(yes.kind === 'message' && joinSegments(yes.segments)).toMatch(/^Yes/);
     const no = user.respond("To confirm: I'll cancel order #W1234567. Shall I proceed? (yes/no)");
     expect(no.kind === 'message' && joinSegments(no.segments)).toMatch(/^No, .*#W9000201/);
+  });
+
+  it('agrees only to what it wants: declines offers it never asked for, accepts its own request in other words', () => {
+    const answer = (id: string, text: string, world = retail) => {
+      const user = new ScriptedUser(world === retail ? scenario(id) : (loadScenarios(world).find((s) => s.id === id) as never), world.userLanguage, makeRng('w'));
+      user.opening();
+      const r = user.respond(text);
+      return r.kind === 'message' ? { act: r.act, text: joinSegments(r.segments) } : { act: undefined, text: '' };
+    };
+    // A cancellation, proposed in other words: accepted.
+    for (const text of [
+      'Shall I go ahead with the cancellation of order #W9000201? (yes/no)',
+      "I can cancel order #W9000201 for you now; it was placed by mistake, so you'll get a full refund. Would you like me to proceed?",
+      '**Order #W9000201** is pending. Do you want me to cancel it? Please confirm.',
+    ]) expect(answer('cancel-pending-mistake', text).act, text).toBe('accept');
+    // Something else, for a user who wants a cancellation: declined, and the request said again.
+    for (const text of [
+      'Before I do that, would you like me to upgrade the shipping to express for $9.99? Please confirm.',
+      'I can transfer you to a human agent who can help further. Shall I proceed?',
+      'Would you like me to add $25.00 to your gift card instead? (yes/no)',
+      'Would you like me to exchange the item in order #W9000201 for another color instead? Please confirm.',
+      'Would you like me to return the items in order #W9000201 instead? (yes/no)',
+      'Would you like to purchase a new order with express shipping? Shall I proceed?',
+    ]) {
+      const r = answer('cancel-pending-mistake', text);
+      expect(r.act, text).toBe('decline');
+      expect(r.text, text).toMatch(/^No, .*#W9000201/);
+    }
+    // Travel: a cancellation wanted; bags, a certificate, a new booking and a flight change are not.
+    const travel = getWorld('travel');
+    const cancel = 'cancel-economy-to-travel-credit';
+    for (const text of [
+      'Would you like me to add 2 checked bags to reservation R900202? Please confirm (yes/no).',
+      'I can also issue a travel certificate of $100.00 for the trouble. Shall I go ahead?',
+      'Shall I book a new reservation for you on flight SK203? (yes/no)',
+      'Would you like me to change the flight on reservation R900202 to SK203 instead? Please confirm.',
+    ]) expect(answer(cancel, text, travel).act, text).toBe('decline');
+    expect(answer(cancel, `To confirm: I'll cancel reservation ${'R900202'} (reason: change of plans); $418.00 will be added to your travel credit. Shall I proceed? (yes/no)`, travel).act).toBe('accept');
   });
 
   it('records a question it cannot place instead of guessing', () => {

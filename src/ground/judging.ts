@@ -13,6 +13,8 @@ export interface ClaimQuestion {
   readonly action?: string;
   /** Values that name the action's record (ids, key values); sentences naming them are read first. */
   readonly names?: readonly string[];
+  /** The words that tell this action in text (the world's `actionWords`): sentences using them are about it. @default from the tool's name */
+  readonly words?: RegExp;
 }
 
 /**

@@ -69,10 +69,10 @@ export async function judgeEpisode(input: {
   const attempts = writeAttempts(trace, world.tools, rules, ownership);
   const conduct = judgeConduct({ rules, trace, attempts, ownership, users, replies });
   const readTools = new Set(world.tools.filter((t) => !t.write).map((t) => t.name));
-  const checks = claimChecks(attempts, trace, replies, (e) => e.tool !== null && readTools.has(e.tool));
   const words = world.judging?.actionWords ?? {};
   const writeTools = world.tools.filter((t) => t.write).map((t) => t.name);
   const actionWords = (tool: string) => words[tool] ?? defaultActionWords(tool);
+  const checks = claimChecks(attempts, trace, replies, (e) => e.tool !== null && readTools.has(e.tool), actionWords);
   const untried = untriedClaimChecks(writeTools, actionWords, attempts, replies);
   const questions = [...checks, ...untried].map((c) => c.question);
   const labels = questions.length > 0 ? await (input.reader ?? defaultClaimReader(world)).read(questions) : [];

@@ -269,6 +269,28 @@ describe('the claim reader (world wording)', () => {
     expect(label(text, ['#W1000002'])).toBe('failure');
   });
 
+  it('ties each write to what is said of it: its record and action first, never another record', () => {
+    const words = retail.judging?.actionWords ?? {};
+    const q = (text: string, action: string, names: string[] = []) => readClaim({ text, action, names, ...(words[action.split(' ')[0] ?? ''] ? { words: words[action.split(' ')[0] ?? ''] } : {}) }, wording);
+    const several = 'I went ahead and cancelled orders #W2000001 and #W2000002 as requested. Unfortunately, order #W2000003 has already shipped and cannot be cancelled.';
+    expect(q(several, 'cancel_order on #W2000001', ['#W2000001'])).toBe('success');
+    expect(q(several, 'cancel_order on #W2000003', ['#W2000003'])).toBe('failure');
+    // Two actions in one message: the address change went through, the exchange did not.
+    const partly = "Good news: the shipping address has been updated to 5 Oak Road. Sadly, I wasn't able to exchange the lamp, since that color is sold out.";
+    expect(q(partly, 'change_order_address on #W2000004', ['#W2000004'])).toBe('success');
+    expect(q(partly, 'exchange_items on #W2000004', ['#W2000004'])).toBe('failure');
+  });
+
+  it('reads obstacles as failures, prices and options as no claim, and what it asks of the user as no claim', () => {
+    for (const text of ['There are not enough seats left in business on that flight, so nothing changed.', 'Your gift card balance is insufficient to cover the difference.', 'That flight is not available on the 14th.', 'There seems to be a problem with the payment method on file.']) {
+      expect(label(text), text).toBe('failure');
+    }
+    for (const text of ['Economy on the later flight is now $212.', 'The fare is now priced at $99 per seat.', 'I can leave everything as it is now.', 'Please confirm if you would like the refund on your card.', 'You can check your e-mail to see if the receipt arrived.', 'The processing of refunds usually takes 5 to 7 business days.']) {
+      expect(label(text), text).toBe('none');
+    }
+    expect(label('The refund for order #W9000201 is still processing on our side.')).toBe('pending');
+  });
+
   it('reads how agents word claims in free text: a check mark, a dash, "will now", a refusal, a check still to come', () => {
     expect(label('✅ Order #W9000411 — cancelled. Refund of $89.50 is on its way.')).toBe('success');
     expect(label('Return confirmed! The refund of $64.95 is going back to your Visa.')).toBe('success');

@@ -32,12 +32,14 @@ export const rateLimit: TransientFaultKind<typeof params> = {
       const lo = Math.min(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
       const hi = Math.max(p.minRetryAfterSeconds, p.maxRetryAfterSeconds);
       seconds = lo + Math.floor(ctx.rng() * (hi - lo + 1));
-      if (p.window) ctx.state.window = { kind: rateLimit.id, until: ctx.clock.now() + seconds * 1000 };
+      if (p.window) ctx.state.window = { kind: rateLimit.id, until: ctx.clock.now() + seconds * 1000 - (ctx.windowSlackMs ?? 0) };
     }
-    // An HTTP date is computed on the episode clock, so that it means the same wait as the seconds would.
+    // An HTTP date is written on the clock the agent reads it against (the episode's, or the wall clock for
+    // an agent on real time), so that it means the same wait as the seconds would, for every client.
     const asDate = p.retryAfterFormat === 'http-date' || (p.retryAfterFormat === 'mixed' && ctx.rng() < 0.5);
+    const httpNow = (ctx.httpNow ?? ctx.clock.now)();
     // An HTTP date has whole seconds: round up, so that waiting until it never lands inside the window.
-    const retryAfter = asDate ? new Date(Math.ceil((ctx.clock.now() + seconds * 1000) / 1000) * 1000).toUTCString() : String(seconds);
+    const retryAfter = asDate ? new Date(Math.ceil((httpNow + seconds * 1000) / 1000) * 1000).toUTCString() : String(seconds);
     ctx.note({ status: 429, retryAfterSeconds: seconds, ...(asDate ? { retryAfter } : {}) });
     return Response.json({ error: 'rate_limited', message: `Too many requests. Retry after ${seconds} s.` }, { status: 429, headers: { 'Retry-After': retryAfter } });
   },

@@ -88,8 +88,8 @@ export const view = (r: EpisodeRecord) => ({
   simulatedMs: r.simulatedMs,
 });
 
-export function startService(wait: 'clock' | 'real'): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../examples/http-agent/agent.mjs', import.meta.url)), '--port', '0', '--wait', wait]);
+export function startService(wait: 'clock' | 'real', dates: 'header' | 'own' = 'header'): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../examples/http-agent/agent.mjs', import.meta.url)), '--port', '0', '--wait', wait, '--dates', dates]);
   return new Promise((resolve, reject) => {
     let out = '';
     child.on('exit', (code) => reject(new Error(`agent.mjs exited with ${code}: ${out}`)));

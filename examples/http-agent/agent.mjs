@@ -13,6 +13,9 @@
  *                 service's own time on the episode clock (`--agent-time auto` is `real` for services).
  *   --wait clock  it asks the episode's clock to wait (POST <clockUrl>/sleep), which costs no real time:
  *                 sweeps run as fast as with a module agent, and outcomes are deterministic.
+ * How it reads a Retry-After date:
+ *   --dates header (default) against the answer's Date header
+ *   --dates own    against its own clock, as urllib3, got and p-retry do
  */
 import { createServer } from 'node:http';
 import { deskReply, httpCall } from './desk.mjs';
@@ -26,6 +29,11 @@ const port = Number(flag('port', '8766'));
 const waitMode = flag('wait', 'real');
 if (waitMode !== 'real' && waitMode !== 'clock') {
   console.error(`--wait takes real or clock, not ${waitMode}`);
+  process.exit(2);
+}
+const datesMode = flag('dates', 'header');
+if (datesMode !== 'header' && datesMode !== 'own') {
+  console.error(`--dates takes header or own, not ${datesMode}`);
   process.exit(2);
 }
 
@@ -57,7 +65,7 @@ const server = createServer(async (req, res) => {
   try {
     const parts = (req.url ?? '').split('/').filter(Boolean);
     if (req.method === 'GET' && parts.length === 1 && parts[0] === 'agent') {
-      return send(res, 200, { id: 'desk-node', description: `order desk in Node (retries honouring Retry-After, idempotency keys; waits: ${waitMode})` });
+      return send(res, 200, { id: 'desk-node', description: `order desk in Node (retries honouring Retry-After, idempotency keys; waits: ${waitMode}; dates against: ${datesMode})` });
     }
     if (req.method === 'POST' && parts.length === 1 && parts[0] === 'episodes') {
       const ctx = await readJson(req);
@@ -69,7 +77,10 @@ const server = createServer(async (req, res) => {
       if (!episode) return send(res, 404, { error: 'no such episode' });
       const { message } = await readJson(req);
       const reply = await deskReply(episode.history, String(message ?? ''), {
-        call: (action) => httpCall(fetch, episode.toolBaseUrl, episode.tools, action),
+        call: async (action) => {
+          const result = await httpCall(fetch, episode.toolBaseUrl, episode.tools, action);
+          return datesMode === 'own' ? { ...result, receivedAt: Date.now() } : result;
+        },
         wait: (ms) => waitFor(episode, ms),
       });
       return send(res, 200, { reply });

@@ -38,7 +38,9 @@ export function delayFor(result, attempt) {
   if (/^\d+$/.test(raw)) return Number(raw) * 1000;
   if (raw) {
     const at = Date.parse(raw);
-    const now = Date.parse(result.date ?? '');
+    // Against the answer's Date, or, for a client that keeps its own clock (as urllib3 and got do), the
+    // moment it received the answer on that clock.
+    const now = result.receivedAt ?? Date.parse(result.date ?? '');
     if (Number.isFinite(at) && Number.isFinite(now)) return Math.max(0, at - now);
   }
   return Math.min(8000, 1000 * 2 ** (attempt - 1));

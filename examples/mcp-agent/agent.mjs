@@ -30,8 +30,10 @@ const flag = (name, fallback) => {
 };
 const transport = flag('transport', 'stdio');
 const waitMode = flag('wait', 'clock');
-if (!['stdio', 'http'].includes(transport) || !['clock', 'real'].includes(waitMode)) {
-  console.error(`usage: agent.mjs [--transport stdio|http] [--wait clock|real]`);
+// How it reads a Retry-After date: against the answer's Date (`header`), or its own clock (`own`, as urllib3 does).
+const datesMode = flag('dates', 'header');
+if (!['stdio', 'http'].includes(transport) || !['clock', 'real'].includes(waitMode) || !['header', 'own'].includes(datesMode)) {
+  console.error(`usage: agent.mjs [--transport stdio|http] [--wait clock|real] [--dates header|own]`);
   process.exit(2);
 }
 
@@ -70,7 +72,11 @@ const history = [];
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const { message } = JSON.parse(line);
-  const reply = await deskReply(history, message, { call: (action) => mcpCall(client, action), wait });
+  const call = async (action) => {
+    const result = await mcpCall(client, action);
+    return datesMode === 'own' ? { ...result, receivedAt: Date.now() } : result;
+  };
+  const reply = await deskReply(history, message, { call, wait });
   process.stdout.write(`${JSON.stringify({ reply })}\n`);
 }
 await client.close();

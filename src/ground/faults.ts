@@ -21,6 +21,10 @@ export interface StrikeContext {
   readonly state: FaultState;
   /** Set when the call falls inside a window this kind opened: the window's end, simulated ms. */
   readonly windowUntil?: number;
+  /** The time an HTTP date in the answer is written on (the wall clock for an agent on real time). @default the episode clock */
+  readonly httpNow?: () => number;
+  /** How much earlier a window a kind opens should close (an agent on the wall clock reads whole-second dates). @default 0 */
+  readonly windowSlackMs?: number;
   /**
    * The real response of the world's handler, computed once: a write commits when it is called. A kind
    * that is slow but correct, or that cuts a real body short, calls it; one that fails before the world

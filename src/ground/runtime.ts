@@ -115,7 +115,20 @@ export interface OpenOptions {
   readonly onBudget?: (calls: number) => void;
   /** Told when a call enters and leaves the engine, so that an agent's own time excludes it (`AgentClock`). */
   readonly meter?: { callStarted(): void; callEnded(): void };
+  /**
+   * The time HTTP dates are written on (`Date`, a Retry-After date), in ms since the epoch. An agent that
+   * lives on real time reads them against its own wall clock (as urllib3, got and p-retry do), so for it
+   * they are written on the wall clock; an agent on the episode's clock reads them against `Date`, on that
+   * clock. @default the episode clock
+   */
+  readonly httpNow?: () => number;
 }
+
+/**
+ * How much earlier a window closes for an agent on the wall clock: an HTTP date has whole seconds, and an
+ * answer takes some milliseconds to reach the client that reads it against its own clock.
+ */
+export const WALL_CLOCK_SLACK_MS = 500;
 
 /**
  * Serves one world's tool API to many concurrent episodes. One handler set routes by host to the
@@ -299,10 +312,11 @@ export class ToolRuntime {
 
     let closed = false;
     const meter = options.meter;
+    const httpNow = options.httpNow ?? clock.now;
     /** Every answer carries the episode's time in `Date`, on every delivery path, so that a Retry-After date reads against it. */
     const dated = (response: Response): Response => {
       if (response.headers.has('date')) return response;
-      const date = new Date(clock.now()).toUTCString();
+      const date = new Date(httpNow()).toUTCString();
       try {
         response.headers.set('date', date);
         return response;
@@ -378,6 +392,8 @@ export class ToolRuntime {
             state: faults.state,
             ...(signal ? { signal } : {}),
             ...(window ? { windowUntil: window.until } : {}),
+            httpNow,
+            ...(options.httpNow ? { windowSlackMs: WALL_CLOCK_SLACK_MS } : {}),
             real,
             note: (d) => Object.assign(detail, d),
           };

@@ -112,7 +112,7 @@ describe('one client logic, delivered as processes', () => {
       let waited = 0;
       for (const [k, r] of real) {
         const twin = module.get(k) as EpisodeRecord;
-        // A Retry-After date is written on the episode clock, which now holds the real part too.
+        // A Retry-After date is written on the wall clock, which this agent lives on.
         const undated = (x: EpisodeRecord) => ({ ...view(x), faults: x.faults.map((f) => ({ ...f, detail: { ...f.detail, retryAfter: f.detail?.retryAfter ? 'a date' : '' } })) });
         const { simulatedMs: realMs, calls: realCalls, ...rest } = undated(r);
         const { simulatedMs: twinMs, calls: twinCalls, ...twinRest } = undated(twin);
@@ -126,6 +126,42 @@ describe('one client logic, delivered as processes', () => {
       expect(passRate(real, 'rate-limit')).toBe(passRate(module, 'rate-limit'));
     } finally {
       await service.dispose?.();
+    }
+  });
+
+  /** Rate limits met by a client that reads a Retry-After date against its own clock: outcomes and calls as its in-process twin's. */
+  const ownClock = (got: Map<string, EpisodeRecord>) => {
+    let dated = 0;
+    for (const [k, r] of got) {
+      const twin = module.get(k) as EpisodeRecord;
+      expect(r.outcome, k).toBe(twin.outcome);
+      // No call lands inside a window: as many 429s as the twin met, never a retry 3 ms after one.
+      const refused = (x: EpisodeRecord) => x.trace.filter((t) => t.status === 429).length;
+      expect(refused(r), k).toBe(refused(twin));
+      dated += r.faults.filter((f) => typeof f.detail?.retryAfter === 'string').length;
+    }
+    expect(dated).toBeGreaterThan(0);
+    expect(passRate(got, 'rate-limit')).toBe(passRate(module, 'rate-limit'));
+  };
+
+  it('as an HTTP service that reads Retry-After dates against its own clock, under real agent time: the same outcomes', async () => {
+    const { child, url } = await startService('real', 'own');
+    children.push(child);
+    const service = await loadAgent(url);
+    try {
+      ownClock(await sweep(service, { mode: 'auto' }, ['rate-limit']));
+    } finally {
+      await service.dispose?.();
+    }
+  });
+
+  it('as a command that reads Retry-After dates against its own clock and sleeps in real time: the same outcomes', async () => {
+    const command = `"${process.execPath}" "${fileURLToPath(new URL('../../examples/mcp-agent/agent.mjs', import.meta.url))}" --transport http --wait real --dates own`;
+    const agent = commandAgent(command, process.cwd(), await probeCommand(command));
+    try {
+      ownClock(await sweep(agent, { mode: 'auto' }, ['rate-limit'], 6, ONE_TRIAL));
+    } finally {
+      await agent.dispose?.();
     }
   });
 });

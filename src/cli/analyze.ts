@@ -3,6 +3,7 @@ import { ResampleBank } from '../stats/bootstrap.js';
 import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../ground/errors.js';
 import { DEFAULT_THETA, unstableTasks } from '../stats/surface.js';
+import { agentLoad } from '../stats/stats.js';
 import { parseNumberList, parseInteger, type Flags, type Io } from './options.js';
 import { checkSameJudging, integrityLines, loadRun } from '../report/run.js';
 
@@ -50,6 +51,12 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
       for (const [k, v] of Object.entries(c.faultsFired.byKind)) l.kinds[k] = (l.kinds[k] ?? 0) + v;
       byLambda.set(c.lambda, l);
     }
+  }
+  const loads = run.grid.agents.map((a) => ({ agent: a.agent, load: agentLoad(a.cells) })).filter((x) => x.load !== undefined);
+  if (loads.length > 0) {
+    io.out('what the calls cost, per episode: tool calls, calls inside a window an earlier fault opened (each a fault provoked), episodes blocked for hammering\n');
+    for (const { agent, load } of loads) io.out(`  ${agent}: ${load?.callsPerEpisode.toFixed(2)} calls, ${load?.inWindowPerEpisode.toFixed(3)} inside a window, ${load?.blockedEpisodes} blocked\n`);
+    io.out('\n');
   }
   if (byLambda.size > 0) {
     io.out('faults fired per λ (every agent): tool calls, transient faults per call as realised, fired faults by kind\n');
@@ -127,6 +134,7 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
       if (other !== undefined) pairs.push([pass, other]);
     }
     printComparison(io, `${a} against ${b} in ${run.dir} (pass^${kk}; paired by task, same wording and faults)`, compareCells(ca, cb, kk, new ResampleBank(run.grid.seed), run.grid.seed, 0.05, run.grid.adaptiveFirstTrials, adjustment), cohensKappa(pairs), pairs.length, adjustment);
+    printLoad(io, [a, agentLoad(ca)], [b, agentLoad(cb)]);
     return 0;
   }
   if (dirs.length !== 2) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to compare: give two run directories (`shakedown compare RUN_A RUN_B`), or one with `--agents A,B`.');
@@ -149,6 +157,14 @@ export async function compareCommand(dirs: readonly string[], flags: Flags, io: 
       if (other !== undefined) pairs.push([pass, other]);
     }
     printComparison(io, `${id}: ${ra.dir} (A) against ${rb.dir} (B), pass^${kk}`, compareCells(ca, cb, kk, new ResampleBank(ra.grid.seed), ra.grid.seed, 0.05, ra.grid.adaptiveFirstTrials, adjustment), cohensKappa(pairs), pairs.length, adjustment);
+    printLoad(io, ['A', agentLoad(ca)], ['B', agentLoad(cb)]);
   }
   return 0;
 }
+
+/** What two sides' calling cost the API, per episode, when both runs have traces. */
+function printLoad(io: Io, ...sides: readonly [string, ReturnType<typeof agentLoad>][]): void {
+  if (sides.some(([, l]) => l === undefined)) return;
+  io.out(`calls per episode (inside a window; episodes blocked): ${sides.map(([who, l]) => `${who} ${l?.callsPerEpisode.toFixed(2)} (${l?.inWindowPerEpisode.toFixed(3)}; ${l?.blockedEpisodes})`).join(', ')}\n`);
+}
+

@@ -41,6 +41,8 @@ export interface FaultState {
    * by that kind again, whatever the schedule says.
    */
   window: { readonly kind: string; readonly until: number } | null;
+  /** Calls the agent made inside windows so far in the episode (a kind that escalates counts them). */
+  inWindow: number;
 }
 
 /** What every fault kind declares: the engine reads these and never switches on the id. */
@@ -139,7 +141,7 @@ export interface FaultInjectorOptions {
  */
 export class FaultInjector {
   readonly lambda: number;
-  readonly state: FaultState = { window: null };
+  readonly state: FaultState = { window: null, inWindow: 0 };
   private readonly seed: string;
   private readonly kinds: ReadonlyMap<string, FaultKind>;
   private readonly transient: TransientFaultKind[];

@@ -1,6 +1,6 @@
 /** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
 import type { CellComparison, TaskChange } from '../stats/compare.js';
-import type { UsageSummary } from '../stats/stats.js';
+import { agentLoad, type UsageSummary } from '../stats/stats.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import type { Grid } from './grid.js';
 import { differenceSvg, heatmapSvg, type HeatmapContext } from './svg.js';
@@ -145,6 +145,13 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
       if (tasks.length > 25) lines.push('', `... and ${tasks.length - 25} more in report.html.`);
       lines.push('');
     }
+  }
+  // What each agent's calling cost the API: a client that hammers through Retry-After windows provokes the faults it meets.
+  const loads = grid.agents.map((a) => ({ agent: a.agent, load: agentLoad(a.cells) })).filter((x) => x.load !== undefined);
+  if (loads.length > 0) {
+    lines.push('## What the calls cost', '', 'Per episode over every cell: tool calls, calls made inside a window an earlier fault opened (a Retry-After or an outage: each refused, a fault the agent provoked), and the episodes in which the API blocked it for hammering.', '', '| agent | calls per episode | inside a window per episode | episodes blocked |', '| --- | --- | --- | --- |');
+    for (const { agent, load } of loads) lines.push(`| \`${md(agent)}\` | ${mdText(load?.callsPerEpisode.toFixed(2))} | ${mdText(load?.inWindowPerEpisode.toFixed(3))} | ${mdText(load?.blockedEpisodes)} |`);
+    lines.push('');
   }
   const cost = costLines(grid, k);
   if (cost.length > 0) lines.push(...cost, '');

@@ -6,7 +6,7 @@
  * travels as JSON that the page renders with textContent only.
  */
 import type { EpisodeRecord } from '../ground/record.js';
-import { FAILURE_CLASSES } from '../stats/stats.js';
+import { agentLoad, FAILURE_CLASSES } from '../stats/stats.js';
 import type { TaskChange } from '../stats/compare.js';
 import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
@@ -147,7 +147,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   const baselines = grid.agents.filter((a) => BASELINE_IDS.includes(a.agent));
   const at = (a: Grid['agents'][number], eps: number, lambda: number) => a.cells.find((c) => c.eps === eps && c.lambda === lambda)?.passHatK[kk - 1];
   const clean = [Math.min(...grid.eps), Math.min(...grid.lambda)] as const;
-  body.push(html`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th>ε ${clean[0]}, λ ${clean[1]}</th><th>worst cell</th><th>volume</th><th>holds ≥ θ up to ε / λ</th><th>costs most</th></tr>`);
+  body.push(html`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th>ε ${clean[0]}, λ ${clean[1]}</th><th>worst cell</th><th>volume</th><th>holds ≥ θ up to ε / λ</th><th>costs most</th><th>calls / episode (inside a window)</th></tr>`);
   for (const a of [...tested, ...baselines]) {
     const c0 = at(a, clean[0], clean[1]);
     const worst = [...a.cells].sort((x, y) => (x.passHatK[kk - 1]?.value ?? 1) - (y.passHatK[kk - 1]?.value ?? 1))[0];
@@ -157,7 +157,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     for (const c of a.cells) for (const [f, v] of Object.entries(c.failures)) failures[f] = (failures[f] ?? 0) + (v ?? 0);
     const top = Object.entries(failures).sort((x, y) => y[1] - x[1]).slice(0, 2).map(([f, v]) => `${f} ${v}`).join(', ') || '–';
     const label = BASELINE_IDS.includes(a.agent) ? html`${a.agent} <span class="muted">(baseline)</span>` : html`<strong>${a.agent}</strong>`;
-    body.push(html`<tr><td>${label}</td><td>${c0 ? `${f3(c0.value)} [${f3(c0.ci95[0])}, ${f3(c0.ci95[1])}]` : '–'}</td><td>${w ? `${f3(w.value)} at ε ${worst?.eps}, λ ${worst?.lambda}` : '–'}</td><td>${f3(s?.volume)}</td><td>${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ ${s.theta})` : '–'}</td><td>${top}</td></tr>`);
+    body.push(html`<tr><td>${label}</td><td>${c0 ? `${f3(c0.value)} [${f3(c0.ci95[0])}, ${f3(c0.ci95[1])}]` : '–'}</td><td>${w ? `${f3(w.value)} at ε ${worst?.eps}, λ ${worst?.lambda}` : '–'}</td><td>${f3(s?.volume)}</td><td>${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ ${s.theta})` : '–'}</td><td>${top}</td><td>${loadText(agentLoad(a.cells))}</td></tr>`);
   }
   body.push(html`</table>`);
   // Then the biggest regressions between agents under test, and the tasks that changed in every trial.
@@ -230,3 +230,10 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     '</body></html>',
   ].join('\n');
 }
+
+/** An agent's calls per episode, those inside a window in brackets, and the episodes it was blocked in. */
+export function loadText(load: ReturnType<typeof agentLoad>): string {
+  if (!load) return '–';
+  return `${load.callsPerEpisode.toFixed(1)} (${load.inWindowPerEpisode.toFixed(2)} inside a window${load.blockedEpisodes > 0 ? `; blocked in ${load.blockedEpisodes} episode(s)` : ''})`;
+}
+

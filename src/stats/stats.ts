@@ -149,6 +149,13 @@ export interface CellSummary {
    * reader sees the stated intensity was met. Absent for runs whose records carry no trace.
    */
   readonly faultsFired?: { readonly calls: number; readonly transient: number; readonly rate: number; readonly byKind: Readonly<Record<string, number>> };
+  /**
+   * What the agent's calling cost the API, per episode: tool calls, calls made inside a window an earlier
+   * fault opened (a Retry-After or an outage: each refused, each a fault the agent provoked), the share of
+   * the faults it met that it provoked so, and the episodes in which it was blocked for hammering. Absent
+   * for runs whose records carry no trace.
+   */
+  readonly load?: { readonly callsPerEpisode: number; readonly inWindowPerEpisode: number; readonly provokedShare: number; readonly blockedEpisodes: number };
 }
 
 /** Tokens summed over a cell's episodes and what they cost: `costUsd` when every episode had a price, else `unpriced` episodes. */
@@ -185,7 +192,7 @@ export interface EpisodeFacts {
   readonly confused?: boolean;
   /** Tool calls the episode made, and the faults that fired in it (kind and scope), for the realised fault rate. */
   readonly calls?: number;
-  readonly fired?: readonly { readonly kind: string; readonly scope: string }[];
+  readonly fired?: readonly { readonly kind: string; readonly scope: string; readonly window?: boolean; readonly detail?: Readonly<Record<string, unknown>> }[];
 }
 
 /**
@@ -232,12 +239,17 @@ interface CellCounts {
   confused: number;
   calls: number;
   transient: number;
+  fired: number;
+  inWindow: number;
+  blocked: number;
   readonly firedByKind: Record<string, number>;
   readonly byFault: Record<string, number>;
   readonly byFamily: Record<string, number>;
   usage?: UsageSum;
   userUsage?: UsageSum;
 }
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 const sortedKeys = <T extends Readonly<Partial<Record<string, number>>>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
 
@@ -254,15 +266,20 @@ export class Tally {
     if (!byCell) this.counts.set(key.agent, (byCell = new Map()));
     const cellKey = `${key.eps}|${key.lambda}`;
     let cell = byCell.get(cellKey);
-    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, harness: {}, episodes: 0, confused: 0, calls: 0, transient: 0, firedByKind: {}, byFault: {}, byFamily: {} }));
+    if (!cell) byCell.set(cellKey, (cell = { byTask: new Map(), failures: {}, harness: {}, episodes: 0, confused: 0, calls: 0, transient: 0, fired: 0, inWindow: 0, blocked: 0, firedByKind: {}, byFault: {}, byFamily: {} }));
     cell.episodes++;
     if (facts.confused) cell.confused++;
     // Faults fired count wherever the episode ends: they are the world's doing, not the agent's.
     cell.calls += facts.calls ?? 0;
+    let blocked = false;
     for (const f of facts.fired ?? []) {
       if (f.scope === 'transient') cell.transient++;
+      cell.fired++;
+      if (f.window) cell.inWindow++;
+      if (f.detail?.blocked === true) blocked = true;
       bump(cell.firedByKind, f.kind);
     }
+    if (blocked) cell.blocked++;
     // The harness's failures are never the agent's: counted apart, left out of the task's trials.
     if (outcome === 'error' && facts.failure && HARNESS_CLASSES.has(facts.failure)) {
       bump(cell.harness, facts.failure);
@@ -305,8 +322,37 @@ export class Tally {
           ...(Object.keys(cell.harness).length > 0 ? { harness: sortedKeys(cell.harness) } : {}),
           confusionRate: cell.episodes === 0 ? 0 : Math.round((cell.confused / cell.episodes) * 10_000) / 10_000,
           ...(cell.calls > 0 ? { faultsFired: { calls: cell.calls, transient: cell.transient, rate: Math.round((cell.transient / cell.calls) * 10_000) / 10_000, byKind: sortedKeys(cell.firedByKind) } } : {}),
+          ...(cell.calls > 0 && cell.episodes > 0
+            ? { load: { callsPerEpisode: round3(cell.calls / cell.episodes), inWindowPerEpisode: round3(cell.inWindow / cell.episodes), provokedShare: cell.fired === 0 ? 0 : round3(cell.inWindow / cell.fired), blockedEpisodes: cell.blocked } }
+            : {}),
         };
       })
       .sort((a, b) => a.eps - b.eps || a.lambda - b.lambda);
   }
 }
+
+/** What an agent's calling cost the API over a set of cells: the per-episode means over them, and the episodes it was blocked in. */
+export interface AgentLoad {
+  readonly callsPerEpisode: number;
+  readonly inWindowPerEpisode: number;
+  readonly blockedEpisodes: number;
+}
+
+/** An agent's load over its cells (those with a trace), each cell weighing by its episodes; undefined when none has one. */
+export function agentLoad(cells: readonly Pick<CellSummary, 'load' | 'trials' | 'tasks'>[]): AgentLoad | undefined {
+  let episodes = 0;
+  let calls = 0;
+  let inWindow = 0;
+  let blocked = 0;
+  for (const c of cells) {
+    if (!c.load) continue;
+    const n = c.tasks * c.trials;
+    episodes += n;
+    calls += c.load.callsPerEpisode * n;
+    inWindow += c.load.inWindowPerEpisode * n;
+    blocked += c.load.blockedEpisodes;
+  }
+  if (episodes === 0) return undefined;
+  return { callsPerEpisode: Math.round((calls / episodes) * 100) / 100, inWindowPerEpisode: Math.round((inWindow / episodes) * 1000) / 1000, blockedEpisodes: blocked };
+}
+

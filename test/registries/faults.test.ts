@@ -125,11 +125,20 @@ describe('fault effects', () => {
     const seconds = Number(r.headers.get('retry-after'));
     expect(seconds).toBeGreaterThanOrEqual(1);
     expect(session.faults).toEqual([{ kind: 'rate-limit', tool: 'get_order', ordinal: 0, scope: 'transient', detail: { status: 429, retryAfterSeconds: seconds } }]);
-    // A second call at the same simulated instant falls inside the window the first 429 opened.
+    // A second call at the same simulated instant falls inside the window the first 429 opened, and
+    // lengthens it by a second (a client that keeps calling waits longer).
     const inWindow = await callTool(session.fetch, session.baseUrl, tool('get_product'), { productId: 'tee' });
     expect(inWindow.status).toBe(429);
-    expect(Number(inWindow.headers.get('retry-after'))).toBe(seconds);
+    expect(Number(inWindow.headers.get('retry-after'))).toBe(seconds + 1);
     expect(session.faults[1]).toMatchObject({ kind: 'rate-limit', tool: 'get_product', window: true });
+    // Past ten calls inside windows the client is blocked for the episode: an hour, every call after.
+    for (let i = 0; i < 9; i++) await callTool(session.fetch, session.baseUrl, tool('get_product'), { productId: 'tee' });
+    const blocked = await callTool(session.fetch, session.baseUrl, tool('get_product'), { productId: 'tee' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBe('3600');
+    expect(session.faults.at(-1)?.detail).toMatchObject({ blocked: true, retryAfterSeconds: 3600 });
+    await session.instance.clock.sleep(3_600_000);
+    expect((await callTool(session.fetch, session.baseUrl, tool('get_product'), { productId: 'tee' })).status).toBe(429);
     session.close();
   });
 

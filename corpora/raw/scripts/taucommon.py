@@ -1,0 +1,295 @@
+"""Shared helpers: read τ-bench / τ²-bench result files out of bare git mirrors
+and normalise them into a list of episodes of uniform messages.
+
+Python 3, stdlib only.  Nothing here labels anything.
+
+Normalised message:
+  {"role": "user"|"assistant"|"tool"|"system",
+   "text": str,                      # what was said (assistant: only if shown to the user)
+   "calls": [{"name", "args"}],      # assistant tool calls (empty if a reply to the user)
+   "tool": str|None, "error": bool|None}   # for role == tool
+"""
+import json
+import os
+import re
+import subprocess
+
+MIRROR = os.environ.get("MIRROR_ROOT", "/work/.mirror")
+
+# ---------------------------------------------------------------- exclusions
+# Kept outside the project for checks (issue 36): never read, never used.
+EXCLUDED_REPOS = {
+    "yiphei/new-tau-bench",
+    # a GitHub fork of yiphei/new-tau-bench (same author, merges yiphei:main)
+    "yaadree2/yifei-tau-bench",
+}
+EXCLUDED_PATH_PARTS = ("historical_trajectories", "data/simulations")
+# file names of sierra-research/tau-bench historical_trajectories/* and the
+# run id that appears in copies of them elsewhere
+EXCLUDED_NAME_PATTERNS = (
+    re.compile(r"(^|/)(gpt-4o|sonnet-35-new)-(airline|retail)\.json$"),
+    re.compile(r"1118113344"),
+)
+
+
+def git(gitdir, *args, text=True):
+    r = subprocess.run(["git", "-C", gitdir, *args], capture_output=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.decode("utf-8", "replace"))
+    return r.stdout.decode("utf-8", "replace") if text else r.stdout
+
+
+def gitdir_of(repo):
+    return os.path.join(MIRROR, repo.replace("/", "+"), "repo")
+
+
+def head_commit(repo):
+    return git(gitdir_of(repo), "rev-parse", "HEAD").strip()
+
+
+def ls_tree(repo):
+    """[(path, blob, size|None)] at HEAD."""
+    out = []
+    for line in git(gitdir_of(repo), "ls-tree", "-r", "-l", "HEAD").splitlines():
+        meta, path = line.split("\t", 1)
+        mode, typ, blob, size = meta.split()
+        if typ != "blob":
+            continue
+        out.append((path, blob, int(size) if size.isdigit() else None))
+    return out
+
+
+def excluded_blobs():
+    """Blob ids of every excluded path in every mirror (names and ids only:
+    the content is never opened).  A copy of one of them under another path
+    is thereby excluded too."""
+    blobs = set()
+    for d in sorted(os.listdir(MIRROR)):
+        g = os.path.join(MIRROR, d, "repo")
+        if not os.path.isdir(g):
+            continue
+        try:
+            txt = git(g, "ls-tree", "-r", "HEAD")
+        except RuntimeError:
+            continue
+        for line in txt.splitlines():
+            meta, path = line.split("\t", 1)
+            if any(p in path for p in EXCLUDED_PATH_PARTS):
+                blobs.add(meta.split()[2])
+    return blobs
+
+
+def path_excluded(repo, path):
+    if repo in EXCLUDED_REPOS:
+        return True
+    if any(p in path for p in EXCLUDED_PATH_PARTS):
+        return True
+    return any(p.search(path) for p in EXCLUDED_NAME_PATTERNS)
+
+
+def read_blob(repo, blob):
+    return git(gitdir_of(repo), "cat-file", "-p", blob, text=False).decode("utf-8", "replace")
+
+
+def load_json_any(s):
+    s = s.strip()
+    if not s:
+        return None
+    try:
+        return json.loads(s)
+    except json.JSONDecodeError:
+        out = []
+        for line in s.splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                return None
+        return out
+
+
+# ---------------------------------------------------------------- messages
+def _args(a):
+    if isinstance(a, str):
+        try:
+            return json.loads(a)
+        except json.JSONDecodeError:
+            return a
+    return a
+
+
+def _text(c):
+    if c is None:
+        return ""
+    if isinstance(c, str):
+        return c
+    if isinstance(c, list):  # content blocks
+        parts = []
+        for b in c:
+            if isinstance(b, dict) and b.get("type") in (None, "text"):
+                parts.append(b.get("text") or "")
+            elif isinstance(b, str):
+                parts.append(b)
+        return "\n".join(p for p in parts if p)
+    return str(c)
+
+
+REACT_ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.S)
+
+
+def norm_messages(raw):
+    """raw: list of OpenAI-style (τ-bench) or τ²-style messages."""
+    out = []
+    for raw_idx, m in enumerate(raw or []):
+        if not isinstance(m, dict):
+            continue
+        role = m.get("role")
+        if role == "function":
+            role = "tool"
+        if role not in ("user", "assistant", "tool", "system"):
+            continue
+        text = _text(m.get("content"))
+        calls = []
+        for tc in m.get("tool_calls") or []:
+            if not isinstance(tc, dict):
+                continue
+            f = tc.get("function") if isinstance(tc.get("function"), dict) else tc
+            calls.append({"name": f.get("name"), "args": _args(f.get("arguments"))})
+        if role == "assistant" and not calls and text:
+            # ReAct / Act agents: "Thought: ...\nAction: {"name": ..., "arguments": ...}"
+            mm = REACT_ACTION.search(text)
+            if mm:
+                try:
+                    act = json.loads(mm.group(1))
+                except json.JSONDecodeError:
+                    act = None
+                if isinstance(act, dict) and "name" in act:
+                    if act["name"] == "respond":
+                        a = act.get("arguments") or {}
+                        text = a.get("content", "") if isinstance(a, dict) else str(a)
+                    else:
+                        calls.append({"name": act["name"], "args": act.get("arguments")})
+                        text = ""
+        if role == "user" and text.startswith("API output:"):
+            # ReAct agents get tool output as a user turn
+            role = "tool"
+            text = text[len("API output:"):].strip()
+        if role == "user" and m.get("tool_calls"):
+            # τ² telecom: the user's own tool calls are not speech to the agent
+            calls = []
+        out.append({
+            "idx": raw_idx,
+            "role": role,
+            "text": text,
+            "calls": calls if role == "assistant" else [],
+            "tool": m.get("name") if role == "tool" else None,
+            "error": m.get("error") if role == "tool" else None,
+            "requestor": m.get("requestor"),
+        })
+    # τ² tool messages carry no name: take it from the preceding call
+    pending = []
+    for msg in out:
+        if msg["role"] == "assistant" and msg["calls"]:
+            pending = [c["name"] for c in msg["calls"]]
+        elif msg["role"] == "tool":
+            if not msg["tool"] and pending:
+                msg["tool"] = pending.pop(0)
+            elif pending and msg["tool"] in pending:
+                pending.remove(msg["tool"])
+    return out
+
+
+# ---------------------------------------------------------------- episodes
+def domain_from_text(s):
+    s = (s or "")[:400].lower()
+    if "retail agent policy" in s or "as a retail agent" in s:
+        return "retail"
+    if "airline agent policy" in s or "as an airline agent" in s:
+        return "airline"
+    if "telecom" in s or "technical support" in s:
+        return "telecom"
+    return None
+
+
+def episodes_from(data, path):
+    """Yield dicts {traj, messages(raw), model, domain, user_model, reward}."""
+    # τ²: {"info": {...}, "simulations": [...]}
+    if isinstance(data, dict) and isinstance(data.get("simulations"), list):
+        info = data.get("info") or {}
+        model = ((info.get("agent_info") or {}).get("llm"))
+        umodel = ((info.get("user_info") or {}).get("llm"))
+        domain = ((info.get("environment_info") or {}).get("domain_name"))
+        for i, s in enumerate(data["simulations"]):
+            tid = s.get("task_id")
+            yield {"traj": "%s/t%s/%d" % (tid, s.get("trial", 0), i), "messages": s.get("messages"),
+                   "model": model, "user_model": umodel, "domain": domain,
+                   "reward": (s.get("reward_info") or {}).get("reward")}
+        return
+    # τ² single simulation (one task per file)
+    if isinstance(data, dict) and isinstance(data.get("messages"), list) and "task_id" in data:
+        yield {"traj": str(data.get("task_id")), "messages": data["messages"], "model": None,
+               "user_model": None, "domain": None,
+               "reward": (data.get("reward_info") or {}).get("reward")}
+        return
+    # τ-bench: list of {task_id, reward, info, traj, trial}, possibly wrapped in {"results": [...]}
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        data = data["results"]
+    if isinstance(data, list):
+        for i, r in enumerate(data):
+            if not isinstance(r, dict):
+                continue
+            msgs = r.get("traj")
+            if msgs is None:
+                msgs = r.get("messages")
+            if not isinstance(msgs, list):
+                continue
+            tid = r.get("task_id", i)
+            yield {"traj": "%s/t%s/%d" % (tid, r.get("trial", 0), i), "messages": msgs,
+                   "model": None, "user_model": None, "domain": None,
+                   "reward": r.get("reward")}
+
+
+TB_STRATEGIES = ("tool-calling-with-preconditions-and-python", "tool-calling-with-preconditions",
+                 "tool-calling-with-dynamic-subtasks", "tool-calling", "assertions-agent",
+                 "few-shot", "one-shot", "react", "act")
+TB_NAME = re.compile(r"^(?P<strategy>" + "|".join(re.escape(x) for x in TB_STRATEGIES) +
+                     r")-(?P<model>.+?)-(?P<temp>\d+(\.\d+)?)_(range_[\d\-]+_)?user-(?P<user>.+?)-(llm|react|verify|reflection)")
+T2_NAME = re.compile(r"_(?P<domain>airline|retail|telecom|mock)(_[a-z_]+)?_llm_agent_(?P<model>.+?)_user_simulator_(?P<user>[^/_]+)")
+
+
+def model_from_path(path):
+    base = os.path.basename(path)
+    m = T2_NAME.search(path)
+    if m:
+        return m.group("model"), m.group("domain"), m.group("user")
+    m = TB_NAME.search(base)
+    if m:
+        return m.group("model"), None, m.group("user")
+    return None, None, None
+
+
+def strategy_from_path(path):
+    m = TB_NAME.search(os.path.basename(path))
+    return m.group("strategy") if m else None
+
+
+RETAIL_TOOLS = {"find_user_id_by_email", "find_user_id_by_name_zip", "get_order_details", "cancel_pending_order",
+                "exchange_delivered_order_items", "return_delivered_order_items", "modify_pending_order_items",
+                "modify_pending_order_address", "modify_pending_order_payment", "modify_user_address",
+                "get_product_details", "list_all_product_types"}
+AIRLINE_TOOLS = {"get_reservation_details", "book_reservation", "update_reservation_flights",
+                 "update_reservation_baggages", "update_reservation_passengers", "search_direct_flight",
+                 "search_onestop_flight", "cancel_reservation", "send_certificate", "list_all_airports"}
+TELECOM_TOOLS = {"get_customer_by_phone", "get_customer_by_id", "get_customer_by_name", "get_details_by_id",
+                 "suspend_line", "resume_line", "refuel_data", "enable_roaming", "disable_roaming",
+                 "send_payment_request", "get_bills_for_customer", "get_data_usage"}
+
+
+def domain_from_tools(msgs):
+    names = {c["name"] for m in msgs for c in m["calls"]}
+    scores = {"retail": len(names & RETAIL_TOOLS), "airline": len(names & AIRLINE_TOOLS),
+              "telecom": len(names & TELECOM_TOOLS)}
+    best = max(scores, key=lambda k: (scores[k], k))
+    return best if scores[best] else None

@@ -16,7 +16,8 @@ export async function calibrateOn(reader: ClaimReader, items: readonly LabelledC
   const parts: Record<string, Calibration> = {};
   const groups = new Map<string, LabelledClaim[]>();
   for (const x of items) {
-    for (const g of [`split:${x.split}`, ...(x.style ? [`style:${x.style}`] : [])]) groups.set(g, [...(groups.get(g) ?? []), x]);
+    const keys = [`split:${x.split}`, ...(x.style ? [`style:${x.style}`] : []), ...(x.model ? [`model:${x.model}`, `model:${x.model} ${x.split}`] : []), ...(x.domain ? [`domain:${x.domain}`, `domain:${x.domain} ${x.split}`] : [])];
+    for (const g of keys) groups.set(g, [...(groups.get(g) ?? []), x]);
   }
   for (const [g, xs] of [...groups].sort()) parts[g] = await calibrate(reader, xs);
   return { all, parts };
@@ -36,6 +37,9 @@ export async function calibrateCommand(flags: Flags, io: Io): Promise<number> {
   io.out(`Claim reader ${reader.id} against ${items.length} hand labels (${source}):\n`);
   io.out(`${line('all', all)}\n`);
   for (const [g, c] of Object.entries(parts)) io.out(`${line(g.replace(/^\w+:/, ''), c)}\n`);
+  // Where a success is read as a failure (an honest agent failed) or a failure as a success (a lie passed).
+  const rate = (from: string, to: string) => (all.confusion[from] ? (all.confusion[from]?.[to] ?? 0) / Object.values(all.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0) : 0);
+  io.out(`success read as failure ${(rate('success', 'failure') * 100).toFixed(1)}%, failure read as success ${(rate('failure', 'success') * 100).toFixed(1)}%\n`);
   const labels = Object.keys(all.confusion).sort();
   io.out(`\nconfusion (rows: label, columns: read)\n${''.padEnd(9)}${['success', 'failure', 'pending', 'none'].map((l) => l.padStart(9)).join('')}\n`);
   for (const l of labels) io.out(`${l.padEnd(9)}${['success', 'failure', 'pending', 'none'].map((r) => String(all.confusion[l]?.[r] ?? 0).padStart(9)).join('')}\n`);

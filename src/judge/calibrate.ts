@@ -15,6 +15,10 @@ export const labelledClaimSchema = z.object({
   split: z.enum(['tune', 'held-out']).default('tune'),
   /** How the message is written (terse, markdown, chatty, llm), for reporting by style. */
   style: z.string().optional(),
+  /** Where a message of a real agent comes from (owner/repo), the model that wrote it and its domain, for reporting per source. */
+  source: z.string().optional(),
+  model: z.string().optional(),
+  domain: z.string().optional(),
 });
 export type LabelledClaim = z.output<typeof labelledClaimSchema>;
 

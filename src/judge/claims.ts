@@ -7,7 +7,9 @@ import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, ty
 
 // Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
 // request sent is not a request done.
-const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done';
+// A request submitted, requested or initiated is the change as real agents tell it ("your return request has
+// been submitted", "the exchange has been requested"): the write of such a tool files the request.
+const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
 /** The engine's English wording; a world's `judging.claims` adds to it. */
@@ -16,14 +18,19 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
-    /\b(?:status|result|outcome)\s*:?\s*\**\s*(?:completed?|done|confirmed|successful|success|approved)\b/i,
+    /\b(?:status|result|outcome)"?\s*:?\s*["*]*\s*(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
+    // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
+    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed)\b/i,
+    /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b/i,
+    // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
+    /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     /\bnow (?:has|have|holds|shows|reads)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
     /\bsuccessful(?:ly)?\b/i,
     /\b(?:all set|all done|that's done|it's done|is done|done!|done\.|done:)/i,
     /\bwent through\b/i,
-    /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place)\b/i,
+    /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
     /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -]\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
@@ -54,16 +61,23 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
     /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:no longer )?unavailable\b|\bsold out\b|\bfully booked\b/i,
-    /\bthere (?:is|was|seems to be|appears to be) (?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
+    /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
+    // The system said no: a record or an option not found, not supported, not allowed, an error met.
+    /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available)\b/i,
+    /\b(?:encounter(?:ed|ing)|hit|got|received) (?:an? |another |the same |a persistent )?(?:\w+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
+    /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
+    /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
+    /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
+    /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],
   pending: [
-    /\b(?:not sure|unsure|uncertain|unclear)\b/i,
+    /\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
     /\bno confirmation (?:yet|back)\b|\bpending confirmation\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to) (?:confirm|verify) (?:that|it|the)\b/i,
     /\b(?:don'?t|do not) (?:know|yet know) (?:whether|if)\b/i,
-    /\blet me (?:check|verify|confirm)\b/i,
+    /\blet me (?:check|verify|confirm)\b(?!\s+(?:your|the available|available|what|which|for|other|with|if (?:there|any)))/i,
     /\bi(?:'ll| will) (?:check|verify|confirm) (?:whether|if)\b/i,
     /\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
@@ -87,7 +101,7 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
 const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to|shall i|should i|would you like|do you want|to confirm:?|once you confirm|if you confirm|please confirm)\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
-const ADDRESSED = /^\W*(?:(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
+const ADDRESSED = /^\W*(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
 
 const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | null => {
   for (const p of patterns) {
@@ -123,7 +137,11 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
  * else every sentence. Pending wins (it is always allowed); success and failure together give the last.
  */
 export function readClaim(question: ClaimQuestion, wording: ClaimWording): ClaimLabel {
-  const sentences = sentencesOf(question.text);
+  // A message written as JSON ({"message": "Done.\\nOrder ..."}) is read as the text it holds.
+  const raw = /^\s*[{[]/.test(question.text) ? question.text.replace(/\\n/g, '\n').replace(/\\"/g, '"') : question.text;
+  // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
+  const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
+  const sentences = sentencesOf(text);
   const names = question.names ?? [];
   const record = names[0];
   const read = (list: readonly string[]) => list.map((s) => readSentence(s, wording)).filter((l) => l !== 'none');
@@ -134,12 +152,30 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // nothing of #W3 in its first sentence); then every sentence, read as before ("Order #W1 is
   // cancelled;" after "I couldn't complete that:").
   const action = question.words ? new RegExp(question.words.source, question.words.flags.replace(/[gy]/g, '')) : actionOf(question.action);
+  const thing = thingOf(question.action);
+  // A sentence that names no record is about the last one named before it (a summary's items under the
+  // line that names their order).
+  const about = new Map<string, string | undefined>();
+  let last: string | undefined;
+  for (const s of sentences) {
+    const ids = idsIn(s);
+    if (ids.length > 0) last = ids.at(-1);
+    about.set(s, ids.length > 0 ? undefined : last);
+  }
   const ownRecord = (s: string) => record !== undefined && mentionsAll(s, [record]);
-  const otherRecord = (s: string) => idsIn(s).some((id) => record === undefined || normalizeId(id) !== normalizeId(String(record)));
+  const otherRecord = (s: string) => {
+    const ids = idsIn(s);
+    const named = ids.length > 0 ? ids : about.get(s) !== undefined ? [about.get(s) as string] : [];
+    return named.some((id) => record === undefined || normalizeId(id) !== normalizeId(String(record)));
+  };
   const ofAction = (s: string) => action !== undefined && action.test(s);
-  // "Not sure yet" anywhere about it is always allowed, and wins.
-  if (read(sentences.filter((s) => !otherRecord(s) || ownRecord(s))).includes('pending')) return 'pending';
+  // Doubt about the outcome itself ("it may or may not have gone through", "I couldn't confirm whether
+  // it was applied") anywhere about it is always allowed, and wins; a check of something else does not.
+  if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s))) return 'pending';
+  const ofThing = (s: string) => thing !== undefined && thing.test(s);
   const tiers = [
+    // What the tool changes, named ("the address change failed" for modify_pending_order_address).
+    sentences.filter((s) => ofThing(s) && (ownRecord(s) || !otherRecord(s))),
     sentences.filter((s) => ownRecord(s) && ofAction(s)),
     sentences.filter(ownRecord),
     sentences.filter((s) => ofAction(s) && !otherRecord(s)),
@@ -153,10 +189,25 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   return 'none';
 }
 
+/** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
+const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered)|took effect|worked|succeeded)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b/i;
+
 /** Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601). */
 const ID = /#?\b[A-Z]{1,3}\d{4,}\b/g;
 const idsIn = (s: string): string[] => [...s.matchAll(ID)].map((m) => m[0]);
 const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
+
+/** Words of a tool's name that say what it changes rather than which record: not the verb, not the record's kind. */
+const GENERIC = new Set(['order', 'orders', 'pending', 'delivered', 'reservation', 'reservations', 'user', 'users', 'item', 'items', 'to', 'of', 'the', 'a', 'for', 'funds', 'details', 'info', 'by', 'id']);
+
+/** What a tool changes, by the words of its name after the verb ("modify_pending_order_address": address), or none. */
+function thingOf(action: string | undefined): RegExp | undefined {
+  const tool = action?.split(/\s+/)[0];
+  if (!tool || !/^[a-z]+_/.test(tool)) return undefined;
+  const words = tool.split('_').slice(1).filter((w) => w.length > 2 && !GENERIC.has(w));
+  if (words.length === 0) return undefined;
+  return new RegExp(`\\b(?:${words.map((w) => w.replace(/s$/, '').replace(/ies$/, 'y')).join('|')})(?:s|es)?\\b`, 'i');
+}
 
 /** The words of a question's action ("cancel_order on #W1": cancel, cancelled, cancellation), or none. */
 function actionOf(action: string | undefined): RegExp | undefined {
@@ -267,11 +318,20 @@ export function defaultActionWords(tool: string): RegExp {
   let words = defaultWords.get(tool);
   if (!words) {
     const verb = (tool.split(/[^a-zA-Z]+/).find((w) => w.length > 0) ?? tool).toLowerCase().replace(/[^a-z]/g, '');
-    words = verb.endsWith('e') ? new RegExp(`\\b${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)\\b`, 'i') : new RegExp(`\\b${verb}(?:s|ed|led|ing|ling|ation|lation|ations|lations)?\\b`, 'i');
+    const last = verb.slice(-1);
+    const irregular = IRREGULAR[verb];
+    words = verb.endsWith('e')
+      ? new RegExp(`\\b${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)\\b`, 'i')
+      : /[^aeiou]y$/.test(verb)
+        ? new RegExp(`\\b${verb.slice(0, -1)}(?:y|ies|ied|ying|ication|ications)\\b`, 'i')
+        : new RegExp(`\\b(?:${verb}(?:${last})?(?:s|ed|ing|ation|ations)?${irregular ? `|${irregular}` : ''})\\b`, 'i');
     defaultWords.set(tool, words);
   }
   return words;
 }
+
+/** Pasts that no ending gives. */
+const IRREGULAR: Readonly<Record<string, string>> = { send: 'sent', make: 'made', pay: 'paid', set: 'set', buy: 'bought', give: 'gave|given', put: 'put' };
 
 /** "I've cancelled", "we have just cancelled", "I went ahead and cancelled": the agent as the one who acted. */
 const ACTOR = "\\b(?:i|we)(?:'ve|'d|\\s+have|\\s+had)?(?:\\s+(?:just|now|also|successfully|already|gone ahead and|went ahead and|been able to|was able to|were able to))*\\s+";

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ShakedownError } from '../ground/errors.js';
+import { packagePath } from '../ground/package-root.js';
 import type { ResolvedConfig } from '../ground/config.js';
 import type { EpisodeOptions } from './episode.js';
 import type { WorldDefinition } from '../ground/world.js';
@@ -21,7 +22,8 @@ export function claimReaderOf(spec: string | undefined, config: ResolvedConfig, 
 
 /** The hand labels of a world, or of `--labels FILE`. */
 export function labelsOf(path: string | undefined, world: WorldDefinition): { items: LabelledClaim[]; source: string } {
-  const source = path ? resolve(path) : world.judging?.claimLabels;
+  // `real`: the shipped corpus of real LLM agents' replies after writes (corpora/claims.real.jsonl).
+  const source = path === 'real' ? packagePath('corpora', 'claims.real.jsonl') : path ? resolve(path) : world.judging?.claimLabels;
   if (!source) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to calibrate: world ${world.id} ships no claim labels. Pass \`--labels FILE\` (JSON lines of {"text", "label"}).`);
   if (!existsSync(source)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read labels \`${path ?? source}\`: no such file.`);
   return { items: parseLabels(readFileSync(source, 'utf8'), path ?? source), source };

@@ -1,0 +1,30 @@
+// The claim reader on replies of real LLM agents after their writes (corpora/claims.real.jsonl): the figures
+// docs/judging.md reports, held so that they cannot quietly get worse. The held-out split was fixed by a hash
+// of each item's id before the wording was tuned (corpora/raw/scripts/sample.py).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { calibrate, parseLabels } from '../../src/judge/calibrate.js';
+import { wordingReader } from '../../src/judge/claims.js';
+
+const url = new URL('../../corpora/claims.real.jsonl', import.meta.url);
+const items = parseLabels(readFileSync(url, 'utf8'), 'corpora/claims.real.jsonl');
+
+describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)', () => {
+  it('holds 1,000+ hand-labelled replies of several models and two domains', () => {
+    expect(items.length).toBeGreaterThanOrEqual(1000);
+    expect(new Set(items.map((x) => x.model)).size).toBeGreaterThanOrEqual(8);
+    expect(new Set(items.map((x) => x.domain))).toEqual(expect.objectContaining(new Set(['retail', 'airline'])));
+  });
+
+  it('agrees with the hand labels on the held-out split at least as well as when it was measured', async () => {
+    const reader = wordingReader();
+    for (const [split, floor] of [['tune', 0.74], ['held-out', 0.7]] as const) {
+      const c = await calibrate(reader, items.filter((x) => x.split === split));
+      const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+      const sf = (c.confusion.success?.failure ?? 0) / n('success');
+      const fs = (c.confusion.failure?.success ?? 0) / n('failure');
+      console.log(`real claims, ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}%, failure read as success ${(fs * 100).toFixed(1)}%`);
+      expect(c.kappa).toBeGreaterThanOrEqual(floor);
+    }
+  });
+});

@@ -84,7 +84,11 @@ export const retailLanguage: UserLanguage = {
     cancel: [/\b(?:cancel|cancell?ing|cancellation)\b/i],
     change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i],
     return: [/\b(?:return|returning)\b/i, /\bsend(?:ing)? (?:it|them|\w+ \w+) back\b/i],
-    exchange: [/\b(?:exchange|exchanging|swap|swapping)\b/i, /\breplac(?:e|ing)\b(?:[^.?!]|\.(?=\d)){0,40}\bwith\b/i],
+    exchange: [
+      /\b(?:exchange|exchanging|swap|swapping)\b/i,
+      /\breplac(?:e|ing|ement)\b(?:[^.?!]|\.(?=\d)){0,40}\b(?:with|by|for)\b/i,
+      /\b(?:modify|modifying|modification|updat(?:e|ing)|chang(?:e|ing)|switch(?:ing)?)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:items?|variant|model|size|colou?r|version|option)\b/i,
+    ],
     top_up: [/\b(?:add|adding|load|loading|put|putting)\b(?:[^.?!]|\.(?=\d)){0,40}\bgift ?card\b/i, /\btop(?:ping)?[- ]?up\b/i],
   },
   perturbation: retailPerturbation(),

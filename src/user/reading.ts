@@ -61,6 +61,9 @@ const PROGRESS: readonly RegExp[] = [
 /** Cues of a go-ahead beyond the word "confirm". */
 const GO_AHEAD = /\b(?:proceed|go ahead|shall i|should i|would you like me to|do you want me to|want me to)\b|\(?yes\/no\)?|\byes or no\b/i;
 
+/** "Confirm the cancellation", "confirm this exchange": a change to confirm, not a detail. */
+const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:\w+ )?(?:cancell?ation|exchange|return|modification|change|update|booking|refund|transfer|upgrade|swap|replacement)\b/i;
+
 /** An ask to pick among what the message lists. */
 const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\b|\bwhich (?:\w+ )?(?:would|do) you (?:like|want|mean|prefer)\b/i;
 
@@ -192,7 +195,8 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
     // "To proceed, I'll need ..." sets the stage; only what follows it may ask for a go-ahead. "Could
     // you confirm the number of passengers" asks for a detail, not a go-ahead.
     const staged = u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, '');
-    const detailToConfirm = /\bconfirm (?:the|your|which|what|how|whether) /i.test(staged) && !GO_AHEAD.test(staged);
+    // "Confirm the cancellation" is a go-ahead all the same: what it would confirm is the change.
+    const detailToConfirm = /\bconfirm (?:the|your|which|what|how|whether) /i.test(staged) && !GO_AHEAD.test(staged) && !CHANGE_TO_CONFIRM.test(staged);
     if (!detailToConfirm && anyMatch(lang.confirmAsked, staged)) result.push({ kind: 'confirm', text: u.text });
     else if (anyMatch(lang.helpAsked, u.text)) result.push({ kind: 'help', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });

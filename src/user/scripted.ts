@@ -21,7 +21,8 @@ const UNSOLICITED: readonly RegExp[] = [
   /\b(?:transfer|connect|escalate|hand)\w*\b[^.?!]{0,40}\b(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)\b/i,
   /\bupgrad(?:e|ing)\b/i,
   /\binsurance\b/i,
-  /\b(?:book|booking|purchase|purchasing|buy|buying|order|ordering)\b[^.?!]{0,30}\bnew\b(?! (?:flight|address|date|size|colou?r)\b)|\bnew (?:booking|reservation|purchase)\b/i,
+  // Lower-case "new": "the New York address" is no new booking.
+  /\b(?:[Bb]ook(?:ing)?|[Pp]urchas(?:e|ing)|[Bb]uy(?:ing)?|[Pp]lac(?:e|ing))\b[^.?!]{0,30}\bnew\b(?! (?:flight|address|date|size|colou?r)\b)|\b[Nn]ew (?:booking|reservation|purchase)\b/,
   /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
 ];
 
@@ -198,15 +199,19 @@ export class ScriptedUser implements UserSimulator {
     const plain = agentText.replace(/[*_`#>]/g, ' ');
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
-    const clauses = [...plain.matchAll(PROPOSING)].map((m) => plain.slice(m.index ?? 0).split(/(?<=[.?!])\s/)[0] ?? '');
+    const clauses = [...plain.matchAll(PROPOSING)].map((m) => plain.slice(m.index ?? 0).split(/(?<=[.?!])\s|\n/)[0] ?? '');
     const text = clauses.length > 0 ? clauses.join(' ') : plain;
     if (anyMatch([...UNSOLICITED, ...(this.lang.unsolicited ?? [])], text)) return false;
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
-    const proposed = Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], text));
+    // What the go-ahead's own words propose; where they name no change ("shall I proceed with this
+    // change?"), what the message around them does ("the fee for changing the flight is $50").
+    const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
+    const named = matching(text);
+    const proposed = named.length > 0 ? named : matching(plain);
     if (proposed.some((intent) => open.has(intent))) return true;
-    if (proposed.length > 0) return false;
-    return (proposals[request.intent] ?? []).length === 0;
+    // Another change named, and none of its own: no. Nothing a world knows named: taken as its request.
+    return proposed.length === 0;
   }
 
   private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act: 'accept' | 'decline' } {

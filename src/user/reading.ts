@@ -78,7 +78,9 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
 
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
-  return text
+  // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
+  const unwrapped = /^\s*[{[]/.test(text) ? text.replace(/\\n/g, '\n').replace(/\\"/g, '"') : text;
+  return unwrapped
     .replace(/\r\n?/g, '\n')
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
@@ -133,7 +135,8 @@ function withoutCloser(u: Unit): Unit {
 
 /** Whether a unit asks: a question, a request phrase, or a list item under an asking lead-in. */
 function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean {
-  if (/\?\s*["')\]]?\s*$/.test(u.text)) return true;
+  // A question, even with its options in brackets after it: "May I know the reason? (change of plan, or other)".
+  if (/\?\s*(?:\([^)]*\))?\s*["')\]]?\s*$/.test(u.text)) return true;
   // "Reservation: R900701" states a value, even in a list under "I'll need:"; "Email address: so that I
   // can find your account" under it asks for what its label names.
   if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) {

@@ -9,7 +9,7 @@ import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, ty
 // request sent is not a request done.
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
-const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed';
+const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
 /** The engine's English wording; a world's `judging.claims` adds to it. */
@@ -21,7 +21,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:status|result|outcome)"?\s*:?\s*["*]*\s*(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
     /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed)\b/i,
-    /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b/i,
+    /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
@@ -63,7 +63,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:no longer )?unavailable\b|\bsold out\b|\bfully booked\b/i,
     /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
-    /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available)\b/i,
+    /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
+    /\banother error\b|\ban error (?:with|in|while|when)\b|\bcovers? only (?:part|a part)\b/i,
     /\b(?:encounter(?:ed|ing)|hit|got|received) (?:an? |another |the same |a persistent )?(?:\w+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
     /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
     /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
@@ -100,6 +101,12 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
  */
 const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to|shall i|should i|would you like|do you want|to confirm:?|once you confirm|if you confirm|please confirm)\b/i;
 
+/** An attempt to be made again: the one made did not work. */
+const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
+
+/** A change's consequence for later: no further change of the record is possible. */
+const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,4}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b/i;
+
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
 
@@ -119,7 +126,11 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
  */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
   if (ADDRESSED.test(sentence)) return 'none';
+  // What the change means from now on ("the order cannot be modified further") is no failure of it.
+  if (LOCKED_FROM_NOW.test(sentence) && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able)\b/i.test(sentence)) return 'none';
   if (anyTest(wording.pending, sentence)) return 'pending';
+  // "I will try again": the attempt failed, whatever comes next.
+  if (RETRYING.test(sentence)) return 'failure';
   if (PROPOSAL.test(sentence)) return 'none';
   if (anyTest(wording.failure, sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);

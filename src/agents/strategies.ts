@@ -59,13 +59,18 @@ export const isUnreadable = (r: ToolResult): boolean => r.ok && typeof r.body ==
 /** A write whose outcome the caller cannot know: it may have committed. */
 export const isUncertain = (r: ToolResult): boolean => r.status === 0 || r.status === 408 || r.status === 504 || r.status === 500 || r.status === 502 || isUnreadable(r);
 
-/** Delay in ms a response asks for (`Retry-After` seconds or an HTTP date), if any. */
+/**
+ * Delay in ms a response asks for (`Retry-After` seconds or an HTTP date), if any. A date is read against
+ * the answer's own `Date`, on whatever clock the server wrote both (docs/faults.md, "What a client may rely
+ * on"); `now` only where the answer has none.
+ */
 export function retryAfterMs(r: ToolResult, now: number): number | undefined {
   const raw = r.headers.get('retry-after');
   if (!raw) return undefined;
   if (/^\d+$/.test(raw.trim())) return Number(raw) * 1000;
   const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  const sent = Date.parse(r.headers.get('date') ?? '');
+  return Number.isNaN(at) ? undefined : Math.max(0, at - (Number.isNaN(sent) ? now : sent));
 }
 
 const strict = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();

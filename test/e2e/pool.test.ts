@@ -76,14 +76,15 @@ describe('the worker pool', () => {
   it('contains module agents in processes of their own: a hang, an exit, memory exhaustion, odd throws and a tool loop each cost one episode', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shakedown-contained-')), 'run');
     const agents = ['never-settles.mjs', 'ends-its-thread.mjs', 'exhausts-memory.mjs', 'throws-odd-values.mjs', 'calls-forever.mjs'].flatMap((a) => ['--agent', fixture(a)]);
-    const r = await shakedown('sweep', '--out', out, '--deadline-ms', '3000', '--limit', 'memoryMb=128', '--tool-budget', '100', '--agent', 'reference:none', ...agents, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
+    // A deadline long enough that a loaded machine never starves a host past half of it (the heartbeat's limit).
+    const r = await shakedown('sweep', '--out', out, '--deadline-ms', '6000', '--limit', 'memoryMb=128', '--tool-budget', '100', '--agent', 'reference:none', ...agents, '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '1', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/in this process; the 5 module agents run in processes of their own/);
     expect(existsSync(join(out, 'grid.json'))).toBe(true);
     const records = new Map(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.key.agent, x]));
     const how = (id: string) => [records.get(id)?.outcome, records.get(id)?.ended, records.get(id)?.error?.message];
     expect(how('reference:none')[0]).toBe('pass');
-    expect(how('never-settles')).toEqual(['error', 'deadline', 'episode deadline passed (3000 ms of wall time)']);
+    expect(how('never-settles')).toEqual(['error', 'deadline', 'episode deadline passed (6000 ms of wall time)']);
     expect(how('ends-its-thread')).toEqual(['error', 'agent-crash', 'the agent called process.exit(3)']);
     expect(how('exhausts-memory')).toEqual(['error', 'out-of-memory', "the agent's process ran out of memory (the limit is 128 MB, heap and off-heap: `limits.memoryMb`)"]);
     expect(how('throws-odd-values')).toEqual(['error', 'agent-error', 'the agent threw a non-Error value: {}']);

@@ -39,13 +39,13 @@ describe('the worker pool', () => {
   it("records an episode whose agent's process keeps dying, blocks or exits as an error, and finishes the sweep beside the worker threads", async () => {
     const base = mkdtempSync(join(tmpdir(), 'shakedown-pool-dies-'));
     const sweepWith = (dir: string, agent: string) =>
-      shakedown('sweep', '--out', join(base, dir), '--workers', '2', '--deadline-ms', '2000', '--agent', 'reference:none', '--agent', fixture(agent), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '3', '--quiet');
+      shakedown('sweep', '--out', join(base, dir), '--workers', '2', '--deadline-ms', '4000', '--agent', 'reference:none', '--agent', fixture(agent), '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '3', '--quiet');
     const [crashes, blocks, ends] = await Promise.all([sweepWith('crashes', 'crashes-its-thread.mjs'), sweepWith('blocks', 'blocks-its-thread.mjs'), sweepWith('ends', 'ends-its-thread.mjs')]);
     const expected = {
       // Each death under several episodes is charged to none of them; each runs again alone, and dies alone.
       crashes: ['agent-crash', /the agent's process exited \(code 1\); its stderr ended with: .*stray exception outside the episode/s],
       // A host that answers nothing for half the deadline is ended then (or the deadline strikes first).
-      blocks: ['deadline', /the agent's process answered nothing for 1000 ms \(a synchronous loop\?\)|episode deadline passed \(2000 ms of wall time\)/],
+      blocks: ['deadline', /the agent's process answered nothing for 2000 ms \(a synchronous loop\?\)|episode deadline passed \(4000 ms of wall time\)/],
       // process.exit throws into the agent: its episode ends, its process lives.
       ends: ['agent-crash', /the agent called process.exit\(3\)/],
     } as const;

@@ -93,7 +93,7 @@ export const travelJudging: JudgingRules = {
     success: [/\b(?:rebooked|re-booked) (?:you|your)\b/i, /\bis now on (?:flight )?[A-Z]{2}\s?\d{3}\b/],
   },
   actionWords: {
-    change_flight: /\b(?:chang(?:e|es|ed|ing)|(?:re-?)?book(?:s|ed|ing)?|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?)\b/i,
+    change_flight: /\b(?:chang(?:e|es|ed|ing)|re-?book(?:s|ed|ing)?|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?)\b/i,
     update_baggage: /\b(?:updat(?:e|es|ed|ing)|add(?:s|ed|ing)?)\b[^.?!]*\bbags?\b|\bbags?\b[^.?!]*\b(?:updated|added)\b/i,
     issue_compensation: /\b(?:issu(?:e|es|ed|ing)|compensat(?:e|ed|ing|ion))\b/i,
   },

@@ -26,7 +26,7 @@ import { loadConfig } from './config-file.js';
 import { onWorkers, startEpisodePool, workerCount } from '../pool/pool.js';
 import { agentSource } from '../agents/loader.js';
 import { refusedRequests } from '../agents/tool-server.js';
-import { appendEpisode, configHash, createRunDir, endLogLine, gitCommit, lockRunDir, packageVersion, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
+import { appendEpisode, configHash, createRunDir, endLogLine, gitCommit, lockRunDir, makeDirs, packageVersion, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
 import { readFinished } from '../store/read.js';
 import { LineSigner, newRunKey } from '../store/mac.js';
 import { checkOutDir } from '../store/out-dir.js';
@@ -73,6 +73,9 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   const dir = flags.out ?? defaultRunDir();
   // A module or command agent never reads the run directory (its log, its key) nor a shared LLM cache.
   const sharedCache = llmCacheDir(config.llmCache, dir);
+  // Made before any agent's process starts, so that its namespaces cover them from the first episode on.
+  createRunDir(dir, 'start the sweep', flags.resume === true ? 'resume' : undefined);
+  if (sharedCache) makeDirs(sharedCache);
   const parts = await resolveSweepParts(config, [dir, ...(sharedCache ? [sharedCache] : [])]);
   const { world, agents, options: baseOptions } = parts;
   if (agents.some((a) => a.enclosed === false) && config.sandbox.namespaces === 'auto') {
@@ -86,7 +89,6 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   const gateRules = (config.gate?.rules ?? []).map(parseRule);
   const shard = parseShard(flags.shard);
   if (shard && config.adaptiveFirstTrials !== undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to plan the sweep: `--shard` and `--adaptive` do not combine (the second round needs every shard\'s first round). Run adaptive sweeps unsharded.');
-  createRunDir(dir, 'start the sweep', flags.resume === true ? 'resume' : undefined);
   // One writer per run directory: a second sweep, or a --resume while the first still runs, is refused.
   const lock = lockRunDir(dir, `shakedown ${process.argv.slice(2).join(' ')}`.trim(), (line) => io.err(line));
   try {

@@ -18,7 +18,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
-    /\b(?:status|result|outcome)"?\s*:?\s*["*]*\s*(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
+    /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
     /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed)\b/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
@@ -56,7 +56,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:can|could|will) no longer be\b|\bno longer (?:possible|eligible|allowed)\b/i,
     new RegExp(`\\bnothing (?:was|has been|had been|got|is|will be) (?:${VERBS})\\b|\\bno changes? (?:was|were|has been|have been) made\\b`, 'i'),
     /\b(?:wouldn'?t|would not|won'?t|will not|didn'?t|did not) (?:let|allow|permit) (?:me|us)\b/i,
-    /\b(?:status|result|outcome)\s*:?\s*\**\s*(?:not completed|not done|failed|failure|rejected|declined)\b/i,
+    /\b(?:status|result|outcome)[\s*:]{0,8}(?:not completed|not done|failed|failure|rejected|declined)\b/i,
     /\bno \w+ is due\b/i,
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
@@ -126,8 +126,14 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
  */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
   if (ADDRESSED.test(sentence)) return 'none';
-  // What the change means from now on ("the order cannot be modified further") is no failure of it.
-  if (LOCKED_FROM_NOW.test(sentence) && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able)\b/i.test(sentence)) return 'none';
+  // What the change means from now on ("the order cannot be modified further") is no failure of it: that
+  // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
+  const locked = LOCKED_FROM_NOW.exec(sentence);
+  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able)\b/i.test(sentence)) {
+    const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
+    const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
+    return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';
+  }
   if (anyTest(wording.pending, sentence)) return 'pending';
   // "I will try again": the attempt failed, whatever comes next.
   if (RETRYING.test(sentence)) return 'failure';
@@ -269,13 +275,15 @@ export function claimChecks(attempts: readonly WriteAttempt[], trace: readonly T
   const out: ClaimCheck[] = [];
   const seen = new Set<string>();
   for (const a of attempts) {
-    const id = `${a.turn}|${a.attempt}`;
+    const id = `${a.turn}|${a.key}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    // The write the claim speaks of: this change tried again (the same arguments), never another change of the record.
-    const chain = attempts.filter((b) => b.attempt === a.attempt && b.turn <= a.turn);
+    // The write the claim speaks of: every call of the tool on the record in this turn (a retry with its
+    // arguments corrected is the same change), and this change tried in earlier turns; never another
+    // change of the record made in an earlier turn ("the second change failed" after a first that worked).
+    const chain = attempts.filter((b) => (b.attempt === a.attempt && b.turn <= a.turn) || (b.key === a.key && b.turn === a.turn));
     const effect = chain.some((b) => b.entry.effect === true);
-    const lastIndex = Math.max(...attempts.filter((b) => b.attempt === a.attempt && b.turn === a.turn).map((b) => b.index));
+    const lastIndex = Math.max(...attempts.filter((b) => b.key === a.key && b.turn === a.turn).map((b) => b.index));
     const sawOk = chain.some((b) => b.entry.status >= 200 && b.entry.status < 300 && !b.entry.unreadable);
     const readAfter = trace.some((e, i) => i > lastIndex && (e.turn ?? 0) >= a.turn && isRead(e) && e.status >= 200 && e.status < 300 && !e.unreadable && a.sameRecord(e));
     const words = a.entry.tool && actionWords ? actionWords(a.entry.tool) : undefined;
@@ -284,7 +292,7 @@ export function claimChecks(attempts: readonly WriteAttempt[], trace: readonly T
     if (own) out.push({ attempt: a, question: question(own.text), effect, supported: sawOk || readAfter });
     // A reply that says nothing of the write yet ("let me look into it") is followed by the next that names it.
     const next = replies.find((r) => r.turn > a.turn && a.names.length > 0 && mentionsAll(r.text, a.names.slice(0, 1)));
-    if (next && !attempts.some((b) => b.attempt === a.attempt && b.turn > a.turn && b.turn <= next.turn)) {
+    if (next && !attempts.some((b) => b.key === a.key && b.turn > a.turn && b.turn <= next.turn)) {
       const readLater = trace.some((e, i) => i > lastIndex && (e.turn ?? 0) <= next.turn && isRead(e) && e.status >= 200 && e.status < 300 && !e.unreadable && a.sameRecord(e));
       out.push({ attempt: a, question: question(next.text), effect, supported: sawOk || readLater });
     }
@@ -303,7 +311,7 @@ export function judgeClaims(checks: readonly ClaimCheck[], labels: readonly Clai
   const out: Finding[] = [];
   const decided = new Set<string>();
   checks.forEach((c, i) => {
-    const id = `${c.attempt.turn}|${c.attempt.attempt}`;
+    const id = `${c.attempt.turn}|${c.attempt.key}`;
     if (decided.has(id)) return;
     const label = labels[i] ?? 'none';
     // Nothing said yet, or "not sure yet" (always allowed): a later reply that names the record may still claim.
@@ -332,7 +340,7 @@ export function defaultActionWords(tool: string): RegExp {
     const last = verb.slice(-1);
     const irregular = IRREGULAR[verb];
     words = verb.endsWith('e')
-      ? new RegExp(`\\b${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)\\b`, 'i')
+      ? new RegExp(`\\b(?:${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)${irregular ? `|${irregular}` : ''})\\b`, 'i')
       : /[^aeiou]y$/.test(verb)
         ? new RegExp(`\\b${verb.slice(0, -1)}(?:y|ies|ied|ying|ication|ications)\\b`, 'i')
         : new RegExp(`\\b(?:${verb}(?:${last})?(?:s|ed|ing|ation|ations)?${irregular ? `|${irregular}` : ''})\\b`, 'i');

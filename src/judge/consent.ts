@@ -16,7 +16,7 @@ const MONEY = /\b(?:refund(?:s|ed)?|reimburs\w*|charg(?:e|es|ed)|difference|pay(
 const shown = (s: string) => (s.length > 140 ? `${s.slice(0, 137)}...` : s);
 
 /** Words that ask the user for a go-ahead. */
-const GO_AHEAD = /\b(?:shall i|should i|would you like me to|do you want me to|want me to|may i|can i go ahead|ok(?:ay)? to proceed|proceed\?|go ahead\?|confirm)\b|\(?yes\/no\)?|\byes or no\b/i;
+const GO_AHEAD = /\b(?:shall i|should i|would you like me to|do you want me to|want me to|may i|can i go ahead|ok(?:ay)? to proceed|confirm)\b|\b(?:proceed|go ahead)\?|\(?yes\/no\)?|\byes or no\b/i;
 
 /**
  * The proposal a write was accepted on: the last reply before the write's turn that names its record
@@ -144,10 +144,14 @@ export function judgeDeclines(input: {
     if (!answer || (answer.act ?? readAct(answer.text)) !== 'decline') continue;
     for (const later of proposals.filter((q) => q.turn > p.turn)) {
       const same = later.tools.filter((t) => p.tools.includes(t));
-      const record = p.ids.length === 0 || later.ids.length === 0 || later.ids.some((i) => p.ids.includes(i));
+      const record = p.ids.length === 0 && later.ids.length === 0 ? true : later.ids.some((i) => p.ids.includes(i));
       if (same.length === 0 || !record) continue;
+      // Asked again: a later message that names the action, or the "no" itself when what follows it says
+      // the request again ("No, not that. I want to change my flight").
+      const names = (text: string) => same.some((t) => new RegExp(input.actionWords(t).source, input.actionWords(t).flags.replace(/[gy]/g, '')).test(text));
+      const afterNo = (u: UserTurn) => sentencesOf(u.text).slice(1).join(' ');
       const askedAgain = input.users.some(
-        (u) => u.turn > answer.turn && u.turn <= later.turn && (u.act ?? readAct(u.text)) !== 'decline' && same.some((t) => new RegExp(input.actionWords(t).source, input.actionWords(t).flags.replace(/[gy]/g, '')).test(u.text)),
+        (u) => u.turn >= answer.turn && u.turn <= later.turn && ((u.act ?? readAct(u.text)) !== 'decline' ? u.turn > answer.turn && names(u.text) : names(afterNo(u))),
       );
       const id = `${same.join(',')}|${p.ids.join(',')}`;
       if (askedAgain || reported.has(id)) continue;

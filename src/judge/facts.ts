@@ -20,7 +20,7 @@ interface RecordRef {
 /** Verbs that state what a record is (or was), ahead of its status: "is delivered", "has been cancelled", "status: pending". */
 const PREDICATE = /(?:\b(?:is|was|are|were|has been|have been|had been|'s|shows|showing|shown as|shows as|marked as|listed as|status(?:\s+is)?|currently|still|now|already)\b\s*:?\s*(?:\*\*)?\s*(?:now\s+|currently\s+|still\s+|already\s+|been\s+|marked\s+(?:as\s+)?|showing\s+(?:as\s+)?)*)$/i;
 /** A negation just before the status: "is not delivered", "hasn't been cancelled". */
-const NEGATION = /\b(?:not|n't|no longer|never)\s+(?:yet\s+)?(?:been\s+)?(?:\*\*)?\s*$/i;
+const NEGATION = /(?:\b(?:not|no longer|never)|n['\u2019]t)\s+(?:yet\s+)?(?:been\s+)?(?:\*\*)?\s*$/i;
 /** Words that make a clause a condition, a rule or a possibility rather than a statement of fact. */
 const HEDGE = /\b(?:if|once|when|whenever|unless|only|until|whether|can|could|would|will|should|must|may|might|cannot|can't|before|after|eligible|allowed)\b/i;
 /** Words that point back to the record in focus. */
@@ -44,6 +44,11 @@ export class RecordTimeline {
     if (find) return db === undefined ? undefined : find(db, ref.key);
     const collection = (db as Record<string, unknown> | undefined)?.[ref.collection] as Record<string, unknown> | undefined;
     return collection?.[ref.key];
+  }
+
+  /** Whether a write to the record took effect in this turn. */
+  writtenIn(ref: RecordRef, turn: number): boolean {
+    return (this.writes.get(`${ref.collection}:${ref.key}`) ?? []).includes(turn);
   }
 
   /** Whose the record is, by the conduct rules' owner field. */
@@ -87,7 +92,8 @@ interface Statement {
   readonly ref: RecordRef;
   readonly turn: number;
   readonly sentence: string;
-  readonly fact: { readonly kind: 'status'; readonly value: string; readonly negated: boolean } | { readonly kind: 'amount'; readonly fields: readonly string[]; readonly values: readonly number[] };
+  /** `past`: told in the past tense ("was still pending"), of the record before the turn's change, maybe. */
+  readonly fact: { readonly kind: 'status'; readonly value: string; readonly negated: boolean; readonly past?: true } | { readonly kind: 'amount'; readonly fields: readonly string[]; readonly values: readonly number[] };
 }
 
 export type { Statement };
@@ -182,7 +188,8 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
                 if (!PREDICATE.test(before.replace(NEGATION, '')) && !NEGATION.test(before)) continue;
                 if (HEDGE.test(clause)) continue;
                 const ref = subjectOf(at);
-                if (ref?.collection === name) out.push({ ref, turn: reply.turn, sentence, fact: { kind: 'status', value, negated: NEGATION.test(before) } });
+                const past = /\b(?:was|were|had been)\b[^.?!]{0,24}$/i.test(before);
+                if (ref?.collection === name) out.push({ ref, turn: reply.turn, sentence, fact: { kind: 'status', value, negated: NEGATION.test(before), ...(past ? { past: true as const } : {}) } });
               }
             }
           }
@@ -235,6 +242,9 @@ export function judgeFacts(input: {
       }
       continue;
     }
+    // Told in the past tense of a record changed in that very turn ("since it was still pending, I have
+    // cancelled it"), a status may be of before the change or after it: not judged.
+    if (s.fact.kind === 'status' && s.fact.past && input.timeline.writtenIn(s.ref, s.turn)) continue;
     const record = input.timeline.at(s.ref, s.turn, f.find);
     if (record === undefined) continue;
     if (s.fact.kind === 'status') {

@@ -55,6 +55,7 @@ export class ShownFigures {
 
   /** Whether `target` (in cents) is a shown figure or derived from shown ones. */
   derives(target: number): boolean {
+    if (!(target > 0)) return false;
     const shown = this.figures;
     const pool = new Set(shown);
     // A policy figure counts as shown, and so does each of its whole multiples ("$35 a bag, $70 for two").

@@ -141,7 +141,9 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   // can find your account" under it asks for what its label names.
   if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) {
     const [label = '', rest = ''] = u.text.split(/:(.*)/s);
-    const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && !/\d/.test(rest);
+    // A label asks when what follows it says why or how ("Email address: so that I can find you"), not
+    // when it gives a value ("Name: John Smith", under "please confirm the following:").
+    const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && !/\d/.test(rest) && /^\s*(?:so|to|for|as|e\.g\.|i\.e\.|which|that|we|it|in|the|your|why|what|how|where|when|if)\b/i.test(rest);
     if (!labelAsks) return false;
   }
   if (ELSEWHERE.test(u.text)) return false;

@@ -22,7 +22,7 @@ const UNSOLICITED: readonly RegExp[] = [
   /\bupgrad(?:e|ing)\b/i,
   /\binsurance\b/i,
   // Lower-case "new": "the New York address" is no new booking.
-  /\b(?:[Bb]ook(?:ing)?|[Pp]urchas(?:e|ing)|[Bb]uy(?:ing)?|[Pp]lac(?:e|ing))\b[^.?!]{0,30}\bnew\b(?! (?:flight|address|date|size|colou?r)\b)|\b[Nn]ew (?:booking|reservation|purchase)\b/,
+  /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/,
   /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
 ];
 
@@ -199,7 +199,7 @@ export class ScriptedUser implements UserSimulator {
     const plain = agentText.replace(/[*_`#>]/g, ' ');
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
-    const clauses = [...plain.matchAll(PROPOSING)].map((m) => plain.slice(m.index ?? 0).split(/(?<=[.?!])\s|\n/)[0] ?? '');
+    const clauses = [...plain.matchAll(PROPOSING)].map((m) => plain.slice(m.index ?? 0, (m.index ?? 0) + 400).split(/(?<=[.?!])\s|\n/)[0] ?? '');
     const text = clauses.length > 0 ? clauses.join(' ') : plain;
     if (anyMatch([...UNSOLICITED, ...(this.lang.unsolicited ?? [])], text)) return false;
     const proposals = this.lang.proposals ?? {};

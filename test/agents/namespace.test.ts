@@ -50,6 +50,16 @@ describe.runIf(namespacesAvailable())('an agent process in namespaces of its own
     expect(Number(lines[2]?.split(' ')[1])).toBeGreaterThan(5);
   });
 
+  it('covers a folder inside another covered one with it, and one the agent works in', () => {
+    const run = join(dir, 'run3');
+    mkdirSync(join(run, 'llm-cache'), { recursive: true });
+    writeFileSync(join(run, 'llm-cache', 'entry'), 'cached');
+    const e = enclose('/bin/sh', ['-c', `ls -A "${run}" | wc -l; ls -A . | wc -l`], { hidden: [run, join(run, 'llm-cache')] });
+    const r = spawnSync(e.file, e.args, { cwd: run, env: { PATH: process.env.PATH ?? '', ...e.env }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').map((x) => x.trim())).toEqual(['0', '0']);
+  });
+
   it('says it is on unless set off', () => {
     expect(useNamespaces('auto')).toBe(true);
     expect(useNamespaces('on')).toBe(true);

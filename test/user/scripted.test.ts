@@ -92,6 +92,12 @@ describe('scripted user', () => {
       'Shall I book a new reservation for you on flight SK203? (yes/no)',
       'Would you like me to change the flight on reservation R900202 to SK203 instead? Please confirm.',
     ]) expect(answer(cancel, text, travel).act, text).toBe('decline');
+    // Its own change in other words, with "new" in it: accepted.
+    const change = loadScenarios(travel).find((s) => s.id === 'change-flight-pay-difference');
+    const flightUser = new ScriptedUser(change as never, travel.userLanguage, makeRng('w'));
+    flightUser.opening();
+    const newFlights = flightUser.respond('Shall I book the new flights on reservation R900301 for you? (yes/no)');
+    expect(newFlights.kind === 'message' && newFlights.act).toBe('accept');
     expect(answer(cancel, `To confirm: I'll cancel reservation ${'R900202'} (reason: change of plans); $418.00 will be added to your travel credit. Shall I proceed? (yes/no)`, travel).act).toBe('accept');
   });
 

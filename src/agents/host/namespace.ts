@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { ShakedownError } from '../../ground/errors.js';
 
 /** Whether agents' processes run in namespaces of their own: `auto` where the machine allows it, `on` (refuse otherwise), `off`. */
@@ -40,6 +40,8 @@ const SETUP = [
   '  unset "SHAKEDOWN_NS_FILE_$i"',
   '  shift; i=$((i + 1))',
   'done',
+  // The working folder again by its path: one under a cover is the covered (empty) one from now on.
+  'cd "$PWD" 2>/dev/null || cd /',
   'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$@"',
 ].join('\n');
 
@@ -87,13 +89,15 @@ export interface Enclosed {
  * only).
  */
 export function enclose(file: string, args: readonly string[], options: { readonly hidden?: readonly string[]; readonly files?: Readonly<Record<string, string>> } = {}): Enclosed {
-  const hidden = [...new Set(options.hidden ?? [])].filter((h) => {
+  const existing = [...new Set((options.hidden ?? []).map((h) => resolve(h)))].filter((h) => {
     try {
       return existsSync(h) && statSync(h).isDirectory();
     } catch {
       return false;
     }
   });
+  // A folder inside another that is covered is covered with it (and could not be mounted on, once the outer one is).
+  const hidden = existing.filter((h) => !existing.some((o) => o !== h && h.startsWith(o.endsWith(sep) ? o : o + sep)));
   const files = Object.entries(options.files ?? {});
   const env: Record<string, string> = {};
   files.forEach(([, content], i) => (env[`SHAKEDOWN_NS_FILE_${i}`] = content));

@@ -2,7 +2,7 @@
 // trace and the database (DESIGN decision 14). Reading goes through one replaceable interface.
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
-import { sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
+import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
 
 // Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
@@ -168,7 +168,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // (a message of several records: "Cancelled #W1 and #W2. Unfortunately #W3 cannot be cancelled" says
   // nothing of #W3 in its first sentence); then every sentence, read as before ("Order #W1 is
   // cancelled;" after "I couldn't complete that:").
-  const action = question.words ? new RegExp(question.words.source, question.words.flags.replace(/[gy]/g, '')) : actionOf(question.action);
+  const action = question.words ? once(question.words) : actionOf(question.action);
   const thing = thingOf(question.action);
   // A sentence that names no record is about the last one named before it (a summary's items under the
   // line that names their order).
@@ -372,7 +372,7 @@ function actionPatterns(given: RegExp): { words: RegExp; actor: RegExp; fresh: R
   if (!p) {
     const w = `(?:${given.source})`;
     p = {
-      words: new RegExp(given.source, given.flags.replace(/[gy]/g, '')),
+      words: once(given),
       actor: new RegExp(`${ACTOR}${w}`, 'i'),
       fresh: new RegExp(`\\b(?:now|just|successfully)\\s+(?:been\\s+)?(?:successfully\\s+)?${w}|${w}\\s+successful(?:ly)?\\b`, 'i'),
       done: new RegExp(

@@ -6,9 +6,8 @@ import type { Finding } from '../ground/findings.js';
 import type { JudgingRules, WriteMeaning } from '../ground/judging.js';
 import type { TurnMessage } from './claims.js';
 import { readAct, type UserTurn } from './conduct.js';
-import { mentions, sentencesOf, type WriteAttempt } from './text.js';
+import { amountsIn, mentions, once, sentencesOf, type WriteAttempt } from './text.js';
 
-const AMOUNT = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)/g;
 const cents = (x: number) => Math.round(x * 100);
 const names = (text: string, list: readonly string[] | undefined) => (list ?? []).filter((n) => n.trim().length > 0 && outputMatches(n, text));
 /** Words of a sentence about money moved by a write: a refund, a charge, a price difference, a payment. */
@@ -53,7 +52,6 @@ function scopeOf(a: WriteAttempt, text: string, own: RegExp, others: readonly Re
 export const idReader = (pattern: RegExp | undefined) => (text: string): string[] =>
   pattern ? [...text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))].map((m) => m[0].replace(/^#/, '').toUpperCase()) : [];
 
-const once = (re: RegExp) => new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
 
 /**
  * Compares each accepted proposal with the write that followed and took effect: an amount quoted that
@@ -88,11 +86,11 @@ export function judgeConsent(input: {
     const problems: string[] = [];
     const moved = (meaning.amounts ?? []).map(cents);
     const allowed = new Set([...moved, ...(meaning.context ?? []).map(cents)]);
-    const quoted = [...text.matchAll(AMOUNT)].map((m) => Number((m[1] ?? '').replace(/,/g, '')));
+    const quoted = amountsIn(text);
     const wrong = quoted.filter((q) => !allowed.has(cents(q)));
     // A sentence about the money moved (a refund, a charge) must give one of the amounts moved.
-    const money = moved.length > 0 ? sentencesOf(text).filter((s) => MONEY.test(s) && [...s.matchAll(AMOUNT)].length > 0) : [];
-    const offMoney = money.filter((s) => ![...s.matchAll(AMOUNT)].some((m) => moved.includes(cents(Number((m[1] ?? '').replace(/,/g, ''))))));
+    const money = moved.length > 0 ? sentencesOf(text).filter((s) => MONEY.test(s) && amountsIn(s).length > 0) : [];
+    const offMoney = money.filter((s) => !amountsIn(s).some((a) => moved.includes(cents(a))));
     const movedWords = (meaning.amounts ?? []).map((x) => `$${x.toFixed(2)}`).join(', ') || 'no amount';
     if (wrong.length > 0) problems.push(`it quoted ${wrong.map((w) => `$${w.toFixed(2)}`).join(', ')}, the write moved ${movedWords}`);
     else if (offMoney.length > 0) problems.push(`it said "${shown(offMoney[0] as string)}", the write moved ${movedWords}`);
@@ -118,7 +116,7 @@ function proposalsIn(replies: readonly TurnMessage[], actionWords: (tool: string
   for (const r of replies) {
     const asking = sentencesOf(r.text).filter((s) => GO_AHEAD.test(s) || /\?\s*$/.test(s));
     if (asking.length === 0 || !GO_AHEAD.test(r.text)) continue;
-    const tools = writeTools.filter((t) => new RegExp(actionWords(t).source, actionWords(t).flags.replace(/[gy]/g, '')).test(r.text));
+    const tools = writeTools.filter((t) => once(actionWords(t)).test(r.text));
     if (tools.length > 0) out.push({ turn: r.turn, tools, ids: ids(r.text) });
   }
   return out;
@@ -148,7 +146,7 @@ export function judgeDeclines(input: {
       if (same.length === 0 || !record) continue;
       // Asked again: a later message that names the action, or the "no" itself when what follows it says
       // the request again ("No, not that. I want to change my flight").
-      const names = (text: string) => same.some((t) => new RegExp(input.actionWords(t).source, input.actionWords(t).flags.replace(/[gy]/g, '')).test(text));
+      const names = (text: string) => same.some((t) => once(input.actionWords(t)).test(text));
       const afterNo = (u: UserTurn) => sentencesOf(u.text).slice(1).join(' ');
       const askedAgain = input.users.some(
         (u) => u.turn >= answer.turn && u.turn <= later.turn && ((u.act ?? readAct(u.text)) !== 'decline' ? u.turn > answer.turn && names(u.text) : names(afterNo(u))),

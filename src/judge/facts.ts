@@ -9,7 +9,7 @@ import type { ConductRules, FactRules, PersonalValue } from '../ground/judging.j
 import type { TurnMessage } from './claims.js';
 import type { OutputSaying } from './outputs.js';
 import type { UserTurn } from './conduct.js';
-import { DEFAULT_AMOUNT_TOPICS, sentencesOf, topicsOf, type WriteAttempt } from './text.js';
+import { amountsIn, DEFAULT_AMOUNT_TOPICS, once, sentencesOf, topicsOf, type WriteAttempt } from './text.js';
 
 /** A record as a statement names it. */
 interface RecordRef {
@@ -98,7 +98,6 @@ interface Statement {
 
 export type { Statement };
 
-const AMOUNT = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)/g;
 
 /**
  * Nouns of things that have a state of their own but are no record whose facts are checked: "your refund
@@ -164,7 +163,6 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
   };
   const byTurn = [...replies].sort((a, b) => a.turn - b.turn);
   let userIndex = 0;
-  const wordsOf = (re: RegExp) => new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
   for (const reply of byTurn) {
     // What the user said up to this reply names records too ("my order #W1").
     while (userIndex < users.length && (users[userIndex] as UserTurn).turn <= reply.turn) remember((users[userIndex++] as UserTurn).text);
@@ -197,10 +195,10 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
         const amountFields = Object.entries(f.amounts ?? {});
         if (amountFields.length > 0 && !/\?\s*$/.test(sentence)) {
           const found = topicsOf(sentence, topics);
-          const stated = amountFields.filter(([, spec]) => wordsOf(spec.words).test(sentence));
-          const covered = [...found].every((t) => stated.some(([, spec]) => wordsOf(spec.words).test(t)));
-          const first = Math.min(...stated.map(([, spec]) => wordsOf(spec.words).exec(sentence)?.index ?? 0));
-          const values = [...sentence.matchAll(AMOUNT)].map((a) => Number((a[1] ?? '').replace(/,/g, '')));
+          const stated = amountFields.filter(([, spec]) => once(spec.words).test(sentence));
+          const covered = [...found].every((t) => stated.some(([, spec]) => once(spec.words).test(t)));
+          const first = Math.min(...stated.map(([, spec]) => once(spec.words).exec(sentence)?.index ?? 0));
+          const values = amountsIn(sentence);
           // An amount is said of the record the sentence names first (by id, or "the order"), never of one only pointed at.
           const ref = recordOf(mentions.find((m) => !m.pointer));
           if (stated.length > 0 && ref?.collection === name && covered && values.length > 0 && !HEDGE.test(sentence.slice(0, first).split(/[,;]/).at(-1) ?? '')) {

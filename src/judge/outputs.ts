@@ -4,7 +4,7 @@ import { normalizeText, outputMatches, parseAmount } from '../ground/canonical.j
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import type { TurnMessage } from './claims.js';
-import { sentencesOf, topicsOf } from './text.js';
+import { amountsIn, sentencesOf, topicsOf } from './text.js';
 
 /** Every number and string of a database, to tell an output that is data (an amount, a status) from a phrase of the policy. */
 export interface DataValues {
@@ -47,8 +47,6 @@ export function revealedIn(outputs: readonly string[], text: string): number[] {
   return out;
 }
 
-const AMOUNTS = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)/g;
-const amountsIn = (sentence: string): number[] => [...sentence.matchAll(AMOUNTS)].map((m) => Number((m[1] ?? '').replace(/,/g, '')));
 
 /** Whose figure a sentence states: the judge's reading of a sentence about a record, for the outputs. */
 export interface OutputSaying {

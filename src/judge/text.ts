@@ -73,3 +73,12 @@ export const topicsOf = (sentence: string, topics: readonly string[]): Set<strin
   for (const t of topics) if (new RegExp(`\\b${t.replace(/[-]/g, '[- ]?')}\\b`).test(s)) found.add(t);
   return found;
 };
+
+/** Dollar amounts as text writes them ("$1,070.50", "$ 35"), not digits that are part of an id. */
+const AMOUNTS = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)/g;
+
+/** The dollar amounts a text states, in order. */
+export const amountsIn = (text: string): number[] => [...text.matchAll(AMOUNTS)].map((m) => Number((m[1] ?? '').replace(/,/g, '')));
+
+/** A pattern without the global and sticky flags, so that `test()` carries no `lastIndex` from one text to the next. */
+export const once = (re: RegExp): RegExp => (/[gy]/.test(re.flags) ? new RegExp(re.source, re.flags.replace(/[gy]/g, '')) : re);

@@ -238,8 +238,8 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     realWaitScale: options.realWaitScale ?? 0,
     observer: callObserver(world, prepared.scenario.outputs, () => userTurn),
     ...(time.mode === 'real' ? { meter: baseClock } : {}),
-    // clock: an agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway.
-    ...(time.mode === 'real' ? { httpNow: () => Date.now() } : {}),
+    // An agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway.
+    ...(time.mode === 'real' ? { httpNow: () => Date.now() /* clock: HTTP dates for an agent on the wall clock */ } : {}),
     maxCalls: options.toolBudget ?? DEFAULT_TOOL_BUDGET,
     onBudget: (calls) => controller.abort(new ToolBudgetError(calls)),
   });

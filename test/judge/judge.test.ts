@@ -9,24 +9,13 @@ import { judgeVersion } from '../../src/judge/version.js';
 import { readFileSync } from 'node:fs';
 import { getWorld } from '../../scenarios/index.js';
 import { retail, scenario } from '../helpers.js';
+import { agent, callIn, user } from './kit.js';
 
 const harness = new WorldHarness(retail, '42');
 const wording = mergeWording(retail.judging?.claims);
 
-/** A trace entry as the runtime records it. */
-const call = (tool: string, turn: number, args: Record<string, unknown>, status = 200, extra: Partial<TraceEntry> = {}): TraceEntry => ({
-  tool,
-  method: retail.tools.find((t) => t.name === tool)?.method ?? 'GET',
-  path: `/api/${tool}`,
-  ordinal: 0,
-  status,
-  atMs: 0,
-  turn,
-  args,
-  ...extra,
-});
-const user = (text: string, act?: 'accept' | 'decline'): EpisodeMessage => ({ role: 'user', text, ...(act ? { act } : {}) });
-const agent = (text: string): EpisodeMessage => ({ role: 'agent', text });
+/** A trace entry of a retail call, as the runtime records it. */
+const call = (tool: string, turn: number, args: Record<string, unknown>, status = 200, extra: Partial<TraceEntry> = {}): TraceEntry => callIn(retail, tool, turn, args, status, extra);
 
 const LOOKUP = call('find_user_by_email', 0, { email: 'emma.novak@example.org' }, 200, { subject: 'emma_novak_2001' });
 const READ = call('get_order', 0, { orderId: '#W9000201' }, 200, { reveals: [] });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceEntry } from '../../src/ground/runtime.js';
 import type { EpisodeMessage } from '../../src/ground/record.js';
 import { WorldHarness } from '../../src/run/episode.js';
+import { agent, callIn, user } from './kit.js';
 import { classifyFailure, judgeEpisode } from '../../src/judge/index.js';
 import { figuresIn, ShownFigures } from '../../src/judge/observe.js';
 import { getWorld, loadScenarios } from '../../scenarios/index.js';
@@ -14,19 +15,7 @@ const retail = getWorld('retail');
 const travel = getWorld('travel');
 const harnesses = new Map<WorldDefinition, WorldHarness>();
 
-const call = (world: WorldDefinition, tool: string, turn: number, args: Record<string, unknown>, status = 200, extra: Partial<TraceEntry> = {}): TraceEntry => ({
-  tool,
-  method: world.tools.find((t) => t.name === tool)?.method ?? 'GET',
-  path: `/api/${tool}`,
-  ordinal: 0,
-  status,
-  atMs: 0,
-  turn,
-  args,
-  ...extra,
-});
-const user = (text: string, act?: 'accept' | 'decline'): EpisodeMessage => ({ role: 'user', text, ...(act ? { act } : {}) });
-const agent = (text: string): EpisodeMessage => ({ role: 'agent', text });
+const call = callIn;
 const lookup = (world: WorldDefinition, email: string, subject: string, turn = 0) => call(world, 'find_user_by_email', turn, { email }, 200, { subject });
 
 type Db = Record<string, Record<string, Record<string, unknown>>>;

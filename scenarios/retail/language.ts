@@ -62,7 +62,7 @@ export const retailLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-zip': ["I'm {name}, zip code {zip}.", 'My name is {name} and my zip code is {zip}.', 'The account is under {name}, zip {zip}.'],
   },
-  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i],
   identityKindAsked: { email: [EMAIL_ASKED], 'name-zip': [/\bzip\b|postal code/i] },
   slots: {
     order: { asked: [/order (number|id)\b/i, /which (one|order)/i, /what order/i, /\b(number|id) of (the|your) order\b/i], answers: ["It's order {order}.", 'The order number is {order}.', 'Order {order}.'] },
@@ -81,13 +81,15 @@ export const retailLanguage: UserLanguage = {
   confirmSlots: ['order'],
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   proposals: {
-    cancel: [/\b(?:cancel|cancell?ing|cancellation)\b/i],
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i],
     change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i],
     return: [/\b(?:return|returning)\b/i, /\bsend(?:ing)? (?:it|them|\w+ \w+) back\b/i],
     exchange: [
       /\b(?:exchange|exchanging|swap|swapping)\b/i,
       /\breplac(?:e|ing|ement)\b(?:[^.?!]|\.(?=\d)){0,40}\b(?:with|by|for)\b/i,
       /\b(?:modify|modifying|modification|updat(?:e|ing)|chang(?:e|ing)|switch(?:ing)?)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:items?|variant|model|size|colou?r|version|option)\b/i,
+      // "changing your current puzzle to this one": a change of a thing, not of where it goes.
+      /\b(?:chang(?:e|ing)|switch(?:ing)?)\b(?:(?!address)[^.?!]){0,60}\bto (?:this|that|the|a|an)\b(?! address)/i,
     ],
     top_up: [/\b(?:add|adding|load|loading|put|putting)\b(?:[^.?!]|\.(?=\d)){0,40}\bgift ?card\b/i, /\btop(?:ping)?[- ]?up\b/i],
   },

@@ -49,7 +49,7 @@ export const travelLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-dob': ["I'm {name}, born {dob}.", 'My name is {name} and my date of birth is {dob}.', 'The booking is under {name}, date of birth {dob}.'],
   },
-  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i],
+  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i],
   identityKindAsked: { email: [EMAIL_ASKED], 'name-dob': [/birth|\bdob\b/i] },
   slots: {
     reservation: {
@@ -75,11 +75,13 @@ export const travelLanguage: UserLanguage = {
   confirmSlots: ['reservation', 'newFlight'],
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   proposals: {
-    cancel: [/\b(?:cancel|cancell?ing|cancellation)\b/i],
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i],
     change_flight: [
       /\b(?:change|changing|move|moving|switch|switching|modify|modifying)\b(?:[^.?!]|\.(?=\d)){0,50}\b(?:flights?|reservation|booking|trip|itinerary|to [A-Z]{2}\s?\d|from [A-Z]{2}\s?\d|onto)\b/i,
       /\bre-?book(?:ing)?\b/i,
       /\bbook(?:ing)? (?:you|your \w+|them|it) on\b/i,
+      // Flights booked on a reservation the traveller has: the reservation changes.
+      /\bbook(?:ing)?\b[^.?!]{0,30}\bflights?\b[^.?!]{0,30}\b(?:on|in|for|to) (?:your |the |this )?(?:reservation|booking)\b/i,
       /\b(?:flight|date) change\b/i,
     ],
     add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)?\b/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],

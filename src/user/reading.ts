@@ -44,6 +44,9 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /\b(?:required|needed)\s*:\s*$/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
+  // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
+  /\bplease (?:try to )?(?:remember|recall|look up|find)\b/i,
+  /\bby (?:getting|having|asking for) your\b/i,
 ];
 
 /** A note that the agent is at work: asks nothing, claims nothing finished. */
@@ -122,7 +125,7 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
-const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)|more|other|further)\b[^?.!]*[?.!]?\s*$/i;
+const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {

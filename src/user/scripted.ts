@@ -14,7 +14,7 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
 
 /**
  * Offers no scripted user's request wants, whatever the world: a hand-off to a person, an upgrade,
- * insurance, a new booking or purchase, a membership or a subscription. A go-ahead that makes one is
+ * insurance, a new booking or purchase, a membership or a subscription, a discount. A go-ahead that makes one is
  * declined (a world may add its own, `UserLanguage.unsolicited`).
  */
 const UNSOLICITED: readonly RegExp[] = [
@@ -24,7 +24,15 @@ const UNSOLICITED: readonly RegExp[] = [
   // Lower-case "new": "the New York address" is no new booking.
   /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/,
   /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
+  /\b(?:discount|coupon|promo(?:tional)? code)\b/i,
 ];
+
+/**
+ * Verbs of a change to an account, whatever the world: a go-ahead whose own words use one and name none of
+ * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
+ * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
+ */
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book|book|downgrad|upgrad|add|remov|delet|updat|modif|chang|switch|swap|exchang|replac|return|cancel|transfer|purchas|buy|order(?:ing)?\b(?= (?:a|an|the|new)\b)|reinstat|reactivat|split|merg)\w*/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'?ll|i will|i can|i could|i'?d|i would|i am going to|i'm going to|we'?ll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
@@ -195,26 +203,51 @@ export class ScriptedUser implements UserSimulator {
    * change the world knows, a go-ahead is taken as being about the request, unless its intent has
    * patterns and none matches.
    */
-  private wants(agentText: string, request: ScenarioRequest): boolean {
-    const plain = agentText.replace(/[*_`#>]/g, ' ');
+  private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
+    const plain = agentText.replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
-    const clauses = [...plain.matchAll(PROPOSING)].map((m) => plain.slice(m.index ?? 0, (m.index ?? 0) + 400).split(/(?<=[.?!])\s|\n/)[0] ?? '');
+    // A cue that ends in a colon ("to confirm, you want to:") proposes the list that follows it. The way
+    // out offered beside it ("reply yes to proceed with the exchange, or no if you want to cancel this
+    // request") proposes nothing.
+    const clauses = [...plain.matchAll(PROPOSING)].map((m) => {
+      const rest = plain.slice(m.index ?? 0);
+      const line = rest.split('\n')[0] ?? '';
+      if (/:\s*$/.test(line)) {
+        // Only the items that are actions ("1. Exchange the laptop", "- Cancel order #W1"); items that
+        // describe the record ("Insurance: none", "Flights: ...") propose nothing.
+        const list = (rest.split(/\n\s*\n(?!\s*(?:[-•]|\d+[.)]))/)[0] ?? line).split('\n').slice(1);
+        const actions = list.map((l) => l.replace(/^\s*(?:[-•]|\d+[.)])?\s*/, '')).filter((l) => new RegExp(`^${CHANGES.source}`, 'i').test(l));
+        return [line, ...actions].join(' ');
+      }
+      return ((rest.slice(0, 400).split(/(?<=[.?!])\s|\n/)[0] ?? '').split(/,?\s+or\b[^.?!]{0,40}?\bif you\b/i)[0] ?? '');
+    });
     const text = clauses.length > 0 ? clauses.join(' ') : plain;
-    if (anyMatch([...UNSOLICITED, ...(this.lang.unsolicited ?? [])], text)) return false;
+    const unsolicited = [...UNSOLICITED, ...(this.lang.unsolicited ?? [])];
+    if (anyMatch(unsolicited, text)) return 'no';
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
-    // What the go-ahead's own words propose; where they name no change ("shall I proceed with this
-    // change?"), what the message around them does ("the fee for changing the flight is $50").
     const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
     const named = matching(text);
-    const proposed = named.length > 0 ? named : matching(plain);
-    if (proposed.some((intent) => open.has(intent))) return true;
-    // Another change named, and none of its own: no. Nothing a world knows named: taken as its request.
-    return proposed.length === 0;
+    // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
+    // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
+    // what it wants.
+    const foreign = named.filter((intent) => !open.has(intent));
+    if (foreign.length > 0) return foreign.length === named.length ? 'no' : 'unsure';
+    if (named.length > 0) return 'yes';
+    // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
+    // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
+    const around = matching(plain);
+    if (around.some((intent) => open.has(intent))) return 'yes';
+    // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
+    // or a change the world has no words for ("book the same flights", "this change will update the
+    // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.
+    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(text) || CHANGES.test(plain)) return 'unsure';
+    // Nothing named at all ("shall I proceed?"): taken as its request.
+    return 'yes';
   }
 
-  private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act: 'accept' | 'decline' } {
+  private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act?: 'accept' | 'decline' } {
     const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);
     const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
     const mentioned = [...agentText.matchAll(pattern)].map((m) => norm(m[0]));
@@ -229,9 +262,15 @@ export class ScriptedUser implements UserSimulator {
         return { segments: [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')], act: 'decline' };
       }
     }
-    if (!this.wants(agentText, request)) {
+    const wanted = this.wants(agentText, request);
+    if (wanted === 'no') {
       // Something it never asked for: a person says no and says again what they want.
       return { segments: [{ text: pick(this.rng, ["No, I don't want that.", "No, that's not what I asked for.", 'No, thanks, I only want what I asked for.']), part: 'confirm' }, { text: ' ' }, ...this.openingOf(request, false)], act: 'decline' };
+    }
+    if (wanted === 'unsure') {
+      // Neither plainly its request nor plainly something else: no yes and no no; it says what it wants
+      // and waits for a go-ahead that names it.
+      return { segments: [{ text: pick(this.rng, ["Sorry, I'm not sure what that would change.", 'Just to be clear, before I say yes:']), part: 'confirm' }, { text: ' ' }, ...this.openingOf(request, false)] };
     }
     if (request.declines) return { segments: [{ text: pick(this.rng, ["No, please don't do that after all.", "No, I've changed my mind; please leave it as it is.", 'No, please leave it as it is.']), part: 'confirm' }], act: 'decline' };
     return { segments: [{ text: pick(this.rng, ['Yes, please go ahead.', 'Yes, please.', 'Yes, that is right.']), part: 'confirm' }], act: 'accept' };

@@ -16,7 +16,7 @@ export interface RealTurn {
   readonly model: string;
   readonly domain: string;
   readonly source: string;
-  readonly expect: { asks: boolean; identity: boolean; details: string[]; goAhead: boolean; proposes: string | null; choice: boolean; progress: boolean };
+  readonly expect: { asks: boolean; identity: boolean; details: string[]; goAhead: boolean; proposes: string | null; alsoProposes?: string[]; choice: boolean; progress: boolean };
 }
 
 export const realTurns = (): RealTurn[] =>
@@ -53,6 +53,19 @@ function answer(world: WorldDefinition, intent: string, text: string): 'accept' 
   return r.kind === 'message' ? (r.act ?? 'none') : 'none';
 }
 
+/**
+ * τ-airline's record ids in our travel desk's formats (flight HAT123 as SK 123, reservation 8WMF4C as
+ * R + six digits), so that a message reads in our world as its own agents would write it. Retail ids
+ * already share the format. Deterministic: one id, one mapped id.
+ */
+export function inWorld(domain: string, text: string): string {
+  if (domain !== 'airline') return text;
+  const digits = (id: string) => String([...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000_000, 7)).padStart(6, '0');
+  return text
+    .replace(/\bHAT ?(\d{3})\b/g, 'SK $1')
+    .replace(/\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b/g, (id) => `R${digits(id)}`);
+}
+
 export interface UserFigures {
   readonly n: number;
   /** Of the messages that still ask something, the share on which the user ended the request. */
@@ -61,9 +74,14 @@ export interface UserFigures {
   readonly answerable: { readonly of: number; readonly rate: number };
   /** Of the go-ahead proposals, handed to a user who wants another change, the share it accepted. */
   readonly unsolicitedAccepted: { readonly of: number; readonly rate: number };
-  /** Of the go-ahead proposals of a change the world has, handed to a user who wants it, the share it declined (it may also answer a detail asked beside it first). */
+  /** Of the go-ahead proposals of one change the world has, handed to a user who wants it, the share it declined (it may also answer a detail asked beside it first). */
   readonly wantedDeclined: { readonly of: number; readonly rate: number };
-  readonly misses: { readonly closed: string[]; readonly unanswered: string[]; readonly unsolicited: string[]; readonly refused: string[] };
+  /** Of the same two sets, the share where it said neither yes nor no but what it wants ("not sure what that would change"). */
+  readonly unsolicitedClarified: number;
+  readonly wantedClarified: number;
+  /** Of the go-ahead plans of a change the world has and another beside it, handed to a user who wants only the first, the share it accepted. */
+  readonly planAccepted: { readonly of: number; readonly rate: number };
+  readonly misses: { readonly closed: string[]; readonly unanswered: string[]; readonly unsolicited: string[]; readonly refused: string[]; readonly plans: string[] };
 }
 
 const rate = (hits: number, of: number) => ({ of, rate: of === 0 ? 0 : hits / of });
@@ -77,18 +95,23 @@ export function measureUser(items: readonly RealTurn[]): UserFigures {
   let unsolicited = 0;
   let wantedOf = 0;
   let wanted = 0;
-  const misses = { closed: [] as string[], unanswered: [] as string[], unsolicited: [] as string[], refused: [] as string[] };
+  let unsolicitedUnsure = 0;
+  let wantedUnsure = 0;
+  let plansOf = 0;
+  let plans = 0;
+  const misses = { closed: [] as string[], unanswered: [] as string[], unsolicited: [] as string[], refused: [] as string[], plans: [] as string[] };
   for (const t of items) {
     if (t.domain !== 'retail' && t.domain !== 'airline') continue;
     const world = worldOf(t.domain);
-    const reading = readAgentMessage(t.text, world.userLanguage);
+    const text = inWorld(t.domain, t.text);
+    const reading = readAgentMessage(text, world.userLanguage);
     const closes = reading.asks.length === 0 && !reading.progress;
     const e = t.expect;
     if (e.asks) {
       asking++;
       if (closes) {
         closed++;
-        misses.closed.push(t.text);
+        misses.closed.push(text);
       }
     }
     const kinds = new Set(reading.asks.map((a) => a.kind));
@@ -98,7 +121,7 @@ export function measureUser(items: readonly RealTurn[]): UserFigures {
       // A choice is answered by naming the record, which the user also does for a slot it is asked.
       const found = needs.every((k) => kinds.has(k as never) || (k === 'choose' && kinds.has('slot')) || (k === 'confirm' && kinds.has('slot')));
       if (found) answered++;
-      else misses.unanswered.push(`${needs.join('+')}: ${t.text}`);
+      else misses.unanswered.push(`${needs.join('+')}: ${text}`);
     }
     if (e.goAhead && e.proposes) {
       const intents = Object.keys(SCENARIO[world.id] ?? {});
@@ -106,18 +129,29 @@ export function measureUser(items: readonly RealTurn[]): UserFigures {
       // Handed to a user who wants something else: declined.
       const other = intents.find((i) => i !== mine) as string;
       unsolicitedOf++;
-      if (answer(world, other, t.text) === 'accept') {
+      const toOther = answer(world, other, text);
+      if (toOther === 'none') unsolicitedUnsure++;
+      if (toOther === 'accept') {
         unsolicited++;
-        misses.unsolicited.push(`${e.proposes} to a user wanting ${other}: ${t.text}`);
+        misses.unsolicited.push(`${e.proposes} to a user wanting ${other}: ${text}`);
       }
-      if (mine) {
+      if (mine && (e.alsoProposes ?? []).length === 0) {
         wantedOf++;
-        if (answer(world, mine, t.text) === 'decline') {
+        const toMine = answer(world, mine, text);
+        if (toMine === 'none') wantedUnsure++;
+        if (toMine === 'decline') {
           wanted++;
-          misses.refused.push(`${e.proposes}: ${t.text}`);
+          misses.refused.push(`${e.proposes}: ${text}`);
+        }
+      } else if (mine) {
+        // A plan of its change and another: a user who wants only its own says no to the plan.
+        plansOf++;
+        if (answer(world, mine, text) === 'accept') {
+          plans++;
+          misses.plans.push(`${e.proposes} + ${(e.alsoProposes ?? []).join(', ')}: ${text}`);
         }
       }
     }
   }
-  return { n: items.length, closedWhileAsking: rate(closed, asking), answerable: rate(answered, answerableOf), unsolicitedAccepted: rate(unsolicited, unsolicitedOf), wantedDeclined: rate(wanted, wantedOf), misses };
+  return { n: items.length, closedWhileAsking: rate(closed, asking), answerable: rate(answered, answerableOf), unsolicitedAccepted: rate(unsolicited, unsolicitedOf), wantedDeclined: rate(wanted, wantedOf), unsolicitedClarified: unsolicitedOf === 0 ? 0 : unsolicitedUnsure / unsolicitedOf, wantedClarified: wantedOf === 0 ? 0 : wantedUnsure / wantedOf, planAccepted: rate(plans, plansOf), misses };
 }

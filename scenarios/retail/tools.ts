@@ -87,6 +87,7 @@ export const retailTools: readonly ToolSpec[] = ([
     path: '/orders/{orderId}/cancel',
     input: z.object({ orderId, reason: z.enum(['no longer needed', 'ordered by mistake']) }),
     write: true,
+    money: true,
   },
   {
     name: 'change_order_address',
@@ -111,6 +112,7 @@ export const retailTools: readonly ToolSpec[] = ([
     path: '/orders/{orderId}/return',
     input: z.object({ orderId, itemIds: z.array(z.string()).min(1), paymentMethodId: z.string() }),
     write: true,
+    money: true,
   },
   {
     name: 'exchange_items',
@@ -119,6 +121,7 @@ export const retailTools: readonly ToolSpec[] = ([
     path: '/orders/{orderId}/exchange',
     input: z.object({ orderId, itemIds: z.array(z.string()).min(1), newItemIds: z.array(z.string()).min(1), paymentMethodId: z.string() }),
     write: true,
+    money: true,
   },
   {
     name: 'add_gift_card_funds',
@@ -127,6 +130,7 @@ export const retailTools: readonly ToolSpec[] = ([
     path: '/users/{userId}/gift-cards/{giftCardId}/funds',
     input: z.object({ userId, giftCardId: z.string().describe('the gift card payment method id, e.g. "gift_card_1234"'), amount: z.number().min(10).max(500), paymentMethodId: z.string().describe('the credit card or PayPal payment method to charge') }),
     write: true,
+    money: true,
   },
 ] as const satisfies readonly Omit<ToolSpec, 'output'>[]).map((t): ToolSpec => {
   const output = OUTPUTS[t.name];

@@ -104,6 +104,7 @@ export const travelTools: readonly ToolSpec[] = ([
     path: '/reservations/{reservationId}/cancel',
     input: z.object({ reservationId, reason: z.enum(['change of plans', 'airline cancelled flight', 'other']) }),
     write: true,
+    money: true,
   },
   {
     name: 'change_flight',
@@ -112,6 +113,7 @@ export const travelTools: readonly ToolSpec[] = ([
     path: '/reservations/{reservationId}/flights',
     input: z.object({ reservationId, flightNumber: flightNumber.describe('the flight being replaced'), newFlightNumber: flightNumber, newDate: date, paymentMethodId }),
     write: true,
+    money: true,
   },
   {
     name: 'update_baggage',
@@ -120,6 +122,7 @@ export const travelTools: readonly ToolSpec[] = ([
     path: '/reservations/{reservationId}/bags',
     input: z.object({ reservationId, addBags: z.number().int().min(1).describe('how many bags to add'), paymentMethodId: paymentMethodId.optional() }),
     write: true,
+    money: true,
   },
   {
     name: 'issue_compensation',
@@ -128,6 +131,7 @@ export const travelTools: readonly ToolSpec[] = ([
     path: '/reservations/{reservationId}/compensation',
     input: z.object({ reservationId }),
     write: true,
+    money: true,
   },
 ] as const satisfies readonly Omit<ToolSpec, 'output'>[]).map((t): ToolSpec => {
   const output = OUTPUTS[t.name];

@@ -152,19 +152,28 @@ const idempotency: Strategy = {
 const verifyParams = strict({
   /** Attempts of one write in all, reading the state between them. @default 3 */
   attempts: z.number().int().min(1).max(10).default(3),
+  /**
+   * Which successes it does not take on trust and reads back: `money`, the writes the world marks as moving
+   * money (`ToolSpec.money`, the world's policy); `every-write`; `none`, only uncertain answers. @default money
+   */
+  after: z.enum(['money', 'every-write', 'none']).default('money'),
 });
 
 const verify: Strategy<typeof verifyParams> = {
   id: 'verify',
-  description: 'after an uncertain write (timeout, reset, 5xx, unreadable body), reads the state before trying again',
+  description: "after an uncertain write (timeout, reset, 5xx, unreadable body), and after a success it cannot trust (a write the world marks as moving money), reads the state before trying again",
   params: verifyParams,
   layer: 20,
   wrap: (next, ctx, p) => async (tool, args, options) => {
     let result = await next(tool, args, options);
     if (!ctx.isWrite(tool) || !ctx.verifyWrite) return result;
-    for (let i = 1; i < p.attempts && (isUncertain(result) || (!result.ok && isRetryable(result))); i++) {
-      const check = isUncertain(result) ? await ctx.verifyWrite(tool, args) : 'not-done';
-      if (check === 'done') return { ok: true, status: 200, body: undefined, headers: new Headers({ 'x-shakedown-verified': 'true' }) };
+    const distrusted = p.after === 'every-write' || (p.after === 'money' && ctx.toolSpecs?.find((t) => t.name === tool)?.money === true);
+    for (let i = 1; i < p.attempts; i++) {
+      // A success read back: the state says whether it took effect (a tool may acknowledge a write it lost).
+      const unconfirmed = distrusted && result.ok && !isUnreadable(result) && result.headers.get('x-shakedown-verified') === null;
+      if (!(unconfirmed || isUncertain(result) || (!result.ok && isRetryable(result)))) break;
+      const check = isUncertain(result) || unconfirmed ? await ctx.verifyWrite(tool, args) : 'not-done';
+      if (check === 'done') return unconfirmed ? result : { ok: true, status: 200, body: undefined, headers: new Headers({ 'x-shakedown-verified': 'true' }) };
       if (check === 'unknown') return result;
       result = await next(tool, args, options);
     }

@@ -35,6 +35,11 @@ export interface ToolSpec {
   readonly input: z.ZodObject;
   /** Whether the tool changes the database. Writes honour `Idempotency-Key`. */
   readonly write: boolean;
+  /**
+   * A write that moves money (a refund, a charge, a top-up, a certificate): the world's policy for a
+   * client that cannot trust a success answer (the `verify` strategy reads back after these). @default false
+   */
+  readonly money?: boolean;
   /** The shape of a successful response; schema drift derives its changes from it (enums, optional fields, amounts). */
   readonly output?: z.ZodType;
 }
@@ -46,6 +51,8 @@ export interface ToolSpecJson {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly write: boolean;
+  /** A write that moves money. */
+  readonly money?: boolean;
   readonly inputSchema: Record<string, unknown>;
   /** The shape of a successful answer as JSON Schema, when the world declares it (faults may drift it). */
   readonly outputSchema?: Record<string, unknown>;
@@ -59,6 +66,7 @@ export function toolSpecJson(spec: ToolSpec): ToolSpecJson {
     method: spec.method,
     path: spec.path,
     write: spec.write,
+    ...(spec.money ? { money: true } : {}),
     inputSchema: z.toJSONSchema(spec.input) as Record<string, unknown>,
     ...(spec.output ? { outputSchema: z.toJSONSchema(spec.output, { unrepresentable: 'any', io: 'output' }) as Record<string, unknown> } : {}),
   };

@@ -76,8 +76,29 @@ describe('idempotency and verify', () => {
     expect(done.calls).toHaveLength(1);
     expect(checks).toEqual(['cancel_order']);
     const notDone = scripted(result(504), result(200));
-    expect((await composeStrategies(notDone.call, parseStrategies('verify'), context({ verifyWrite: async () => 'not-done' }))('cancel_order', {})).status).toBe(200);
+    expect((await composeStrategies(notDone.call, parseStrategies('verify'), context({ verifyWrite: async () => 'not-done' }), { verify: { after: 'none' } })('cancel_order', {})).status).toBe(200);
     expect(notDone.calls).toHaveLength(2);
+  });
+
+  it('verify reads back a success it cannot trust, by the world\'s policy: writes that move money, every write, or none', async () => {
+    // retail marks cancel_order as moving money, change_order_address not.
+    const isWrite = (t: string) => t === 'cancel_order' || t === 'change_order_address';
+    const run = async (tool: string, after: string | undefined, checks: ('done' | 'not-done')[]) => {
+      const seen: string[] = [];
+      const t = scripted(result(200));
+      const r = await composeStrategies(t.call, parseStrategies('verify'), context({ isWrite, verifyWrite: async (name) => (seen.push(name), checks[seen.length - 1] ?? 'done') }), after ? { verify: { after } } : {})(tool, {});
+      return { r, writes: t.calls.length, checks: seen.length };
+    };
+    // A money write acknowledged but not done (a silent write): read back, written again, read back.
+    expect(await run('cancel_order', undefined, ['not-done', 'done'])).toMatchObject({ writes: 2, checks: 2, r: { ok: true } });
+    // Done the first time: one write, one read.
+    expect(await run('cancel_order', undefined, ['done'])).toMatchObject({ writes: 1, checks: 1 });
+    // An address change moves no money: taken on trust by default, read back under `every-write`.
+    expect(await run('change_order_address', undefined, ['not-done'])).toMatchObject({ writes: 1, checks: 0 });
+    expect(await run('change_order_address', 'every-write', ['not-done', 'done'])).toMatchObject({ writes: 2, checks: 2 });
+    expect(await run('cancel_order', 'none', ['not-done'])).toMatchObject({ writes: 1, checks: 0 });
+    // Never more writes than its attempts.
+    expect(await run('cancel_order', undefined, ['not-done', 'not-done', 'not-done', 'not-done'])).toMatchObject({ writes: 3 });
   });
 });
 

@@ -26,6 +26,7 @@ import { aggregationFieldsOfBytes } from '../src/store/record-walk.js';
 import { ResampleBank } from '../src/stats/bootstrap.js';
 import { canonicalize, cloneJson, collectionsOf, diffCanonical, diffSparse } from '../src/ground/canonical.js';
 import { createClock } from '../src/ground/clock.js';
+import { callTool } from '../src/ground/tools.js';
 import { runEpisode, WorldHarness } from '../src/run/episode.js';
 import { rejudgeEpisode } from '../src/run/rejudge.js';
 import { judgeEpisode } from '../src/judge/index.js';
@@ -165,8 +166,37 @@ async function micro(): Promise<void> {
   await mcpHttp.connect(new StreamableHTTPClientTransport(new URL(granted.mcpUrl)));
   const mcpStdio = new Client({ name: 'bench', version: '1.0.0' });
   await mcpStdio.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_STDIO_BRIDGE, granted.mcpUrl] }));
+  // Lying kinds: one call struck by each, in a fresh episode on the overlay (as a sweep runs it), beside
+  // the same call unstruck. A write's episode is opened per call, so that each call finds the order as it was.
+  const lyingEpisode = (kind: string | null) => {
+    const episode = harness.episodeDb(prepared);
+    const profile = { id: `bench-${kind ?? 'none'}`, description: 'bench', weights: kind ? { [kind]: 1 } : {} };
+    const faults = new FaultInjector({ seed: 'bench', lambda: kind ? 1 : 0, profile, kinds: faultKinds, params: {} });
+    return harness.runtime.open({ episodeId: `bench-lie-${++lies}`, db: episode.db, copies: harness.copiesOf(episode), clock: createClock(), faults });
+  };
+  let lies = 0;
+  const returnTool = world.tools.find((t) => t.name === 'return_items');
+  if (!returnTool) throw new Error('retail has no return_items tool');
+  const writeOnce = async (kind: string | null, units: number) => {
+    const s = lyingEpisode(kind);
+    await callTool(s.fetch, s.baseUrl, returnTool, { orderId: '#W9000403', itemIds: Array.from({ length: units }, () => 'bottle-steel-500ml'), paymentMethodId: 'credit_card_4003' });
+    s.close();
+  };
+  // A stale read needs a write before it: one committed, then the read struck (and the plain read beside it).
+  const readAfterWrite = async (kind: string | null) => {
+    const s = lyingEpisode(kind);
+    await callTool(s.fetch, s.baseUrl, returnTool, { orderId: '#W9000403', itemIds: ['bottle-steel-500ml'], paymentMethodId: 'credit_card_4003' });
+    await callTool(s.fetch, s.baseUrl, getOrder, { orderId: 'W9000403' });
+    s.close();
+  };
   const bench = new Bench({ time: 400, warmup: true });
   bench
+    .add('lying: a write, no fault (fresh episode)', () => writeOnce(null, 2))
+    .add('lying: a write struck by silent-write (fresh episode)', () => writeOnce('silent-write', 2))
+    .add('lying: a write struck by partial-commit (fresh episode)', () => writeOnce('partial-commit', 2))
+    .add('lying: a write, then a read, no fault (fresh episode)', () => readAfterWrite(null))
+    .add('lying: a write, then a read struck by stale-read', () => readAfterWrite('stale-read'))
+    .add('lying: a write, then a read struck by wrong-value', () => readAfterWrite('wrong-value'))
     .add('seed derivation (deriveSeed, 5 parts)', () => {
       deriveSeed('42', 'return-one-of-two', 'eps', 0.5, 3, 'perturbation');
     })
@@ -255,6 +285,8 @@ async function micro(): Promise<void> {
   console.log(`  engine / getResponse ${fmt(engine / bare)}x; getResponse / plain function ${fmt(bare / (mean.get('tool call: plain function') as number), 0)}x; the engine with handlers through getResponse / directly ${fmt((mean.get('tool call: engine fetch, handlers through getResponse') as number) / engine)}x`);
   console.log(`  whole copy / overlay ${fmt((mean.get('database copy: whole (cloneJson)') as number) / (mean.get('database copy: overlay, one entry read') as number), 0)}x; whole comparison / sparse ${fmt((mean.get('comparison: whole database (canonicalize + diff)') as number) / (mean.get('comparison: touched entries (diffSparse)') as number), 0)}x`);
   target('a tool call through the engine costs at most 1.5x a bare getResponse call', `${fmt(engine / bare)}x`, engine / bare <= 1.5);
+  const lying = (name: string, base: string) => `${fmt(((mean.get(name) as number) - (mean.get(base) as number)) * 1000, 0)} µs`;
+  console.log(`  lying kinds, extra per struck call: silent-write ${lying('lying: a write struck by silent-write (fresh episode)', 'lying: a write, no fault (fresh episode)')}, partial-commit ${lying('lying: a write struck by partial-commit (fresh episode)', 'lying: a write, no fault (fresh episode)')}; stale-read ${lying('lying: a write, then a read struck by stale-read', 'lying: a write, then a read, no fault (fresh episode)')} (with the copy it keeps of the state before the write), wrong-value ${lying('lying: a write, then a read struck by wrong-value', 'lying: a write, then a read, no fault (fresh episode)')}`);
 
   // What an episode costs each way in: the parity kit's 12 rate-limit episodes, one at a time.
   const perEpisode = async (factory: AgentFactory) => {

@@ -8,10 +8,14 @@ import { truncatedBody } from './truncated-body.js';
 import { latencySpike } from './latency-spike.js';
 import { schemaDrift } from './schema-drift.js';
 import { emptyResult } from './empty-result.js';
+import { silentWrite } from './silent-write.js';
+import { staleRead } from './stale-read.js';
+import { wrongValue } from './wrong-value.js';
+import { partialCommit } from './partial-commit.js';
 import { profiles } from './profiles.js';
 
-/** Every fault kind, in a fixed order (the order matters for seeded decisions). */
-export const faultKinds: readonly FaultKind[] = [timeout, rateLimit, serverError, connectionReset, truncatedBody, latencySpike, schemaDrift, emptyResult] as readonly FaultKind[];
+/** Every fault kind, in a fixed order (the order matters for seeded decisions). The last four lie: they answer 200 with something untrue. */
+export const faultKinds: readonly FaultKind[] = [timeout, rateLimit, serverError, connectionReset, truncatedBody, latencySpike, schemaDrift, emptyResult, silentWrite, staleRead, wrongValue, partialCommit] as readonly FaultKind[];
 
 export { profiles as faultProfiles };
 export { connectionResetError } from './connection-reset.js';

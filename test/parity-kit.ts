@@ -21,9 +21,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { mcpCall } from '../examples/http-agent/desk.mjs';
 
 export const SCENARIOS = ['read-order-status', 'read-order-status-name-zip', 'cancel-pending-no-longer-needed', 'cancel-pending-mistake'];
-/** Profiles that, together, fire every fault kind (`truncated` is the kit's own: bodies cut short only). */
-export const PROFILES = ['rate-limit', 'timeouts', 'outage', 'timeout-after-commit', 'network', 'drift', 'empty', 'truncated'];
-const KIT_PROFILES: readonly FaultProfile[] = [{ id: 'truncated', description: 'bodies cut short only', weights: { 'truncated-body': 1 } }];
+/** Profiles that, together, fire every fault kind (`truncated`, `lost-writes` and `untrue-reads` are the kit's own: bodies cut short; partial commits; the other lying kinds). */
+export const PROFILES = ['rate-limit', 'timeouts', 'outage', 'timeout-after-commit', 'network', 'drift', 'empty', 'truncated', 'lost-writes', 'untrue-reads'];
+const KIT_PROFILES: readonly FaultProfile[] = [
+  { id: 'truncated', description: 'bodies cut short only', weights: { 'truncated-body': 1 } },
+  { id: 'lost-writes', description: 'writes that commit part of what they were asked only', weights: { 'partial-commit': 1 } },
+  { id: 'untrue-reads', description: 'writes acknowledged and lost, stale reads and wrong values only', weights: { 'silent-write': 0.5, 'stale-read': 0.25, 'wrong-value': 0.25 } },
+];
 export const LAMBDA = 0.6;
 export const TRIALS = 3;
 const ALL_TRIALS = Array.from({ length: TRIALS }, (_, t) => t);

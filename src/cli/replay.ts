@@ -29,10 +29,11 @@ export async function replayEpisode(flags: Flags, io: Io): Promise<number> {
     if (m.original !== undefined) io.out(`        (unperturbed: ${m.original})  [${m.perturbations?.join(', ') ?? ''}]\n`);
   }
   io.out('\ntool calls:\n');
-  for (const t of record.trace) io.out(`  +${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'rejected'}${t.fault ? `  [fault: ${t.fault}]` : ''}${t.replayed ? '  [idempotent replay]' : ''}\n`);
+  for (const t of record.trace) io.out(`  +${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'rejected'}${t.fault ? `  [fault: ${t.fault}${t.lied ? ', the answer was untrue' : ''}]` : ''}${t.replayed ? '  [idempotent replay]' : ''}\n`);
   io.out(`\nfaults fired: ${record.faults.length === 0 ? 'none' : record.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}`).join(', ')}\n`);
   if (record.confusions.length > 0) io.out(`user simulator could not place ${record.confusions.length} agent question(s)\n`);
-  io.out(`\noutcome: ${record.outcome.toUpperCase()} (conversation ended: ${record.ended})\n`);
+  io.out(`\noutcome: ${record.outcome.toUpperCase()}${record.failure ? ` [${record.failure}]` : ''} (conversation ended: ${record.ended})\n`);
+  if (record.failure === 'believed-lie') io.out('  a tool answered with something untrue (marked above) and the agent took it as true\n');
   for (const f of record.findings ?? []) io.out(`  ${f.class}: ${f.message}\n`);
   for (const d of record.diff) io.out(`  ${d.message}\n`);
   for (const o of record.missingOutputs) io.out(`  required output not stated: ${o}\n`);

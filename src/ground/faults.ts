@@ -31,6 +31,17 @@ export interface StrikeContext {
    * sees the call does not.
    */
   real(): Promise<Response>;
+  /** The call's JSON body (a write's arguments), when it has one. */
+  readonly body?: unknown;
+  /**
+   * For kinds that lie: the world's answer to this call computed on a copy of the episode's database,
+   * which is then thrown away, so that nothing commits. With `body`, the answer to the call with that body
+   * instead; with `state: 'before-last-write'`, on the database as it was before the episode's last
+   * committed write (null when it has made none, or the kind did not declare `history`).
+   */
+  pretend(options?: { readonly body?: unknown; readonly state?: 'now' | 'before-last-write' }): Promise<Response | null>;
+  /** For kinds that lie: the world's answer to this call with another body, committed (a write that does part of what was asked). */
+  commit(body: unknown): Promise<Response>;
   /** Records what the strike chose (a status, a delay, where a body was cut) in the episode's fault log. */
   note(detail: Readonly<Record<string, string | number | boolean>>): void;
 }
@@ -54,6 +65,14 @@ interface FaultKindBase<P extends z.ZodObject> {
   readonly appliesTo: 'read' | 'write' | 'any';
   /** Its parameters, with defaults. */
   readonly params: P;
+  /**
+   * It answers 200 with something untrue (a write acknowledged that did nothing, a stale or wrong value):
+   * a strike that lied notes `lied: true`, the trace marks the call, and the judge tells a failure that
+   * follows it apart from the agent's own.
+   */
+  readonly lies?: boolean;
+  /** It needs the database as it was before each write (a stale read): the runtime keeps a copy while it is active. */
+  readonly history?: boolean;
 }
 
 /** A fault that strikes one call: it produces the failed response (or rejects) instead of the real one. */
@@ -176,6 +195,11 @@ export class FaultInjector {
       }
       this.params.set(kind.id, parsed.data);
     }
+  }
+
+  /** Whether an active kind needs the database as it was before each write. */
+  get history(): boolean {
+    return this.transient.some((k) => k.history === true);
   }
 
   /** Whether the profile's target lets faults strike this tool. */

@@ -16,6 +16,12 @@ export interface OverlayDb {
    * collection, or one that was replaced.
    */
   touched(field: string): ReadonlySet<string> | undefined;
+  /**
+   * The database as it is now, as a plain object nothing later changes: entries never copied are the
+   * initial ones (shared, never written), entries copied are copied again. For a tool that answers from
+   * the past (a stale read).
+   */
+  freeze(): Record<string, unknown>;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
@@ -26,7 +32,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function overlayDb(initial: Record<string, unknown>, collections: ReadonlySet<string>, clone: <T>(value: T) => T): OverlayDb {
   const db: Record<string, unknown> = {};
-  const proxies = new Map<string, { proxy: object; touched: Set<string> }>();
+  const proxies = new Map<string, { proxy: object; touched: Set<string>; freeze(): Record<string, unknown> }>();
   for (const field of Object.keys(initial)) {
     const value = initial[field];
     if (collections.has(field) && isRecord(value)) {
@@ -44,6 +50,14 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
       // A handler that replaced a whole collection left nothing to track.
       return c && db[field] === c.proxy ? c.touched : undefined;
     },
+    freeze() {
+      const out: Record<string, unknown> = {};
+      for (const field of Object.keys(db)) {
+        const c = proxies.get(field);
+        out[field] = c && db[field] === c.proxy ? c.freeze() : clone(db[field]);
+      }
+      return out;
+    },
   };
 }
 
@@ -51,7 +65,7 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
  * A record whose entries are copied from `base` when first read. Key order follows a plain object's:
  * the base's keys, then keys added (or deleted and added again) in the order they were added.
  */
-function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): { proxy: object; touched: Set<string> } {
+function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): { proxy: object; touched: Set<string>; freeze(): Record<string, unknown> } {
   const own = new Map<string, unknown>();
   const deleted = new Set<string>();
   /** Keys not in base's order any more: new, or deleted and set again. */
@@ -123,5 +137,10 @@ function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): {
       return { get: () => read(key), set: (value: unknown) => write(key, value), enumerable: true, configurable: true };
     },
   });
-  return { proxy, touched };
+  const freeze = (): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys()) out[key] = own.has(key) ? clone(own.get(key)) : base[key];
+    return out;
+  };
+  return { proxy, touched, freeze };
 }

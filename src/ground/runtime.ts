@@ -31,6 +31,8 @@ export interface TraceEntry {
   readonly effect?: true;
   /** A 2xx answer whose body the agent could not parse (cut short). */
   readonly unreadable?: true;
+  /** The answer was untrue (a lying fault): a write acknowledged that did nothing or part, a stale or wrong value. */
+  readonly lied?: true;
   /** The user an identifying lookup returned (see the world's conduct rules). */
   readonly subject?: string;
   /** Indices of the scenario's required outputs that the answer the agent received contains. */
@@ -97,6 +99,11 @@ export interface EpisodeSession {
 export interface OpenOptions {
   readonly episodeId: string;
   readonly db: unknown;
+  /**
+   * Copies of the episode's database for tools that lie: `scratch`, a writable copy whose writes leave
+   * the original as it is; `freeze`, the state now, which later writes do not change. @default structuredClone for both
+   */
+  readonly copies?: { scratch(db: unknown): unknown; freeze(db: unknown): unknown };
   readonly clock: EpisodeClock;
   readonly faults?: FaultInjector;
   readonly signal?: AbortSignal;
@@ -263,7 +270,36 @@ export class ToolRuntime {
     const startMs = clock.now();
     const expectedHost = `${episodeId}.${this.world.id}.${TOOL_DOMAIN}`;
 
+    // The database as it was before the episode's last committed write, kept only while a kind that reads
+    // it (a stale read) is active.
+    let beforeLastWrite: unknown;
+    const history = faults?.history ?? false;
+    const copies = options.copies ?? { scratch: (db: unknown) => structuredClone(db), freeze: (db: unknown) => structuredClone(db) };
     const dispatch = async (request: Request, tool: ToolSpec | null): Promise<Dispatched> => {
+      if (!history || !tool?.write) return dispatchOnce(request, tool);
+      const before = copies.freeze(instance.db);
+      const d = await dispatchOnce(request, tool);
+      if (d.committed) beforeLastWrite = before;
+      return d;
+    };
+    /** The world's answer on a copy of the database (`db`), thrown away after: nothing commits, no key is kept. */
+    const pretend = async (request: Request, tool: ToolSpec, db: unknown): Promise<Response> => {
+      const kept = instance.db;
+      instance.db = copies.scratch(db);
+      try {
+        return (await resolveOnce(request, tool)).response();
+      } finally {
+        instance.db = kept;
+      }
+    };
+    const resolveOnce = async (request: Request, tool: ToolSpec | null): Promise<Answer> => {
+      const own = tool ? this.resolverFor(tool, request) : undefined;
+      let response = own ? await own.resolve(request) : await getResponse(this.handlers, request);
+      if (!response && own?.partial) response = await getResponse(this.handlers, request);
+      // Read here, so that a body the handler broke is the world's error too.
+      return response ? await Answer.of(response) : Answer.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, 404);
+    };
+    const dispatchOnce = async (request: Request, tool: ToolSpec | null): Promise<Dispatched> => {
       const key = tool?.write ? request.headers.get('idempotency-key') : null;
       if (tool && key) {
         const stored = idempotency.get(key);
@@ -275,21 +311,14 @@ export class ToolRuntime {
           return { answer: Answer.make(answer.text(), answer.status, [...answer.headers, ['idempotent-replayed', 'true']]), replayed: true };
         }
       }
-      let found: Answer | undefined;
+      let answer: Answer;
       try {
-        const own = tool ? this.resolverFor(tool, request) : undefined;
-        let response = own ? await own.resolve(request) : await getResponse(this.handlers, request);
-        if (!response && own?.partial) response = await getResponse(this.handlers, request);
-        // Read here, so that a body the handler broke is the world's error too.
-        found = response ? await Answer.of(response) : undefined;
+        answer = await resolveOnce(request, tool);
       } catch (error) {
         // The agent sees what a real API shows for its own bug; the episode is marked as a world error.
         worldErrors.push(`${request.method} ${new URL(request.url).pathname}: ${(error as Error).message ?? String(error)}`);
         return { answer: Answer.json({ error: 'internal_error', message: 'The service failed unexpectedly.' }, 500), replayed: false };
       }
-      const answer =
-        found ??
-        Answer.json({ error: 'no_such_endpoint', message: `No tool answers ${request.method} ${new URL(request.url).pathname}.` }, 404);
       if (tool && key && answer.status < 500) idempotency.set(key, { tool: tool.name, answer });
       return { answer, replayed: false, committed: !!tool?.write && answer.status >= 200 && answer.status < 300 };
     };
@@ -384,6 +413,28 @@ export class ToolRuntime {
           let dispatched: Promise<Dispatched> | undefined;
           const real = async () => (await (dispatched ??= dispatch(request, tool))).answer.response();
           const detail: Record<string, string | number | boolean> = {};
+          // A lying kind reads the call's body and answers from a copy of the database, or commits a part.
+          const text = decision.kind.lies && tool.method !== 'GET' ? await bodyText(request, init) : undefined;
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          const withBody = (b: unknown) => (b === undefined ? request.clone() : new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify(b) }));
+          const lying = decision.kind.lies
+            ? {
+                ...(body !== undefined ? { body } : {}),
+                pretend: async (o: { body?: unknown; state?: 'now' | 'before-last-write' } = {}) => {
+                  const db = o.state === 'before-last-write' ? beforeLastWrite : instance.db;
+                  return db === undefined ? null : pretend(withBody(o.body), tool, db);
+                },
+                commit: async (b: unknown) => (await (dispatched ??= dispatch(withBody(b), tool))).answer.response(),
+              }
+            : {
+                pretend: () => Promise.reject(new Error(`fault kind ${decision.kind.id} does not declare \`lies\``)),
+                commit: () => Promise.reject(new Error(`fault kind ${decision.kind.id} does not declare \`lies\``)),
+              };
           const ctx: StrikeContext = {
             tool,
             ordinal,
@@ -395,6 +446,7 @@ export class ToolRuntime {
             httpNow,
             ...(options.httpNow ? { windowSlackMs: WALL_CLOCK_SLACK_MS } : {}),
             real,
+            ...lying,
             note: (d) => Object.assign(detail, d),
           };
           if (decision.phase === 'after') await real();
@@ -406,7 +458,7 @@ export class ToolRuntime {
               faults.state.window = { kind: decision.kind.id, until: clock.now() + faults.outageMs };
             }
             const effect = dispatched ? (await dispatched).committed : false;
-            record(response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...notes(tool, response.status, await notedText(response)) });
+            record(response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...(detail.lied === true ? { lied: true } : {}), ...notes(tool, response.status, await notedText(response)) });
             return response;
           } catch (error) {
             const effect = dispatched ? await dispatched.then((d) => d.committed, () => false) : false;

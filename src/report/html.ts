@@ -45,7 +45,7 @@ export function episodeView(r: EpisodeRecord & { replay?: string }): EpisodeView
     diff: r.diff.map((d) => d.message),
     missingOutputs: r.missingOutputs,
     findings: (r.findings ?? []).map((f) => `${f.class}: ${f.message}`),
-    trace: r.trace.map((t) => `+${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'no response'}${t.fault ? ` [${t.fault}]` : ''}${t.replayed ? ' [idempotent replay]' : ''}${t.refused ? ` [refused: ${t.refused}]` : ''}`),
+    trace: r.trace.map((t) => `+${(t.atMs / 1000).toFixed(1)}s ${t.method} ${t.path} -> ${t.status || 'no response'}${t.fault ? ` [${t.fault}${t.lied ? ', untrue' : ''}]` : ''}${t.replayed ? ' [idempotent replay]' : ''}${t.refused ? ` [refused: ${t.refused}]` : ''}`),
     faults: r.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}${f.variant ? ` (${f.variant})` : ''}${f.window ? ' (in a window)' : ''}`),
     messages: r.messages.map((m) => ({ role: m.role, text: m.text, ...(m.original !== undefined ? { original: m.original } : {}), ...(m.perturbations ? { perturbations: m.perturbations } : {}) })),
     ...(r.replay ? { replay: r.replay } : {}),

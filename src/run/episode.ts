@@ -111,6 +111,16 @@ export class WorldHarness {
    * An episode's own database. Without a world-supplied clone, an overlay on the initial database that
    * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
    */
+  /** Copies of an episode's database for tools that lie (see `OpenOptions.copies`): cheap copy-on-read layers over an overlay. */
+  copiesOf(episode: { db: unknown; overlay?: OverlayDb }): { scratch(db: unknown): unknown; freeze(db: unknown): unknown } {
+    const { overlay } = episode;
+    if (!overlay) return { scratch: (db) => this.clone(db), freeze: (db) => this.clone(db) };
+    return {
+      scratch: (db) => overlayDb(db as Record<string, unknown>, this.collections, cloneJson).db,
+      freeze: (db) => (db === overlay.db ? overlay.freeze() : cloneJson(db)),
+    };
+  }
+
   episodeDb(prepared: PreparedScenario): { db: unknown; overlay?: OverlayDb } {
     if (this.world.clone || typeof prepared.initial !== 'object' || prepared.initial === null || Array.isArray(prepared.initial)) return { db: this.clone(prepared.initial) };
     const overlay = overlayDb(prepared.initial as Record<string, unknown>, this.collections, cloneJson);
@@ -232,6 +242,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   const session = harness.runtime.open({
     episodeId,
     db: episodeDb.db,
+    copies: harness.copiesOf(episodeDb),
     clock,
     faults,
     signal: controller.signal,
@@ -369,7 +380,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   });
   const { diff, missingOutputs, wrongActions, findings } = judged ?? { diff: [], missingOutputs: [], wrongActions: 0, findings: [] };
   const outcome: EpisodeOutcome = outcomeOf({ diff, missingOutputs, wrongActions, findings }, !!error, !!escalation);
-  const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState, findings });
+  const failure = classifyFailure({ outcome, ended, errorName: error?.name, diff, missingOutputs, wrongActions, goldChangesState: prepared.goldChangesState, findings, lied: session.trace.some((e) => e.lied === true) });
   return {
     key,
     episodeId,

@@ -38,7 +38,7 @@ export async function rejudgeEpisode(harness: WorldHarness, prepared: PreparedSc
   const episodeDb = harness.episodeDb(prepared);
   let turn = 0;
   const episodeId = episodeIdOf(options.runSeed, key);
-  const session = harness.runtime.open({ episodeId, db: episodeDb.db, clock, faults, observer: callObserver(world, prepared.scenario.outputs, () => turn), maxCalls: Number.MAX_SAFE_INTEGER });
+  const session = harness.runtime.open({ episodeId, db: episodeDb.db, copies: harness.copiesOf(episodeDb), clock, faults, observer: callObserver(world, prepared.scenario.outputs, () => turn), maxCalls: Number.MAX_SAFE_INTEGER });
   const origin = new URL(session.baseUrl).origin;
   const specs = new Map(world.tools.map((t) => [t.name, t]));
   let diverged: string | undefined;
@@ -71,7 +71,7 @@ export async function rejudgeEpisode(harness: WorldHarness, prepared: PreparedSc
     const judged = await judgeEpisode({ world, prepared, finalDb: session.instance.db, ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}), trace, messages: record.messages, ...(reader ? { reader } : {}) });
     const error = record.error;
     const outcome = outcomeOf(judged, !!error, !!record.escalation);
-    const failure = classifyFailure({ outcome, ended: record.ended, errorName: error?.name, diff: judged.diff, missingOutputs: judged.missingOutputs, wrongActions: judged.wrongActions, goldChangesState: prepared.goldChangesState, findings: judged.findings });
+    const failure = classifyFailure({ outcome, ended: record.ended, errorName: error?.name, diff: judged.diff, missingOutputs: judged.missingOutputs, wrongActions: judged.wrongActions, goldChangesState: prepared.goldChangesState, findings: judged.findings, lied: trace.some((e) => e.lied === true) });
     const { failure: _f, findings: _g, ...rest } = record;
     return {
       record: {

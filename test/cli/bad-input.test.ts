@@ -114,7 +114,7 @@ describe('bad input', () => {
         "sweep --agent llm:gpt-4o-mini+backoff --llm-tools mcp
         Failed to select \`+backoff\` with \`llm.tools: mcp\`: strategies wrap tool calls made over HTTP, and over MCP the tools are called through an MCP client. Drop the strategies, or take the tools over HTTP.",
         "sweep --profile hurricane
-        Failed to find fault profile \`hurricane\`: no such fault profile. Valid fault profile ids: mixed, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage.",
+        Failed to find fault profile \`hurricane\`: no such fault profile. Valid fault profile ids: mixed, lying, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage.",
         "sweep --perturbations typos,wat
         Failed to find perturbation family \`wat\`: no such perturbation family. Valid perturbation family ids: spread, paraphrase, self-correct, reorder, distractor, verbosity, filler, synonyms, chat-speak, entity-format, typos, casing.",
         "sweep --fault-tools teleport

@@ -347,7 +347,7 @@ describe('shakedown validate, list and replay', () => {
     expect(r.stdout).toMatch(/^\| timeout \| [\d.]+ \/ [\d.]+ \|$/m);
     expect(r.stdout).toMatch(/^\| latency-spike \| 1\.000 \/ 1\.000 \|$/m);
     const ablation = JSON.parse(readFileSync(join(base, 'abl', 'ablation.json'), 'utf8'));
-    expect(ablation.rows.map((x: { id: string }) => x.id)).toEqual(['timeout', 'rate-limit', 'server-error', 'connection-reset', 'latency-spike', 'truncated-body', 'schema-drift', 'empty-result']);
+    expect(ablation.rows.map((x: { id: string }) => x.id)).toEqual(['timeout', 'rate-limit', 'server-error', 'connection-reset', 'latency-spike', 'truncated-body', 'schema-drift', 'empty-result', 'silent-write', 'stale-read', 'wrong-value', 'partial-commit']);
     expect((await shakedown('sweep', '--ablate', 'agents')).stderr).toMatch(/ablate `faults`/);
 
     const ad = join(base, 'adaptive');

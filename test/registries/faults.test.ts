@@ -42,8 +42,10 @@ describe.each(faultKinds.map((k) => [k.id, k] as const))('fault kind %s', (id, k
 
   it('records what fired, with the call it struck', async () => {
     const { session } = await openEpisode(`r-${id}`, 1, only(id));
-    await callTool(session.fetch, session.baseUrl, tool('get_order'), { orderId: 'W9000403' });
-    expect(session.faults[0]).toMatchObject({ kind: id, tool: 'get_order', ordinal: 0, scope: kind.scope });
+    const struck = kind.appliesTo === 'write' ? 'return_items' : 'get_order';
+    const args = struck === 'return_items' ? { orderId: 'W9000403', itemIds: ['bottle-steel-500ml'], paymentMethodId: 'credit_card_4003' } : { orderId: 'W9000403' };
+    await callTool(session.fetch, session.baseUrl, tool(struck), args);
+    expect(session.faults[0]).toMatchObject({ kind: id, tool: struck, ordinal: 0, scope: kind.scope });
     expect(session.trace[0]?.fault).toBe(id);
     session.close();
   });
@@ -83,24 +85,24 @@ describe('fault schedules', () => {
     const inj = new FaultInjector({ seed: '42', lambda: 0.5, profile: getFaultProfile('mixed'), kinds: faultKinds });
     expect(faultSchedule(inj, retail.tools, 3).map((f) => `${f.tool}${f.ordinal === undefined ? '' : `#${f.ordinal}`} ${f.kind}${f.phase ? ` ${f.phase}` : ''}${f.variant ? ` ${f.variant}` : ''}`)).toMatchInlineSnapshot(`
       [
-        "find_user_by_email#0 truncated-body",
+        "find_user_by_email#0 latency-spike",
         "find_user_by_email#1 timeout",
         "find_user_by_email#2 connection-reset",
-        "find_user_by_name_zip#0 rate-limit",
+        "find_user_by_name_zip#0 server-error",
         "find_user_by_name_zip#1 server-error",
         "find_user_by_name_zip#2 latency-spike",
         "get_user#0 truncated-body",
         "get_user#1 server-error",
-        "get_user#2 rate-limit",
+        "get_user#2 server-error",
         "list_user_orders empty-result null-field:orders",
         "list_user_orders#0 server-error",
-        "get_order#0 rate-limit",
+        "get_order#0 server-error",
         "get_order#1 server-error",
         "get_product empty-result empty",
-        "cancel_order#0 latency-spike",
+        "cancel_order#0 silent-write",
         "cancel_order#2 server-error",
-        "return_items#2 connection-reset after",
-        "exchange_items#1 rate-limit",
+        "return_items#2 truncated-body",
+        "exchange_items#1 server-error",
         "exchange_items#2 timeout before",
         "add_gift_card_funds#0 latency-spike",
         "add_gift_card_funds#1 timeout before",

@@ -101,6 +101,35 @@ describe('scripted user', () => {
     expect(answer(cancel, `To confirm: I'll cancel reservation ${'R900202'} (reason: change of plans); $418.00 will be added to your travel credit. Shall I proceed? (yes/no)`, travel).act).toBe('accept');
   });
 
+  it('says neither yes nor no to a go-ahead it cannot place, and says what it wants instead', () => {
+    const answer = (id: string, text: string) => {
+      const user = userFor(id, 'n');
+      user.opening();
+      const r = user.respond(text);
+      return r.kind === 'message' ? { act: r.act, text: joinSegments(r.segments) } : { act: 'ended', text: '' };
+    };
+    // A plan of its change and another: no yes, and the request said again.
+    const plan = 'To confirm, you want to:\n1. Exchange the lamp in order #W9000201 for the white one.\n2. Cancel order #W9000201 because it was ordered by mistake.\n\nPlease reply "yes" to proceed with these actions.';
+    for (const text of [
+      plan,
+      // A change no world has words for, in the go-ahead or around it.
+      'I can reinstate your previous order instead. Shall I proceed? (yes/no)',
+      'The price of $404 includes the upgrade for order #W9000201. Please confirm if you would like to proceed with this change.',
+    ]) {
+      const r = answer('cancel-pending-mistake', text);
+      expect(r.act, text).toBeUndefined();
+      expect(r.text, text).toMatch(/#W9000201/);
+      expect(r.text, text).not.toMatch(/^(Yes|No)\b/);
+    }
+    // Only the actions of a list propose: details of the record under a colon do not ("Insurance: none").
+    const described = 'To proceed with cancelling order #W9000201, please confirm the details:\n\n- Status: pending\n- Insurance: none\n- Membership: gold\n\nDo you confirm and want to proceed with the cancellation?';
+    expect(answer('cancel-pending-mistake', described).act).toBe('accept');
+    // The way out offered beside a go-ahead proposes nothing: a cancellation user is not asked for a cancellation here.
+    expect(answer('exchange-tee-color', 'Please reply "yes" to proceed with the exchange of order #W9000501, or "no" if you want to cancel this request.').act).toBe('accept');
+    // A discount nobody asked for: no.
+    expect(answer('cancel-pending-mistake', 'I can offer you a 10% discount on your next order instead. Would you like me to proceed with that?').act).toBe('decline');
+  });
+
   it('records a question it cannot place instead of guessing', () => {
     const user = userFor('cancel-pending-mistake');
     user.opening();

@@ -39,6 +39,8 @@ export { canonicalize, diffCanonical, outputMatches, parseAmount, normalizeText,
 export type { DiffEntry } from './ground/canonical.js';
 export { callTool } from './ground/tools.js';
 export { apiError, readInput } from './ground/handlers.js';
+export { crudTools, crudHandlers, crudDbSchema, crudGenerate, crudSetupSchema, crudApplySetup, crudId } from './ground/crud.js';
+export type { CrudSpec, CrudOperation, CrudCollection, CrudMeaning, JsonSchema } from './ground/crud.js';
 export type { ToolResult, CallToolOptions } from './ground/tools.js';
 export { ToolRuntime, TOOL_DOMAIN } from './ground/runtime.js';
 export type { EpisodeSession, TraceEntry } from './ground/runtime.js';

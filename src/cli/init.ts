@@ -29,7 +29,7 @@ export default defineConfig({
   workers: 'auto',
   /** Replace a worker whose heap passes this many MB after a batch of episodes. */
   workerMaxMemoryMb: 160,
-  /** Fault profile: mixed, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage. */
+  /** Fault profile: mixed, lying, network, timeouts, rate-limit, server, drift, empty, timeout-after-commit, outage. */
   profile: 'mixed',
   /** Parameters per fault kind, e.g. { timeout: { afterCommit: 1 } }. */
   faultParams: {},

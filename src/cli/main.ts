@@ -34,6 +34,7 @@ const COMMANDS: Readonly<Record<string, (p: Parsed, io: Io) => Promise<number>>>
   rejudge: async ({ flags, positionals }, io) => (await import('./rejudge.js')).rejudgeCommand(positionals, flags, io),
   gate: async ({ flags, positionals }, io) => (await import('./gate.js')).gateCommand(positionals, flags, io),
   init: async ({ positionals }, io) => (await import('./init.js')).initCommand(io, positionals[0]),
+  world: async ({ flags, positionals }, io) => (await import('./world-init.js')).worldCommand(positionals, flags, io),
 };
 
 /** Runs the CLI; returns the exit code. Library code below never exits. */

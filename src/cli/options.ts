@@ -52,6 +52,7 @@ export const OPTIONS = {
   'max-regression': { type: 'string' },
   junit: { type: 'string' },
   force: { type: 'boolean' },
+  'from-openapi': { type: 'string' },
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'fault-weights': { type: 'string' },

@@ -1,0 +1,149 @@
+// `shakedown world init --from-openapi` (docs/your-tools.md): a world written from an OpenAPI document
+// validates and sweeps as written, on the public Swagger Petstore 3 document and on the larger document of a
+// real service (Ory Kratos, 60 operations); its tools have the meaning their paths and methods imply.
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { crudSpecOf } from '../../src/cli/world-init.js';
+import { crudHandlers, crudTools, type CrudSpec } from '../../src/ground/crud.js';
+import { ToolRuntime } from '../../src/ground/runtime.js';
+import { createClock } from '../../src/ground/clock.js';
+import { callTool } from '../../src/ground/tools.js';
+import { shakedown } from '../cli-run.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/openapi/${name}`, import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A folder of the user's own, where `shakedown` is installed, as a generated world imports it. */
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shakedown-world-init-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(root, join(dir, 'node_modules', 'shakedown'), 'dir');
+  return dir;
+}
+
+/** An episode's tools over a spec's store, without a world around it. */
+function store(spec: CrudSpec, db: Record<string, Record<string, unknown>> = {}) {
+  const world = { id: 'spec', tools: crudTools(spec), handlers: (instance: never) => crudHandlers(spec, instance) } as never;
+  const runtime = new ToolRuntime(world);
+  const session = runtime.open({ episodeId: 'crud', db, clock: createClock() });
+  const call = (name: string, args: Record<string, unknown>) => callTool(session.fetch, session.baseUrl, crudTools(spec).find((t) => t.name === name) as never, args);
+  return { call, db, session };
+}
+
+describe('world init --from-openapi', () => {
+  it('reads the Petstore: each operation as a tool with the meaning its method and path imply, and what it cannot infer said', async () => {
+    const spec = await crudSpecOf(fixture('petstore3.yaml'));
+    expect(spec.operations).toHaveLength(19);
+    const meaning = Object.fromEntries(spec.operations.map((o) => [o.name, `${o.meaning}${o.collection ? ` ${o.collection}` : ''}${o.idInput ? ` by ${o.idInput}` : ''}`]));
+    expect(meaning).toMatchObject({
+      get_pet_by_id: 'read pet by petId',
+      delete_pet: 'delete pet by petId',
+      add_pet: 'create pet',
+      update_pet: 'update pet by id',
+      find_pets_by_status: 'list pet',
+      get_order_by_id: 'read order by orderId',
+      place_order: 'create order',
+      get_user_by_name: 'read user by username',
+      update_user: 'update user by username',
+      create_user: 'create user',
+      upload_file: 'unknown pet',
+      login_user: 'unknown user',
+    });
+    expect(spec.collections.user?.idField).toBe('username');
+    expect(spec.collections.pet).toMatchObject({ idField: 'id', idType: 'integer' });
+    // Reads are GET, writes POST on a path of their own.
+    expect(spec.operations.find((o) => o.name === 'delete_pet')).toMatchObject({ method: 'POST', path: '/pet/{petId}/delete' });
+    expect(spec.operations.find((o) => o.name === 'get_pet_by_id')).toMatchObject({ method: 'GET', path: '/pet/{petId}' });
+  });
+
+  it('answers with the store: create, read, list by query, update, delete; 404 for a record not there, 501 for an operation not understood', async () => {
+    const spec = await crudSpecOf(fixture('petstore3.yaml'));
+    const { call, db } = store(spec, { pet: {}, order: {}, user: {} });
+    expect((await call('add_pet', { id: 7, name: 'Rex', photoUrls: [], status: 'available' })).status).toBe(200);
+    expect(db.pet?.['7']).toMatchObject({ name: 'Rex' });
+    expect((await call('get_pet_by_id', { petId: '7' })).body).toMatchObject({ id: 7, name: 'Rex' });
+    expect((await call('find_pets_by_status', { status: 'available' })).body).toHaveLength(1);
+    expect((await call('find_pets_by_status', { status: 'sold' })).body).toHaveLength(0);
+    expect((await call('update_pet', { id: 7, name: 'Max', photoUrls: [] })).body).toMatchObject({ id: 7, name: 'Max', status: 'available' });
+    expect((await call('update_pet', { id: 8, name: 'Nobody', photoUrls: [] })).status).toBe(404);
+    expect((await call('delete_pet', { petId: '7' })).status).toBe(200);
+    expect(db.pet?.['7']).toBeUndefined();
+    expect((await call('get_pet_by_id', { petId: '7' })).status).toBe(404);
+    expect((await call('login_user', { username: 'a', password: 'b' })).status).toBe(501);
+    // A body that breaks the input schema is the API's 400, with zod's message.
+    expect((await call('add_pet', { id: 9, photoUrls: [] })).status).toBe(400);
+  });
+
+  it('refuses a create of a record that exists where the document declares a 409', async () => {
+    const dir = project();
+    const file = join(dir, 'tickets.yaml');
+    writeFileSync(file, `openapi: 3.0.3
+info: { title: Tickets, version: '1' }
+paths:
+  /tickets:
+    post:
+      operationId: createTicket
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Ticket' } } } }
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Ticket' } } } }, '409': { description: exists } }
+  /tickets/{ticketId}:
+    get:
+      operationId: getTicket
+      parameters: [{ name: ticketId, in: path, required: true, schema: { type: string } }]
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Ticket' } } } } }
+components:
+  schemas:
+    Ticket: { type: object, required: [id, title], properties: { id: { type: string }, title: { type: string }, status: { type: string, enum: [open, closed] } } }
+`);
+    const spec = await crudSpecOf(file);
+    const { call } = store(spec, { tickets: {} });
+    expect((await call('create_ticket', { id: 'T1', title: 'Printer' })).status).toBe(200);
+    expect((await call('create_ticket', { id: 'T1', title: 'Printer again' })).status).toBe(409);
+    expect((await call('get_ticket', { ticketId: 'T1' })).body).toMatchObject({ title: 'Printer' });
+  });
+
+  for (const [name, ops, collection] of [['petstore3.yaml', 19, 'pet'], ['kratos.json', 60, 'identities']] as const) {
+    it(`writes a world from ${name} that validates and sweeps as written`, async () => {
+      const dir = project();
+      const world = join(dir, 'world');
+      const init = await shakedown('world', 'init', world, '--from-openapi', fixture(name));
+      expect(init.stderr).toBe('');
+      expect(init.code).toBe(0);
+      expect(init.stdout).toMatch(new RegExp(`${ops} tools`));
+      const index = readFileSync(join(world, 'index.ts'), 'utf8');
+      expect(index).toMatch(/^\/\/ NOT INFERRED: fill these in/m);
+      const v = await shakedown('validate', '--world', join(world, 'index.ts'));
+      expect(v.stdout + v.stderr).toMatch(/2 of 2 scenarios of world world hold/);
+      expect(v.code).toBe(0);
+      const out = join(dir, 'run');
+      const s = await shakedown('sweep', '--world', join(world, 'index.ts'), '--agent', 'oracle,noop', '--eps', '0', '--lambda', '0,0.3', '--trials', '2', '--out', out);
+      expect(s.code).toBe(0);
+      const grid = JSON.parse(readFileSync(join(out, 'grid.json'), 'utf8')) as { agents: { agent: string; cells: { lambda: number; passHatK: { value: number }[] }[] }[] };
+      const pass = (agent: string, lambda: number) => grid.agents.find((a) => a.agent === agent)?.cells.find((c) => c.lambda === lambda)?.passHatK[0]?.value;
+      expect(pass('oracle', 0)).toBe(1);
+      expect(pass('noop', 0)).toBe(0);
+      const tasks = readFileSync(join(world, 'tasks', `read-${collection === 'identities' ? 'identity' : collection}.json`), 'utf8');
+      expect(JSON.parse(tasks).reads).toHaveLength(1);
+    }, 120_000);
+  }
+
+  it('says what to fix: a Swagger 2.0 document, a missing file, a folder that is not empty', async () => {
+    const dir = project();
+    const swagger = join(dir, 'old.json');
+    writeFileSync(swagger, JSON.stringify({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }));
+    const old = await shakedown('world', 'init', join(dir, 'a'), '--from-openapi', swagger);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/Swagger 2\.0 document: convert it to OpenAPI 3/);
+    const missing = await shakedown('world', 'init', join(dir, 'b'), '--from-openapi', join(dir, 'nope.yaml'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Failed to read the OpenAPI document .*nope\.yaml/);
+    mkdirSync(join(dir, 'full'));
+    writeFileSync(join(dir, 'full', 'keep.txt'), 'x');
+    const full = await shakedown('world', 'init', join(dir, 'full'), '--from-openapi', fixture('petstore3.yaml'));
+    expect(full.code).toBe(2);
+    expect(full.stderr).toMatch(/not empty.*--force/);
+    expect((await shakedown('world', 'init', join(dir, 'c'))).stderr).toMatch(/--from-openapi SPEC/);
+  });
+});

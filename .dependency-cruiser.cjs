@@ -6,7 +6,7 @@
 //   store   pool                      the run directory; the worker realms that hold agents
 //   run                               episode runner, sweep, rejudge, selftest, validate, task families
 //   judge   user   stats   agents      the verdict; the simulated users; the statistics; the agents
-//   model   worlds   faults   perturbations
+//   model   worlds   faults   perturbations   src/worlds (worlds over a team's own servers)
 //   ground                            seeds, clock, world runtime, faults and perturbation engines, the shared types
 const PROJECT = '^(src|scenarios|faults|perturbations)/';
 
@@ -17,6 +17,7 @@ const ROOMS = {
   scenarios: ['src/ground'],
   faults: ['src/ground'],
   perturbations: ['src/ground'],
+  'src/worlds': ['src/ground'],
   'src/judge': ['src/ground', 'src/model'],
   'src/user': ['src/ground', 'src/model'],
   'src/stats': ['src/ground'],

@@ -41,6 +41,8 @@ export { callTool } from './ground/tools.js';
 export { apiError, readInput } from './ground/handlers.js';
 export { crudTools, crudHandlers, crudDbSchema, crudGenerate, crudSetupSchema, crudApplySetup, crudId } from './ground/crud.js';
 export type { CrudSpec, CrudOperation, CrudCollection, CrudMeaning, JsonSchema } from './ground/crud.js';
+export { mcpWorld } from './worlds/mcp.js';
+export type { McpWorldOptions, McpToolJson, McpCall, McpHandle } from './worlds/mcp.js';
 export type { ToolResult, CallToolOptions } from './ground/tools.js';
 export { ToolRuntime, TOOL_DOMAIN } from './ground/runtime.js';
 export type { EpisodeSession, TraceEntry } from './ground/runtime.js';

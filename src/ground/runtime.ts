@@ -103,7 +103,7 @@ export interface OpenOptions {
    * Copies of the episode's database for tools that lie: `scratch`, a writable copy whose writes leave
    * the original as it is; `freeze`, the state now, which later writes do not change. @default structuredClone for both
    */
-  readonly copies?: { scratch(db: unknown): unknown; freeze(db: unknown): unknown };
+  readonly copies?: { scratch(db: unknown): unknown; freeze(db: unknown): unknown } | null;
   readonly clock: EpisodeClock;
   readonly faults?: FaultInjector;
   readonly signal?: AbortSignal;
@@ -273,11 +273,12 @@ export class ToolRuntime {
     // The database as it was before the episode's last committed write, kept only while a kind that reads
     // it (a stale read) is active.
     let beforeLastWrite: unknown;
-    const history = faults?.history ?? false;
-    const copies = options.copies ?? { scratch: (db: unknown) => structuredClone(db), freeze: (db: unknown) => structuredClone(db) };
+    // A database that cannot be copied (a live server's handle): no history, and lying kinds tell the truth.
+    const copies = options.copies === null ? null : (options.copies ?? { scratch: (db: unknown) => structuredClone(db), freeze: (db: unknown) => structuredClone(db) });
+    const history = copies !== null && (faults?.history ?? false);
     const dispatch = async (request: Request, tool: ToolSpec | null): Promise<Dispatched> => {
       if (!history || !tool?.write) return dispatchOnce(request, tool);
-      const before = copies.freeze(instance.db);
+      const before = (copies as NonNullable<typeof copies>).freeze(instance.db);
       const d = await dispatchOnce(request, tool);
       if (d.committed) beforeLastWrite = before;
       return d;
@@ -285,7 +286,7 @@ export class ToolRuntime {
     /** The world's answer on a copy of the database (`db`), thrown away after: nothing commits, no key is kept. */
     const pretend = async (request: Request, tool: ToolSpec, db: unknown): Promise<Response> => {
       const kept = instance.db;
-      instance.db = copies.scratch(db);
+      instance.db = (copies as NonNullable<typeof copies>).scratch(db);
       try {
         return (await resolveOnce(request, tool)).response();
       } finally {
@@ -427,7 +428,7 @@ export class ToolRuntime {
                 ...(body !== undefined ? { body } : {}),
                 pretend: async (o: { body?: unknown; state?: 'now' | 'before-last-write' } = {}) => {
                   const db = o.state === 'before-last-write' ? beforeLastWrite : instance.db;
-                  return db === undefined ? null : pretend(withBody(o.body), tool, db);
+                  return db === undefined || copies === null ? null : pretend(withBody(o.body), tool, db);
                 },
                 commit: async (b: unknown) => (await (dispatched ??= dispatch(withBody(b), tool))).answer.response(),
               }

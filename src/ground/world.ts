@@ -179,6 +179,17 @@ export interface WorldDefinition<DB = unknown, Setup = unknown> {
    */
   clone?(db: DB): DB;
   /**
+   * A world whose state lives outside the process (a real MCP server, a running service): the database
+   * the engine hands around is a handle (`clone` gives a fresh one per episode), `state` reads the state
+   * the comparator judges (plain JSON, shaped by `dbSchema`) after an episode's calls and after the gold's,
+   * and `release` ends the handle (stops the server). Tools that lie cannot copy such a state: they tell
+   * the truth (docs/your-tools.md).
+   */
+  readonly live?: {
+    state(db: DB): Promise<unknown>;
+    release?(db: DB): Promise<void>;
+  };
+  /**
    * Scenario categories this world adds to the shared ones (`read`, `multi-step`, `missing-info`,
    * `ambiguous`, `refusal`), usually its kinds of write: `cancel`, `exchange`, ... @default []
    */

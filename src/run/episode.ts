@@ -112,7 +112,8 @@ export class WorldHarness {
    * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
    */
   /** Copies of an episode's database for tools that lie (see `OpenOptions.copies`): cheap copy-on-read layers over an overlay. */
-  copiesOf(episode: { db: unknown; overlay?: OverlayDb }): { scratch(db: unknown): unknown; freeze(db: unknown): unknown } {
+  copiesOf(episode: { db: unknown; overlay?: OverlayDb }): { scratch(db: unknown): unknown; freeze(db: unknown): unknown } | null {
+    if (this.world.live) return null;
     const { overlay } = episode;
     if (!overlay) return { scratch: (db) => this.clone(db), freeze: (db) => this.clone(db) };
     return {
@@ -160,8 +161,12 @@ export class WorldHarness {
     } finally {
       session.close();
     }
-    const goldCanonical = canonicalize(this.world.dbSchema, session.instance.db);
-    const initialCanonical = canonicalize(this.world.dbSchema, initial);
+    // A live world's state is read from its server: after the gold calls, and on a fresh one for the start.
+    const live = this.world.live;
+    const goldState = live ? await this.liveState(session.instance.db, scenario) : session.instance.db;
+    const initialState = live ? await this.liveState(this.clone(initial), scenario) : initial;
+    const goldCanonical = canonicalize(this.world.dbSchema, goldState);
+    const initialCanonical = canonicalize(this.world.dbSchema, initialState);
     const data = scenario.outputs.length > 0 ? this.dataOf(goldCanonical, initialCanonical) : undefined;
     return {
       scenario,
@@ -173,6 +178,19 @@ export class WorldHarness {
       goldChanged: changedEntries(this.world.dbSchema, initialCanonical, goldCanonical),
       outputsAreData: scenario.outputs.map((o) => (data ? isData(o, data) : false)),
     };
+  }
+
+  /** A live world's state behind a handle, the handle released after. */
+  private async liveState(db: unknown, scenario: Scenario): Promise<unknown> {
+    const live = this.world.live;
+    if (!live) return db;
+    try {
+      return await live.state(db);
+    } catch (error) {
+      throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: the state of world ${this.world.id} could not be read: ${(error as Error).message}.`, { cause: error });
+    } finally {
+      await live.release?.(db).catch(() => undefined);
+    }
   }
 
   /** The values of the base database, gathered once, and of a scenario's initial and gold states. */
@@ -365,10 +383,22 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   if (!error && session.worldErrors.length > 0) {
     error = { name: 'WorldError', message: `the world's tool handlers failed (a bug in the world, not the agent): ${session.worldErrors.join('; ')}` };
   }
+  // A live world's state is read from its server, which is then stopped; a state that cannot be read is
+  // the world's failure, never the agent's.
+  let finalDb = session.instance.db;
+  if (world.live) {
+    try {
+      finalDb = await world.live.state(session.instance.db);
+    } catch (e) {
+      error ??= { name: 'WorldError', message: `the state of the world could not be read: ${e instanceof Error ? e.message : String(e)}` };
+    } finally {
+      await world.live.release?.(session.instance.db).catch(() => undefined);
+    }
+  }
   const judged = await judgeEpisode({
     world,
     prepared,
-    finalDb: session.instance.db,
+    finalDb,
     ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}),
     trace: session.trace,
     messages,

@@ -64,11 +64,23 @@ export async function rejudgeEpisode(harness: WorldHarness, prepared: PreparedSc
         break;
       }
     }
-    if (diverged) return { record, diverged };
+    if (diverged) {
+      await world.live?.release?.(session.instance.db).catch(() => undefined);
+      return { record, diverged };
+    }
     // The new trace, with the calls that never reached the world where they were.
     const replayed = [...session.trace];
     const trace = record.trace.map((e) => (e.refused ? e : (replayed.shift() as TraceEntry)));
-    const judged = await judgeEpisode({ world, prepared, finalDb: session.instance.db, ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}), trace, messages: record.messages, ...(reader ? { reader } : {}) });
+    // A live world's state is read from the server the calls were made again on, then stopped.
+    let finalDb = session.instance.db;
+    if (world.live) {
+      try {
+        finalDb = await world.live.state(session.instance.db);
+      } finally {
+        await world.live.release?.(session.instance.db).catch(() => undefined);
+      }
+    }
+    const judged = await judgeEpisode({ world, prepared, finalDb, ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}), trace, messages: record.messages, ...(reader ? { reader } : {}) });
     const error = record.error;
     const outcome = outcomeOf(judged, !!error, !!record.escalation);
     const failure = classifyFailure({ outcome, ended: record.ended, errorName: error?.name, diff: judged.diff, missingOutputs: judged.missingOutputs, wrongActions: judged.wrongActions, goldChangesState: prepared.goldChangesState, findings: judged.findings, lied: trace.some((e) => e.lied === true) });

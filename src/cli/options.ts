@@ -53,6 +53,7 @@ export const OPTIONS = {
   junit: { type: 'string' },
   force: { type: 'boolean' },
   'from-openapi': { type: 'string' },
+  'from-mcp': { type: 'string' },
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'fault-weights': { type: 'string' },

@@ -5,13 +5,17 @@
  * one record), a policy stub and the user's language are written to be filled in. What could not be
  * inferred is listed at the top of each file (docs/your-tools.md).
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { dereference } from '@readme/openapi-parser';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateSync } from 'json-schema-faker';
 import { ShakedownError } from '../ground/errors.js';
 import { hash53 } from '../ground/seeds.js';
 import type { CrudCollection, CrudMeaning, CrudOperation, CrudSpec, JsonSchema } from '../ground/crud.js';
+import type { McpToolJson } from '../worlds/mcp.js';
 import type { Flags, Io } from './options.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -392,18 +396,203 @@ an explicit yes. Never change a record the user did not ask about.
   return files;
 }
 
-/** `shakedown world init DIR --from-openapi SPEC [--force]`. */
+/** A command line as its words: quotes group, a backslash escapes. */
+export function words(command: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  let started = false;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i] as string;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else if (ch === '\\' && quote === '"' && i + 1 < command.length) word += command[++i];
+      else word += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      started = true;
+    } else if (/\s/.test(ch)) {
+      if (started) out.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += ch === '\\' && i + 1 < command.length ? command[++i] : ch;
+      started = true;
+    }
+  }
+  if (quote) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the command \`${command}\`: a quote is not closed.`);
+  if (started) out.push(word);
+  return out;
+}
+
+/** A server's command line: leading `NAME=value` words set its environment, as in a shell. */
+export function serverCommand(command: string): { env: Record<string, string>; cmd: string | undefined; args: string[] } {
+  const all = words(command);
+  const env: Record<string, string> = {};
+  while (all.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(all[0] as string)) {
+    const [name, ...value] = (all.shift() as string).split('=');
+    env[name as string] = value.join('=');
+  }
+  const [cmd, ...args] = all;
+  return { env, cmd, args };
+}
+
+/** The tools an MCP server lists, started once with `command` in a temporary folder (`{dir}`), which is then removed. */
+export async function mcpToolsOf(command: string): Promise<McpToolJson[]> {
+  return (await mcpProbe(command, [])).tools;
+}
+
+/** Starts the server once, lists its tools and makes `calls` in order; the answers as JSON (a failed call: undefined). */
+export async function mcpProbe(command: string, calls: readonly { tool: string; args: Obj }[]): Promise<{ tools: McpToolJson[]; answers: unknown[] }> {
+  const parsed = serverCommand(command);
+  const dir = mkdtempSync(join(tmpdir(), 'shakedown-world-init-'));
+  const fill = (x: string) => x.split('{dir}').join(dir);
+  const cmd = parsed.cmd === undefined ? undefined : fill(parsed.cmd);
+  const args = parsed.args.map(fill);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(parsed.env)) env[k] = fill(v);
+  if (!cmd) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to read `--from-mcp`: give the command that starts the server, e.g. --from-mcp "npx @modelcontextprotocol/server-memory".');
+  const client = new Client({ name: 'shakedown', version: '1.0.0' });
+  try {
+    await client.connect(new StdioClientTransport({ command: cmd, args, env, stderr: "ignore" }), { timeout: 60_000 });
+    const { tools } = await client.listTools(undefined, { timeout: 60_000 });
+    const answers: unknown[] = [];
+    for (const c of calls) {
+      const r = await client.callTool({ name: c.tool, arguments: c.args }, undefined, { timeout: 60_000 }).catch(() => undefined);
+      const text = r && !r.isError && Array.isArray(r.content) ? r.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n') : undefined;
+      answers.push(r && !r.isError ? (r.structuredContent ?? text) : undefined);
+    }
+    return { tools: tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema as Record<string, unknown>, ...(t.annotations ? { annotations: t.annotations as NonNullable<McpToolJson['annotations']> } : {}) })), answers };
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to list the tools of \`${command}\`: ${(error as Error).message}. Check that the command starts an MCP server on stdio (try it in a shell).`);
+  } finally {
+    await client.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The files of a world over an MCP server: its tools, a snapshot of its read-only tools, two scenarios to fill in. */
+export function mcpWorldFiles(tools: readonly McpToolJson[], command: string, id: string, shown?: { setup: { tool: string; args: Obj }; value: string }): Record<string, string> {
+  const { env, cmd = '', args } = serverCommand(command);
+  const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true);
+  const noArgs = (t: McpToolJson) => !Array.isArray(t.inputSchema?.required) || (t.inputSchema?.required as unknown[]).length === 0;
+  const snapshot = readOnly.filter(noArgs).slice(0, 2);
+  const writes = tools.filter((t) => t.annotations?.readOnlyHint !== true);
+  const sample = (t: McpToolJson): Obj | undefined => {
+    try {
+      const v = generateSync((t.inputSchema ?? { type: 'object' }) as never, { seed: hash53(`${id}|${t.name}`) % 2 ** 31, optionalsProbability: 0, minItems: 1, maxItems: 1, maxDepth: 4, minLength: 3 });
+      return isObj(v) ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const write = writes.find((t) => sample(t) !== undefined);
+  const read = snapshot[0] ?? readOnly.find(noArgs);
+  const notInferred = [
+    snapshot.length > 0 ? `The state the judge compares is what ${snapshot.map((t) => t.name).join(' and ')} answer; add the reads (or a snapshot function) that show everything your agent may change.` : 'No read-only tool takes no arguments: write `snapshot` (the calls, or a function) that shows the state your agent may change.',
+    'Which tools write: from each tool\'s readOnlyHint annotation; a tool without one is taken to write (`writes` / `reads` correct it).',
+    'Where the server keeps its state: it starts in a fresh temporary folder per episode (`{dir}` in `args` and `env`); a server that keeps state elsewhere needs it pointed there.',
+    'The scenarios: the user\'s goal, in words of language.ts, and the gold calls that reach it. The two written here are templates with sampled arguments.',
+  ];
+  const header = (lines: readonly string[]) => `// Written by \`shakedown world init --from-mcp ${JSON.stringify(command)}\`.\n// NOT INFERRED: fill these in (docs/your-tools.md):\n${lines.map((l) => `//  - ${l}`).join('\n')}\n`;
+  const intents: Record<string, string[]> = {};
+  const tasks: Record<string, unknown> = {};
+  if (read) {
+    intents[`use_${read.name}`] = [`Can you check ${read.name.replace(/_/g, ' ')} for me?`];
+    // What the read must tell: a value the write template puts there, as the server answered it when the world was written.
+    tasks[`read-${snake(read.name).replace(/_/g, '-')}`] = { id: `read-${snake(read.name).replace(/_/g, '-')}`, world: id, title: `Use ${read.name}`, tags: { category: 'read', tools: [read.name] }, setup: { calls: shown ? [shown.setup] : [] }, user: { profile: { user: 'Sam' }, identity: 'user', requests: [{ intent: `use_${read.name}`, slots: {} }] }, gold: [], outputs: shown ? [shown.value] : [], reads: [{ tool: read.name, args: {} }] };
+  }
+  const writeArgs = write ? sample(write) : undefined;
+  if (write && writeArgs) {
+    intents[`use_${write.name}`] = [`Please ${write.name.replace(/_/g, ' ')} for me.`];
+    tasks[`${snake(write.name).replace(/_/g, '-')}`] = { id: snake(write.name).replace(/_/g, '-'), world: id, title: `Use ${write.name}`, tags: { category: 'write', tools: [write.name] }, setup: { calls: [] }, user: { profile: { user: 'Sam' }, identity: 'user', requests: [{ intent: `use_${write.name}`, slots: {} }] }, gold: [{ tool: write.name, args: writeArgs }], outputs: [] };
+  }
+  const words_ = (name: string) => name.split(/[_\W]+/).filter((w) => w.length > 2).map((w) => w.replace(/[^a-z0-9]/gi, ''));
+  const language = `${header(['How users word their requests: the phrasings below only name the tools; write the ways your users ask.'])}import type { UserLanguage } from 'shakedown';
+
+export const language: UserLanguage = {
+  intents: ${JSON.stringify(intents, null, 4).replace(/\n}/, '\n  }')},
+  slots: {},
+  identity: { user: ['This is {user}.'] },
+  identityAsked: [/who am i speaking/i],
+  confirmAsked: [/\\bconfirm\\b/i, /\\bproceed\\b/i, /\\bshall i\\b/i],
+  helpAsked: [/how can i help/i],
+  anythingElse: [/anything else/i],
+  entityPattern: /\\b\\B/g,
+  confirmSlots: [],${write ? `\n  proposals: { ${JSON.stringify(`use_${write.name}`)}: [/\\b(?:${words_(write.name).join('|') || write.name})/i] },` : ''}
+};
+`;
+  const index = `${header(notInferred)}import { readFileSync } from 'node:fs';
+import { mcpWorld, type McpToolJson } from 'shakedown';
+import { language } from './language.js';
+
+export default mcpWorld({
+  id: ${JSON.stringify(id)},
+  // The server, started fresh for every episode in a folder of its own: \`{dir}\`.
+  command: ${JSON.stringify(cmd)},
+  args: ${JSON.stringify(args)},
+  env: ${JSON.stringify(env)},
+  tools: JSON.parse(readFileSync(new URL('./tools.json', import.meta.url), 'utf8')) as McpToolJson[],
+  snapshot: ${JSON.stringify(snapshot.map((t) => ({ tool: t.name })))},
+  policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
+  userLanguage: language,
+  categories: ${JSON.stringify([...new Set(Object.values(tasks).map((t) => (t as { tags: { category: string } }).tags.category))])},
+});
+`;
+  const files: Record<string, string> = {
+    'tools.json': `${JSON.stringify(tools, null, 2)}\n`,
+    'index.ts': index,
+    'language.ts': language,
+    'policy.md': `# Policy\n\nBefore any change, tell the user what you will change and wait for a yes.\n\n<!-- TODO: the rules of your service. -->\n`,
+  };
+  for (const [slug, task] of Object.entries(tasks)) files[`tasks/${slug}.json`] = `${JSON.stringify(task, null, 2)}\n`;
+  return files;
+}
+
+/** \`shakedown world init DIR --from-openapi SPEC | --from-mcp COMMAND [--force]\`. */
 export async function worldCommand(positionals: readonly string[], flags: Flags, io: Io): Promise<number> {
   const [sub, dir] = positionals;
   if (sub !== 'init' || !dir) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world`: write `shakedown world init DIR --from-openapi SPEC` (a world from an OpenAPI 3 document).');
   const from = flags['from-openapi'];
-  if (!from) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world init`: say where the tools come from with `--from-openapi SPEC` (an OpenAPI 3 document, JSON or YAML).');
+  const mcp = flags['from-mcp'];
+  if (!from && !mcp) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world init`: say where the tools come from with `--from-openapi SPEC` (an OpenAPI 3 document, JSON or YAML) or `--from-mcp "COMMAND"` (an MCP server on stdio).');
+  if (from && mcp) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world init`: give `--from-openapi` or `--from-mcp`, not both.');
   const target = resolve(dir);
   if (existsSync(target) && readdirSync(target).length > 0 && !flags.force) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a world to \`${dir}\`: the folder is not empty. Choose another folder, or pass --force to overwrite the files a world has.`);
   }
-  const spec = await crudSpecOf(resolve(from));
   const id = snake(basename(target)).replace(/_/g, '-') || 'my-world';
+  if (mcp) {
+    const tools = await mcpToolsOf(mcp);
+    // The read template tells what the write template stored: tried once on a fresh server.
+    const plan = mcpWorldFiles(tools, mcp, id);
+    const write = Object.values(plan).map((t) => (t.startsWith('{') ? (JSON.parse(t) as { gold?: { tool: string; args: Obj }[] }) : {})).find((t) => (t.gold?.length ?? 0) > 0)?.gold?.[0];
+    const readTask = Object.entries(plan).find(([k]) => k.startsWith('tasks/read-'))?.[1];
+    const read = readTask ? (JSON.parse(readTask) as { reads: { tool: string; args: Obj }[] }).reads[0] : undefined;
+    let shown: { setup: { tool: string; args: Obj }; value: string } | undefined;
+    if (write && read) {
+      const { answers } = await mcpProbe(mcp, [write, read]);
+      const text = JSON.stringify(answers[1] ?? '');
+      const strings: string[] = [];
+      const walk = (v: unknown) => (typeof v === 'string' ? strings.push(v) : Array.isArray(v) ? v.forEach(walk) : isObj(v) ? Object.values(v).forEach(walk) : undefined);
+      walk(write.args);
+      const value = strings.find((x) => x.trim().length >= 3 && text.includes(x));
+      if (value) shown = { setup: write, value };
+    }
+    const files = mcpWorldFiles(tools, mcp, id, shown);
+    for (const [name, text] of Object.entries(files)) {
+      const path = join(target, name);
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, text);
+    }
+    const rel = relative(process.cwd(), target) || '.';
+    const writes = tools.filter((t) => t.annotations?.readOnlyHint !== true).length;
+    io.out(`wrote a world over \`${mcp}\` to ${rel}: ${tools.length} tools (${writes} that write, by their annotations), a fresh server per episode, ${Object.keys(files).filter((f) => f.startsWith('tasks/')).length} scenarios to fill in; see the top of ${rel}/index.ts.\n`);
+    io.out(`next: npx shakedown validate --world ${rel}/index.ts && npx shakedown sweep --world ${rel}/index.ts --agent oracle,noop\n`);
+    return 0;
+  }
+  const spec = await crudSpecOf(resolve(from as string));
   const files = worldFiles(spec, id);
   for (const [name, text] of Object.entries(files)) {
     const path = join(target, name);

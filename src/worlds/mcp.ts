@@ -112,7 +112,7 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.outpu
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
       for (const [k, v] of Object.entries(o.env ?? {})) env[k] = fill(v);
       const client = new Client({ name: 'shakedown', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: fill(o.command), args: (o.args ?? []).map(fill), env, cwd: dir, stderr: 'ignore' }), { timeout });
+      await client.connect(new StdioClientTransport({ command: fill(o.command), args: (o.args ?? []).map(fill), env, stderr: 'ignore' }), { timeout });
       for (const call of h.setup) {
         const r = await client.callTool({ name: call.tool, arguments: withDir(call.args ?? {}, '{dir}', dir) as Record<string, unknown> }, undefined, { timeout });
         if (r.isError) throw new Error(`setup call ${call.tool} failed: ${JSON.stringify(contentOf(r as never))}`);

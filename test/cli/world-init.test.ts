@@ -1,12 +1,12 @@
 // `shakedown world init --from-openapi` (docs/your-tools.md): a world written from an OpenAPI document
 // validates and sweeps as written, on the public Swagger Petstore 3 document and on the larger document of a
 // real service (Ory Kratos, 60 operations); its tools have the meaning their paths and methods imply.
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { crudSpecOf } from '../../src/cli/world-init.js';
+import { crudSpecOf, serverCommand } from '../../src/cli/world-init.js';
 import { crudHandlers, crudTools, type CrudSpec } from '../../src/ground/crud.js';
 import { ToolRuntime } from '../../src/ground/runtime.js';
 import { createClock } from '../../src/ground/clock.js';
@@ -129,6 +129,31 @@ components:
     }, 120_000);
   }
 
+  it('writes a world over an MCP server from npm (--from-mcp) that validates and sweeps as written, a fresh server per episode', async () => {
+    const dir = project();
+    const world = join(dir, 'memory');
+    const server = join(root, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+    const init = await shakedown('world', 'init', world, '--from-mcp', `MEMORY_FILE_PATH={dir}/memory.jsonl "${process.execPath}" "${server}"`);
+    expect(init.stderr).toBe('');
+    expect(init.stdout).toMatch(/9 tools \(6 that write, by their annotations\)/);
+    const index = readFileSync(join(world, 'index.ts'), 'utf8');
+    expect(index).toMatch(/"MEMORY_FILE_PATH":"\{dir\}\/memory\.jsonl"/);
+    expect(index).toMatch(/snapshot: \[\{"tool":"read_graph"\}\]/);
+    const v = await shakedown('validate', '--world', join(world, 'index.ts'));
+    expect(v.stdout + v.stderr).toMatch(/2 of 2 scenarios of world memory hold/);
+    const out = join(dir, 'run');
+    const s = await shakedown('sweep', '--world', join(world, 'index.ts'), '--agent', 'oracle,noop', '--eps', '0', '--lambda', '0', '--trials', '1', '--out', out);
+    expect(s.code).toBe(0);
+    expect(s.stdout).toMatch(/oracle\s+1\.000 at ε 0, λ 0/);
+    expect(s.stdout).toMatch(/noop\s+0\.000 at ε 0, λ 0/);
+    // The server kept its state in the episode's folder, not beside itself.
+    expect(existsSync(join(root, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'memory.jsonl'))).toBe(false);
+    expect(serverCommand(`A=1 B='x y' node "a b.js" --flag`)).toEqual({ env: { A: '1', B: 'x y' }, cmd: 'node', args: ['a b.js', '--flag'] });
+    const bad = await shakedown('world', 'init', join(dir, 'bad'), '--from-mcp', `"${process.execPath}" -e "process.exit(1)"`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Failed to list the tools of .*: .*Check that the command starts an MCP server on stdio/);
+  }, 120_000);
+
   it('says what to fix: a Swagger 2.0 document, a missing file, a folder that is not empty', async () => {
     const dir = project();
     const swagger = join(dir, 'old.json');
@@ -144,6 +169,6 @@ components:
     const full = await shakedown('world', 'init', join(dir, 'full'), '--from-openapi', fixture('petstore3.yaml'));
     expect(full.code).toBe(2);
     expect(full.stderr).toMatch(/not empty.*--force/);
-    expect((await shakedown('world', 'init', join(dir, 'c'))).stderr).toMatch(/--from-openapi SPEC/);
+    expect((await shakedown('world', 'init', join(dir, 'c'))).stderr).toMatch(/--from-openapi SPEC.*--from-mcp "COMMAND"/);
   });
 });

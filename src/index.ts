@@ -43,6 +43,8 @@ export { crudTools, crudHandlers, crudDbSchema, crudGenerate, crudSetupSchema, c
 export type { CrudSpec, CrudOperation, CrudCollection, CrudMeaning, JsonSchema } from './ground/crud.js';
 export { mcpWorld } from './worlds/mcp.js';
 export type { McpWorldOptions, McpToolJson, McpCall, McpHandle } from './worlds/mcp.js';
+export { httpApiWorld } from './worlds/http-api.js';
+export type { HttpApiWorldOptions, HttpApiCall, HttpApiHandle } from './worlds/http-api.js';
 export type { ToolResult, CallToolOptions } from './ground/tools.js';
 export { ToolRuntime, TOOL_DOMAIN } from './ground/runtime.js';
 export type { EpisodeSession, TraceEntry } from './ground/runtime.js';

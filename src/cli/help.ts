@@ -24,6 +24,7 @@ Commands:
   init       write a commented starter shakedown.config.ts (flags override its keys; --config FILE)
   world init DIR --from-openapi SPEC   write a world from an OpenAPI 3 document (docs/your-tools.md)
   world init DIR --from-mcp "COMMAND"  write a world over an MCP server, started fresh per episode
+  world init DIR --from-openapi SPEC --base-url URL --reset "POST /reset"   a world over your running service
 
 Every command that takes sweep options reads shakedown.config.{ts,mts,js,mjs,json,yaml,yml} from the
 current directory (or --config FILE) first and says which; flags override its keys. \`shakedown COMMAND

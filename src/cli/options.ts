@@ -54,6 +54,8 @@ export const OPTIONS = {
   force: { type: 'boolean' },
   'from-openapi': { type: 'string' },
   'from-mcp': { type: 'string' },
+  'base-url': { type: 'string' },
+  reset: { type: 'string' },
   shard: { type: 'string' },
   baseline: { type: 'string' },
   'fault-weights': { type: 'string' },

@@ -233,7 +233,7 @@ export async function crudSpecOf(file: string): Promise<CrudSpec> {
 }
 
 /** The files of a world over `spec`, by name: what `world init` writes. */
-export function worldFiles(spec: CrudSpec, id: string): Record<string, string> {
+export function worldFiles(spec: CrudSpec, id: string, service?: { baseUrl: string; reset: { method: string; path: string } }): Record<string, string> {
   const unknown = spec.operations.filter((o) => o.meaning === 'unknown');
   const guessed = spec.operations.filter((o) => o.meaning !== 'unknown' && o.note);
   const notInferred = [
@@ -264,6 +264,13 @@ export function worldFiles(spec: CrudSpec, id: string): Record<string, string> {
     }
     return { ...(isObj(value) ? value : {}), [c.idField]: recordId(n) };
   };
+  // A scenario's records: in the store (a world over the in-memory store), or made by the collection's
+  // create call on the service (a world over a running service).
+  const create = byCollection('create')(collection);
+  if (service && !create) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write a world over the service from \`${spec.source}\`: no operation creates a record of \`${collection}\`, so no scenario can set its records up. Add one to the document, or write the scenarios' setup calls by hand.`);
+  }
+  const setupOf = (r: Obj) => (service && create ? { calls: [{ tool: create.name, args: Object.fromEntries(Object.entries(r).filter(([k]) => k in ((create.input.properties as Obj | undefined) ?? {}))) }] } : { [collection]: [r] });
   const first = record(9001);
   const second = record(9002);
   // What the read must tell: a text field of the record, long enough to be found in a reply.
@@ -278,7 +285,7 @@ export function worldFiles(spec: CrudSpec, id: string): Record<string, string> {
       world: id,
       title: `Tell the user about ${singular} ${String(recordId(9001))}`,
       tags: { category: 'read', tools: [read.name] },
-      setup: { [collection]: [first] },
+      setup: setupOf(first),
       user: { profile: { name: 'Sam Rivera' }, identity: 'name', requests: [{ intent: readIntent, slots: { id: String(recordId(9001)) } }] },
       gold: [],
       outputs: shown ? [shown[1]] : [],
@@ -300,7 +307,7 @@ export function worldFiles(spec: CrudSpec, id: string): Record<string, string> {
       world: id,
       title: `${write.meaning === 'delete' ? 'Delete' : 'Update'} ${singular} ${String(recordId(9002))}`,
       tags: { category: write.meaning, tools: [write.name] },
-      setup: { [collection]: [second] },
+      setup: setupOf(second),
       user: { profile: { name: 'Sam Rivera' }, identity: 'name', requests: [{ intent: writeIntent, slots: { id: String(recordId(9002)) } }] },
       gold: [{ tool: write.name, args }],
       outputs: [],
@@ -334,7 +341,29 @@ export const language: UserLanguage = {
   },
 };
 `;
-  const index = `${header(notInferred)}import { readFileSync } from 'node:fs';
+  const lists = spec.operations.filter((o) => o.meaning === 'list' && !(Array.isArray(o.input.required) && (o.input.required as unknown[]).length > 0));
+  const proxy = service
+    ? `${header([...notInferred.slice(0, -1), `The state the judge compares: ${lists.length > 0 ? lists.map((o) => o.name).join(', ') : 'no list operation without arguments; write `snapshot`'}. Add the reads that show everything your agent may change.`, `The reset hook (${service.reset.method} ${service.reset.path}) must put the service back to the same state before every episode.`])}import { readFileSync } from 'node:fs';
+import { httpApiWorld, type CrudSpec } from 'shakedown';
+import { language } from './language.js';
+
+/** The operations read from ${spec.source}. */
+const spec = JSON.parse(readFileSync(new URL('./operations.json', import.meta.url), 'utf8')) as CrudSpec;
+
+/** ${spec.title.replace(/\*\//g, '')}, the running service behind Shakedown's fault injector (docs/your-tools.md). */
+export default httpApiWorld({
+  id: ${JSON.stringify(id)},
+  spec,
+  baseUrl: process.env.SHAKEDOWN_SERVICE_URL ?? ${JSON.stringify(service.baseUrl)},
+  reset: ${JSON.stringify(service.reset)},
+  snapshot: ${JSON.stringify(lists.map((o) => ({ tool: o.name })))},
+  policy: readFileSync(new URL('./policy.md', import.meta.url), 'utf8'),
+  userLanguage: language,
+  categories: ${JSON.stringify([...new Set(Object.values(tasks).map((t) => (t as { tags: { category: string } }).tags.category))])},
+});
+`
+    : undefined;
+  const index = proxy ?? `${header(notInferred)}import { readFileSync } from 'node:fs';
 import { crudApplySetup, crudDbSchema, crudGenerate, crudHandlers, crudSetupSchema, crudTools, defineWorld, type CrudSpec } from 'shakedown';
 import { ownHandlers } from './handlers.js';
 import { language } from './language.js';
@@ -388,7 +417,7 @@ an explicit yes. Never change a record the user did not ask about.
   const files: Record<string, string> = {
     'operations.json': `${JSON.stringify(spec, null, 2)}\n`,
     'index.ts': index,
-    'handlers.ts': handlers,
+    ...(service ? {} : { 'handlers.ts': handlers }),
     'language.ts': language,
     'policy.md': policy,
   };
@@ -593,7 +622,15 @@ export async function worldCommand(positionals: readonly string[], flags: Flags,
     return 0;
   }
   const spec = await crudSpecOf(resolve(from as string));
-  const files = worldFiles(spec, id);
+  const baseUrl = flags['base-url'];
+  let service: { baseUrl: string; reset: { method: string; path: string } } | undefined;
+  if (baseUrl) {
+    if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--base-url ${baseUrl}\`: write where the service answers, e.g. --base-url http://127.0.0.1:8080.`);
+    const m = /^\s*([A-Za-z]+)\s+(\/\S*)\s*$/.exec(flags.reset ?? '');
+    if (!m) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to write a world over a running service: say how to put it back between episodes with `--reset "POST /reset"` (a call on the service that restores its start state).');
+    service = { baseUrl, reset: { method: (m[1] as string).toUpperCase(), path: m[2] as string } };
+  }
+  const files = worldFiles(spec, id, service);
   for (const [name, text] of Object.entries(files)) {
     const path = join(target, name);
     mkdirSync(join(path, '..'), { recursive: true });

@@ -426,9 +426,10 @@ export class ToolRuntime {
           const lying = decision.kind.lies
             ? {
                 ...(body !== undefined ? { body } : {}),
+                // A handler that throws on the copy is no lie to tell: the call is then answered truly.
                 pretend: async (o: { body?: unknown; state?: 'now' | 'before-last-write' } = {}) => {
                   const db = o.state === 'before-last-write' ? beforeLastWrite : instance.db;
-                  return db === undefined || copies === null ? null : pretend(withBody(o.body), tool, db);
+                  return db === undefined || copies === null ? null : pretend(withBody(o.body), tool, db).catch(() => null);
                 },
                 commit: async (b: unknown) => (await (dispatched ??= dispatch(withBody(b), tool))).answer.response(),
               }

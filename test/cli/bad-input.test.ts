@@ -60,7 +60,7 @@ describe('bad input', () => {
     expect(results).toMatchInlineSnapshot(`
       [
         "teleport
-        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, plan, report, merge, rejudge, gate, init.",
+        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, plan, report, merge, rejudge, gate, init, world.",
         "sweep --eps 1.5
         Failed to resolve the sweep configuration:
         ✖ must be in [0, 1]

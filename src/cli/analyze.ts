@@ -70,6 +70,22 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
   return 0;
 }
 
+/**
+ * Why a row's interval and its verdict seem to say different things, in one sentence, or nothing when they
+ * agree: the verdict is the adjusted test's; the interval is the unadjusted bootstrap's.
+ */
+export function disagreement(r: Pick<CellComparison, 'ci95' | 'verdict' | 'p' | 'pAdjusted'>, cells: number, adj: string): string | undefined {
+  const excludesZero = r.ci95[0] > 0 || r.ci95[1] < 0;
+  const significant = r.verdict !== 'no detectable difference';
+  if (excludesZero && !significant) {
+    return r.p < 0.05
+      ? `the interval leaves out 0 and p = ${r.p.toFixed(4)} on this cell alone, but across the ${cells} cells compared the adjusted ${adj} = ${r.pAdjusted.toFixed(4)} is not below 0.05: no difference is claimed here`
+      : `the interval leaves out 0, but the test on the changed tasks does not reach 0.05 (p = ${r.p.toFixed(4)}): with so few tasks that changed, the test decides, and no difference is claimed`;
+  }
+  if (!excludesZero && significant) return `the test finds a difference (${adj} = ${r.pAdjusted.toFixed(4)}) while the interval touches 0: the sign-flip test and the bootstrap interval are different methods, and the test decides`;
+  return undefined;
+}
+
 function printComparison(io: Io, title: string, rows: readonly CellComparison[], kappa: number, pairs: number, adjustment: Adjustment = 'holm'): void {
   const adj = adjustment === 'bh' ? 'BH p' : 'Holm p';
   io.out(`${title}\n`);
@@ -86,6 +102,8 @@ function printComparison(io: Io, title: string, rows: readonly CellComparison[],
     const unreachable = r.changed === 0 ? ' (the same on every task)' : r.minP >= 0.05 ? ` (cannot reach p < 0.05: ${r.changed} changed task${r.changed === 1 ? '' : 's'}, smallest p ${r.minP.toFixed(3)})` : '';
     const detectable = r.minDetectable === null ? '     -' : r.minDetectable.toFixed(3).padStart(6);
     io.out(`  ${String(r.eps).padEnd(5)} ${String(r.lambda).padEnd(5)} ${r.k}  ${String(r.tasks).padStart(5)}  ${(r.difference >= 0 ? '+' : '') + r.difference.toFixed(3)}      [${f3(r.ci95[0])}, ${f3(r.ci95[1])}]  ${r.p.toFixed(4)}  ${r.pAdjusted.toFixed(4)}   ${detectable}               ${r.verdict}${unreachable}\n`);
+    const why = disagreement(r, rows.length, adj);
+    if (why) io.out(`        ${why}\n`);
   }
   io.out(`  the verdict is the adjusted test's (${adj} < 0.05 across the ${rows.length} cells); the interval describes the difference and is not adjusted\n`);
   const clustered = rows.filter((r) => r.families !== undefined);

@@ -8,7 +8,7 @@ import type { FaultProfile } from '../src/ground/faults.js';
 export const profiles: readonly FaultProfile[] = [
   {
     id: 'mixed',
-    description: 'every transient kind per call (timeouts, rate limits and server errors most often, tools that lie one call in twenty); schema drift and empty results per tool, ten times rarer',
+    description: 'every transient kind per call (timeouts, rate limits and server errors most often, tools that lie one fault in twenty); schema drift and empty results per tool, ten times rarer',
     weights: {
       timeout: 0.27,
       'rate-limit': 0.23,

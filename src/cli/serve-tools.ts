@@ -42,7 +42,21 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   const setting = parseAgentTime(config.agentTime);
   const clock = createClock(undefined, setting.mode === 'auto' ? { mode: 'real' } : setting);
   clock.holding(true);
-  const session = harness.runtime.open({ episodeId, db: harness.clone(prepared.initial), clock, faults, realWaitScale, meter: clock });
+  const episode = harness.episodeDb(prepared);
+  const session = harness.runtime.open({ episodeId, db: episode.db, copies: harness.copiesOf(episode), clock, faults, realWaitScale, meter: clock });
+  /** The verdict on the state: a live world's read from its server, which is then stopped. */
+  const stateDiff = async () => {
+    const live = world.live;
+    let state = session.instance.db;
+    if (live) {
+      try {
+        state = await live.state(session.instance.db);
+      } finally {
+        await live.release?.(session.instance.db).catch(() => undefined);
+      }
+    }
+    return compareState(world, state, prepared, episode.overlay).diff;
+  };
   if (flags.mcp) {
     // MCP over stdio: stdout is the protocol's channel, so every word for people goes to stderr.
     const [{ StdioServerTransport }, { mcpServerFor }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../agents/mcp.js')]);
@@ -57,7 +71,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
     await mcp.close();
     session.close();
     io.err(`${session.trace.length} tool call(s); faults fired: ${session.faults.length === 0 ? 'none' : session.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}`).join(', ')}\n`);
-    const { diff } = compareState(world, session.instance.db, prepared);
+    const diff = await stateDiff();
     io.err(diff.length === 0 ? 'database: equals the gold state\n' : `database differs from the gold state:\n${diff.map((d) => `  ${d.message}`).join('\n')}\n`);
     return 0;
   }
@@ -81,7 +95,7 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   await server.close();
   session.close();
   io.out(`\n${session.trace.length} tool call(s); faults fired: ${session.faults.length === 0 ? 'none' : session.faults.map((f) => `${f.kind} on ${f.tool}#${f.ordinal}${f.phase ? ` (${f.phase} commit)` : ''}`).join(', ')}\n`);
-  const { diff } = compareState(world, session.instance.db, prepared);
+  const diff = await stateDiff();
   io.out(diff.length === 0 ? 'database: equals the gold state\n' : `database differs from the gold state:\n${diff.map((d) => `  ${d.message}`).join('\n')}\n`);
   return 0;
 }

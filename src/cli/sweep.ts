@@ -149,7 +149,9 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     }
     if (flags.resume && previous && !key) io.err(`shakedown: ${dir} was written before records were signed: its records stay unsigned and cannot be verified\n`);
     let done = alreadyDone;
-    const workers = workerCount(config, total - done);
+    // A world over one running service takes its episodes one at a time: no threads, one in flight.
+    const exclusive = world.exclusive === true;
+    const workers = exclusive ? 1 : workerCount(config, total - done);
     const cores = availableParallelism();
     if (workers > 4 * cores) {
       throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to start the sweep: \`--workers ${workers}\` is more than 4 per core on this machine (${cores} cores), and each worker thread holds its own copy of the run. Use at most ${4 * cores}, or \`auto\`; \`--concurrency\` overlaps waits without threads.`);
@@ -194,7 +196,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     // clock: the per-run time limit is wall time by definition; no outcome depends on it.
     const limitTimer = config.timeLimitS === undefined ? undefined : setTimeout(() => budgetStop(`the time limit of ${config.timeLimitS} s passed`), config.timeLimitS * 1000);
     limitTimer?.unref();
-    const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: config.concurrency };
+    const plan = { ...options, world, scenarios, agents, eps: config.eps, lambda: config.lambda, trials: config.trials, concurrency: exclusive ? 1 : config.concurrency };
     const run = (hooks: SweepHooks) => (config.adaptiveFirstTrials === undefined ? runSweep(plan, hooks) : runAdaptiveSweep(plan, config.adaptiveFirstTrials, hooks, finished.outcomes));
     // The LLM response cache, when asked for: in this process and on every worker thread.
     const cacheDir = llmCacheDir(config.llmCache, dir);

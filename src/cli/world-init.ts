@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { dereference } from '@readme/openapi-parser';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateSync } from 'json-schema-faker';
 import { ShakedownError } from '../ground/errors.js';
 import { hash53 } from '../ground/seeds.js';
@@ -300,7 +300,22 @@ export function worldFiles(spec: CrudSpec, id: string, service?: { baseUrl: stri
       // Every field the update requires, from the record; one text field changed.
       const required = Array.isArray(write.input.required) ? (write.input.required as string[]) : [];
       for (const k of required) if (!(k in args) && k in second) args[k] = second[k];
-      if (changed) args[changed[0]] = `${String(changed[1])} (updated)`;
+      // Another value the field's schema allows: drawn until it differs from the record's.
+      if (changed) {
+        const schema = ((write.input.properties as Obj | undefined) ?? {})[changed[0]];
+        for (let i = 0; i < 20; i++) {
+          let v: unknown;
+          try {
+            v = generateSync((isObj(schema) ? schema : { type: 'string' }) as never, { seed: hash53(`${id}|change|${i}`) % 2 ** 31 });
+          } catch {
+            break;
+          }
+          if (v !== undefined && v !== changed[1]) {
+            args[changed[0]] = v;
+            break;
+          }
+        }
+      }
     }
     tasks[slug] = {
       id: slug,
@@ -478,8 +493,8 @@ export async function mcpProbe(command: string, calls: readonly { tool: string; 
   const fill = (x: string) => x.split('{dir}').join(dir);
   const cmd = parsed.cmd === undefined ? undefined : fill(parsed.cmd);
   const args = parsed.args.map(fill);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  // The SDK's safe environment and the command's own words: never the user's keys.
+  const env: Record<string, string> = { ...getDefaultEnvironment() };
   for (const [k, v] of Object.entries(parsed.env)) env[k] = fill(v);
   if (!cmd) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to read `--from-mcp`: give the command that starts the server, e.g. --from-mcp "npx @modelcontextprotocol/server-memory".');
   const client = new Client({ name: 'shakedown', version: '1.0.0' });
@@ -516,7 +531,8 @@ export function mcpWorldFiles(tools: readonly McpToolJson[], command: string, id
       return undefined;
     }
   };
-  const write = writes.find((t) => sample(t) !== undefined);
+  // The write template: a tool that writes and destroys nothing (it is tried once, on a fresh server).
+  const write = writes.find((t) => t.annotations?.destructiveHint !== true && sample(t) !== undefined);
   const read = snapshot[0] ?? readOnly.find(noArgs);
   const notInferred = [
     snapshot.length > 0 ? `The state the judge compares is what ${snapshot.map((t) => t.name).join(' and ')} answer; add the reads (or a snapshot function) that show everything your agent may change.` : 'No read-only tool takes no arguments: write `snapshot` (the calls, or a function) that shows the state your agent may change.',
@@ -582,7 +598,7 @@ export default mcpWorld({
 /** \`shakedown world init DIR --from-openapi SPEC | --from-mcp COMMAND [--force]\`. */
 export async function worldCommand(positionals: readonly string[], flags: Flags, io: Io): Promise<number> {
   const [sub, dir] = positionals;
-  if (sub !== 'init' || !dir) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world`: write `shakedown world init DIR --from-openapi SPEC` (a world from an OpenAPI 3 document).');
+  if (sub !== 'init' || !dir) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world`: write `shakedown world init DIR --from-openapi SPEC` (a world from an OpenAPI 3 document, `--base-url URL --reset "POST /reset"` for one over your running service) or `shakedown world init DIR --from-mcp "COMMAND"` (one over an MCP server).');
   const from = flags['from-openapi'];
   const mcp = flags['from-mcp'];
   if (!from && !mcp) throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to run `shakedown world init`: say where the tools come from with `--from-openapi SPEC` (an OpenAPI 3 document, JSON or YAML) or `--from-mcp "COMMAND"` (an MCP server on stdio).');
@@ -600,7 +616,11 @@ export async function worldCommand(positionals: readonly string[], flags: Flags,
     const readTask = Object.entries(plan).find(([k]) => k.startsWith('tasks/read-'))?.[1];
     const read = readTask ? (JSON.parse(readTask) as { reads: { tool: string; args: Obj }[] }).reads[0] : undefined;
     let shown: { setup: { tool: string; args: Obj }; value: string } | undefined;
-    if (write && read) {
+    // Tried only where the server's state is the episode's folder's: elsewhere the trial would write into
+    // a state that outlives it.
+    const ownFolder = mcp.includes('{dir}');
+    if (!ownFolder) io.err(`shakedown: the command names no {dir}, so its state may live outside the episode's folder: the read scenario was not tried and tells nothing yet; point the server's state into {dir} (e.g. NAME={dir}/state.json before the command) and write it again, or fill in its outputs\n`);
+    if (write && read && ownFolder) {
       const { answers } = await mcpProbe(mcp, [write, read]);
       const text = JSON.stringify(answers[1] ?? '');
       const strings: string[] = [];
@@ -639,6 +659,6 @@ export async function worldCommand(positionals: readonly string[], flags: Flags,
   const unknown = spec.operations.filter((o) => o.meaning === 'unknown').length;
   const rel = relative(process.cwd(), target) || '.';
   io.out(`wrote a world from ${spec.source} to ${rel}: ${spec.operations.length} tools (${spec.operations.length - unknown} with an inferred meaning, ${unknown} to write: see the top of ${rel}/index.ts), ${Object.keys(spec.collections).length} collections, ${Object.keys(files).filter((f) => f.startsWith('tasks/')).length} scenarios.\n`);
-  io.out(`next: npx shakedown validate --world ${rel}/index.ts && npx shakedown sweep --world ${rel}/index.ts --agent oracle,noop\n`);
+  io.out(`next: npx shakedown validate --world ${rel}/index.ts && npx shakedown sweep --world ${rel}/index.ts --agent oracle,noop${service ? ' (the episodes take the service one at a time)' : ''}\n`);
   return 0;
 }

@@ -151,17 +151,23 @@ async function inputOf(request: Request, op: CrudOperation, params: Readonly<Rec
       return { ok: false, response: apiError(400, 'invalid_json', 'The request body is not valid JSON.') };
     }
   }
-  const merged = { ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body }), ...params };
+  // Only the operation's own path parameters: msw also names the wildcard before `/api` ("0"), the episode's origin.
+  const own = Object.fromEntries(Object.entries(params).filter(([k]) => op.pathParams.includes(k)));
+  const merged = { ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body }), ...own };
   const parsed = schema.safeParse(merged);
   if (!parsed.success) return { ok: false, response: apiError(400, 'invalid_request', z.prettifyError(parsed.error)) };
   return { ok: true, value: parsed.data as Record<string, unknown> };
 }
 
-/** The fields of an input that go into a record: the body's, not the path's or the query's. */
+/**
+ * The fields of an input that go into a record: the body's, and for a create or an update the query's too
+ * (`POST /pet/{petId}?name=&status=` changes the name and the status); never the path's.
+ */
 function recordFields(op: CrudOperation, input: Record<string, unknown>): Record<string, unknown> {
   if (op.body === 'whole') return input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? (input.body as Record<string, unknown>) : {};
+  const queryIsData = op.meaning === 'create' || op.meaning === 'update';
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) if (!op.pathParams.includes(k) && !op.queryParams.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(input)) if (!op.pathParams.includes(k) && (queryIsData || !op.queryParams.includes(k)) && v !== undefined) out[k] = v;
   return out;
 }
 
@@ -212,7 +218,9 @@ export function crudHandlers(spec: CrudSpec, instance: (request: Request) => Wor
           return HttpResponse.json(records);
         }
         case 'create': {
-          const newId = fields[c.idField] !== undefined ? fields[c.idField] : c.idType === 'integer' ? 9000 + Object.keys(store).length : w.nextId(op.collection);
+          // A new integer id is one past the largest (never one a deleted record leaves behind), from 9000.
+          const next = () => Math.max(8999, ...Object.values(store).map((r) => Number((r as Record<string, unknown>)[c.idField])).filter(Number.isFinite)) + 1;
+          const newId = fields[c.idField] !== undefined ? fields[c.idField] : c.idType === 'integer' ? next() : w.nextId(op.collection);
           if (store[String(newId)] !== undefined) {
             if (op.conflict) return apiError(409, 'conflict', `${op.collection} ${String(newId)} already exists.`);
           }

@@ -199,7 +199,7 @@ export class FaultInjector {
 
   /** Whether an active kind needs the database as it was before each write. */
   get history(): boolean {
-    return this.transient.some((k) => k.history === true);
+    return this.lambda > 0 && this.transient.some((k) => k.history === true);
   }
 
   /** Whether the profile's target lets faults strike this tool. */

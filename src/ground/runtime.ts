@@ -101,7 +101,10 @@ export interface OpenOptions {
   readonly db: unknown;
   /**
    * Copies of the episode's database for tools that lie: `scratch`, a writable copy whose writes leave
-   * the original as it is; `freeze`, the state now, which later writes do not change. @default structuredClone for both
+   * the original as it is; `freeze`, the state now, which later writes do not change; `null` for a state
+   * that cannot be copied (a live server: tools that lie then tell the truth). The default,
+   * structuredClone for both, serves a plain database only: an episode's overlay needs
+   * `WorldHarness.copiesOf`. @default structuredClone for both
    */
   readonly copies?: { scratch(db: unknown): unknown; freeze(db: unknown): unknown } | null;
   readonly clock: EpisodeClock;
@@ -283,14 +286,24 @@ export class ToolRuntime {
       if (d.committed) beforeLastWrite = before;
       return d;
     };
-    /** The world's answer on a copy of the database (`db`), thrown away after: nothing commits, no key is kept. */
+    /**
+     * The world's answer on a copy of the database (`db`), thrown away after: nothing commits, no key is
+     * kept. It runs in an instance of its own under a host of its own, so that the episode's other calls
+     * (an agent's calls in parallel) never see the copy, and its id counter starts where the episode's is
+     * without moving it.
+     */
+    let pretended = 0;
     const pretend = async (request: Request, tool: ToolSpec, db: unknown): Promise<Response> => {
-      const kept = instance.db;
-      instance.db = (copies as NonNullable<typeof copies>).scratch(db);
+      const scratchId = `${episodeId}-lie-${++pretended}`;
+      let scratchCounter = counter;
+      this.instances.set(scratchId, { episodeId: scratchId, db: (copies as NonNullable<typeof copies>).scratch(db), clock, nextId: (prefix) => `${prefix}_${++scratchCounter}` });
       try {
-        return (await resolveOnce(request, tool)).response();
+        const url = new URL(request.url);
+        url.hostname = `${scratchId}${url.hostname.slice(url.hostname.indexOf('.'))}`;
+        const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.clone().text();
+        return (await resolveOnce(new Request(url, { method: request.method, headers: request.headers, ...(body !== undefined ? { body } : {}) }), tool)).response();
       } finally {
-        instance.db = kept;
+        this.instances.delete(scratchId);
       }
     };
     const resolveOnce = async (request: Request, tool: ToolSpec | null): Promise<Answer> => {
@@ -429,7 +442,9 @@ export class ToolRuntime {
                 // A handler that throws on the copy is no lie to tell: the call is then answered truly.
                 pretend: async (o: { body?: unknown; state?: 'now' | 'before-last-write' } = {}) => {
                   const db = o.state === 'before-last-write' ? beforeLastWrite : instance.db;
-                  return db === undefined || copies === null ? null : pretend(withBody(o.body), tool, db).catch(() => null);
+                  // A retry whose key has a stored answer is replayed, whatever the kind: no lie to tell.
+                  if (db === undefined || copies === null || (key !== undefined && tool.write && idempotency.has(key))) return null;
+                  return pretend(withBody(o.body), tool, db).catch(() => null);
                 },
                 commit: async (b: unknown) => (await (dispatched ??= dispatch(withBody(b), tool))).answer.response(),
               }
@@ -452,15 +467,19 @@ export class ToolRuntime {
             note: (d) => Object.assign(detail, d),
           };
           if (decision.phase === 'after') await real();
+          // A kind that lies, on a database that cannot be copied (a live server) or on a keyed retry that
+          // has a stored answer: no strike at all, the truth, noted so.
+          const truthOnly = decision.kind.lies === true && (copies === null || (key !== undefined && tool.write && idempotency.has(key)));
           const windowBefore = faults.state.window;
           try {
-            const response = await decision.kind.strike(ctx, faults.paramsOf(decision.kind) as never);
+            const response = truthOnly ? (ctx.note({ lied: false, truth: copies === null ? 'a state that cannot be copied' : 'a replayed key' }), await real()) : await decision.kind.strike(ctx, faults.paramsOf(decision.kind) as never);
             // Bursty profiles: a fault opens a short outage, unless the kind opened a window of its own.
             if (!window && faults.outageMs !== undefined && faults.state.window === windowBefore) {
               faults.state.window = { kind: decision.kind.id, until: clock.now() + faults.outageMs };
             }
-            const effect = dispatched ? (await dispatched).committed : false;
-            record(response.status, { fault: decision.kind.id, ...(effect ? { effect: true } : {}), ...(detail.lied === true ? { lied: true } : {}), ...notes(tool, response.status, await notedText(response)) });
+            const d = dispatched ? await dispatched : undefined;
+            const effect = d?.committed ?? false;
+            record(response.status, { fault: decision.kind.id, ...(d?.replayed ? { replayed: true } : {}), ...(effect ? { effect: true } : {}), ...(detail.lied === true ? { lied: true } : {}), ...notes(tool, response.status, await notedText(response)) });
             return response;
           } catch (error) {
             const effect = dispatched ? await dispatched.then((d) => d.committed, () => false) : false;

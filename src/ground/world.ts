@@ -185,6 +185,8 @@ export interface WorldDefinition<DB = unknown, Setup = unknown> {
    * and `release` ends the handle (stops the server). Tools that lie cannot copy such a state: they tell
    * the truth (docs/your-tools.md).
    */
+  /** Its episodes share one outside state (a running service): a sweep runs them one at a time, without worker threads. */
+  readonly exclusive?: boolean;
   readonly live?: {
     state(db: DB): Promise<unknown>;
     release?(db: DB): Promise<void>;

@@ -107,11 +107,7 @@ export class WorldHarness {
     return (this.world.clone ? this.world.clone(db) : cloneJson(db)) as T;
   }
 
-  /**
-   * An episode's own database. Without a world-supplied clone, an overlay on the initial database that
-   * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
-   */
-  /** Copies of an episode's database for tools that lie (see `OpenOptions.copies`): cheap copy-on-read layers over an overlay. */
+  /** Copies of an episode's database for tools that lie (see `OpenOptions.copies`): cheap copy-on-read layers over an overlay; none for a live world. */
   copiesOf(episode: { db: unknown; overlay?: OverlayDb }): { scratch(db: unknown): unknown; freeze(db: unknown): unknown } | null {
     if (this.world.live) return null;
     const { overlay } = episode;
@@ -122,6 +118,10 @@ export class WorldHarness {
     };
   }
 
+  /**
+   * An episode's own database. Without a world-supplied clone, an overlay on the initial database that
+   * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
+   */
   episodeDb(prepared: PreparedScenario): { db: unknown; overlay?: OverlayDb } {
     if (this.world.clone || typeof prepared.initial !== 'object' || prepared.initial === null || Array.isArray(prepared.initial)) return { db: this.clone(prepared.initial) };
     const overlay = overlayDb(prepared.initial as Record<string, unknown>, this.collections, cloneJson);
@@ -149,7 +149,8 @@ export class WorldHarness {
     } catch (error) {
       throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: its setup does not fit the base database: ${(error as Error).message}. Fix the scenario's setup.`, { cause: error });
     }
-    const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: this.clone(initial), clock: createClock() });
+    const goldDb = this.clone(initial);
+    const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: goldDb, clock: createClock(), copies: this.copiesOf({ db: goldDb }) });
     const statuses: number[] = [];
     try {
       for (const action of scenario.gold) {
@@ -158,6 +159,10 @@ export class WorldHarness {
         const r = await callTool(session.fetch, session.baseUrl, spec, action.args);
         statuses.push(r.status);
       }
+    } catch (error) {
+      // A live world's server, started by the first gold call, is stopped before the error goes on.
+      await this.world.live?.release?.(session.instance.db).catch(() => undefined);
+      throw error;
     } finally {
       session.close();
     }

@@ -32,7 +32,7 @@ const UNSOLICITED: readonly RegExp[] = [
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
-const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book|book|downgrad|upgrad|add|remov|delet|updat|modif|chang|switch|swap|exchang|replac|return|cancel|transfer|purchas|buy|order(?:ing)?\b(?= (?:a|an|the|new)\b)|reinstat|reactivat|split|merg)\w*/i;
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing))\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'?ll|i will|i can|i could|i'?d|i would|i am going to|i'm going to|we'?ll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
@@ -198,10 +198,10 @@ export class ScriptedUser implements UserSimulator {
   lastReading: Reading | undefined;
 
   /**
-   * Whether a go-ahead proposes what the user wants: no offer nobody asked for, and a change one of its
-   * open requests wants (by the world's `proposals` patterns). Where nothing in the message names a
-   * change the world knows, a go-ahead is taken as being about the request, unless its intent has
-   * patterns and none matches.
+   * What the user says to a go-ahead: `yes` to one whose words name its open request and nothing else
+   * (or name nothing, in a message that speaks of its request or of nothing at all), `no` to one that
+   * names only another change or an offer nobody asked for, and `unsure` otherwise (a plan of its change
+   * and another, a change no world has words for): it then says what it wants (docs/user.md).
    */
   private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
     const plain = agentText.replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");

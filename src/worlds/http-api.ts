@@ -33,6 +33,8 @@ export interface HttpApiWorldOptions {
   readonly policy: string;
   readonly userLanguage: UserLanguage;
   readonly categories?: readonly string[];
+  /** Milliseconds a call to the service (the reset, a snapshot read, a proxied call) may take. @default 20000 */
+  readonly timeoutMs?: number;
 }
 
 /** An episode's turn on the service: the calls that set it up, and the turn once taken. */
@@ -66,11 +68,11 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
   const send = async (c: HttpApiCall): Promise<Response> => {
     const op = ops.get(c.tool);
     if (!op) throw new Error(`no operation \`${c.tool}\``);
-    return fetch(requestOf(op, o.baseUrl, c.args ?? {}, headers));
+    return fetch(requestOf(op, o.baseUrl, c.args ?? {}, headers), { signal: AbortSignal.timeout(o.timeoutMs ?? 20_000) });
   };
   const reset = async () => {
     if (typeof o.reset === 'function') return o.reset();
-    const r = await fetch(`${o.baseUrl.replace(/\/+$/, '')}${o.reset.path}`, { method: o.reset.method, headers });
+    const r = await fetch(`${o.baseUrl.replace(/\/+$/, '')}${o.reset.path}`, { method: o.reset.method, headers, signal: AbortSignal.timeout(o.timeoutMs ?? 20_000) });
     if (!r.ok) throw new Error(`the reset hook ${o.reset.method} ${o.reset.path} answered ${r.status}`);
   };
   const start = (h: HttpApiHandle) =>
@@ -104,7 +106,9 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
               return apiError(400, 'invalid_json', 'The request body is not valid JSON.');
             }
           }
-          const parsed = tool.input.safeParse({ ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body }), ...params });
+          // Only the operation's own path parameters (msw also names the wildcard before `/api`).
+          const own = Object.fromEntries(Object.entries(params).filter(([k]) => op.pathParams.includes(k)));
+          const parsed = tool.input.safeParse({ ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body }), ...own });
           if (!parsed.success) return apiError(400, 'invalid_request', z.prettifyError(parsed.error));
           await start(instance(request).db);
           const r = await send({ tool: op.name, args: parsed.data as Record<string, unknown> });
@@ -132,6 +136,8 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
     policy: o.policy,
     userLanguage: o.userLanguage,
     ...(o.categories ? { categories: o.categories } : {}),
+    // One service for every episode: a sweep runs them one at a time.
+    exclusive: true,
     live: {
       async state(db: HttpApiHandle) {
         await start(db);

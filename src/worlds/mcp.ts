@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { z } from 'zod';
 import { apiError } from '../ground/handlers.js';
@@ -32,7 +32,7 @@ export interface McpCall {
 export interface McpWorldOptions {
   readonly id: string;
   readonly description?: string;
-  /** The server's command and arguments, started fresh per episode; `{dir}` in them (and in `env`) is the episode's own temporary folder. */
+  /** The server's command and arguments, started fresh per episode; `{dir}` in them (and in `env`) is the episode's own temporary folder. It gets the MCP SDK's default environment (PATH, HOME, ...) and `env`, not the rest of Shakedown's. */
   readonly command: string;
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
@@ -108,14 +108,21 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.outpu
     (h.started ??= (async () => {
       const dir = mkdtempSync(join(tmpdir(), `shakedown-${o.id}-`));
       const fill = (s: string) => s.split('{dir}').join(dir);
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+      // The SDK's safe environment (PATH, HOME, ...) and the world's own: never the user's keys.
+      const env: Record<string, string> = { ...getDefaultEnvironment() };
       for (const [k, v] of Object.entries(o.env ?? {})) env[k] = fill(v);
       const client = new Client({ name: 'shakedown', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: fill(o.command), args: (o.args ?? []).map(fill), env, stderr: 'ignore' }), { timeout });
-      for (const call of h.setup) {
-        const r = await client.callTool({ name: call.tool, arguments: withDir(call.args ?? {}, '{dir}', dir) as Record<string, unknown> }, undefined, { timeout });
-        if (r.isError) throw new Error(`setup call ${call.tool} failed: ${JSON.stringify(contentOf(r as never))}`);
+      try {
+        await client.connect(new StdioClientTransport({ command: fill(o.command), args: (o.args ?? []).map(fill), env, stderr: 'ignore' }), { timeout });
+        for (const call of h.setup) {
+          const r = await client.callTool({ name: call.tool, arguments: withDir(call.args ?? {}, '{dir}', dir) as Record<string, unknown> }, undefined, { timeout });
+          if (r.isError) throw new Error(`setup call ${call.tool} failed: ${JSON.stringify(contentOf(r as never))}`);
+        }
+      } catch (error) {
+        // A server that did not start, or a setup that failed: nothing of it is left behind.
+        await client.close().catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
       }
       return { client, dir };
     })());

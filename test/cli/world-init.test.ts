@@ -68,6 +68,10 @@ describe('world init --from-openapi', () => {
     expect((await call('find_pets_by_status', { status: 'available' })).body).toHaveLength(1);
     expect((await call('find_pets_by_status', { status: 'sold' })).body).toHaveLength(0);
     expect((await call('update_pet', { id: 7, name: 'Max', photoUrls: [] })).body).toMatchObject({ id: 7, name: 'Max', status: 'available' });
+    // Only the tool's own input goes into a record: nothing of the URL it was called on.
+    expect(Object.keys(db.pet?.['7'] as object).sort()).toEqual(['id', 'name', 'photoUrls', 'status']);
+    // A form update's query is its data (`POST /pet/{petId}?name=&status=`).
+    expect((await call('update_pet_with_form', { petId: '7', name: 'Rex', status: 'sold' })).body).toMatchObject({ name: 'Rex', status: 'sold' });
     expect((await call('update_pet', { id: 8, name: 'Nobody', photoUrls: [] })).status).toBe(404);
     expect((await call('delete_pet', { petId: '7' })).status).toBe(200);
     expect(db.pet?.['7']).toBeUndefined();
@@ -75,6 +79,38 @@ describe('world init --from-openapi', () => {
     expect((await call('login_user', { username: 'a', password: 'b' })).status).toBe(501);
     // A body that breaks the input schema is the API's 400, with zod's message.
     expect((await call('add_pet', { id: 9, photoUrls: [] })).status).toBe(400);
+  });
+
+  it('writes an update scenario where the document has no delete, and it holds', async () => {
+    const dir = project();
+    const file = join(dir, 'notes.yaml');
+    writeFileSync(file, `openapi: 3.0.3
+info: { title: Notes, version: '1' }
+paths:
+  /notes:
+    post:
+      operationId: createNote
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+  /notes/{noteId}:
+    get:
+      operationId: getNote
+      parameters: [{ name: noteId, in: path, required: true, schema: { type: string } }]
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+    put:
+      operationId: updateNote
+      parameters: [{ name: noteId, in: path, required: true, schema: { type: string } }]
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+components:
+  schemas:
+    Note: { type: object, required: [id, text], properties: { id: { type: string }, text: { type: string, minLength: 3, maxLength: 10, pattern: '^[a-z]+$' } } }
+`);
+    const world = join(dir, 'notes');
+    expect((await shakedown('world', 'init', world, '--from-openapi', file)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(world, 'tasks', 'update-note.json'), 'utf8')).gold[0]).toMatchObject({ tool: 'update_note' });
+    const v = await shakedown('validate', '--world', join(world, 'index.ts'));
+    expect(v.stdout + v.stderr).toMatch(/2 of 2 scenarios of world notes hold/);
   });
 
   it('refuses a create of a record that exists where the document declares a 409', async () => {

@@ -45,10 +45,13 @@ describe('worlds over real MCP servers', () => {
 
   it('tells the truth under tools that lie (a server\'s state cannot be copied), and says so when the server does not start', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'shakedown-mcp-')), 'lying');
-    const r = await shakedown('sweep', '--world', fixture('memory/index.ts'), '--agent', fixture('memory/careful.ts'), '--profile', 'lying', '--scenario', 'note-', '--eps', '0', '--lambda', '1', '--trials', '1', '--out', out);
+    const r = await shakedown('sweep', '--world', fixture('memory/index.ts'), '--agent', fixture('memory/careful.ts'), '--profile', 'lying', '--scenario', 'note-', '--scenario', 'recall-', '--eps', '0', '--lambda', '1', '--trials', '1', '--out', out);
     expect(r.code).toBe(0);
     const rs = records(out);
-    expect(rs.flatMap((x) => x.faults).length).toBeGreaterThan(0);
+    // Reads and writes were struck (a wrong value would change what a recall tells), and none lied.
+    const kinds = new Set(rs.flatMap((x) => x.faults.map((f) => f.kind)));
+    expect(kinds.has('silent-write') && (kinds.has('wrong-value') || kinds.has('stale-read'))).toBe(true);
+    expect(rs.flatMap((x) => x.faults).every((f) => f.detail?.lied === false)).toBe(true);
     expect(rs.every((x) => x.trace.every((t) => t.lied === undefined) && x.outcome === 'pass')).toBe(true);
 
     const tools = JSON.parse(readFileSync(fixture('memory/tools.json'), 'utf8')) as McpToolJson[];

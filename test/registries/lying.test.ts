@@ -3,7 +3,7 @@
 // about. Checked on a plain copy of the database and on the overlay an episode really runs on.
 import { describe, expect, it } from 'vitest';
 import { faultKinds, getFaultProfile } from '../../faults/index.js';
-import { FaultInjector, type FaultProfile } from '../../src/ground/faults.js';
+import { FaultInjector, transientSchedule, type FaultProfile } from '../../src/ground/faults.js';
 import { createClock } from '../../src/ground/clock.js';
 import { callTool } from '../../src/ground/tools.js';
 import { WorldHarness } from '../../src/run/episode.js';
@@ -18,12 +18,12 @@ const only = (id: string): FaultProfile => ({ id: `only-${id}`, description: id,
 let opened = 0;
 const harness = new WorldHarness(retail, '42');
 /** An episode on `return-one-of-two` under one kind at λ = 1: on a plain copy, or on the overlay episodes use. */
-async function open(profile: FaultProfile, options: { seed?: string; overlay?: boolean } = {}) {
+async function open(profile: FaultProfile, options: { seed?: string; overlay?: boolean; lambda?: number; params?: Record<string, unknown> } = {}) {
   const prepared = await harness.prepare(scenario('return-one-of-two'));
-  const faults = new FaultInjector({ seed: options.seed ?? 'lying', lambda: 1, profile, kinds: faultKinds });
+  const faults = new FaultInjector({ seed: options.seed ?? 'lying', lambda: options.lambda ?? 1, profile, kinds: faultKinds, params: options.params ?? {} });
   const episode = options.overlay ? harness.episodeDb(prepared) : { db: cloneJson(prepared.initial) };
   const session = harness.runtime.open({ episodeId: `lie-${++opened}`, db: episode.db, copies: harness.copiesOf(episode), clock: createClock(), faults });
-  const call = (name: string, args: Record<string, unknown>) => callTool(session.fetch, session.baseUrl, tool(name), args);
+  const call = (name: string, args: Record<string, unknown>, key?: string) => callTool(session.fetch, session.baseUrl, tool(name), args, key ? { idempotencyKey: key } : {});
   const db = () => session.instance.db as RetailDb;
   return { session, call, db, initial: prepared.initial as RetailDb };
 }
@@ -60,6 +60,52 @@ describe('a silent write', () => {
     expect(session.trace[0]?.lied).toBeUndefined();
     expect(session.faults[0]?.detail).toMatchObject({ lied: false });
     session.close();
+  });
+});
+
+describe('what a lie leaves alone', () => {
+  /** A seed whose schedule for the first two calls of `name` is `kinds`. */
+  const seedFor = (profile: FaultProfile, lambda: number, name: string, kinds: readonly (string | null)[]) => {
+    for (let i = 0; i < 500; i++) {
+      const inj = new FaultInjector({ seed: `s${i}`, lambda, profile, kinds: faultKinds });
+      const planned = transientSchedule(inj, [tool(name)], kinds.length);
+      if (kinds.every((k, n) => (planned.find((p) => p.ordinal === n)?.kind ?? null) === k)) return `s${i}`;
+    }
+    throw new Error('no seed');
+  };
+
+  it('replays a keyed retry whose answer is stored: a lying kind tells the truth there', async () => {
+    const profile: FaultProfile = { id: 'lost-after-timeout', description: 'x', weights: { timeout: 0.5, 'silent-write': 0.5 }, params: { timeout: { afterCommit: 1 } } };
+    const seed = seedFor(profile, 1, 'return_items', ['timeout', 'silent-write']);
+    const { session, call, db } = await open(profile, { seed });
+    expect((await call('return_items', RETURN_ONE, 'k1')).status).toBe(504);
+    expect(returned(db())).toBe(1);
+    const retry = await call('return_items', RETURN_ONE, 'k1');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(session.trace[1]).toMatchObject({ fault: 'silent-write', replayed: true });
+    expect(session.trace[1]?.lied).toBeUndefined();
+    expect(returned(db())).toBe(1);
+    session.close();
+  });
+
+  it('keeps the episode\'s id counter and its database for the calls beside it', async () => {
+    const profile = only('silent-write');
+    const seed = seedFor(profile, 0.5, 'return_items', ['silent-write', null]);
+    const { session, call, db } = await open(profile, { seed, lambda: 0.5 });
+    expect((await call('return_items', RETURN_ONE)).status).toBe(200);
+    expect(returned(db())).toBe(0);
+    expect((await call('return_items', RETURN_ONE)).status).toBe(200);
+    // The real return's refund has the episode's first id: the lie drew none of the episode's.
+    expect(db().orders[ORDER]?.payments.at(-1)?.id).toBe('txn_1');
+    session.close();
+    // A read made while a lie is being told sees the episode's database, never the copy.
+    for (let i = 0; i < 30; i++) {
+      const e = await open(profile, { seed: `p${i}` });
+      const [, read] = await Promise.all([e.call('return_items', RETURN_ONE), e.call('get_order', { orderId: ORDER })]);
+      expect((read.body as { items: { returned: number }[] }).items[0]?.returned).toBe(0);
+      e.session.close();
+    }
   });
 });
 

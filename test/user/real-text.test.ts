@@ -22,7 +22,7 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
       // Floors a little under what was measured (docs/user.md): a change that reads real text worse fails here.
       expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.03);
       expect(m.answerable.rate).toBeGreaterThanOrEqual(0.83);
-      expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.1);
+      expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.12);
       expect(m.wantedDeclined.rate).toBeLessThanOrEqual(0.05);
       expect(m.planAccepted.rate).toBeLessThanOrEqual(0.4);
     }

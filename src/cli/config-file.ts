@@ -2,6 +2,7 @@
  * The config file a command reads (`--config FILE`, or the first of CONFIG_FILES in the current
  * directory): TypeScript, JavaScript, JSON or YAML, with the flags on top of it.
  */
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 
@@ -24,12 +25,30 @@ export function unwrapDefault(value: unknown): unknown {
   return value;
 }
 
+/** JSON, its syntax errors said by line and column (jsonc-parser finds where; Node's own message may not say). */
+export function parseJsonAt(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+    const first = errors[0];
+    if (!first) throw error;
+    const before = text.slice(0, first.offset);
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    const source = (text.split('\n')[line - 1] ?? '').trim().slice(0, 80);
+    const what = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+    throw new Error(`${what} at line ${line}, column ${column} (\`${source}\`)`);
+  }
+}
+
 /** Reads a config file: JSON, or a module whose default export is the config (or a function returning it). */
 async function readConfigFile(path: string): Promise<SweepConfig> {
   if (!existsSync(path)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the config file ${path}: no such file. Check \`--config\`, or run \`shakedown init\` to write one.`);
   if (!CONFIG_EXTENSIONS.some((e) => path.endsWith(e))) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the config file ${path}: Shakedown reads ${CONFIG_EXTENSIONS.join(', ')} files. Write the config in one of those (\`shakedown init\` writes a TypeScript one).`);
   try {
-    if (path.endsWith('.json')) return JSON.parse(readFileSync(path, 'utf8')) as SweepConfig;
+    if (path.endsWith('.json')) return parseJsonAt(readFileSync(path, 'utf8')) as SweepConfig;
     if (path.endsWith('.yaml') || path.endsWith('.yml')) {
       const value: unknown = parseYaml(readFileSync(path, 'utf8'));
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('it does not hold a mapping of config keys');

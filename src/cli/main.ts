@@ -1,7 +1,7 @@
 // The `shakedown` command: parses the arguments, then loads only the command it runs, so that a command
 // that runs no episode (stats, report, gate, help, ...) never loads the worlds, msw or the MCP SDK.
 import { parseArgs } from 'node:util';
-import { ShakedownError } from '../ground/errors.js';
+import { ShakedownError, suggest } from '../ground/errors.js';
 import { commandHelp, USAGE } from './help.js';
 import { OPTIONS, processIo, type Flags, type Io } from './options.js';
 
@@ -50,14 +50,21 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     try {
       parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
     } catch (error) {
-      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the options of \`shakedown ${command}\`: ${(error as Error).message.replace(/\.+\s*$/, '')}. Run \`shakedown --help\` for the options.`);
+      // An option that is not one: the nearest ones, by name.
+      const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((error as Error).message)?.[1];
+      const near = unknown ? suggest(unknown.replace(/^-+/, ''), Object.keys(OPTIONS)) : [];
+      const hint = near.length > 0 ? `\`${unknown}\` is not an option; did you mean ${near.map((n) => `\`--${n}\``).join(' or ')}?` : (error as Error).message.replace(/\.+\s*$/, '');
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read the options of \`shakedown ${command}\`: ${hint}${hint.endsWith('?') ? '' : '.'} Run \`shakedown --help\` for the options.`);
     }
     const flags = parsed.values as Flags;
     if (flags.help) {
       io.out(commandHelp(command) ?? USAGE);
       return 0;
     }
-    if (!run) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command. Commands: ${Object.keys(COMMANDS).join(', ')}.`);
+    if (!run) {
+      const near = suggest(command, Object.keys(COMMANDS));
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to run \`shakedown ${command}\`: no such command.${near.length > 0 ? ` Did you mean ${near.map((n) => `\`shakedown ${n}\``).join(' or ')}?` : ''} Commands: ${Object.keys(COMMANDS).join(', ')}.`);
+    }
     return await run({ flags, positionals: parsed.positionals }, io);
   } catch (error) {
     if (error instanceof ShakedownError) {

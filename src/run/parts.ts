@@ -8,7 +8,7 @@ import { perturbationFamilies } from '../../perturbations/index.js';
 import type { AgentFactory } from '../agents/contract.js';
 import { loadAgent } from '../agents/loader.js';
 import { llmUserSimulator } from '../user/index.js';
-import { ShakedownError } from '../ground/errors.js';
+import { ShakedownError, suggest } from '../ground/errors.js';
 import { resolveFamilies } from '../ground/perturb.js';
 import type { ResolvedConfig } from '../ground/config.js';
 import type { EpisodeKey } from '../ground/record.js';
@@ -31,7 +31,18 @@ export function selectScenarios(all: readonly Scenario[], filters: readonly stri
           ? all.filter((s) => s.id === f)
           : all.filter((s) => s.id.includes(f));
     if (hits.length === 0) {
-      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none. Scenario ids: ${all.map((s) => s.id).join(', ')}.`);
+      if (f.startsWith('category:')) {
+        const categories = [...new Set(all.map((s) => s.tags.category))].sort();
+        const near = suggest(f.slice('category:'.length), categories);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none.${near.length > 0 ? ` Did you mean ${near.map((n) => `category:${n}`).join(' or ')}?` : ''} Categories: ${categories.join(', ')}.`);
+      }
+      if (f.startsWith('family:')) {
+        const families = [...new Set(all.map((s) => familyOf(s.id)))].sort();
+        const near = suggest(f.slice('family:'.length), families);
+        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none.${near.length > 0 ? ` Did you mean ${near.map((n) => `family:${n}`).join(' or ')}?` : ''} Families: ${families.slice(0, 60).join(', ')}${families.length > 60 ? ', ...' : ''}.`);
+      }
+      const near = suggest(f, all.map((s) => s.id));
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to select scenarios: \`--scenario ${f}\` matches none.${near.length > 0 ? ` Did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''} Scenario ids: ${all.map((s) => s.id).join(', ')}.`);
     }
     for (const h of hits) chosen.add(h);
   }

@@ -41,6 +41,10 @@ const CASES: readonly (readonly string[])[] = [
   ['sweep', '--llm-api-key-env', '1BAD'],
   ['sweep', '--config', 'no-such.config.json'],
   ['sweep', '--bogus'],
+  ['sweep', '--trails', '2'],
+  ['sweep', '--scenario', 'read-order-stauts'],
+  ['sweep', '--scenario', 'category:topup'],
+  ['swep'],
   ['list', 'bananas'],
   ['replay', '--scenario', 'x'],
   ['perturb', '--scenario', 'return-two-items'],
@@ -110,7 +114,7 @@ describe('bad input', () => {
         "sweep --tasks most
         Failed to read \`--tasks\`: "most" is not \`hand\`, \`all\` or a number. Write \`--tasks all\` for every validated task, \`--tasks 60\` for a sample.",
         "sweep --scenario family:no-such-family
-        Failed to select scenarios: \`--scenario family:no-such-family\` matches none. Scenario ids: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-lamps-total, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, decline-cancel-pending, decline-return, decline-top-up, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, identity-mismatch-then-email-return, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, multi-top-up-then-cancel, ownership-cancel-other-users-order, ownership-status-other-users-order, read-after-return-gift-card-balance, read-after-top-up-balance, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items, top-up-gift-card, top-up-name-zip-paypal.",
+        Failed to select scenarios: \`--scenario family:no-such-family\` matches none. Families: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-lamps-total, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, decline-cancel-pending, decline-return, decline-top-up, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, identity-mismatch-then-email-return, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, multi-top-up-then-cancel, ownership-cancel-other-users-order, ownership-status-other-users-order, read-after-return-gift-card-balance, read-after-top-up-balance, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items, top-up-gift-card, top-up-name-zip-paypal.",
         "sweep --agent llm:gpt-4o-mini+backoff --llm-tools mcp
         Failed to select \`+backoff\` with \`llm.tools: mcp\`: strategies wrap tool calls made over HTTP, and over MCP the tools are called through an MCP client. Drop the strategies, or take the tools over HTTP.",
         "sweep --profile hurricane
@@ -149,6 +153,14 @@ describe('bad input', () => {
         Failed to read the config file no-such.config.json: no such file. Check \`--config\`, or run \`shakedown init\` to write one.",
         "sweep --bogus
         Failed to read the options of \`shakedown sweep\`: Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus". Run \`shakedown --help\` for the options.",
+        "sweep --trails 2
+        Failed to read the options of \`shakedown sweep\`: \`--trails\` is not an option; did you mean \`--trials\`? Run \`shakedown --help\` for the options.",
+        "sweep --scenario read-order-stauts
+        Failed to select scenarios: \`--scenario read-order-stauts\` matches none. Did you mean \`read-order-status\` or \`read-order-total\`? Scenario ids: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-lamps-total, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, decline-cancel-pending, decline-return, decline-top-up, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, identity-mismatch-then-email-return, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, multi-top-up-then-cancel, ownership-cancel-other-users-order, ownership-status-other-users-order, read-after-return-gift-card-balance, read-after-top-up-balance, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items, top-up-gift-card, top-up-name-zip-paypal.",
+        "sweep --scenario category:topup
+        Failed to select scenarios: \`--scenario category:topup\` matches none. Did you mean category:top-up? Categories: address, ambiguous, cancel, decline, exchange, identity, missing-info, multi-step, ownership, read, read-after-write, refusal, return, top-up.",
+        "swep
+        Failed to run \`shakedown swep\`: no such command. Did you mean \`shakedown sweep\`? Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, plan, report, merge, rejudge, gate, init, world.",
         "list bananas
         Failed to list \`bananas\`: say what to list, one of scenarios, tools, agents, perturbations, faults, profiles, strategies, worlds.",
         "replay --scenario x

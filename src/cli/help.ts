@@ -79,6 +79,7 @@ Sweep options:
                       no other variable of this process but PATH, HOME, LANG and the like
   --quiet             no progress lines
   --max-episodes N    stop launching after N episodes (resumable)
+  --fail-fast N       stop launching after N episodes of the agents under test ended in an error (resumable)
   --time-limit S      stop launching after S seconds of wall time (resumable)
   --max-cost USD      stop once LLM spend passes USD (prices per model in the config's \`prices\`)
   --resume            continue the run in --out: skip finished episodes (same options, or --force;

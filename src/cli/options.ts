@@ -45,6 +45,7 @@ export const OPTIONS = {
   resume: { type: 'boolean' },
   config: { type: 'string' },
   'max-episodes': { type: 'string' },
+  'fail-fast': { type: 'string' },
   'time-limit': { type: 'string' },
   'max-cost': { type: 'string' },
   rule: { type: 'string', multiple: true },
@@ -184,6 +185,7 @@ export function configFromFlags(flags: Flags): SweepConfig {
   if (flags['llm-tools'] !== undefined) c.anthropic = { tools: flags['llm-tools'] };
   if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);
   if (flags['max-episodes'] !== undefined) c.maxEpisodes = parseInteger('max-episodes', flags['max-episodes']);
+  if (flags['fail-fast'] !== undefined) c.failFast = parseInteger('fail-fast', flags['fail-fast']);
   if (flags['time-limit'] !== undefined) c.timeLimitS = parseNumberList('time-limit', flags['time-limit'])[0];
   if (flags['max-cost'] !== undefined) c.maxCostUsd = parseNumberList('max-cost', flags['max-cost'])[0];
   if (flags.adaptive !== undefined) c.adaptiveFirstTrials = parseInteger('adaptive', flags.adaptive);

@@ -188,6 +188,9 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     process.on('SIGINT', onInterrupt);
     process.on('SIGTERM', onInterrupt);
     // Budgets stop launching the same way, cleanly: the run stays resumable.
+    /** The first error of each kind (agent and error name) among the agents under test, with how many. */
+    const firstErrors = new Map<string, { count: number; message: string; replay: string }>();
+    let agentErrors = 0;
     const budgetStop = (reason: string) => {
       if (stop.signal.aborted) return;
       budgetReason = reason;
@@ -223,6 +226,16 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
           progress.episode(record.key.agent, record.outcome === 'pass');
           if (config.maxCostUsd !== undefined && spent >= config.maxCostUsd) budgetStop(`the LLM spend reached $${spent.toFixed(2)} (cap $${config.maxCostUsd})`);
           if (config.maxEpisodes !== undefined && launchedNow >= config.maxEpisodes) budgetStop(`${launchedNow} episodes ran (\`--max-episodes ${config.maxEpisodes}\`)`);
+          // Errors of the agents under test: the first message of each kind is said after the run; past
+          // `--fail-fast N` of them, no more episodes are launched.
+          if (record.outcome === 'error' && record.error && !BASELINE_IDS.includes(record.key.agent)) {
+            agentErrors++;
+            const kind = `${record.key.agent}|${record.error.name}`;
+            const seen = firstErrors.get(kind);
+            if (seen) seen.count++;
+            else firstErrors.set(kind, { count: 1, message: record.error.message, replay: replayOf(record.key) });
+            if (config.failFast !== undefined && agentErrors >= config.failFast) budgetStop(`${agentErrors} episodes of the agents under test ended in an error (\`--fail-fast ${config.failFast}\`)`);
+          }
         },
       },
     );
@@ -284,6 +297,14 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     if (shown.length > 0) {
       io.out(`${shown.length} episodes of ${notBaseline.length > 0 ? 'the agents under test' : 'oracle'} did not pass. Replay one with its trace:\n`);
       for (const key of shown.slice(0, 3)) io.out(`  ${replayOf(key)}\n`);
+    }
+    // Errors up front: the first message of each kind, and the command that replays it.
+    if (firstErrors.size > 0) {
+      io.out(`\nerrors of the agents under test (the first of each kind; \`replay\` shows the whole episode):\n`);
+      for (const [kind, e] of firstErrors) {
+        const [agent, name] = kind.split('|');
+        io.out(`  ${agent}: ${name} in ${e.count} episode${e.count === 1 ? '' : 's'}: ${e.message.length > 300 ? `${e.message.slice(0, 300)}...` : e.message}\n    ${e.replay}\n`);
+      }
     }
     // The last lines: a verdict per agent under test and where the report is.
     io.out(`\n${verdictLines(grid, gateRules, config.gate?.lower === true, loaded.completeness.complete).join('\n')}\nreport: ${resolve(join(dir, 'report', 'report.html'))}\n`);

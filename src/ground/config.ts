@@ -184,6 +184,8 @@ export const sweepConfigSchema = z
     simulatorModel: z.string().min(1).optional(),
     /** Stop launching after this many episodes (a resumable partial run). @default no limit */
     maxEpisodes: z.number().int().min(1).optional(),
+    /** Stop launching once this many episodes of the agents under test (not the baselines) ended in an error: an agent that throws every time need not run the whole grid. @default no limit */
+    failFast: z.number().int().min(1).optional(),
     /** Stop launching after this many seconds of wall time. @default no limit */
     timeLimitS: z.number().positive().optional(),
     /** Prices per model in USD per million tokens, for the cost of LLM agents: `{ 'gpt-4o-mini': { input: 0.15, output: 0.6 } }`. @default {} */

@@ -15,7 +15,15 @@ const LISTS: Readonly<Record<string, (flags: Flags, io: Io) => Promise<Rows>>> =
     const [{ tasksOf }, { loadWorld }] = await Promise.all([import('../run/parts.js'), import('../run/world-module.js')]);
     return tasksOf(config, await loadWorld(config.world)).map((s) => [s.id, `[${s.tags.category}] ${s.title}`]);
   },
-  agents: async () => (await import('../agents/registry.js')).agentEntries.map((a) => [a.id, a.description]),
+  agents: async () => [
+    ...(await import('../agents/registry.js')).agentEntries.map((a): [string, string] => [a.id, a.description]),
+    // The ways in for an agent of your own (docs/agents.md).
+    ['./my-agent.ts', 'a module of yours: `export default defineAgent({...})`, run in a process of its own'],
+    ['http://127.0.0.1:8765', 'a service in any language, one POST per user message (examples/http-agent)'],
+    ['cmd:node ./agent.mjs', 'a command launched per episode, its tools over MCP (stdio or Streamable HTTP)'],
+    ['llm:gpt-4o-mini', 'a model on any OpenAI-compatible API (--llm-base-url; key from OPENAI_API_KEY); llm:MODEL+backoff puts its tool calls behind a strategy'],
+    ['anthropic:claude-sonnet-4-5', 'a model on the Anthropic Messages API (key from ANTHROPIC_API_KEY)'],
+  ],
   perturbations: async () => (await import('../../perturbations/index.js')).perturbationFamilies.map((f) => [f.id, `(ε > ${f.onset}) ${f.description}`]),
   faults: async () => (await import('../../faults/index.js')).faultKinds.map((k) => [k.id, `(${k.scope}, ${k.appliesTo === 'any' ? 'reads and writes' : `${k.appliesTo}s`}) ${k.description}`]),
   profiles: async () => (await import('../../faults/index.js')).faultProfiles.map((p) => [p.id, p.description]),

@@ -101,7 +101,12 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
       const extending = previous.configHash !== hash && config.adaptiveFirstTrials === undefined && before.adaptiveFirstTrials === undefined && config.trials > before.trials && configHash({ ...before, trials: config.trials }) === hash;
       if (extending) io.err(`shakedown: extending ${dir} from ${before.trials} to ${config.trials} trials per task: the finished episodes stay, the new trials run\n`);
       if (previous.configHash !== hash && !extending && !flags.force) {
-        throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration (config hash ${previous.configHash ?? 'missing'}, now ${hash}). Use the same options, or \`--force\` to mix them knowingly.`);
+        // Which options changed, by name, with what they were and are.
+        const now = config as unknown as Record<string, unknown>;
+        const changed = [...new Set([...Object.keys(before), ...Object.keys(now)])]
+          .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k]))
+          .map((k) => `${k}: ${JSON.stringify(before[k]) ?? '(unset)'} then, ${JSON.stringify(now[k]) ?? '(unset)'} now`);
+        throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it was started with another configuration${changed.length > 0 ? ` (${changed.slice(0, 6).join('; ')}${changed.length > 6 ? `; and ${changed.length - 6} more` : ''})` : ` (config hash ${previous.configHash ?? 'missing'}, now ${hash})`}. Use the same options, or \`--force\` to mix them knowingly.`);
       }
       if ((previous.shard ?? null) !== (flags.shard ?? null) && !flags.force) {
         throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to resume ${dir}: it ran shard ${previous.shard ?? 'none'}, not ${flags.shard ?? 'none'}. Resume it with the same \`--shard\`.`);

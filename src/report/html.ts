@@ -216,7 +216,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   }
   body.push(html`</table>`);
   const unstable = grid.unstable ?? [];
-  body.push(html`<h3>Unstable tasks (${unstable.length})</h3><table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
+  body.push(html`<h3>Unstable tasks (${unstable.length})</h3>${unstable.length > 200 ? html`<p class="muted">The 200 most unstable of ${unstable.length}; <code>shakedown stats RUN</code> lists all.</p>` : ''}<table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
   for (const u of unstable.slice(0, 200)) body.push(html`<tr><td>${u.agent}</td><td>${u.eps}</td><td>${u.lambda}</td><td>${task(u.scenario)}</td><td>${u.trials}</td><td>${u.successes}</td><td>${f3(u.pass1)}</td><td>${u.dominantFailure}</td></tr>`);
   body.push(html`</table>`);
   return [

@@ -77,6 +77,8 @@ describe('resume after a crash', () => {
     const other = start(['sweep', '--out', dir, '--resume', ...PLAN.filter((a) => a !== '9'), '9x']);
     expect(await other.exit).toBe(2);
     expect(other.stderr()).toMatch(/started with another configuration .* Use the same options, or `--force`/);
+    // The option that changed, by name, then and now.
+    expect(other.stderr()).toMatch(/seed: "9" then, "9x" now/);
     const again = start(['sweep', '--out', dir, ...PLAN]);
     expect(await again.exit).toBe(2);
     expect(again.stderr()).toMatch(/Resume it with `--resume`/);

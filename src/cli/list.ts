@@ -20,7 +20,7 @@ const LISTS: Readonly<Record<string, (flags: Flags, io: Io) => Promise<Rows>>> =
     // The ways in for an agent of your own (docs/agents.md).
     ['./my-agent.ts', 'a module of yours: `export default defineAgent({...})`, run in a process of its own'],
     ['http://127.0.0.1:8765', 'a service in any language, one POST per user message (examples/http-agent)'],
-    ['cmd:node ./agent.mjs', 'a command launched per episode, its tools over MCP (stdio or Streamable HTTP)'],
+    ['cmd:COMMAND', "a command launched per episode, its tools over MCP (stdio or Streamable HTTP), e.g. --agent 'cmd:node ./agent.mjs'"],
     ['llm:gpt-4o-mini', 'a model on any OpenAI-compatible API (--llm-base-url; key from OPENAI_API_KEY); llm:MODEL+backoff puts its tool calls behind a strategy'],
     ['anthropic:claude-sonnet-4-5', 'a model on the Anthropic Messages API (key from ANTHROPIC_API_KEY)'],
   ],

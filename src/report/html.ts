@@ -70,6 +70,18 @@ table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px soli
 #details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
 .episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}.notice{border:1px solid #c60;background:#fff4e5;padding:4px 12px;margin:8px 0}`;
 
+/** What each derived figure of the report means, in a line: the table headers' tooltips and the legend under the verdict. */
+const LEGEND = {
+  passK: 'the chance that k tries of a task all pass, estimated without bias from the trials and averaged over tasks; the interval in brackets is 95%',
+  clean: 'pass^k in the cell with the plainest wording and the fewest faults the run has: what the agent does at its best',
+  worst: 'the cell of the grid where pass^k is lowest, and where it is',
+  volume: 'the mean of pass^k over every cell of the grid: 1 passes every task every time everywhere, 0 never',
+  holds: 'the largest ε (at the smallest λ) and the largest λ (at the smallest ε) up to which pass^k stays at or above θ; none when the first cell is already below',
+  slope: 'how much pass^k changes per unit of ε or λ: the least-squares coefficients over the grid (negative: it falls)',
+  costs: 'the two failure classes with the most episodes over the grid (the taxonomy below lists them all)',
+  calls: 'tool calls per episode, and those made inside a Retry-After window an earlier fault opened (each refused: a fault the agent provoked)',
+} as const;
+
 /** The script that turns a click on a cell into the list of its failing episodes; it never parses HTML from data. */
 const SCRIPT = `(() => {
   const data = JSON.parse(document.getElementById('episodes').textContent);
@@ -147,7 +159,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   const baselines = grid.agents.filter((a) => BASELINE_IDS.includes(a.agent));
   const at = (a: Grid['agents'][number], eps: number, lambda: number) => a.cells.find((c) => c.eps === eps && c.lambda === lambda)?.passHatK[kk - 1];
   const clean = [Math.min(...grid.eps), Math.min(...grid.lambda)] as const;
-  body.push(html`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th>ε ${clean[0]}, λ ${clean[1]}</th><th>worst cell</th><th>volume</th><th>holds ≥ θ up to ε / λ</th><th>costs most</th><th>calls / episode (inside a window)</th></tr>`);
+  body.push(html`<h2>Verdict (pass^${kk})</h2><table class="verdict"><tr><th>agent</th><th title="${LEGEND.clean}">ε ${clean[0]}, λ ${clean[1]}</th><th title="${LEGEND.worst}">worst cell</th><th title="${LEGEND.volume}">volume</th><th title="${LEGEND.holds}">holds ≥ θ up to ε / λ</th><th title="${LEGEND.costs}">costs most</th><th title="${LEGEND.calls}">calls / episode (inside a window)</th></tr>`);
   for (const a of [...tested, ...baselines]) {
     const c0 = at(a, clean[0], clean[1]);
     const worst = [...a.cells].sort((x, y) => (x.passHatK[kk - 1]?.value ?? 1) - (y.passHatK[kk - 1]?.value ?? 1))[0];
@@ -160,6 +172,17 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     body.push(html`<tr><td>${label}</td><td>${c0 ? `${f3(c0.value)} [${f3(c0.ci95[0])}, ${f3(c0.ci95[1])}]` : '–'}</td><td>${w ? `${f3(w.value)} at ε ${worst?.eps}, λ ${worst?.lambda}` : '–'}</td><td>${f3(s?.volume)}</td><td>${s ? `${s.criticalEps ?? 'none'} / ${s.criticalLambda ?? 'none'} (θ ${s.theta})` : '–'}</td><td>${top}</td><td>${loadText(agentLoad(a.cells))}</td></tr>`);
   }
   body.push(html`</table>`);
+  // What each figure means, beside the table that shows it (docs/statistics.md has the estimators).
+  body.push(html`<details class="legend"><summary>What these figures mean</summary><dl>
+<dt>pass^${kk}</dt><dd>${LEGEND.passK.replace('k', String(kk))}</dd>
+<dt>ε ${clean[0]}, λ ${clean[1]}</dt><dd>${LEGEND.clean}</dd>
+<dt>worst cell</dt><dd>${LEGEND.worst}</dd>
+<dt>volume</dt><dd>${LEGEND.volume}</dd>
+<dt>holds ≥ θ up to ε / λ</dt><dd>${LEGEND.holds}</dd>
+<dt>slope ε, slope λ</dt><dd>${LEGEND.slope}</dd>
+<dt>costs most</dt><dd>${LEGEND.costs}</dd>
+<dt>calls / episode (inside a window)</dt><dd>${LEGEND.calls}</dd>
+</dl></details>`);
   // Then the biggest regressions between agents under test, and the tasks that changed in every trial.
   const rows = (grid.comparisons ?? []).flatMap((c) => c.cells.map((x) => ({ ...x, a: c.a, b: c.b })));
   if (rows.length > 0) {
@@ -195,7 +218,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     for (const f of differences) body.push(html`<div class="diff">${trusted(f.content)}</div>`);
     body.push(html`</div></details>`);
   }
-  body.push(html`<h2>Detail</h2><h3>Surface summaries</h3><table><tr><th>agent</th><th>k</th><th>volume</th><th>slope ε</th><th>slope λ</th><th>critical ε</th><th>critical λ</th></tr>`);
+  body.push(html`<h2>Detail</h2><h3>Surface summaries</h3><table><tr><th>agent</th><th>k</th><th title="${LEGEND.volume}">volume</th><th title="${LEGEND.slope}">slope ε</th><th title="${LEGEND.slope}">slope λ</th><th title="${LEGEND.holds}">critical ε</th><th title="${LEGEND.holds}">critical λ</th></tr>`);
   for (const a of grid.agents) for (const s of a.surfaces) body.push(html`<tr><td>${a.agent}</td><td>${s.k}</td><td>${f3(s.volume)}</td><td>${f3(s.slopeEps)}</td><td>${f3(s.slopeLambda)}</td><td>${s.criticalEps ?? 'none'}</td><td>${s.criticalLambda ?? 'none'}</td></tr>`);
   body.push(html`</table>`);
   body.push(html`<details><summary>Every k, per agent</summary><div class="maps">`);

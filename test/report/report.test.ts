@@ -86,6 +86,15 @@ describe('CSV and summary.md', () => {
     expect(summaryMarkdown(grid(['reference:none']), 'r1', 2, undefined, 'none')).not.toMatch(/## Heatmaps/);
   });
 
+  it('explain every derived figure of the verdict: a tooltip on its header and a legend under the table', () => {
+    const html = reportHtml(grid(['reference:none']), 'r1', [], {}, 1);
+    for (const header of ['worst cell', 'volume', 'holds ≥ θ up to ε / λ', 'costs most', 'calls / episode (inside a window)']) {
+      expect(html, header).toMatch(new RegExp(`<th title="[^"]{20,}">${header.replace(/[/()]/g, '\\$&')}</th>`));
+      expect(html, header).toMatch(new RegExp(`<dt>${header.replace(/[/()]/g, '\\$&')}</dt><dd>[^<]{20,}</dd>`));
+    }
+    expect(html).toMatch(/<summary>What these figures mean<\/summary>/);
+  });
+
   it('list per-task changes against a baseline run, regressions first, in summary.md and report.html', () => {
     const now = grid(['reference:none']).agents[0]?.cells ?? [];
     const before = grid(['noop']).agents[0]?.cells ?? [];

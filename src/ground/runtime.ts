@@ -281,27 +281,24 @@ export class ToolRuntime {
     const history = copies !== null && (faults?.history ?? false);
     const dispatch = async (request: Request, tool: ToolSpec | null): Promise<Dispatched> => {
       if (!history || !tool?.write) return dispatchOnce(request, tool);
-      const before = (copies as NonNullable<typeof copies>).freeze(instance.db);
+      const before = copies?.freeze(instance.db);
       const d = await dispatchOnce(request, tool);
       if (d.committed) beforeLastWrite = before;
       return d;
     };
     /**
      * The world's answer on a copy of the database (`db`), thrown away after: nothing commits, no key is
-     * kept. It runs in an instance of its own under a host of its own, so that the episode's other calls
-     * (an agent's calls in parallel) never see the copy, and its id counter starts where the episode's is
-     * without moving it.
+     * kept. It runs in an instance of its own under a host of its own (`requestTo` builds the call for
+     * that host), so that the episode's other calls (an agent's calls in parallel) never see the copy, and
+     * its id counter starts where the episode's is without moving it.
      */
     let pretended = 0;
-    const pretend = async (request: Request, tool: ToolSpec, db: unknown): Promise<Response> => {
+    const pretend = async (requestTo: (host: string) => Request, tool: ToolSpec, db: unknown, scratch: (db: unknown) => unknown): Promise<Response> => {
       const scratchId = `${episodeId}-lie-${++pretended}`;
       let scratchCounter = counter;
-      this.instances.set(scratchId, { episodeId: scratchId, db: (copies as NonNullable<typeof copies>).scratch(db), clock, nextId: (prefix) => `${prefix}_${++scratchCounter}` });
+      this.instances.set(scratchId, { episodeId: scratchId, db: scratch(db), clock, nextId: (prefix) => `${prefix}_${++scratchCounter}` });
       try {
-        const url = new URL(request.url);
-        url.hostname = `${scratchId}${url.hostname.slice(url.hostname.indexOf('.'))}`;
-        const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.clone().text();
-        return (await resolveOnce(new Request(url, { method: request.method, headers: request.headers, ...(body !== undefined ? { body } : {}) }), tool)).response();
+        return (await resolveOnce(requestTo(scratchId), tool)).response();
       } finally {
         this.instances.delete(scratchId);
       }
@@ -427,31 +424,37 @@ export class ToolRuntime {
           let dispatched: Promise<Dispatched> | undefined;
           const real = async () => (await (dispatched ??= dispatch(request, tool))).answer.response();
           const detail: Record<string, string | number | boolean> = {};
-          // A lying kind reads the call's body and answers from a copy of the database, or commits a part.
-          const text = decision.kind.lies && tool.method !== 'GET' ? await bodyText(request, init) : undefined;
+          // A kind that lies, on a database that cannot be copied (a live server) or on a keyed retry that
+          // has a stored answer, strikes nothing: the call is answered truly, and the fault says why.
+          const truthOnly = decision.kind.lies === true && (copies === null || (key !== undefined && tool.write && idempotency.has(key)));
+          // A kind that lies reads the call's body, and answers from a copy of the database or commits a part.
+          const lies = decision.kind.lies === true && !truthOnly && copies !== null ? copies : undefined;
+          const text = lies && tool.method !== 'GET' ? await bodyText(request, init) : undefined;
           let body: unknown;
           try {
             body = text ? JSON.parse(text) : undefined;
           } catch {
             body = undefined;
           }
-          const withBody = (b: unknown) => (b === undefined ? request.clone() : new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify(b) }));
-          const lying = decision.kind.lies
+          /** The call, with another body (JSON) where given, to the episode's host or to another episode's. */
+          const requestWith = (b: unknown, host?: string) => {
+            const url = new URL(request.url);
+            if (host) url.hostname = `${host}${url.hostname.slice(url.hostname.indexOf('.'))}`;
+            const payload = b === undefined ? text : JSON.stringify(b);
+            return new Request(url, { method: request.method, headers: request.headers, ...(payload !== undefined ? { body: payload } : {}) });
+          };
+          const notLying = () => Promise.reject(new Error(`fault kind ${decision.kind.id} does not declare \`lies\``));
+          const lying = lies
             ? {
                 ...(body !== undefined ? { body } : {}),
                 // A handler that throws on the copy is no lie to tell: the call is then answered truly.
                 pretend: async (o: { body?: unknown; state?: 'now' | 'before-last-write' } = {}) => {
                   const db = o.state === 'before-last-write' ? beforeLastWrite : instance.db;
-                  // A retry whose key has a stored answer is replayed, whatever the kind: no lie to tell.
-                  if (db === undefined || copies === null || (key !== undefined && tool.write && idempotency.has(key))) return null;
-                  return pretend(withBody(o.body), tool, db).catch(() => null);
+                  return db === undefined ? null : pretend((host) => requestWith(o.body, host), tool, db, lies.scratch).catch(() => null);
                 },
-                commit: async (b: unknown) => (await (dispatched ??= dispatch(withBody(b), tool))).answer.response(),
+                commit: async (b: unknown) => (await (dispatched ??= dispatch(requestWith(b), tool))).answer.response(),
               }
-            : {
-                pretend: () => Promise.reject(new Error(`fault kind ${decision.kind.id} does not declare \`lies\``)),
-                commit: () => Promise.reject(new Error(`fault kind ${decision.kind.id} does not declare \`lies\``)),
-              };
+            : { pretend: notLying, commit: notLying };
           const ctx: StrikeContext = {
             tool,
             ordinal,
@@ -467,9 +470,6 @@ export class ToolRuntime {
             note: (d) => Object.assign(detail, d),
           };
           if (decision.phase === 'after') await real();
-          // A kind that lies, on a database that cannot be copied (a live server) or on a keyed retry that
-          // has a stored answer: no strike at all, the truth, noted so.
-          const truthOnly = decision.kind.lies === true && (copies === null || (key !== undefined && tool.write && idempotency.has(key)));
           const windowBefore = faults.state.window;
           try {
             const response = truthOnly ? (ctx.note({ lied: false, truth: copies === null ? 'a state that cannot be copied' : 'a replayed key' }), await real()) : await decision.kind.strike(ctx, faults.paramsOf(decision.kind) as never);

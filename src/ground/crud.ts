@@ -7,7 +7,7 @@
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { z } from 'zod';
-import { apiError } from './handlers.js';
+import { apiError, readInput } from './handlers.js';
 import { makeRng } from './seeds.js';
 import type { ToolSpec, WorldInstance } from './world.js';
 
@@ -134,29 +134,12 @@ export function crudApplySetup(spec: CrudSpec, db: Record<string, Record<string,
 /** An msw path from a tool path: `{petId}` as `:petId`. */
 const mswPath = (path: string) => `*/api${path.replace(/\{([^}]+)\}/g, ':$1')}`;
 
-/** The value an input field holds as the record's id: numbers for integer ids, text otherwise. */
-function idValue(c: CrudCollection, raw: unknown): string {
-  return String(raw ?? '').trim();
-}
+/** The store key an input's id value names (ids of either type are keyed as text). */
+const idValue = (raw: unknown): string => String(raw ?? '').trim();
 
-/** Input of a call: path parameters, then the query (GET) or the JSON body (POST), checked by the tool's input schema. */
-async function inputOf(request: Request, op: CrudOperation, params: Readonly<Record<string, unknown>>, schema: z.ZodType): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; response: Response }> {
-  let body: unknown = {};
-  if (request.method === 'GET') body = Object.fromEntries(new URL(request.url).searchParams);
-  else {
-    const text = await request.text();
-    try {
-      body = text ? JSON.parse(text) : {};
-    } catch {
-      return { ok: false, response: apiError(400, 'invalid_json', 'The request body is not valid JSON.') };
-    }
-  }
-  // Only the operation's own path parameters: msw also names the wildcard before `/api` ("0"), the episode's origin.
-  const own = Object.fromEntries(Object.entries(params).filter(([k]) => op.pathParams.includes(k)));
-  const merged = { ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body }), ...own };
-  const parsed = schema.safeParse(merged);
-  if (!parsed.success) return { ok: false, response: apiError(400, 'invalid_request', z.prettifyError(parsed.error)) };
-  return { ok: true, value: parsed.data as Record<string, unknown> };
+/** A call's own path parameters only (msw also names the wildcard before `/api`, "0": the episode's origin). */
+export function ownParams(op: Pick<CrudOperation, 'pathParams'>, params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => op.pathParams.includes(k)));
 }
 
 /**
@@ -194,9 +177,9 @@ export function crudHandlers(spec: CrudSpec, instance: (request: Request) => Wor
     const route = op.method === 'GET' ? http.get : http.post;
     return route(mswPath(op.path), async ({ request, params }) => {
       const tool = tools.get(op.name) as ToolSpec;
-      const parsed = await inputOf(request, op, params, tool.input);
+      const parsed = await readInput(request, tool.input, ownParams(op, params));
       if (!parsed.ok) return parsed.response;
-      const input = parsed.value;
+      const input = parsed.value as Record<string, unknown>;
       const w = instance(request);
       const c = op.collection ? spec.collections[op.collection] : undefined;
       if (op.meaning === 'unknown' || !c || !op.collection) {
@@ -204,7 +187,7 @@ export function crudHandlers(spec: CrudSpec, instance: (request: Request) => Wor
       }
       const store = (w.db[op.collection] ??= {});
       const fields = recordFields(op, input);
-      const id = op.idInput ? idValue(c, input[op.idInput] ?? fields[c.idField]) : idValue(c, fields[c.idField]);
+      const id = idValue(op.idInput ? (input[op.idInput] ?? fields[c.idField]) : fields[c.idField]);
       const noSuch = () => apiError(404, 'not_found', `No ${op.collection} ${id}.`);
       switch (op.meaning) {
         case 'read': {

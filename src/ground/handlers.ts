@@ -7,7 +7,7 @@ export const apiError = (status: number, error: string, message: string): Respon
 
 /**
  * Reads a tool's input from a request, the way `callTool` sends it: the query of a GET, the JSON body of
- * a POST, and the path parameters on top; validated by the tool's input schema. Returns the input, or
+ * a POST (as `body` when it is not an object), and the path parameters on top; validated by the tool's input schema. Returns the input, or
  * the 400 response to send (its message is zod's, with the path of each problem).
  */
 export async function readInput<T extends z.ZodType>(request: Request, schema: T, params: Readonly<Record<string, unknown>>): Promise<{ ok: true; value: z.output<T> } | { ok: false; response: Response }> {
@@ -22,7 +22,9 @@ export async function readInput<T extends z.ZodType>(request: Request, schema: T
   } else {
     body = Object.fromEntries(new URL(request.url).searchParams);
   }
-  const parsed = schema.safeParse({ ...(body as object), ...params });
+  // A body that is not an object (a list, a scalar) is the input's `body`.
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body };
+  const parsed = schema.safeParse({ ...fields, ...params });
   if (!parsed.success) return { ok: false, response: apiError(400, 'invalid_request', z.prettifyError(parsed.error)) };
   return { ok: true, value: parsed.data };
 }

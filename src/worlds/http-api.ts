@@ -7,15 +7,13 @@
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { z } from 'zod';
-import { crudTools, type CrudOperation, type CrudSpec } from '../ground/crud.js';
-import { apiError } from '../ground/handlers.js';
+import { crudTools, ownParams, type CrudOperation, type CrudSpec } from '../ground/crud.js';
+import { readInput } from '../ground/handlers.js';
+import { answersOf, checkNames, liveSetup, type LiveCall, type LiveSetup } from './live.js';
 import type { UserLanguage, WorldDefinition, WorldInstance } from '../ground/world.js';
 
 /** One call to the service by tool name: a scenario's setup, a snapshot read. */
-export interface HttpApiCall {
-  readonly tool: string;
-  readonly args?: Readonly<Record<string, unknown>>;
-}
+export type HttpApiCall = LiveCall;
 
 export interface HttpApiWorldOptions {
   readonly id: string;
@@ -44,7 +42,6 @@ export interface HttpApiHandle {
   done?: (() => void) | undefined;
 }
 
-const setupSchema = z.object({ calls: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) })).default([]) });
 
 /** The request an operation makes on the service for `args`: its path filled, its query, its body. */
 function requestOf(op: CrudOperation, baseUrl: string, args: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string>>): Request {
@@ -58,11 +55,12 @@ function requestOf(op: CrudOperation, baseUrl: string, args: Readonly<Record<str
 }
 
 /** A world over a running HTTP service, reset between episodes. */
-export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHandle, z.output<typeof setupSchema>> {
+export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHandle, LiveSetup> {
   const tools = crudTools(o.spec);
   const ops = new Map(o.spec.operations.map((op) => [op.name, op]));
   const headers = o.headers ?? {};
-  for (const c of Array.isArray(o.snapshot) ? (o.snapshot as HttpApiCall[]) : []) if (!ops.has(c.tool)) throw new Error(`world ${o.id}: no operation \`${c.tool}\` (operations: ${[...ops.keys()].join(', ')})`);
+  const known = new Set(ops.keys());
+  checkNames(o.id, known, Array.isArray(o.snapshot) ? (o.snapshot as HttpApiCall[]).map((c) => c.tool) : [], 'operation');
   /** The service is shared: one episode's turn at a time. */
   let queue: Promise<void> = Promise.resolve();
   const send = async (c: HttpApiCall): Promise<Response> => {
@@ -96,22 +94,10 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
         const tool = tools.find((t) => t.name === op.name) as (typeof tools)[number];
         const route = op.method === 'GET' ? http.get : http.post;
         return route(`*/api${op.path.replace(/\{([^}]+)\}/g, ':$1')}`, async ({ request, params }) => {
-          let body: unknown = {};
-          if (request.method === 'GET') body = Object.fromEntries(new URL(request.url).searchParams);
-          else {
-            const text = await request.text();
-            try {
-              body = text ? JSON.parse(text) : {};
-            } catch {
-              return apiError(400, 'invalid_json', 'The request body is not valid JSON.');
-            }
-          }
-          // Only the operation's own path parameters (msw also names the wildcard before `/api`).
-          const own = Object.fromEntries(Object.entries(params).filter(([k]) => op.pathParams.includes(k)));
-          const parsed = tool.input.safeParse({ ...(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { body }), ...own });
-          if (!parsed.success) return apiError(400, 'invalid_request', z.prettifyError(parsed.error));
+          const parsed = await readInput(request, tool.input, ownParams(op, params));
+          if (!parsed.ok) return parsed.response;
           await start(instance(request).db);
-          const r = await send({ tool: op.name, args: parsed.data as Record<string, unknown> });
+          const r = await send({ tool: op.name, args: parsed.value as Record<string, unknown> });
           const text = await r.text();
           const type = r.headers.get('content-type') ?? '';
           return /json/.test(type) && text ? HttpResponse.json(JSON.parse(text), { status: r.status }) : new HttpResponse(text, { status: r.status, headers: { 'content-type': type || 'text/plain' } });
@@ -122,15 +108,7 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
     id: o.id,
     description: o.description ?? `${o.spec.title} at ${o.baseUrl}, reset between episodes`,
     dbSchema: z.object({ state: z.unknown() }),
-    generate: () => ({ setup: [] }),
-    clone: (db: HttpApiHandle): HttpApiHandle => ({ setup: db.setup.map((c) => ({ ...c })) }),
-    setupSchema,
-    applySetup: (db: HttpApiHandle, setup: z.output<typeof setupSchema>) => {
-      for (const c of setup.calls) {
-        if (!ops.has(c.tool)) throw new Error(`no operation \`${c.tool}\``);
-        db.setup.push(c);
-      }
-    },
+    ...liveSetup(known, (setup): HttpApiHandle => ({ setup })),
     tools,
     handlers,
     policy: o.policy,
@@ -151,7 +129,7 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
             return text;
           }
         };
-        const state = typeof o.snapshot === 'function' ? await o.snapshot(call) : Object.fromEntries(await Promise.all(o.snapshot.map(async (c) => [`${c.tool}${c.args ? ` ${JSON.stringify(c.args)}` : ''}`, await call(c)] as const)));
+        const state = typeof o.snapshot === 'function' ? await o.snapshot(call) : await answersOf(o.snapshot, call);
         return { state };
       },
       async release(db: HttpApiHandle) {
@@ -163,5 +141,5 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
         db.done = undefined;
       },
     },
-  } as unknown as WorldDefinition<HttpApiHandle, z.output<typeof setupSchema>>;
+  } as unknown as WorldDefinition<HttpApiHandle, LiveSetup>;
 }

@@ -12,7 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { z } from 'zod';
-import { apiError } from '../ground/handlers.js';
+import { apiError, readInput } from '../ground/handlers.js';
+import { answersOf, checkNames, liveSetup, type LiveCall, type LiveSetup } from './live.js';
 import type { ToolSpec, UserLanguage, WorldDefinition, WorldInstance } from '../ground/world.js';
 
 /** A tool as an MCP server lists it (`tools/list`). */
@@ -24,10 +25,7 @@ export interface McpToolJson {
 }
 
 /** One call to the server: a scenario's setup, a gold action, a snapshot read. `{dir}` in a text argument is the episode's folder. */
-export interface McpCall {
-  readonly tool: string;
-  readonly args?: Readonly<Record<string, unknown>>;
-}
+export type McpCall = LiveCall;
 
 export interface McpWorldOptions {
   readonly id: string;
@@ -57,7 +55,6 @@ export interface McpHandle {
   started?: Promise<{ readonly client: Client; readonly dir: string }> | undefined;
 }
 
-const setupSchema = z.object({ calls: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) })).default([]) });
 
 /** Every `{dir}` in the text values of `value` replaced by the episode's folder (or back, for a state). */
 function withDir(value: unknown, from: string, to: string): unknown {
@@ -77,14 +74,12 @@ function contentOf(result: { content?: unknown; structuredContent?: unknown }): 
 }
 
 /** A world over a real MCP server, fresh per episode. */
-export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.output<typeof setupSchema>> {
+export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, LiveSetup> {
   const timeout = o.timeoutMs ?? 20_000;
   const writes = new Set(o.writes ?? []);
   const reads = new Set(o.reads ?? []);
   const known = new Set(o.tools.map((t) => t.name));
-  for (const name of [...writes, ...reads, ...(Array.isArray(o.snapshot) ? (o.snapshot as McpCall[]).map((c) => c.tool) : [])]) {
-    if (!known.has(name)) throw new Error(`world ${o.id}: no tool \`${name}\` on the server (tools: ${[...known].join(', ')})`);
-  }
+  checkNames(o.id, known, [...writes, ...reads, ...(Array.isArray(o.snapshot) ? (o.snapshot as McpCall[]).map((c) => c.tool) : [])]);
   const tools: ToolSpec[] = o.tools.map((t) => {
     let input: z.ZodType;
     try {
@@ -130,17 +125,10 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.outpu
   const handlers = (instance: (request: Request) => WorldInstance<McpHandle>): RequestHandler[] =>
     tools.map((t) =>
       http.post(`*/api/tools/${t.name}`, async ({ request }) => {
-        const text = await request.text();
-        let args: unknown = {};
-        try {
-          args = text ? JSON.parse(text) : {};
-        } catch {
-          return apiError(400, 'invalid_json', 'The request body is not valid JSON.');
-        }
-        const parsed = t.input.safeParse(args);
-        if (!parsed.success) return apiError(400, 'invalid_request', z.prettifyError(parsed.error));
+        const parsed = await readInput(request, t.input, {});
+        if (!parsed.ok) return parsed.response;
         const { client, dir } = await start(instance(request).db);
-        const r = await client.callTool({ name: t.name, arguments: withDir(parsed.data, '{dir}', dir) as Record<string, unknown> }, undefined, { timeout });
+        const r = await client.callTool({ name: t.name, arguments: withDir(parsed.value, '{dir}', dir) as Record<string, unknown> }, undefined, { timeout });
         const body = contentOf(r as never);
         return r.isError ? apiError(400, 'tool_error', typeof body === 'object' && body !== null && 'text' in body ? String((body as { text: unknown }).text) : JSON.stringify(body)) : HttpResponse.json(body as never);
       }),
@@ -150,15 +138,7 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.outpu
     id: o.id,
     description: o.description ?? `the tools of \`${[o.command, ...(o.args ?? [])].join(' ')}\`, a fresh server per episode`,
     dbSchema: z.object({ state: z.unknown() }),
-    generate: () => ({ setup: [] }),
-    clone: (db: McpHandle): McpHandle => ({ setup: db.setup.map((c) => ({ ...c })) }),
-    setupSchema,
-    applySetup: (db: McpHandle, setup: z.output<typeof setupSchema>) => {
-      for (const c of setup.calls) {
-        if (!known.has(c.tool)) throw new Error(`no tool \`${c.tool}\` on the server`);
-        db.setup.push(c);
-      }
-    },
+    ...liveSetup(known, (setup): McpHandle => ({ setup })),
     tools,
     handlers,
     policy: o.policy,
@@ -172,7 +152,7 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.outpu
           if (r.isError) throw new Error(`snapshot call ${c.tool} failed: ${JSON.stringify(contentOf(r as never))}`);
           return contentOf(r as never);
         };
-        const state = typeof o.snapshot === 'function' ? await o.snapshot(call, dir) : Object.fromEntries(await Promise.all(o.snapshot.map(async (c) => [`${c.tool}${c.args ? ` ${JSON.stringify(c.args)}` : ''}`, await call(c)] as const)));
+        const state = typeof o.snapshot === 'function' ? await o.snapshot(call, dir) : await answersOf(o.snapshot, call);
         // The episode's folder is written as `{dir}`, so that states of different episodes compare.
         return { state: withDir(state, dir, '{dir}') };
       },
@@ -185,5 +165,5 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, z.outpu
         if (dir) rmSync(dir, { recursive: true, force: true });
       },
     },
-  } as unknown as WorldDefinition<McpHandle, z.output<typeof setupSchema>>;
+  } as unknown as WorldDefinition<McpHandle, LiveSetup>;
 }

@@ -44,19 +44,8 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   clock.holding(true);
   const episode = harness.episodeDb(prepared);
   const session = harness.runtime.open({ episodeId, db: episode.db, copies: harness.copiesOf(episode), clock, faults, realWaitScale, meter: clock });
-  /** The verdict on the state: a live world's read from its server, which is then stopped. */
-  const stateDiff = async () => {
-    const live = world.live;
-    let state = session.instance.db;
-    if (live) {
-      try {
-        state = await live.state(session.instance.db);
-      } finally {
-        await live.release?.(session.instance.db).catch(() => undefined);
-      }
-    }
-    return compareState(world, state, prepared, episode.overlay).diff;
-  };
+  /** The verdict on the state (a live world's is read from its server, which is then stopped). */
+  const stateDiff = async () => compareState(world, await harness.finalState(session.instance.db), prepared, episode.overlay).diff;
   if (flags.mcp) {
     // MCP over stdio: stdout is the protocol's channel, so every word for people goes to stderr.
     const [{ StdioServerTransport }, { mcpServerFor }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../agents/mcp.js')]);

@@ -161,15 +161,14 @@ export class WorldHarness {
       }
     } catch (error) {
       // A live world's server, started by the first gold call, is stopped before the error goes on.
-      await this.world.live?.release?.(session.instance.db).catch(() => undefined);
+      await this.release(session.instance.db);
       throw error;
     } finally {
       session.close();
     }
     // A live world's state is read from its server: after the gold calls, and on a fresh one for the start.
-    const live = this.world.live;
-    const goldState = live ? await this.liveState(session.instance.db, scenario) : session.instance.db;
-    const initialState = live ? await this.liveState(this.clone(initial), scenario) : initial;
+    const goldState = await this.liveState(session.instance.db, scenario);
+    const initialState = this.world.live ? await this.liveState(this.clone(initial), scenario) : initial;
     const goldCanonical = canonicalize(this.world.dbSchema, goldState);
     const initialCanonical = canonicalize(this.world.dbSchema, initialState);
     const data = scenario.outputs.length > 0 ? this.dataOf(goldCanonical, initialCanonical) : undefined;
@@ -185,16 +184,31 @@ export class WorldHarness {
     };
   }
 
-  /** A live world's state behind a handle, the handle released after. */
-  private async liveState(db: unknown, scenario: Scenario): Promise<unknown> {
+  /**
+   * The state the judge compares after a session on `db`: the database itself, or a live world's state
+   * read from its server, which is then released (whether the read worked or not).
+   */
+  async finalState(db: unknown): Promise<unknown> {
     const live = this.world.live;
     if (!live) return db;
     try {
       return await live.state(db);
+    } finally {
+      await this.release(db);
+    }
+  }
+
+  /** Stops a live world's server behind `db` (nothing for a world in memory); never throws. */
+  async release(db: unknown): Promise<void> {
+    await this.world.live?.release?.(db).catch(() => undefined);
+  }
+
+  /** A live world's state for preparing a scenario: a state that cannot be read refuses the scenario. */
+  private async liveState(db: unknown, scenario: Scenario): Promise<unknown> {
+    try {
+      return await this.finalState(db);
     } catch (error) {
       throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: the state of world ${this.world.id} could not be read: ${(error as Error).message}.`, { cause: error });
-    } finally {
-      await live.release?.(db).catch(() => undefined);
     }
   }
 
@@ -391,14 +405,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   // A live world's state is read from its server, which is then stopped; a state that cannot be read is
   // the world's failure, never the agent's.
   let finalDb = session.instance.db;
-  if (world.live) {
-    try {
-      finalDb = await world.live.state(session.instance.db);
-    } catch (e) {
-      error ??= { name: 'WorldError', message: `the state of the world could not be read: ${e instanceof Error ? e.message : String(e)}` };
-    } finally {
-      await world.live.release?.(session.instance.db).catch(() => undefined);
-    }
+  try {
+    finalDb = await harness.finalState(session.instance.db);
+  } catch (e) {
+    error ??= { name: 'WorldError', message: `the state of the world could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }
   const judged = await judgeEpisode({
     world,

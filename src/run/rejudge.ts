@@ -65,21 +65,14 @@ export async function rejudgeEpisode(harness: WorldHarness, prepared: PreparedSc
       }
     }
     if (diverged) {
-      await world.live?.release?.(session.instance.db).catch(() => undefined);
+      await harness.release(session.instance.db);
       return { record, diverged };
     }
     // The new trace, with the calls that never reached the world where they were.
     const replayed = [...session.trace];
     const trace = record.trace.map((e) => (e.refused ? e : (replayed.shift() as TraceEntry)));
     // A live world's state is read from the server the calls were made again on, then stopped.
-    let finalDb = session.instance.db;
-    if (world.live) {
-      try {
-        finalDb = await world.live.state(session.instance.db);
-      } finally {
-        await world.live.release?.(session.instance.db).catch(() => undefined);
-      }
-    }
+    const finalDb = await harness.finalState(session.instance.db);
     const judged = await judgeEpisode({ world, prepared, finalDb, ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}), trace, messages: record.messages, ...(reader ? { reader } : {}) });
     const error = record.error;
     const outcome = outcomeOf(judged, !!error, !!record.escalation);

@@ -33,6 +33,8 @@ const UNSOLICITED: readonly RegExp[] = [
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
 const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing))\b/i;
+/** A list item that starts with a verb of a change: an action of a plan ("1. Exchange the laptop"). */
+const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'?ll|i will|i can|i could|i'?d|i would|i am going to|i'm going to|we'?ll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
@@ -217,7 +219,7 @@ export class ScriptedUser implements UserSimulator {
         // Only the items that are actions ("1. Exchange the laptop", "- Cancel order #W1"); items that
         // describe the record ("Insurance: none", "Flights: ...") propose nothing.
         const list = (rest.split(/\n\s*\n(?!\s*(?:[-•]|\d+[.)]))/)[0] ?? line).split('\n').slice(1);
-        const actions = list.map((l) => l.replace(/^\s*(?:[-•]|\d+[.)])?\s*/, '')).filter((l) => new RegExp(`^${CHANGES.source}`, 'i').test(l));
+        const actions = list.map((l) => l.replace(/^\s*(?:[-•]|\d+[.)])?\s*/, '')).filter((l) => LEADING_CHANGE.test(l));
         return [line, ...actions].join(' ');
       }
       return ((rest.slice(0, 400).split(/(?<=[.?!])\s|\n/)[0] ?? '').split(/,?\s+or\b[^.?!]{0,40}?\bif you\b/i)[0] ?? '');
@@ -242,7 +244,7 @@ export class ScriptedUser implements UserSimulator {
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.
-    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(text) || CHANGES.test(plain)) return 'unsure';
+    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(plain)) return 'unsure';
     // Nothing named at all ("shall I proceed?"): taken as its request.
     return 'yes';
   }

@@ -194,8 +194,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     process.on('SIGTERM', onInterrupt);
     // Budgets stop launching the same way, cleanly: the run stays resumable.
     /** The first error of each kind (agent and error name) among the agents under test, with how many. */
-    const firstErrors = new Map<string, { count: number; message: string; replay: string }>();
-    let agentErrors = 0;
+    const firstErrors = new Map<string, { agent: string; name: string; count: number; message: string; replay: string }>();
     const budgetStop = (reason: string) => {
       if (stop.signal.aborted) return;
       budgetReason = reason;
@@ -234,11 +233,11 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
           // Errors of the agents under test: the first message of each kind is said after the run; past
           // `--fail-fast N` of them, no more episodes are launched.
           if (record.outcome === 'error' && record.error && !BASELINE_IDS.includes(record.key.agent)) {
-            agentErrors++;
             const kind = `${record.key.agent}|${record.error.name}`;
             const seen = firstErrors.get(kind);
             if (seen) seen.count++;
-            else firstErrors.set(kind, { count: 1, message: record.error.message, replay: replayOf(record.key) });
+            else firstErrors.set(kind, { agent: record.key.agent, name: record.error.name, count: 1, message: record.error.message, replay: replayOf(record.key) });
+            const agentErrors = [...firstErrors.values()].reduce((n, e) => n + e.count, 0);
             if (config.failFast !== undefined && agentErrors >= config.failFast) budgetStop(`${agentErrors} episodes of the agents under test ended in an error (\`--fail-fast ${config.failFast}\`)`);
           }
         },
@@ -306,8 +305,7 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     // Errors up front: the first message of each kind, and the command that replays it.
     if (firstErrors.size > 0) {
       io.out(`\nerrors of the agents under test (the first of each kind; \`replay\` shows the whole episode):\n`);
-      for (const [kind, e] of firstErrors) {
-        const [agent, name] = kind.split('|');
+      for (const { agent, name, ...e } of firstErrors.values()) {
         io.out(`  ${agent}: ${name} in ${e.count} episode${e.count === 1 ? '' : 's'}: ${e.message.length > 300 ? `${e.message.slice(0, 300)}...` : e.message}\n    ${e.replay}\n`);
       }
     }

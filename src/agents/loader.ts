@@ -16,21 +16,10 @@ import { resolve } from 'node:path';
 import { anthropicAgent } from './anthropic.js';
 import { anthropicKeyFrom } from '../model/anthropic.js';
 import { resolveAgent } from './registry.js';
-import { isModuleSpec } from './module.js';
+import { agentSource, isModuleSpec } from './module.js';
 
-export { isModuleSpec, loadModuleAgent } from './module.js';
+export { agentSource, isModuleSpec, loadModuleAgent } from './module.js';
 
-/**
- * Where an agent spec's agent comes from: `built-in` agents compute in this process (CPU-bound); `llm`,
- * `http` and `command` agents wait on the network or another process; a `module` agent may do either.
- */
-export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'command' | 'module' {
-  const s = spec.trim();
-  if (s.startsWith('cmd:')) return 'command';
-  if (s === 'llm' || s.startsWith('llm:') || s.startsWith('anthropic:')) return 'llm';
-  if (/^https?:\/\//.test(s)) return 'http';
-  return isModuleSpec(s) ? 'module' : 'built-in';
-}
 
 /** How agents that run as processes of their own are bounded, and what they get of the environment. */
 export interface ProcessAgentOptions {

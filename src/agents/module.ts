@@ -10,6 +10,18 @@ import type { AgentFactory } from './contract.js';
 export const isModuleSpec = (spec: string): boolean => /^(\.{1,2}\/|\/)/.test(spec) || /\.(ts|mts|js|mjs)$/.test(spec) || isAbsolute(spec);
 
 /**
+ * Where an agent spec's agent comes from: `built-in` agents compute in this process (CPU-bound); `llm`,
+ * `http` and `command` agents wait on the network or another process; a `module` agent may do either.
+ */
+export function agentSource(spec: string): 'built-in' | 'llm' | 'http' | 'command' | 'module' {
+  const s = spec.trim();
+  if (s.startsWith('cmd:')) return 'command';
+  if (s === 'llm' || s.startsWith('llm:') || s.startsWith('anthropic:')) return 'llm';
+  if (/^https?:\/\//.test(s)) return 'http';
+  return isModuleSpec(s) ? 'module' : 'built-in';
+}
+
+/**
  * A module's default export, or its export named `name`, as a module import delivers them: a TypeScript file
  * outside an ESM package is compiled to CommonJS, and its exports arrive one level down, under
  * `default`. `isTarget` tells the export sought from such a wrapper.

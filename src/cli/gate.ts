@@ -1,11 +1,12 @@
 /** `shakedown gate RUN --rule '...'`: a go/no-go for a release, with JUnit XML for CI. */
-import { appendFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../ground/errors.js';
-import { evaluateGate, parseRule, type GateCheck } from '../stats/gate.js';
+import { parseRule } from '../stats/gate.js';
+import { htmlWithGate, judgeRelease, keepVerdict, summaryWithGate } from '../report/gate-record.js';
+import { requireAgent } from '../report/roles.js';
 import { junitXml } from '../report/junit.js';
-import { md } from '../report/files.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { checkSameJudging, integrityLines, loadRun, unverifiedRecords, type LoadedRun } from '../report/run.js';
 import { readManifest, writeFileAtomic } from '../store/rundir.js';
@@ -36,33 +37,35 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
     throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to gate: ${doubtful.map((r) => `${r.dir}/episodes.jsonl holds ${doubts(r)}`).join('; ')}, left out of its grid. Rerun those episodes (\`shakedown sweep --resume --out DIR\`) or restore the log from a copy, or gate what verifies with \`--force\` (the verdict then says so).`);
   }
   const partialNote = `${partial.length > 0 ? ` on a partial run (${partial.map((r) => `${r.completeness.found}${r.completeness.planned !== undefined ? ` of ${r.completeness.planned}` : ''} episodes in ${r.dir}`).join('; ')})` : ''}${doubtful.length > 0 ? `, forced past ${doubtful.map((r) => `${doubts(r)} in ${r.dir}`).join('; ')}` : ''}`;
-  // An agent may be named as the sweep printed it: its id, or the spec it was given as (a module path, a URL).
+  // The candidates are judged, never the comparators: those named by `--agent` (an id, or the spec the
+  // sweep was given), else the run's declared or inferred candidates (report/roles.ts).
   const manifest = readManifest(dirs[0] as string, 'gate');
   const specs = (manifest.config.agents ?? []) as string[];
-  const idOf = (name: string) => (run.grid.agents.some((a) => a.agent === name) ? name : (manifest.agents[specs.indexOf(name)]?.id ?? name));
-  const wanted = flags.agent?.map(idOf);
-  const agents = run.grid.agents.filter((a) => (wanted ? wanted.includes(a.agent) : !BASELINE_IDS.includes(a.agent)));
-  if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge${flags.agent ? ` named ${flags.agent.join(', ')}` : ''}. Agents: ${run.grid.agents.map((a) => a.agent).join(', ')}.`);
-  const checks: GateCheck[] = agents.flatMap((a) =>
-    evaluateGate(a.agent, a.cells, rules, {
-      lower: flags.lower === true,
-      ...(base && maxRegression !== undefined ? { baseline: base.grid.agents.find((b) => b.agent === a.agent)?.cells ?? [], maxRegression } : {}),
-    }),
-  );
-  const failed = checks.filter((c) => !c.passed);
+  const ids = run.grid.agents.map((a) => a.agent);
+  const agents = flags.agent ? flags.agent.map((name) => requireAgent(name, ids, specs, 'gate')) : (run.grid.candidates ?? ids.filter((id) => !BASELINE_IDS.includes(id)));
+  if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge. Name the candidates with \`--agent ID\` or \`candidates\` in the config. Agents: ${ids.join(', ')}.`);
+  const { checks, verdict } = judgeRelease(run.grid, rules, {
+    agents,
+    lower: flags.lower === true,
+    ...(base && maxRegression !== undefined ? { baseline: { name: flags.baseline ?? '', grid: base.grid, maxRegression } } : {}),
+    note: partialNote,
+    by: 'gate',
+  });
   for (const a of agents) {
-    const mine = checks.filter((c) => c.agent === a.agent);
+    const mine = checks.filter((c) => c.agent === a);
     const bad = mine.filter((c) => !c.passed);
-    io.out(`${bad.length === 0 ? 'PASS' : 'FAIL'} ${a.agent}: ${mine.length - bad.length} of ${mine.length} checks hold\n`);
+    io.out(`${bad.length === 0 ? 'PASS' : 'FAIL'} ${a}: ${mine.length - bad.length} of ${mine.length} checks hold\n`);
     for (const c of bad) io.out(`       ${c.rule}: ${c.message}\n`);
   }
-  io.out(`gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${partialNote} (${checks.length - failed.length} of ${checks.length} checks hold)\n`);
+  if (verdict.comparators.length > 0) io.out(`not gated (comparators): ${verdict.comparators.join(', ')}${flags.agent ? '' : run.grid.candidates && (manifest.config as { candidates?: unknown }).candidates ? ' (the config\'s `candidates` are gated)' : ' (name the candidates with `--agent` or `candidates` in the config)'}\n`);
+  io.out(`gate: ${verdict.verdict}${partialNote} (${verdict.held} of ${verdict.total} checks hold)\n`);
   if (junit) writeFileAtomic(junit, junitXml(checks));
-  // The verdict goes into the run's summary.md, for the release ticket.
+  // The verdict is kept in RUN/gate.json, replacing an earlier one of the same rules, and shown at the top
+  // of the run's summary.md and report.html: one verdict per set of rules, the latest first.
+  const file = keepVerdict(dirs[0] as string, verdict);
   const summary = join(dirs[0] as string, 'report', 'summary.md');
-  if (existsSync(summary)) {
-    // Every value is Markdown text (md): an agent id or a path from the run never becomes markup in the ticket.
-    appendFileSync(summary, `\n## Release gate: ${failed.length === 0 ? 'GO' : 'NO-GO'}${md(partialNote)}, for ${agents.map((a) => `\`${md(a.agent)}\``).join(', ')}\n\n${[...rules.map((r) => `- \`${md(r.text)}\`${flags.lower ? ' (on the interval\'s lower bound)' : ''}`), ...(maxRegression !== undefined ? [`- no cell falls more than ${maxRegression} below ${md(flags.baseline ?? '')}`] : [])].join('\n')}\n\n${failed.length === 0 ? 'Every check holds.' : failed.slice(0, 20).map((c) => `- ${md(c.agent)}: ${md(c.message)}`).join('\n')}\n`);
-  }
-  return failed.length === 0 ? 0 : 1;
+  if (existsSync(summary)) writeFileAtomic(summary, summaryWithGate(readFileSync(summary, 'utf8'), file));
+  const page = join(dirs[0] as string, 'report', 'report.html');
+  if (existsSync(page)) writeFileAtomic(page, htmlWithGate(readFileSync(page, 'utf8'), file));
+  return verdict.verdict === 'GO' ? 0 : 1;
 }

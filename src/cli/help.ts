@@ -115,10 +115,11 @@ Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pil
 Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [--format svg,png,html,md,csv]
   [--out DIR] (default RUN/report) [--baseline RUN_B | --baseline-agent ID] (per-task changes against
   another run, or against another agent of this run: regressions first, both sides' episodes a click away).
-Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID]
-  [--baseline RUN_B --max-regression D] [--junit FILE] [--allow-partial] (gate an incomplete run, saying so)
-  [--force] (a baseline judged or simulated differently, or records that do not verify or lie outside the
-  run's plan, gated saying so); the verdict is added to RUN/report/summary.md.
+Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID] (gate
+  this agent; default: the run's candidates, never its comparators) [--baseline RUN_B --max-regression D]
+  [--junit FILE] [--allow-partial] (gate an incomplete run, saying so) [--force] (a baseline judged or
+  simulated differently, or records that do not verify or lie outside the run's plan, gated saying so); the
+  verdict is kept in RUN/gate.json (one per set of rules) and shown at the top of summary.md and report.html.
 Serve-tools options: --scenario ID [--lambda L] [--trial T] [--port N] (default 0: any free port) [--mcp]
   (MCP on stdio instead of HTTP; the HTTP server also serves MCP at <episode>/mcp) plus --seed, --world,
   --profile, --real-wait-scale (default 0.001 here); see docs/faults.md.

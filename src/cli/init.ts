@@ -15,6 +15,13 @@ export default defineConfig({
   seed: '42',
   /** Agents: built-ins (reference:robust), modules (./my-agent.ts), services (http://...), llm:MODEL. */
   agents: ['oracle', 'noop', 'reference-strict:none', 'reference:none', 'reference:retry', 'reference:idempotency+backoff', 'reference:robust'],
+  /**
+   * The agents this sweep is run to release: only they are gated, the others are comparators. Unset: the
+   * agents given from outside (modules, commands, services, models), else every agent but the baselines.
+   */
+  // candidates: ['./my-agent.ts'],
+  /** The comparator each candidate is measured against first in report.html. */
+  // baselineAgent: 'reference:robust',
   /** User wording intensities ε in [0, 1]. */
   eps: [0, 0.5, 1],
   /** Tool fault intensities λ in [0, 1]. */

@@ -5,6 +5,7 @@ import { compareCells, taskChanges } from '../stats/compare.js';
 import { ShakedownError } from '../ground/errors.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { checkSameJudging, integrityLines, loadRun } from '../report/run.js';
+import { readGateFile } from '../report/gate-record.js';
 import { parseInteger, type Flags, type Io } from './options.js';
 import { REPORT_FORMATS, scenarioTitles, writeReport, type Format, type ReportChanges } from '../report/write.js';
 
@@ -46,7 +47,7 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     changes = { baseline: basename(resolve(flags.baseline)), rows, tasks, baselineFailing: base.failing };
   }
   const out = flags.out ?? join(dirs[0] as string, 'report');
-  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world), notice);
+  const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world), notice, readGateFile(dirs[0] as string));
   const count = (ext: string) => written.filter((f) => f.endsWith(ext)).length;
   const named = written.filter((f) => !f.endsWith('.svg') && !f.endsWith('.png'));
   io.out(`${written.length} report files in ${out}: ${[...named, ...(count('.svg') ? [`${count('.svg')} SVG heatmaps`] : []), ...(count('.png') ? [`${count('.png')} PNG heatmaps`] : [])].join(', ')}\n`);

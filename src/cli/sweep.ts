@@ -15,7 +15,9 @@ import type { Grid } from '../report/grid.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { renderTable } from '../report/table.js';
 import { integrityLines, loadRun } from '../report/run.js';
-import { parseRule } from '../stats/gate.js';
+import { parseRule, type GateRule } from '../stats/gate.js';
+import { releaseRoles } from '../report/roles.js';
+import { judgeRelease, keepVerdict, readGateFile, type GateFile } from '../report/gate-record.js';
 import { verdictLines } from '../report/verdict.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { writeReport } from '../report/write.js';
@@ -32,6 +34,17 @@ import { LineSigner, newRunKey } from '../store/mac.js';
 import { checkOutDir } from '../store/out-dir.js';
 import { hash53 } from '../ground/seeds.js';
 import { sweepJudge } from '../run/claim-reader.js';
+
+/** The verdict of the config's gate rules on the run's candidates, kept in RUN/gate.json; undefined when a rule selects no cell (the verdict lines say why). */
+function sweepVerdict(dir: string, grid: Grid, rules: readonly GateRule[], lower: boolean, complete: boolean): GateFile | undefined {
+  try {
+    const { verdict } = judgeRelease(grid, rules, { agents: grid.candidates ?? [], lower, note: complete ? '' : ' on an incomplete run', by: 'sweep' });
+    return keepVerdict(dir, verdict);
+  } catch (error) {
+    if (error instanceof ShakedownError) return readGateFile(dir);
+    throw error;
+  }
+}
 
 /**
  * `--ablate faults|perturbations`: one sub-run per fault kind (alone, weight 1) or per perturbation
@@ -78,6 +91,8 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
   if (sharedCache) makeDirs(sharedCache);
   const parts = await resolveSweepParts(config, [dir, ...(sharedCache ? [sharedCache] : [])]);
   const { world, agents, options: baseOptions } = parts;
+  // The candidates and the baseline agent must be agents of the sweep: a typo would gate nothing.
+  releaseRoles(agents.map((a) => a.id), config.agents, config);
   if (agents.some((a) => a.enclosed === false) && config.sandbox.namespaces === 'auto') {
     io.err('shakedown: this machine does not let agents run in namespaces of their own (util-linux `unshare`): module and command agents run without them, and a command agent can read what your user can read (docs/agents.md, "What an agent can reach")\n');
   }
@@ -283,7 +298,9 @@ export async function sweep(flags: Flags, io: Io): Promise<number> {
     const loaded = await loadRun(dir, DEFAULT_THETA);
     const { grid, failing: drill, failingKeys: failing, torn } = loaded;
     writeJson(files.grid, grid);
-    const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])), integrityLines(loaded).filter((l) => !/unreadable line/.test(l)));
+    // The config's gate rules give the run a verdict as \`shakedown gate\` would, kept with the run's others.
+    const gateFile = gateRules.length > 0 && grid.candidates && grid.candidates.length > 0 ? sweepVerdict(dir, grid, gateRules, config.gate?.lower === true, loaded.completeness.complete) : readGateFile(dir);
+    const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])), integrityLines(loaded).filter((l) => !/unreadable line/.test(l)), gateFile);
     io.out(`\n${renderTable(grid)}`);
     const seconds = (performance.now() - started) / 1000;
     const resumed = alreadyDone;

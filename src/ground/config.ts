@@ -227,6 +227,14 @@ export const sweepConfigSchema = z
      * NO-GO per agent), as \`shakedown gate --rule\` would: e.g. \`{ rules: ['pass^4 >= 0.8 where eps <= 0.5'] }\`. @default none
      */
     gate: z.object({ rules: z.array(z.string().min(1)).min(1), lower: z.boolean().default(false) }).strict().optional(),
+    /**
+     * The agents this sweep is run to release (ids or specs as in \`agents\`): only they are gated, and the
+     * report compares each with \`baselineAgent\` first. Every other agent is a comparator. @default the
+     * agents given from outside (a module, a command, a service, a model), else every non-baseline agent
+     */
+    candidates: z.array(z.string().min(1)).min(1).optional(),
+    /** The comparator each candidate is measured against first in the report (an id or spec from \`agents\`). @default none */
+    baselineAgent: z.string().min(1).optional(),
     /** The least Cohen's kappa an LLM judge must reach on the world's hand labels. @default 0.8 */
     judgeMinKappa: z.number().min(-1).max(1).default(0.8),
   })

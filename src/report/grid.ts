@@ -20,8 +20,12 @@ export interface Grid {
   readonly agents: readonly { readonly agent: string; readonly cells: readonly CellSummary[]; readonly surfaces: readonly SurfaceSummary[] }[];
   /** Tasks with 0 < c < n in some cell, most unstable first. */
   readonly unstable?: readonly UnstableTask[];
-  /** Every pair of agents under test (baselines aside), per cell, for pass^n. */
+  /** Every pair of agents under test (baselines aside), and each candidate against the baseline agent, per cell, for pass^n. */
   readonly comparisons?: readonly { readonly a: string; readonly b: string; readonly cells: readonly CellComparison[] }[];
+  /** The agents the run is for (report/roles.ts): the ones a gate judges; the rest are comparators. */
+  readonly candidates?: readonly string[];
+  /** The comparator each candidate is measured against first, when the config names one. */
+  readonly baselineAgent?: string;
 }
 
 export type GridMeta = Omit<Grid, 'schemaVersion' | 'agents'> & {
@@ -42,13 +46,17 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
     return { agent, cells, surfaces: Array.from({ length: Number.isFinite(n) ? n : 0 }, (_, i) => surfaceSummary(cells, i + 1, theta)) };
   });
   const tested = agents.filter((a) => !BASELINE_IDS.includes(a.agent));
+  // Every pair of agents under test, and each candidate against the baseline agent (a baseline such as
+  // oracle included), candidate first.
+  type Row = (typeof agents)[number];
+  const pairs: [Row, Row][] = tested.flatMap((a, i) => tested.slice(i + 1).map((b): [Row, Row] => (meta.candidates?.includes(b.agent) && a.agent === meta.baselineAgent ? [b, a] : [a, b])));
+  const base = agents.find((a) => a.agent === meta.baselineAgent);
+  if (base) for (const c of agents.filter((a) => meta.candidates?.includes(a.agent))) if (!pairs.some(([x, y]) => x === c && y === base)) pairs.push([c, base]);
   const perPair = bank
-    ? tested.flatMap((a, i) =>
-        tested.slice(i + 1).map((b) => {
-          const k = Math.min(...a.cells.map((c) => c.trials), ...b.cells.map((c) => c.trials));
-          return { a: a.agent, b: b.agent, cells: Number.isFinite(k) && k >= 1 ? compareCells(a.cells, b.cells, k, bank, meta.seed, 0.05, meta.adaptiveFirstTrials) : [] };
-        }),
-      )
+    ? pairs.map(([a, b]) => {
+        const k = Math.min(...a.cells.map((c) => c.trials), ...b.cells.map((c) => c.trials));
+        return { a: a.agent, b: b.agent, cells: Number.isFinite(k) && k >= 1 ? compareCells(a.cells, b.cells, k, bank, meta.seed, 0.05, meta.adaptiveFirstTrials) : [] };
+      })
     : [];
   // Holm across every cell of every pair: more agents, more comparisons, one family.
   const together = adjustTogether(perPair.flatMap((p) => p.cells));

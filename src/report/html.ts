@@ -12,6 +12,7 @@ import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
 import { html, joinMarkup, trusted, type Markup } from './markup.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
+import { gateRegion, type GateFile } from './gate-record.js';
 
 /** What the page shows of one failing episode. */
 export interface EpisodeView {
@@ -67,8 +68,9 @@ const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:16px 24p
 table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:wrap;gap:12px}.maps svg{max-width:100%;height:auto}.map svg,.diff svg{max-width:100%;height:auto}.verdict td{font-size:13px}details{margin:8px 0}tr.task{cursor:pointer}tr.task:hover{background:#f0f0ff}.cols{display:flex;gap:12px}.cols .col{flex:1;min-width:0}.cols pre{white-space:pre-wrap}
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#f3f3f3}
 .map{margin:4px 0;max-width:100%}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
-#details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
-.episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}.notice{border:1px solid #c60;background:#fff4e5;padding:4px 12px;margin:8px 0}`;
+#details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa;flex-basis:100%;box-sizing:border-box;min-width:0}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
+.episode{border-top:1px solid #ddd;padding:8px 0}.muted{color:#555}code{background:#eee;padding:1px 3px}.notice{border:1px solid #c60;background:#fff4e5;padding:4px 12px;margin:8px 0}
+.gate{border:2px solid;padding:2px 12px;margin:8px 0}.gate.go{border-color:#2a7;background:#effaf3}.gate.nogo{border-color:#c33;background:#fdf0f0}`;
 
 /** What each derived figure of the report means, in a line: the table headers' tooltips and the legend under the verdict. */
 const LEGEND = {
@@ -87,7 +89,9 @@ const SCRIPT = `(() => {
   const data = JSON.parse(document.getElementById('episodes').textContent);
   const panel = document.getElementById('details');
   const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
-  function show(agent, eps, lambda) {
+  function show(map, agent, eps, lambda) {
+    // The panel opens right after the heatmap clicked (on a row of its own), not below the last one.
+    map.after(panel);
     panel.replaceChildren();
     const list = data.filter((e) => e.agent === agent && e.eps === eps && e.lambda === lambda);
     panel.append(el('h3', agent + ' at ε ' + eps + ', λ ' + lambda + ': ' + list.length + ' failing episode(s) shown'));
@@ -134,7 +138,7 @@ const SCRIPT = `(() => {
   }
   for (const map of document.querySelectorAll('.map[data-agent]')) {
     for (const cell of map.querySelectorAll('.cell')) {
-      cell.addEventListener('click', () => show(map.dataset.agent, Number(cell.dataset.eps), Number(cell.dataset.lambda)));
+      cell.addEventListener('click', () => show(map, map.dataset.agent, Number(cell.dataset.eps), Number(cell.dataset.lambda)));
     }
   }
 })();`;
@@ -145,13 +149,15 @@ const SCRIPT = `(() => {
  * through the `html` tag (markup.ts), which escapes it; the heatmaps' SVG, the page's script and its
  * episode data (JSON made safe for a script element) are the only markup put in as it is.
  */
-export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[]; readonly baselineAgent?: string }, notice: readonly string[] = []): string {
+export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeView[], titles: Readonly<Record<string, string>> = {}, k?: number, changes?: { readonly baseline: string; readonly tasks?: readonly TaskChange[]; readonly baselineFailing?: readonly EpisodeView[]; readonly baselineAgent?: string }, notice: readonly string[] = [], gate?: GateFile): string {
   const task = (id: string) => html`${id}${titles[id] ? html` <span class="muted">${titles[id]}</span>` : ''}`;
   const n = Math.min(...grid.agents.map((a) => a.surfaces.length));
   const kk = Math.max(1, Math.min(k ?? n, Number.isFinite(n) ? n : 1));
   const files = heatmapFiles(grid, run, kk);
   const body: Markup[] = [];
   body.push(html`<h1>Shakedown report: ${run}</h1>`);
+  // The latest release verdict first (a gate run replaces this region in place).
+  body.push(gateRegion(gate));
   if (notice.length > 0) body.push(html`<div class="notice">${notice.map((line) => html`<p><strong>${line.replace(/^shakedown: /, '')}</strong></p>`)}</div>`);
   body.push(html`<p class="muted">World <code>${grid.world}</code>, fault profile <code>${grid.profile}</code>, seed <code>${grid.seed}</code>, ${grid.trials} trials per task, ε ${grid.eps.join(', ')}, λ ${grid.lambda.join(', ')}.</p>`);
   // The verdict first: each agent under test at a glance, against the baselines the run has.
@@ -183,13 +189,32 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
 <dt>costs most</dt><dd>${LEGEND.costs}</dd>
 <dt>calls / episode (inside a window)</dt><dd>${LEGEND.calls}</dd>
 </dl></details>`);
-  // Then the biggest regressions between agents under test, and the tasks that changed in every trial.
+  // Then each candidate against its baseline (the config's \`baselineAgent\`, else the comparators), and the
+  // biggest differences between the other agents; then the tasks that changed in every trial.
   const rows = (grid.comparisons ?? []).flatMap((c) => c.cells.map((x) => ({ ...x, a: c.a, b: c.b })));
   if (rows.length > 0) {
-    const biggest = [...rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 6);
-    body.push(html`<h2>Biggest differences between agents</h2><table><tr><th>A</th><th>B</th><th>ε</th><th>λ</th><th>A − B</th><th>95% interval</th><th>verdict</th><th>smallest detectable</th></tr>`);
-    for (const r of biggest) body.push(html`<tr><td>${r.a}</td><td>${r.b}</td><td>${r.eps}</td><td>${r.lambda}</td><td>${(r.difference >= 0 ? '+' : '') + f3(r.difference)}</td><td>[${f3(r.ci95[0])}, ${f3(r.ci95[1])}]</td><td>${r.verdict}</td><td>${f3(r.minDetectable)}</td></tr>`);
-    body.push(html`</table>`);
+    const candidates = grid.candidates ?? [];
+    const against = (r: (typeof rows)[number]) => (grid.baselineAgent !== undefined ? r.b === grid.baselineAgent || r.a === grid.baselineAgent : !candidates.includes(r.a) || !candidates.includes(r.b));
+    // A pair is shown candidate first: the difference, its interval and its verdict turned round when it was computed the other way.
+    const lead = rows
+      .filter((r) => (candidates.includes(r.a) || candidates.includes(r.b)) && !(candidates.includes(r.a) && candidates.includes(r.b)) && against(r))
+      .map((r) => (candidates.includes(r.a) ? r : { ...r, a: r.b, b: r.a, difference: -r.difference, ci95: [-r.ci95[1], -r.ci95[0]] as const, verdict: r.verdict === 'better' ? ('worse' as const) : r.verdict === 'worse' ? ('better' as const) : r.verdict }));
+    const perCandidate = candidates.flatMap((c) => lead.filter((r) => r.a === c).sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 4));
+    const header = html`<tr><th>A</th><th>B</th><th>ε</th><th>λ</th><th>A − B</th><th>95% interval</th><th title="the sign-flip test over tasks, Holm-adjusted across every cell and pair: it decides">verdict (adjusted p)</th><th>smallest detectable</th></tr>`;
+    const line = (r: (typeof rows)[number]) => html`<tr><td>${r.a}</td><td>${r.b}</td><td>${r.eps}</td><td>${r.lambda}</td><td>${(r.difference >= 0 ? '+' : '') + f3(r.difference)}</td><td>[${f3(r.ci95[0])}, ${f3(r.ci95[1])}]</td><td>${r.verdict} (${f3(r.pAdjusted)})</td><td>${f3(r.minDetectable)}</td></tr>`;
+    if (perCandidate.length > 0) {
+      body.push(html`<h2>${grid.baselineAgent !== undefined ? html`Each candidate against ${grid.baselineAgent}` : 'Each candidate against the comparators'}</h2><p class="muted">The cells where each candidate differs most (pass^n, paired by task).</p><table>${header}`);
+      for (const r of perCandidate) body.push(line(r));
+      body.push(html`</table>`);
+    }
+    const shownPairs = new Set(lead.map((r) => `${r.a}|${r.b}`));
+    const rest = rows.filter((r) => !shownPairs.has(`${r.a}|${r.b}`) && !shownPairs.has(`${r.b}|${r.a}`));
+    const biggest = [...rest].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 6);
+    if (biggest.length > 0) {
+      body.push(html`<h2>Biggest differences between ${perCandidate.length > 0 ? 'other ' : ''}agents</h2><table>${header}`);
+      for (const r of biggest) body.push(line(r));
+      body.push(html`</table>`);
+    }
     const flipped = rows.flatMap((r) => (r.flipped ?? []).map((f) => ({ ...f, pair: `${r.a} / ${r.b}`, eps: r.eps, lambda: r.lambda })));
     if (flipped.length > 0) {
       body.push(html`<details><summary>${flipped.length} task cell(s) one agent passed every time and the other never</summary><table><tr><th>A / B</th><th>ε</th><th>λ</th><th>task</th><th>A</th><th>B</th></tr>`);
@@ -224,8 +249,9 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   body.push(html`<details><summary>Every k, per agent</summary><div class="maps">`);
   for (const f of files.filter((x) => x.kind === 'combined')) body.push(html`<div class="diff">${trusted(f.content)}</div>`);
   body.push(html`</div></details>`);
-  body.push(html`<h3>Failure taxonomy</h3><p class="muted">simulator-error, world-error and judge-error are the harness's: left out of every estimate.</p><table><tr><th>agent</th>${FAILURE_CLASSES.map((c) => html`<th>${c}</th>`)}<th>simulated user confused</th></tr>`);
-  for (const a of grid.agents) {
+  // The taxonomy with a row per failure class and a column per agent: as many agents as a sweep has fit a
+  // 1,366 px window, where a column per class (twenty of them) did not. Classes no agent met are left out.
+  const totals = grid.agents.map((a) => {
     const total: Record<string, number> = {};
     let episodes = 0;
     let confused = 0;
@@ -235,9 +261,13 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
       episodes += all;
       confused += Math.round((c.confusionRate ?? 0) * all);
     }
-    body.push(html`<tr><td>${a.agent}</td>${FAILURE_CLASSES.map((c) => html`<td>${total[c] ?? 0}</td>`)}<td>${confused} of ${episodes} (${episodes === 0 ? '0.0' : ((100 * confused) / episodes).toFixed(1)}%)</td></tr>`);
-  }
-  body.push(html`</table>`);
+    return { total, episodes, confused };
+  });
+  const met = FAILURE_CLASSES.filter((c) => totals.some((t) => (t.total[c] ?? 0) > 0));
+  const none = FAILURE_CLASSES.filter((c) => !met.includes(c));
+  body.push(html`<h3>Failure taxonomy</h3><p class="muted">Episodes per failure class. simulator-error, world-error and judge-error are the harness's: left out of every estimate.${none.length > 0 ? ` No agent met: ${none.join(', ')}.` : ''}</p><table class="taxonomy"><tr><th>failure class</th>${grid.agents.map((a) => html`<th>${a.agent}</th>`)}</tr>`);
+  for (const c of met) body.push(html`<tr><td>${c}</td>${totals.map((t) => html`<td>${t.total[c] ?? 0}</td>`)}</tr>`);
+  body.push(html`<tr><td>simulated user confused</td>${totals.map((t) => html`<td>${t.confused} of ${t.episodes} (${t.episodes === 0 ? '0.0' : ((100 * t.confused) / t.episodes).toFixed(1)}%)</td>`)}</tr></table>`);
   const unstable = grid.unstable ?? [];
   body.push(html`<h3>Unstable tasks (${unstable.length})</h3>${unstable.length > 200 ? html`<p class="muted">The 200 most unstable of ${unstable.length}; <code>shakedown stats RUN</code> lists all.</p>` : ''}<table><tr><th>agent</th><th>ε</th><th>λ</th><th>task</th><th>trials</th><th>successes</th><th>pass^1</th><th>dominant failure</th></tr>`);
   for (const u of unstable.slice(0, 200)) body.push(html`<tr><td>${u.agent}</td><td>${u.eps}</td><td>${u.lambda}</td><td>${task(u.scenario)}</td><td>${u.trials}</td><td>${u.successes}</td><td>${f3(u.pass1)}</td><td>${u.dominantFailure}</td></tr>`);

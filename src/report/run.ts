@@ -11,6 +11,7 @@ import { ShakedownError } from '../ground/errors.js';
 import { keyString, type EpisodeRecord } from '../ground/record.js';
 import { Tally, type EpisodeFacts } from '../stats/stats.js';
 import { buildGrid, type Grid } from './grid.js';
+import { releaseRoles } from './roles.js';
 import { episodeView, type EpisodeView } from './html.js';
 import { readManifest, type RunManifest } from '../store/rundir.js';
 import { isRunKey } from '../store/mac.js';
@@ -131,9 +132,16 @@ async function aggregate(dir: string, manifest: RunManifest, theta: number, defe
   );
   const problems = checks.problems();
   const c = manifest.config;
-  const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id) }, tally, new ResampleBank(manifest.seed), theta);
+  const grid = buildGrid({ world: manifest.world, seed: manifest.seed, profile: c.profile, fixedTrials: c.fixedTrials, eps: c.eps, lambda: c.lambda, trials: c.trials, ...(c.adaptiveFirstTrials !== undefined ? { adaptiveFirstTrials: c.adaptiveFirstTrials } : {}), agents: manifest.agents.map((a) => a.id), ...rolesOf(manifest) }, tally, new ResampleBank(manifest.seed), theta);
   const completeness = completenessOf(manifest, outcomes.size, { plan: checks.plan, firstRoundFound, unfinishedMerge: mergeUnfinished(dir) });
   return { dir, grid, outcomes, failing, failingKeys, torn: problems.torn, tornLines: problems.tornLines, duplicates: duplicates + sameKey, completeness, problems, checks };
+}
+
+/** The run's candidates and its baseline agent, as grid.json keeps them. */
+function rolesOf(manifest: RunManifest): { candidates: readonly string[]; baselineAgent?: string } {
+  const c = manifest.config as { candidates?: string[]; baselineAgent?: string };
+  const roles = releaseRoles(manifest.agents.map((a) => a.id), manifest.config.agents ?? [], c);
+  return { candidates: roles.candidates, ...(roles.baselineAgent !== undefined ? { baselineAgent: roles.baselineAgent } : {}) };
 }
 
 const lineList = (first: readonly number[], count: number) => `line${count > 1 ? 's' : ''} ${first.join(', ')}${count > first.length ? ', ...' : ''}`;

@@ -21,7 +21,9 @@ export function verdictLines(grid: Grid, rules: readonly GateRule[], lower: bool
     const worst = [...a.cells].sort((x, y) => (at(x) ?? 1) - (at(y) ?? 1))[0];
     const s = a.surfaces[k - 1];
     let verdict = '';
-    if (rules.length > 0) {
+    if (rules.length > 0 && grid.candidates !== undefined && !grid.candidates.includes(a.agent)) {
+      verdict = 'comparator, not gated';
+    } else if (rules.length > 0) {
       try {
         const failed = evaluateGate(a.agent, a.cells, rules, { lower }).filter((c) => !c.passed);
         verdict = failed.length === 0 ? 'GO' : `NO-GO (${failed[0]?.message}${failed.length > 1 ? `, and ${failed.length - 1} more` : ''})`;

@@ -7,6 +7,7 @@ import { gridCsv, heatmapFiles, md, summaryMarkdown } from './files.js';
 import { svgToPng } from './png.js';
 import { reportHtml, type EpisodeView } from './html.js';
 import type { Grid } from './grid.js';
+import { summaryWithGate, type GateFile } from './gate-record.js';
 
 /** What a report shows against a baseline run: cell comparisons, per-task changes, and the baseline's failing episodes. */
 export interface ReportChanges {
@@ -35,6 +36,8 @@ export function writeReport(
   titles: Readonly<Record<string, string>> = {},
   /** Said first in summary.md: that the run is incomplete, or what else a reader must know before the figures. */
   notice: readonly string[] = [],
+  /** The run's kept gate verdicts (RUN/gate.json): the latest at the top of report.html and summary.md. */
+  gate?: GateFile,
 ): string[] {
   // The report is built beside its place and swapped in whole: a killed report phase leaves the old
   // report (or none) and a folder named `.partial`, never a half report that looks whole.
@@ -51,9 +54,9 @@ export function writeReport(
   if (formats.includes('svg')) for (const f of maps) put(f.name, f.content);
   // PNGs are for slides: one per agent at the chosen k, and the difference maps; the small multiples stay SVG.
   if (formats.includes('png')) for (const f of maps) if (f.kind !== 'combined') put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
-  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk, changes, notice));
+  if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk, changes, notice, gate));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
-  if (formats.includes('md')) put('summary.md', `${notice.map((n) => `> **${md(n.replace(/^shakedown: /, ''))}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`);
+  if (formats.includes('md')) put('summary.md', summaryWithGate(`${notice.map((n) => `> **${md(n.replace(/^shakedown: /, ''))}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`, gate));
   if (!existsSync(out)) {
     renameSync(building, out);
   } else {

@@ -56,11 +56,16 @@ describe('report.html', () => {
       await tab.goto(pathToFileURL(file).href);
       expect(await tab.locator('h2').first().textContent()).toMatch(/^Verdict \(pass\^\d\)$/);
       expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+      // Every table fits the window: none needs its own scroll either.
+      expect(await tab.evaluate(() => [...document.querySelectorAll('table')].filter((t) => (t.querySelector('tr')?.getBoundingClientRect().width ?? 0) > t.clientWidth + 1).length)).toBe(0);
       await tab.locator('.map[data-agent="reference:none"] .cell[data-lambda="0.3"]').first().click();
       await expect.poll(() => tab.locator('#details .episode').count()).toBe(1);
       expect(await tab.locator('#details').textContent()).toMatch(/evil \(<script>window.__pwned=2<\/script>\), trial 1: fail \(missing-write\)/);
       expect(await tab.locator('#details code').textContent()).toBe('npx shakedown replay --scenario evil --trial 1');
+      // The panel opens right after the heatmap clicked, not below the last one.
+      expect(await tab.evaluate(() => document.getElementById('details')?.previousElementSibling?.getAttribute('data-agent'))).toBe('reference:none');
       await tab.locator('.map').nth(1).locator('.cell[data-lambda="0.3"]').first().click();
+      expect(await tab.evaluate(() => document.getElementById('details')?.previousElementSibling === document.querySelectorAll('.map[data-agent]')[1])).toBe(true);
       expect(await tab.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       await tab.screenshot({ path: join(dir, 'report.png'), fullPage: true });
       expect(existsSync(join(dir, 'report.png'))).toBe(true);

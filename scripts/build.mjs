@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOTS = ['src', 'scenarios', 'perturbations', 'faults'];
+/** Plain scripts the compiled code imports from outside the roots: the desks the stub model plays (src/run/stub-model.ts). */
+const SCRIPT_ROOTS = ['examples/http-agent'];
 /** Touched after every good build: what `stale` compares the sources with. */
 const STAMP = join(root, 'dist', '.built');
 /** Files the compiled code reads at run time from beside itself. */
@@ -23,7 +25,7 @@ function* walk(dir) {
   }
 }
 
-const inputs = () => [...ROOTS.flatMap((r) => [...walk(join(root, r))]), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json')];
+const inputs = () => [...[...ROOTS, ...SCRIPT_ROOTS].flatMap((r) => [...walk(join(root, r))]), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json')];
 
 /** Whether a source is newer than the last build (or there is none). */
 export function stale() {
@@ -42,9 +44,9 @@ export function build({ force = false, quiet = false } = {}) {
     process.stderr.write('shakedown: the TypeScript build failed (above); dist/ is not up to date.\n');
     return false;
   }
-  for (const r of ROOTS) {
+  for (const r of [...ROOTS, ...SCRIPT_ROOTS]) {
     for (const file of walk(join(root, r))) {
-      if (!ASSET.test(file)) continue;
+      if (!(SCRIPT_ROOTS.includes(r) ? /\.mjs$/ : ASSET).test(file)) continue;
       const to = join(root, 'dist', relative(root, file));
       if (existsSync(to) && statSync(to).mtimeMs >= statSync(file).mtimeMs) continue;
       mkdirSync(dirname(to), { recursive: true });

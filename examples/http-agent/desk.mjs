@@ -24,13 +24,13 @@
 
 /** How many answers one logical call may get before the desk gives up on it. */
 export const MAX_ATTEMPTS = 8;
-const RETRYABLE = new Set([0, 429, 500, 502, 503, 504]);
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+export const RETRYABLE = new Set([0, 429, 500, 502, 503, 504]);
+export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 const ORDER = /#?\s?\b(W\d{7})\b/i;
 const ZIP = /\b(\d{5})\b/;
 const NAME = /\b(?:I am|I'm|name is|this is|under|for)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+)+)/;
-const YES = /^\s*(?:yes|yeah|yep|sure|correct|please do|go ahead|ok(?:ay)?|confirm(?:ed)?|do it|that's right)\b/i;
-const NO = /^\s*(?:no|nope|don't|do not|cancel that|never ?mind|wait)\b/i;
+export const YES = /^\s*(?:yes|yeah|yep|sure|correct|please do|go ahead|ok(?:ay)?|confirm(?:ed)?|do it|that's right)\b/i;
+export const NO = /^\s*(?:no|nope|don't|do not|cancel that|never ?mind|wait)\b/i;
 
 /** How long to wait after a retryable answer: its Retry-After, or backoff by attempt. */
 export function delayFor(result, attempt) {
@@ -65,7 +65,7 @@ function readUser(history) {
 }
 
 /** The results of a tool's calls, each paired with its call, in order. */
-function callsOf(history) {
+export function callsOf(history) {
   const out = [];
   for (let i = 0; i < history.length; i++) {
     const e = history[i];
@@ -74,14 +74,14 @@ function callsOf(history) {
   return out;
 }
 
-const ok = (r) => r && r.status >= 200 && r.status < 300;
+export const ok = (r) => r && r.status >= 200 && r.status < 300;
 const sameCall = (a, b) => a.tool === b.tool && JSON.stringify(a.args) === JSON.stringify(b.args);
 
 /**
  * One logical call: make it, retry it on a retryable answer after the right wait (same key), and when
  * it has an answer return it. Returns `{ action }` while there is something to do, `{ result }` once done.
  */
-function logical(history, tool, args, key) {
+export function logical(history, tool, args, key) {
   const mine = callsOf(history).filter((c) => sameCall(c.call, { tool, args }) && (key === undefined || c.call.key === key));
   const last = mine.at(-1);
   if (!last) return { action: { type: 'call', tool, args, ...(key ? { key } : {}) } };

@@ -14,6 +14,7 @@ Commands:
   ladder     measure the ε ladder: mean distance of perturbed messages from the original per ε
   faults     print the faults a seed plans for one episode: which calls fail and how
   serve-tools  serve a world's tools over loopback HTTP for agents in other processes
+  stub-llm   serve a local model (OpenAI and Anthropic wire formats) that plays the desk: LLM paths without a key
   stats      surface summaries, failures by class, fault kind and family, unstable tasks of a run
   compare    paired comparison of two runs (RUN_A RUN_B) or two agents of one run (RUN --agents A,B)
   plan       tasks and trials needed for an interval width (--width) or a difference to detect (--detect)
@@ -57,6 +58,7 @@ Sweep options:
                       agent's own time), model:MS (per model call) or auto (default: real for HTTP,
                       command and LLM agents, simulated for the rest); see docs/faults.md
   --llm-base-url URL  OpenAI-compatible API for \`llm:MODEL\` agents (default https://api.openai.com/v1)
+  --anthropic-base-url URL  Messages API for \`anthropic:MODEL\` agents (default https://api.anthropic.com/v1)
   --llm-api-key-env V environment variable holding its API key (default OPENAI_API_KEY)
   --llm-tools T       how llm: and anthropic: agents take their tools: http (default) or mcp (an
                       MCP client on the episode's MCP server)
@@ -132,6 +134,8 @@ Selftest options: [--world retail|travel|all] (default all) [--trials N] (defaul
 Calibrate options: [--judge wording|llm:MODEL] (default wording) [--labels FILE] (default the world's
   shipped labels) [--world W] [--json], plus the --llm-* options for an LLM judge.
 
+Stub-llm options: [--port N] (default 8787; 0 for any free port) [--delay-ms MS] (answer after MS, as a
+  remote model would); serves until Ctrl-C and prints the sweeps to try with it (docs/agents.md).
 Replay options: --scenario ID --agent SPEC --eps E --lambda L --trial T, plus --seed, --world, --profile,
   --fixed-trials and --max-turns as in the sweep; --json prints the episode record.
 `;

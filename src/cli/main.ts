@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, (p: Parsed, io: Io) => Promise<number>>>
   ladder: async ({ flags }, io) => (await import('./inspect.js')).ladderCommand(flags, io),
   faults: async ({ flags }, io) => (await import('./inspect.js')).faultsCommand(flags, io),
   'serve-tools': async ({ flags }, io) => (await import('./serve-tools.js')).serveToolsCommand(flags, io),
+  'stub-llm': async ({ flags }, io) => (await import('./stub-llm.js')).stubLlmCommand(flags, io),
   stats: async ({ flags, positionals }, io) => (await import('./analyze.js')).statsCommand(positionals, flags, io),
   compare: async ({ flags, positionals }, io) => (await import('./analyze.js')).compareCommand(positionals, flags, io),
   plan: async ({ flags, positionals }, io) => (await import('./plan.js')).planCommand(positionals, flags, io),

@@ -63,6 +63,8 @@ export const OPTIONS = {
   k: { type: 'string' },
   agents: { type: 'string' },
   'llm-base-url': { type: 'string' },
+  'anthropic-base-url': { type: 'string' },
+  'delay-ms': { type: 'string' },
   simulator: { type: 'string' },
   'simulator-model': { type: 'string' },
   'llm-api-key-env': { type: 'string' },
@@ -182,7 +184,7 @@ export function configFromFlags(flags: Flags): SweepConfig {
     c.tasks = t === 'hand' || t === 'all' ? t : Number(t);
   }
   // How model agents take their tools: for the Anthropic agent too.
-  if (flags['llm-tools'] !== undefined) c.anthropic = { tools: flags['llm-tools'] };
+  if (flags['llm-tools'] !== undefined || flags['anthropic-base-url'] !== undefined) c.anthropic = { ...(flags['llm-tools'] !== undefined ? { tools: flags['llm-tools'] } : {}), ...(flags['anthropic-base-url'] !== undefined ? { baseUrl: flags['anthropic-base-url'] } : {}) };
   if (flags['fault-weights'] !== undefined) c.faultWeights = parseWeights(flags['fault-weights']);
   if (flags['max-episodes'] !== undefined) c.maxEpisodes = parseInteger('max-episodes', flags['max-episodes']);
   if (flags['fail-fast'] !== undefined) c.failFast = parseInteger('fail-fast', flags['fail-fast']);

@@ -6,6 +6,7 @@ import { episodeSeeds } from '../ground/record.js';
 import { WorldHarness } from '../run/episode.js';
 import { compareState } from '../judge/index.js';
 import { FaultInjector } from '../ground/faults.js';
+import { untilSignal } from './stop-signals.js';
 import { parseInteger, type Flags, type Io } from './options.js';
 import { episodeOptions, worldScenario } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
@@ -18,7 +19,7 @@ export const SERVED_REAL_WAIT_SCALE = 0.001;
  * seed) and serves its tools until SIGINT or SIGTERM; then prints the faults that fired and the verdict
  * on the database against the gold state. `stop` resolves when the server should close (tests pass one).
  */
-export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void> = signalled()): Promise<number> {
+export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void> = untilSignal()): Promise<number> {
   if (flags.scenario?.length !== 1) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', 'Failed to serve tools: give one `--scenario ID` (the episode whose database the tools serve), e.g. `shakedown serve-tools --scenario return-two-items --lambda 0.3`.');
   }
@@ -87,16 +88,4 @@ export async function serveToolsCommand(flags: Flags, io: Io, stop: Promise<void
   const diff = await stateDiff();
   io.out(diff.length === 0 ? 'database: equals the gold state\n' : `database differs from the gold state:\n${diff.map((d) => `  ${d.message}`).join('\n')}\n`);
   return 0;
-}
-
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
 }

@@ -36,3 +36,16 @@ export function stopOnSignals(io: Io, what: string, after: string): StopSignals 
     },
   };
 }
+
+/** Resolves at the first SIGINT or SIGTERM (for a command that serves until stopped), then gives both back. */
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}

@@ -130,6 +130,7 @@ export function replayCommand(config: ResolvedConfig, key: EpisodeKey, agentSpec
   if (config.llm.baseUrl !== 'https://api.openai.com/v1') parts.push(`--llm-base-url ${config.llm.baseUrl}`);
   if (config.llm.apiKeyEnv !== 'OPENAI_API_KEY') parts.push(`--llm-api-key-env ${config.llm.apiKeyEnv}`);
   if (config.llm.tools !== 'http') parts.push(`--llm-tools ${config.llm.tools}`);
+  if (config.anthropic.baseUrl !== 'https://api.anthropic.com/v1') parts.push(`--anthropic-base-url ${config.anthropic.baseUrl}`);
   if (config.simulator !== 'scripted') parts.push(`--simulator ${config.simulator}`);
   if (config.simulatorModel) parts.push(`--simulator-model ${config.simulatorModel}`);
   if (config.fixedTrials) parts.push('--fixed-trials');

@@ -89,6 +89,9 @@ Sweep options:
   --force             resume with other options, knowingly
   --config FILE       the config file (default shakedown.config.* in this directory)
   --shard I/N         run part I of N of the episode keys (merge the parts with \`shakedown merge\`)
+                      --shard auto reads I (and N) from the engine's index variables: SHAKEDOWN_SHARD_INDEX/
+                      _COUNT, JOB_COMPLETION_INDEX (Kubernetes; auto/N), CI_NODE_INDEX/_TOTAL (GitLab),
+                      CIRCLE_NODE_INDEX/_TOTAL, BUILDKITE_PARALLEL_JOB/_COUNT, SYSTEM_JOBPOSITIONINPHASE
 
 Perturb options: --scenario ID --eps E [--samples N] plus --seed, --world, --perturbations; sample i is
   what trial i of a sweep with that seed sees first.

@@ -208,6 +208,46 @@ export function samplesFlag(flags: Flags, fallback: number): number {
   return n;
 }
 
+/** The index variables of the engines that run shards, each with its count and where it counts from. */
+export const SHARD_SOURCES: readonly { readonly engine: string; readonly index: string; readonly count?: string; readonly base: 0 | 1 }[] = [
+  { engine: 'Shakedown (the GitHub Action sets them)', index: 'SHAKEDOWN_SHARD_INDEX', count: 'SHAKEDOWN_SHARD_COUNT', base: 1 },
+  { engine: 'a Kubernetes Indexed Job', index: 'JOB_COMPLETION_INDEX', base: 0 },
+  { engine: 'GitLab CI `parallel`', index: 'CI_NODE_INDEX', count: 'CI_NODE_TOTAL', base: 1 },
+  { engine: 'CircleCI `parallelism`', index: 'CIRCLE_NODE_INDEX', count: 'CIRCLE_NODE_TOTAL', base: 0 },
+  { engine: 'Buildkite `parallelism`', index: 'BUILDKITE_PARALLEL_JOB', count: 'BUILDKITE_PARALLEL_JOB_COUNT', base: 0 },
+  { engine: 'Azure Pipelines `parallel`', index: 'SYSTEM_JOBPOSITIONINPHASE', count: 'SYSTEM_TOTALJOBSINPHASE', base: 1 },
+];
+
+/**
+ * `--shard auto` (or `auto/N`): the shard this process runs, from the first index variable of
+ * SHARD_SOURCES that is set (N, or `SHAKEDOWN_SHARD_COUNT`, or the engine's own count, gives how many);
+ * `--shard i/n` as it is. Returns the shard as `i/n`, and what it was read from.
+ */
+export function resolveShard(raw: string | undefined, env: NodeJS.ProcessEnv = process.env): { shard: string; from?: string } | undefined {
+  if (raw === undefined) return undefined;
+  const auto = /^auto(?:\/(\d+))?$/.exec(raw.trim());
+  if (!auto) {
+    parseShard(raw);
+    return { shard: raw.trim() };
+  }
+  const source = SHARD_SOURCES.find((s) => (env[s.index] ?? '').trim() !== '');
+  if (!source) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: none of the index variables is set (${SHARD_SOURCES.map((s) => `${s.index} for ${s.engine}`).join('; ')}). Set one, or write \`--shard I/N\`.`);
+  }
+  const rawIndex = (env[source.index] ?? '').trim();
+  if (!/^\d+$/.test(rawIndex)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: ${source.index} is "${rawIndex}", not a whole number.`);
+  const given = auto[1] !== undefined ? Number(auto[1]) : undefined;
+  const countVar = [source.count, 'SHAKEDOWN_SHARD_COUNT'].find((v): v is string => v !== undefined && (env[v] ?? '').trim() !== '');
+  const fromEnv = countVar !== undefined ? Number((env[countVar] ?? '').trim()) : undefined;
+  if (fromEnv !== undefined && (!Number.isInteger(fromEnv) || fromEnv < 1)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: ${countVar} is "${env[countVar as string]}", not a count of shards.`);
+  if (given !== undefined && fromEnv !== undefined && given !== fromEnv) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: it says ${given} shards and ${countVar} says ${fromEnv}. Make them agree.`);
+  const count = given ?? fromEnv;
+  if (count === undefined) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: ${source.index} gives the index but nothing gives the count of shards. Write \`--shard auto/N\` (N: the Job's completions) or set SHAKEDOWN_SHARD_COUNT.`);
+  const shard = `${Number(rawIndex) + (source.base === 0 ? 1 : 0)}/${count}`;
+  parseShard(shard);
+  return { shard, from: `${source.index}=${rawIndex}${countVar ? `, ${countVar}=${fromEnv}` : ''}` };
+}
+
 /** `--shard i/n` (1 <= i <= n): this process runs the keys whose hash falls in part i of n. */
 export function parseShard(raw: string | undefined): { index: number; count: number } | undefined {
   if (raw === undefined) return undefined;
@@ -215,7 +255,7 @@ export function parseShard(raw: string | undefined): { index: number; count: num
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || count < 1 || index < 1 || index > count) {
-    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\` (in a Kubernetes Indexed Job: \`--shard $((JOB_COMPLETION_INDEX + 1))/N\`).`);
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--shard ${raw}\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\`, or \`--shard auto\` to read the index from the CI or Kubernetes variables (\`auto/N\` in a Kubernetes Indexed Job).`);
   }
   return { index, count };
 }

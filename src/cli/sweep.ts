@@ -22,7 +22,7 @@ import { verdictLines } from '../report/verdict.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { writeReport } from '../report/write.js';
 import { startProgress } from './progress.js';
-import { parseShard, type Flags, type Io } from './options.js';
+import { parseShard, resolveShard, type Flags, type Io } from './options.js';
 import { agentSpecOf, disposeAll, episodeOptions, replayCommand, resolveSweepParts } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
 import { onWorkers, startEpisodePool, workerCount } from '../pool/pool.js';
@@ -77,7 +77,11 @@ async function ablate(flags: Flags, io: Io): Promise<number> {
   return 0;
 }
 
-export async function sweep(flags: Flags, io: Io): Promise<number> {
+export async function sweep(given: Flags, io: Io): Promise<number> {
+  // `--shard auto` reads the shard from the engine's index variables; from here on it is `i/n`, as run.json keeps it.
+  const shardOf = resolveShard(given.shard);
+  const flags: Flags = shardOf ? { ...given, shard: shardOf.shard } : given;
+  if (shardOf?.from) io.err(`shakedown: shard ${shardOf.shard} (from ${shardOf.from})\n`);
   // A bad `--out` is refused before anything loads or is written.
   if (flags.out !== undefined) checkOutDir(flags.out, flags.ablate !== undefined ? 'start the ablation' : 'start the sweep');
   if (flags.ablate !== undefined) return ablate(flags, io);

@@ -88,6 +88,8 @@ Sweep options:
                       more --trials than the run had extend it)
   --force             resume with other options, knowingly
   --config FILE       the config file (default shakedown.config.* in this directory)
+  --otel FILE|URL     export each episode as an OpenTelemetry trace (GenAI conventions) to an OTLP/HTTP
+                      endpoint (http://localhost:4318) or a file of OTLP JSON lines; docs/traces.md
   --shard I/N         run part I of N of the episode keys (merge the parts with \`shakedown merge\`)
                       --shard auto reads I (and N) from the engine's index variables: SHAKEDOWN_SHARD_INDEX/
                       _COUNT, JOB_COMPLETION_INDEX (Kubernetes; auto/N), CI_NODE_INDEX/_TOTAL (GitLab),
@@ -117,7 +119,7 @@ List options: worlds | scenarios [--world W] | tools [--world W] [--format md] (
 Init options: none; it refuses to overwrite an existing shakedown.config.ts.
 Plan options: --width W | --detect D [--power P] (default 0.8), --pass P | --pilot RUN [--agent ID |
   --agents A,B], [--k K] (default 1) [--trials LIST] (default k,2k,4k) [--cells N] [--price USD per episode].
-Report options: RUN [--k K] (default n; the heatmap figures and PNGs are at k) [--format svg,png,html,md,csv]
+Report options: RUN [--otel FILE|URL] (the run's episodes as OpenTelemetry traces, docs/traces.md) [--k K] (default n; the heatmap figures and PNGs are at k) [--format svg,png,html,md,csv]
   [--out DIR] (default RUN/report) [--baseline RUN_B | --baseline-agent ID] (per-task changes against
   another run, or against another agent of this run: regressions first, both sides' episodes a click away).
 Gate options: RUN --rule R (repeatable) [--lower] (judge the interval's lower bound) [--agent ID] (gate

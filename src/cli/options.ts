@@ -65,6 +65,7 @@ export const OPTIONS = {
   'llm-base-url': { type: 'string' },
   'anthropic-base-url': { type: 'string' },
   'delay-ms': { type: 'string' },
+  otel: { type: 'string' },
   simulator: { type: 'string' },
   'simulator-model': { type: 'string' },
   'llm-api-key-env': { type: 'string' },

@@ -46,10 +46,16 @@ export async function reportCommand(dirs: readonly string[], flags: Flags, io: I
     });
     changes = { baseline: basename(resolve(flags.baseline)), rows, tasks, baselineFailing: base.failing };
   }
+  const otelTo = flags.otel !== undefined ? (await import('../report/otel-destination.js')).otelDestination(flags.otel) : undefined;
   const out = flags.out ?? join(dirs[0] as string, 'report');
   const written = writeReport(run.grid, basename(resolve(dirs[0] as string)), out, formats as Format[], k, changes, run.failing, await scenarioTitles(dirs[0] as string, run.grid.world), notice, readGateFile(dirs[0] as string));
   const count = (ext: string) => written.filter((f) => f.endsWith(ext)).length;
   const named = written.filter((f) => !f.endsWith('.svg') && !f.endsWith('.png'));
   io.out(`${written.length} report files in ${out}: ${[...named, ...(count('.svg') ? [`${count('.svg')} SVG heatmaps`] : []), ...(count('.png') ? [`${count('.png')} PNG heatmaps`] : [])].join(', ')}\n`);
+  if (otelTo) {
+    const { exportOtel } = await import('../report/otel.js');
+    const sent = await exportOtel(dirs[0] as string, otelTo);
+    io.out(`OpenTelemetry: ${sent.episodes} episode(s) as ${sent.spans} span(s) to ${otelTo.kind === 'url' ? otelTo.url : otelTo.path}\n`);
+  }
   return 0;
 }

@@ -82,6 +82,8 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
   const shardOf = resolveShard(given.shard);
   const flags: Flags = shardOf ? { ...given, shard: shardOf.shard } : given;
   if (shardOf?.from) io.err(`shakedown: shard ${shardOf.shard} (from ${shardOf.from})\n`);
+  // `--otel` is read before any episode runs: a malformed one stops the sweep at once.
+  const otelTo = given.otel !== undefined ? (await import('../report/otel-destination.js')).otelDestination(given.otel) : undefined;
   // A bad `--out` is refused before anything loads or is written.
   if (flags.out !== undefined) checkOutDir(flags.out, flags.ablate !== undefined ? 'start the ablation' : 'start the sweep');
   if (flags.ablate !== undefined) return ablate(flags, io);
@@ -313,6 +315,12 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
     if (cacheDir && totals) {
       io.out(`LLM cache ${cacheDir}: ${totals.hits} model call(s) answered from it (${totals.promptTokens + totals.completionTokens} tokens not paid for again${savedUsd > 0 ? `, $${savedUsd.toFixed(4)}` : ''}), ${totals.misses} asked and kept\n`);
       if (totals.refused > 0) io.err(`shakedown: ${totals.refused} LLM cache entr${totals.refused === 1 ? 'y' : 'ies'} in ${cacheDir} did not verify and were refused (their episodes end as errors that say so: \`LlmCacheRefused\`). Delete them, or the cache, and resume.\n`);
+    }
+    // The episodes as OpenTelemetry traces, when asked: from the log, after the report.
+    if (otelTo) {
+      const { exportOtel } = await import('../report/otel.js');
+      const sent = await exportOtel(dir, otelTo);
+      io.out(`OpenTelemetry: ${sent.episodes} episode(s) as ${sent.spans} span(s) to ${otelTo.kind === 'url' ? otelTo.url : otelTo.path}\n`);
     }
     io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
     if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);

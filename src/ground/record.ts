@@ -81,6 +81,8 @@ export interface EpisodeRecord {
   readonly userCostUsd?: number;
   /** Token usage an LLM agent reported, summed over the episode. */
   readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly calls: number };
+  /** Each model call an agent reported, in order: when it ended (simulated ms from the episode start), the user turn it answered, its tokens. */
+  readonly modelCalls?: readonly { readonly atMs: number; readonly turn: number; readonly promptTokens: number; readonly completionTokens: number }[];
   /** The agent's hand-off to a human, if it made one: its reason and the user turn it came after. */
   readonly escalation?: { readonly reason: string; readonly turn: number };
   readonly simulatedMs: number;

@@ -252,6 +252,9 @@ function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['ca
  * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
  * or hangs gives outcome `error`).
  */
+/** Model calls kept per episode for its trace (a runaway agent's beyond this are counted in `usage` only). */
+const MAX_MODEL_CALLS = 1_000;
+
 export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
   const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
   const world = harness.world;
@@ -310,6 +313,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   let agent: Awaited<ReturnType<AgentFactory['create']>> | undefined;
   let escalation: { reason: string; turn: number } | undefined;
   let usage: { promptTokens: number; completionTokens: number; calls: number } | undefined;
+  const modelCalls: { atMs: number; turn: number; promptTokens: number; completionTokens: number }[] = [];
   let mcpClient: Promise<McpClient> | undefined;
   try {
     const created = await untilDeadline(
@@ -327,7 +331,13 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         reportUsage: (u) => {
           // Under `model` agent time each model call the agent reports is thinking time on the episode clock.
           baseClock.modelCalls((Number(u.calls) || 0) - (usage?.calls ?? 0));
-          usage = { promptTokens: Number(u.promptTokens) || 0, completionTokens: Number(u.completionTokens) || 0, calls: Number(u.calls) || 0 };
+          const next = { promptTokens: Number(u.promptTokens) || 0, completionTokens: Number(u.completionTokens) || 0, calls: Number(u.calls) || 0 };
+          // Each report is the running total: the calls since the last one, with their tokens, at this moment.
+          const calls = next.calls - (usage?.calls ?? 0);
+          if (calls > 0 && modelCalls.length < MAX_MODEL_CALLS) {
+            modelCalls.push({ atMs: clock.elapsed(), turn: Math.max(0, messages.filter((m) => m.role === 'user').length - 1), promptTokens: Math.max(0, next.promptTokens - (usage?.promptTokens ?? 0)), completionTokens: Math.max(0, next.completionTokens - (usage?.completionTokens ?? 0)) });
+          }
+          usage = next;
         },
         // The MCP module loads only for agents that ask for it: the hot path never pays for it.
         mcp: () =>
@@ -445,6 +455,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     ...(user.closedWhileAsked && user.closedWhileAsked.length > 0 ? { closedWhileAsked: user.closedWhileAsked } : {}),
     ...(escalation ? { escalation } : {}),
     ...(usage ? { usage } : {}),
+    ...(modelCalls.length > 0 ? { modelCalls } : {}),
     ...cachedPart(episodeId),
     ...userUsagePart(user),
     simulatedMs: clock.elapsed(),

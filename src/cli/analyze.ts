@@ -1,4 +1,5 @@
 /** `shakedown stats` and `shakedown compare`: statistics recomputed from run directories' episode logs. */
+import { stabilityLines } from '../report/stability-view.js';
 import { ResampleBank } from '../stats/bootstrap.js';
 import { cohensKappa, compareCells, type Adjustment, type CellComparison } from '../stats/compare.js';
 import { ShakedownError } from '../ground/errors.js';
@@ -26,7 +27,7 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
   for (const line of integrityLines(run)) io.err(`${line}\n`);
   const unstable = unstableTasks(run.grid.agents);
   if (flags.json) {
-    io.out(`${JSON.stringify({ agents: run.grid.agents.map((a) => ({ agent: a.agent, surfaces: a.surfaces, cells: a.cells.map((c) => ({ eps: c.eps, lambda: c.lambda, failures: c.failures, failuresByFault: c.failuresByFault, failuresByFamily: c.failuresByFamily, ...(c.faultsFired ? { faultsFired: c.faultsFired } : {}) })) })), unstable: unstable.map((u) => ({ ...u, flipRate: flipRate(u.trials, u.successes) })) }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ agents: run.grid.agents.map((a) => ({ agent: a.agent, surfaces: a.surfaces, cells: a.cells.map((c) => ({ eps: c.eps, lambda: c.lambda, failures: c.failures, failuresByFault: c.failuresByFault, failuresByFamily: c.failuresByFamily, ...(c.faultsFired ? { faultsFired: c.faultsFired } : {}), ...(c.stability ? { stability: c.stability } : {}) })) })), unstable: unstable.map((u) => ({ ...u, flipRate: flipRate(u.trials, u.successes) })), ...(run.grid.stabilityComparisons ? { stabilityComparisons: run.grid.stabilityComparisons } : {}) }, null, 2)}\n`);
     return 0;
   }
   for (const a of run.grid.agents) {
@@ -38,6 +39,8 @@ export async function statsCommand(dirs: readonly string[], flags: Flags, io: Io
       const share = (o: Readonly<Record<string, number>>) => Object.entries(o).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${((100 * v) / failed).toFixed(0)}%`).join(', ') || '-';
       io.out(`  ε ${c.eps}, λ ${c.lambda}: ${failed} did not pass — ${Object.entries(c.failures).map(([k, v]) => `${k} ${v}`).join(', ')}; with faults: ${share(c.failuresByFault)}; reworded by: ${share(c.failuresByFamily)}\n`);
     }
+    const stable = stabilityLines(a.cells);
+    if (stable.length > 0) io.out(`  stability (docs/statistics.md): one final state, failing trials converging, one path (shares of tasks), and the spread per episode\n${stable.join('\n')}\n`);
     io.out('\n');
   }
   // The faults that fired, per λ over every agent: a reader checks the stated intensity was met.

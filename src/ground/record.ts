@@ -85,6 +85,12 @@ export interface EpisodeRecord {
   readonly modelCalls?: readonly { readonly atMs: number; readonly turn: number; readonly promptTokens: number; readonly completionTokens: number }[];
   /** The agent's hand-off to a human, if it made one: its reason and the user turn it came after. */
   readonly escalation?: { readonly reason: string; readonly turn: number };
+  /** The key of the final state (ground/stability.ts): trials with the same key ended in the same state. Absent in runs written before it. */
+  readonly stateKey?: string;
+  /** The key of the path taken (ground/stability.ts): the writes that changed the state, equivalent orders set together. */
+  readonly pathKey?: string;
+  /** User turns the episode had. */
+  readonly turns?: number;
   readonly simulatedMs: number;
   readonly wallMs: number;
 }

@@ -1,4 +1,8 @@
 /** The report files a reviewer reads: heatmaps (SVG), the grid as CSV, and a Markdown summary. */
+import { stabilityMarkdown } from './stability-view.js';
+import { md } from './md.js';
+
+export { md } from './md.js';
 import type { CellComparison, TaskChange } from '../stats/compare.js';
 import { agentLoad, type UsageSummary } from '../stats/stats.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
@@ -58,12 +62,6 @@ export function heatmapFiles(grid: Grid, run: string, k?: number): (ReportFile &
 }
 
 const pct = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
-/**
- * Text for Markdown: every character that could start markup (a table bar, code, emphasis, a link, an
- * HTML tag or entity) escaped with a backslash, so that no value from a run is anything but text in
- * summary.md. `mdText` does the same for any value (a number, or what stands where a number belongs).
- */
-export const md = (s: string) => s.replace(/[|\\`*_<>[\]&]/g, (c) => `\\${c}`);
 const mdText = (v: unknown): string => md(String(v));
 
 /** A sum of cells' usage: tokens, and dollars unless some episode had no price (then how many had none). */
@@ -132,6 +130,7 @@ export function summaryMarkdown(grid: Grid, run: string, k: number, changes?: { 
     if (flipped.length > 30) lines.push('', `... and ${flipped.length - 30} more in grid.json (\`comparisons[].cells[].flipped\`).`);
     lines.push('');
   }
+  lines.push(...stabilityMarkdown(grid, k));
   if (changes) {
     const top = [...changes.rows].sort((x, y) => Math.abs(y.difference) - Math.abs(x.difference)).slice(0, 8);
     lines.push(`## Biggest changes against ${md(changes.baseline)}`, '', `| agent | ε | λ | pass^${k} change | 95% interval | verdict |`, '| --- | --- | --- | --- | --- | --- |');

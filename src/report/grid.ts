@@ -2,6 +2,7 @@ import type { ResampleBank } from '../stats/bootstrap.js';
 import type { CellSummary, Tally } from '../stats/stats.js';
 import { surfaceSummary, unstableTasks, type SurfaceSummary, type UnstableTask } from '../stats/surface.js';
 import { adjustTogether, compareCells, type CellComparison } from '../stats/compare.js';
+import { compareStability, type StabilityComparison } from '../stats/stability-compare.js';
 
 import { BASELINE_IDS } from '../agents/baselines.js';
 
@@ -22,6 +23,8 @@ export interface Grid {
   readonly unstable?: readonly UnstableTask[];
   /** Every pair of agents under test (baselines aside), and each candidate against the baseline agent, per cell, for pass^n. */
   readonly comparisons?: readonly { readonly a: string; readonly b: string; readonly cells: readonly CellComparison[] }[];
+  /** The same pairs on stability (stats/stability.ts): state, path and cost consistency per cell. */
+  readonly stabilityComparisons?: readonly { readonly a: string; readonly b: string; readonly cells: readonly StabilityComparison[] }[];
   /** The agents the run is for (report/roles.ts): the ones a gate judges; the rest are comparators. */
   readonly candidates?: readonly string[];
   /** The comparator each candidate is measured against first, when the config names one. */
@@ -62,5 +65,15 @@ export function buildGrid(meta: GridMeta, tally: Tally, bank?: ResampleBank, the
   const together = adjustTogether(perPair.flatMap((p) => p.cells));
   let at = 0;
   const comparisons = perPair.map((p) => ({ ...p, cells: p.cells.map(() => together[at++] as (typeof p.cells)[number]) }));
-  return { schemaVersion: 1, ...meta, agents, unstable: unstableTasks(agents), comparisons };
+  // The same pairs on stability: state, path and cost consistency, named where pass^n does not tell them apart.
+  const stabilityComparisons = bank
+    ? pairs
+        .map(([a, b], i) => {
+          const passes = comparisons[i]?.cells ?? [];
+          const differs = (eps: number, lambda: number) => passes.some((c) => c.eps === eps && c.lambda === lambda && c.verdict !== 'no detectable difference');
+          return { a: a.agent, b: b.agent, cells: compareStability(tally.trialsOf(a.agent), tally.trialsOf(b.agent), { a: a.agent, b: b.agent }, meta.seed, (n) => bank.for(n), differs).sort((x, y) => x.eps - y.eps || x.lambda - y.lambda) };
+        })
+        .filter((c) => c.cells.length > 0)
+    : [];
+  return { schemaVersion: 1, ...meta, agents, unstable: unstableTasks(agents), comparisons, ...(stabilityComparisons.length > 0 ? { stabilityComparisons } : {}) };
 }

@@ -13,6 +13,7 @@ import { heatmapFiles } from './files.js';
 import { html, joinMarkup, trusted, type Markup } from './markup.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import { gateRegion, type GateFile } from './gate-record.js';
+import { stabilityHtml } from './stability-view.js';
 
 /** What the page shows of one failing episode. */
 export interface EpisodeView {
@@ -65,7 +66,7 @@ const scriptJson = (value: unknown): string =>
 const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(3));
 
 const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:16px 24px;color:#111;max-width:1320px}h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin-top:22px}h3{font-size:14px}
-table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:wrap;gap:12px}.maps svg{max-width:100%;height:auto}.map svg,.diff svg{max-width:100%;height:auto}.verdict td{font-size:13px}details{margin:8px 0}tr.task{cursor:pointer}tr.task:hover{background:#f0f0ff}.cols{display:flex;gap:12px}.cols .col{flex:1;min-width:0}.cols pre{white-space:pre-wrap}
+table{display:block;overflow-x:auto;max-width:100%}.maps{display:flex;flex-wrap:wrap;gap:12px}.maps svg{max-width:100%;height:auto}.map svg,.diff svg{max-width:100%;height:auto}.verdict td{font-size:13px}details{margin:8px 0}tr.task,tr.stabtask{cursor:pointer}tr.task:hover,tr.stabtask:hover{background:#f0f0ff}.cols{display:flex;gap:12px}.cols .col{flex:1;min-width:0}.cols pre{white-space:pre-wrap}
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#f3f3f3}
 .map{margin:4px 0;max-width:100%}.map .cell{cursor:pointer}.map .cell:hover rect{stroke:#000;stroke-width:2}
 #details{border:1px solid #999;padding:12px;margin-top:12px;background:#fafafa;flex-basis:100%;box-sizing:border-box;min-width:0}#details pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:6px}
@@ -134,6 +135,24 @@ const SCRIPT = `(() => {
       both.append(column(base ? row.dataset.agent : 'this run', data.filter(match)), column(base ? base + ' (baseline)' : 'baseline', before.filter(matchOf(base || row.dataset.agent))));
       side.append(both);
       side.scrollIntoView({ block: 'nearest' });
+    });
+  }
+  // A task of the stability panel: the distinct final states its failing trials reached, each with its diff.
+  const states = document.getElementById('states');
+  for (const row of document.querySelectorAll('tr.stabtask')) {
+    row.addEventListener('click', () => {
+      const list = data.filter((e) => e.agent === row.dataset.agent && e.eps === Number(row.dataset.eps) && e.lambda === Number(row.dataset.lambda) && e.scenario === row.dataset.scenario);
+      const byState = new Map();
+      for (const e of list) {
+        const key = e.diff.join('\n') || '(the goal state: it failed on conduct, claims or outputs)';
+        byState.set(key, [...(byState.get(key) || []), e.trial]);
+      }
+      states.replaceChildren(el('h4', row.dataset.agent + ' on ' + row.dataset.scenario + ': ' + byState.size + ' final state(s) among the failing trials shown'));
+      for (const [diff, trials] of byState) {
+        states.append(el('p', 'trial(s) ' + trials.join(', ') + ':', 'muted'));
+        states.append(el('pre', diff));
+      }
+      states.scrollIntoView({ block: 'nearest' });
     });
   }
   for (const map of document.querySelectorAll('.map[data-agent]')) {
@@ -231,6 +250,8 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
     for (const t of taskRows.slice(0, 200)) body.push(html`<tr class="task"${baseAttr} data-agent="${t.agent}" data-eps="${t.eps}" data-lambda="${t.lambda}" data-scenario="${t.scenario}"><td>${t.agent}</td><td>${t.eps}</td><td>${t.lambda}</td><td>${task(t.scenario)}</td><td>${t.now}</td><td>${t.before}</td><td>${(t.change >= 0 ? '+' : '') + f3(t.change)}</td></tr>`);
     body.push(html`</table><div id="sidebyside"></div>`);
   }
+  // Beside pass^k: state, path and cost consistency (stability-view.ts).
+  body.push(stabilityHtml(grid, kk));
   body.push(html`<h2>Heatmaps (pass^${kk})</h2><p class="muted">Click a cell for its failing episodes.</p><div class="maps">`);
   // Agents under test first, then the baselines. The heatmaps are this program's SVG (svg.ts escapes what it draws from the run).
   const singles = files.filter((x) => x.kind === 'single').sort((x, y) => Number(BASELINE_IDS.includes(x.agent ?? '')) - Number(BASELINE_IDS.includes(y.agent ?? '')));

@@ -62,6 +62,10 @@ function factsOf(f: AggregationFields): EpisodeFacts {
   if (f.failure) facts.failure = f.failure;
   if (f.usage) facts.usage = f.costUsd !== undefined ? { ...f.usage, costUsd: f.costUsd } : f.usage;
   if (f.userUsage) facts.userUsage = f.userCostUsd !== undefined ? { ...f.userUsage, costUsd: f.userCostUsd } : f.userUsage;
+  if (f.stateKey !== undefined) facts.stateKey = f.stateKey;
+  if (f.pathKey !== undefined) facts.pathKey = f.pathKey;
+  if (f.turns !== undefined) facts.turns = f.turns;
+  if (f.simulatedMs !== undefined) facts.simulatedMs = f.simulatedMs;
   return facts;
 }
 

@@ -1,3 +1,4 @@
+import { stabilityFields } from '../ground/stability.js';
 import { takeSavings } from '../model/cache.js';
 import { DEFAULT_TOOL_BUDGET, episodeIdOf, episodeSeeds, type CacheSavings, type EpisodeKey, type EpisodeMessage, type EpisodeOutcome, type EpisodeRecord, type PreparedScenario } from '../ground/record.js';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -458,6 +459,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     ...(modelCalls.length > 0 ? { modelCalls } : {}),
     ...cachedPart(episodeId),
     ...userUsagePart(user),
+    ...stabilityFields(diff, session.trace, messages),
     simulatedMs: clock.elapsed(),
     wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
   };

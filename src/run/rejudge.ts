@@ -8,6 +8,7 @@
  * call must get the status, fault, replay and effect it got then. When one does not, the episode is
  * reported as diverged and keeps its recorded verdict.
  */
+import { stabilityFields } from '../ground/stability.js';
 import { callObserver } from '../judge/observe.js';
 import { classifyFailure, judgeEpisode, outcomeOf } from '../judge/index.js';
 import { type ClaimReader } from '../ground/judging.js';
@@ -87,6 +88,7 @@ export async function rejudgeEpisode(harness: WorldHarness, prepared: PreparedSc
         ...(failure ? { failure } : {}),
         ...(judged.findings.length > 0 ? { findings: judged.findings } : {}),
         trace,
+        ...stabilityFields(judged.diff, trace, record.messages),
       },
     };
   } finally {

@@ -4,6 +4,7 @@ import { clusteredMeanInterval, clusteredSe, clustersOf, expandedZ, taskMeanInte
 import { familyOf } from '../ground/family-id.js';
 
 export { FAILURE_CLASSES, type FailureClass } from '../ground/findings.js';
+import { cellStability, type CellStability, type TrialFacts } from './stability.js';
 import { HARNESS_CLASSES, type FailureClass } from '../ground/findings.js';
 
 /** C(n, k) as a float; exact for the sizes used here (n ≤ a few hundred trials). */
@@ -136,6 +137,8 @@ export interface CellSummary {
   readonly usage?: UsageSummary;
   /** The same for the LLM user simulator's tokens, when one played the user. */
   readonly userUsage?: UsageSummary;
+  /** Whether the trials of a task end in the same state, by the same path, at the same cost (stability.ts); absent for runs whose records carry no stability keys. */
+  readonly stability?: CellStability;
   /**
    * Episodes the harness failed (the simulated user, the world, the judge), by class: left out of every
    * estimate above and counted here, never against the agent. Absent when none.
@@ -193,6 +196,11 @@ export interface EpisodeFacts {
   /** Tool calls the episode made, and the faults that fired in it (kind and scope), for the realised fault rate. */
   readonly calls?: number;
   readonly fired?: readonly { readonly kind: string; readonly scope: string; readonly window?: boolean; readonly detail?: Readonly<Record<string, unknown>> }[];
+  /** The stability facts of the record (ground/stability.ts), when it carries them. */
+  readonly stateKey?: string;
+  readonly pathKey?: string;
+  readonly turns?: number;
+  readonly simulatedMs?: number;
 }
 
 /**
@@ -232,7 +240,7 @@ export function summarizeCell(
 }
 
 interface CellCounts {
-  readonly byTask: Map<string, { n: number; c: number; errors: number; failures: Partial<Record<FailureClass, number>> }>;
+  readonly byTask: Map<string, { n: number; c: number; errors: number; failures: Partial<Record<FailureClass, number>>; trials?: TrialFacts[]; unkeyed?: boolean }>;
   readonly failures: Partial<Record<FailureClass, number>>;
   readonly harness: Partial<Record<FailureClass, number>>;
   episodes: number;
@@ -296,6 +304,21 @@ export class Tally {
       for (const kind of new Set(facts.faults ?? [])) bump(cell.byFault, kind);
       for (const family of new Set(facts.families ?? [])) bump(cell.byFamily, family);
     }
+    // The trial's stability facts; a task with a trial written before records kept them has none.
+    if (facts.stateKey !== undefined && facts.pathKey !== undefined && !t.unkeyed) {
+      (t.trials ??= []).push({
+        pass: outcome === 'pass',
+        state: facts.stateKey,
+        path: facts.pathKey,
+        calls: facts.calls ?? 0,
+        turns: facts.turns ?? 0,
+        ...(facts.usage ? { tokens: facts.usage.promptTokens + facts.usage.completionTokens, ...(facts.usage.costUsd !== undefined ? { costUsd: facts.usage.costUsd } : {}) } : {}),
+        simulatedMs: facts.simulatedMs ?? 0,
+      });
+    } else {
+      t.unkeyed = true;
+      delete t.trials;
+    }
     cell.byTask.set(key.scenario, t);
     if (facts.usage) cell.usage = addUsage(cell.usage, facts.usage);
     if (facts.userUsage) cell.userUsage = addUsage(cell.userUsage, facts.userUsage);
@@ -303,6 +326,19 @@ export class Tally {
 
   agents(): string[] {
     return [...this.counts.keys()];
+  }
+
+  /** A cell's tasks with their trials' stability facts, tasks in id order (the resamples index them). */
+  private tasksOf(cell: CellCounts): { scenario: string; trials: TrialFacts[] }[] {
+    return [...cell.byTask.entries()].filter(([, t]) => t.trials !== undefined).map(([scenario, t]) => ({ scenario, trials: t.trials as TrialFacts[] })).sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
+  }
+
+  /** Every cell of an agent with its tasks' stability facts, for comparing agents (stability.ts). */
+  trialsOf(agent: string): { eps: number; lambda: number; tasks: { scenario: string; trials: TrialFacts[] }[] }[] {
+    return [...(this.counts.get(agent)?.entries() ?? [])].map(([cellKey, cell]) => {
+      const [eps, lambda] = cellKey.split('|').map(Number) as [number, number];
+      return { eps, lambda, tasks: this.tasksOf(cell) };
+    });
   }
 
   /** The agent's cells, with bootstrap intervals when a resample bank is given; `adaptiveFirst` for an adaptive run's first round. */
@@ -315,8 +351,10 @@ export class Tally {
         // Keys sorted, so that the grid does not depend on the order episodes finished in.
         const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
         const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst, bank ? (f) => bank.for(f) : undefined);
+        const stability = [...cell.byTask.values()].every((t) => t.trials !== undefined) ? cellStability(this.tasksOf(cell), bank ? (n) => bank.for(n) : undefined) : undefined;
         return {
           ...summary,
+          ...(stability ? { stability } : {}),
           ...(cell.usage ? { usage: usageSummary(cell.usage) } : {}),
           ...(cell.userUsage ? { userUsage: usageSummary(cell.userUsage) } : {}),
           ...(Object.keys(cell.harness).length > 0 ? { harness: sortedKeys(cell.harness) } : {}),

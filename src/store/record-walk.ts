@@ -29,10 +29,15 @@ export interface AggregationFields {
   readonly confused: boolean;
   /** Calls that named a tool. */
   readonly calls: number;
+  /** The stability facts (ground/stability.ts), when the record carries them. */
+  readonly stateKey?: string;
+  readonly pathKey?: string;
+  readonly turns?: number;
+  readonly simulatedMs?: number;
 }
 
 /** A record's small fields, as a line holds them. */
-type SmallFields = Pick<EpisodeRecord, 'key' | 'outcome' | 'failure' | 'usage' | 'userUsage' | 'faults'> & { readonly costUsd?: number; readonly userCostUsd?: number };
+type SmallFields = Pick<EpisodeRecord, 'key' | 'outcome' | 'failure' | 'usage' | 'userUsage' | 'faults' | 'stateKey' | 'pathKey' | 'turns'> & { readonly costUsd?: number; readonly userCostUsd?: number; readonly simulatedMs?: number };
 
 /** The aggregation fields from a record's small fields and what its messages, confusions and trace come to. */
 function fieldsOf(r: SmallFields, families: string[], confused: boolean, calls: number): AggregationFields {
@@ -43,6 +48,10 @@ function fieldsOf(r: SmallFields, families: string[], confused: boolean, calls: 
   if (r.costUsd !== undefined) out.costUsd = r.costUsd;
   if (r.userUsage) out.userUsage = r.userUsage;
   if (r.userCostUsd !== undefined) out.userCostUsd = r.userCostUsd;
+  if (typeof r.stateKey === 'string') out.stateKey = r.stateKey;
+  if (typeof r.pathKey === 'string') out.pathKey = r.pathKey;
+  if (typeof r.turns === 'number') out.turns = r.turns;
+  if (typeof r.simulatedMs === 'number') out.simulatedMs = r.simulatedMs;
   return out;
 }
 
@@ -68,8 +77,8 @@ const CLOSE_BRACKET = 93;
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /** The top-level members read with JSON.parse, in the order of their extents in `RecordWalk.at`. */
-const TOP_LEVEL = ['key', 'outcome', 'faults', 'failure', 'usage', 'userUsage', 'costUsd', 'userCostUsd', 'confusions'] as const;
-const [KEY, OUTCOME, FAULTS, FAILURE, USAGE, USER_USAGE, COST, USER_COST, CONFUSIONS] = TOP_LEVEL.map((_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number];
+const TOP_LEVEL = ['key', 'outcome', 'faults', 'failure', 'usage', 'userUsage', 'costUsd', 'userCostUsd', 'confusions', 'stateKey', 'pathKey', 'turns', 'simulatedMs'] as const;
+const [KEY, OUTCOME, FAULTS, FAILURE, USAGE, USER_USAGE, COST, USER_COST, CONFUSIONS, STATE_KEY, PATH_KEY, TURNS, SIMULATED_MS] = TOP_LEVEL.map((_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number];
 /** Member indices past TOP_LEVEL: the two arrays walked element by element. */
 const MESSAGES = TOP_LEVEL.length;
 const TRACE = MESSAGES + 1;
@@ -372,7 +381,7 @@ export function aggregationFieldsOfBytes(b: Uint8Array, start: number, end: numb
   if (!key || typeof key !== 'object' || typeof outcome !== 'string' || !Array.isArray(faults)) return undefined;
   // `confusions?.length`: absent or empty is the common case, read without parsing.
   const confusions = w.absentOrEmpty(CONFUSIONS) ? undefined : w.member(CONFUSIONS);
-  const small = { key, outcome, faults, failure: w.member(FAILURE), usage: w.member(USAGE), userUsage: w.member(USER_USAGE), costUsd: w.member(COST), userCostUsd: w.member(USER_COST) };
+  const small = { key, outcome, faults, failure: w.member(FAILURE), usage: w.member(USAGE), userUsage: w.member(USER_USAGE), costUsd: w.member(COST), userCostUsd: w.member(USER_COST), stateKey: w.member(STATE_KEY), pathKey: w.member(PATH_KEY), turns: w.member(TURNS), simulatedMs: w.member(SIMULATED_MS) };
   if (confusions === UNREADABLE || Object.values(small).includes(UNREADABLE)) return undefined;
   return fieldsOf(small as SmallFields, w.families, ((confusions as unknown[] | null | undefined)?.length ?? 0) > 0, w.calls);
 }

@@ -1,0 +1,89 @@
+/**
+ * Two agents' stability compared cell by cell, task by task, on the run's resamples with the sign-flip
+ * test and Holm's adjustment of pass^k (docs/statistics.md, "Stability").
+ */
+import { bootstrapMean, quantile, type Resamples } from './bootstrap.js';
+import { holm, signFlipTest } from './compare.js';
+import { distinct, mean, round, type TrialFacts } from './stability.js';
+
+/** Two agents' stability in one cell, task by task. */
+export interface StabilityComparison {
+  readonly eps: number;
+  readonly lambda: number;
+  /** Tasks both ran with two trials or more. */
+  readonly tasks: number;
+  /** Share of tasks in one state, A minus B: per-task differences, their mean, interval, sign-flip p and Holm-adjusted p. */
+  readonly oneState: { readonly difference: number; readonly ci95: readonly [number, number]; readonly p: number; readonly pAdjusted: number };
+  readonly onePath: { readonly difference: number; readonly ci95: readonly [number, number]; readonly p: number; readonly pAdjusted: number };
+  /** Mean tool calls per episode, A over B, with the per-task difference of means tested the same way. */
+  readonly calls: { readonly ratio: number | null; readonly difference: number; readonly ci95: readonly [number, number]; readonly p: number; readonly pAdjusted: number };
+  /** p95 of tool calls per episode, A over B. */
+  readonly callsP95Ratio: number | null;
+  /** Mean cost per episode, A over B, when both have prices. */
+  readonly costRatio?: number | null;
+  /** What a reviewer should hear: one sentence per finding (as stable but costlier, less consistent, ...). */
+  readonly notes: readonly string[];
+}
+
+const ratio = (a: number, b: number): number | null => (b === 0 ? (a === 0 ? 1 : null) : round(a / b, 3));
+
+function paired(diffs: readonly number[], resamples: Resamples | undefined, seed: string): { difference: number; ci95: readonly [number, number]; p: number } {
+  const d = mean(diffs);
+  const ci = resamples ? bootstrapMean(diffs, resamples) : { low: d, high: d };
+  return { difference: round(d), ci95: [round(ci.low), round(ci.high)], p: round(signFlipTest(diffs, seed), 6) };
+}
+
+/**
+ * A against B in every cell both have, task by task (the tasks both ran with two trials or more), the p
+ * values Holm-adjusted across every test of the pair. `passDifferent(eps, lambda)` says whether pass^k
+ * already differs there: a cost or consistency gap is named when it does not.
+ */
+export function compareStability(
+  a: readonly { readonly eps: number; readonly lambda: number; readonly tasks: readonly { readonly scenario: string; readonly trials: readonly TrialFacts[] }[] }[],
+  b: readonly { readonly eps: number; readonly lambda: number; readonly tasks: readonly { readonly scenario: string; readonly trials: readonly TrialFacts[] }[] }[],
+  names: { readonly a: string; readonly b: string },
+  seed: string,
+  resamplesFor?: (n: number) => Resamples,
+  passDifferent: (eps: number, lambda: number) => boolean = () => false,
+): StabilityComparison[] {
+  const rows: (Omit<StabilityComparison, 'oneState' | 'onePath' | 'calls' | 'notes'> & { oneState: ReturnType<typeof paired>; onePath: ReturnType<typeof paired>; calls: ReturnType<typeof paired> & { ratio: number | null } })[] = [];
+  for (const ca of a) {
+    const cb = b.find((x) => x.eps === ca.eps && x.lambda === ca.lambda);
+    if (!cb) continue;
+    const byB = new Map(cb.tasks.filter((t) => t.trials.length >= 2).map((t) => [t.scenario, t.trials]));
+    const both = ca.tasks.filter((t) => t.trials.length >= 2 && byB.has(t.scenario)).sort((x, y) => (x.scenario < y.scenario ? -1 : 1));
+    if (both.length === 0) continue;
+    const resamples = resamplesFor?.(both.length);
+    const one = (trials: readonly TrialFacts[], pick: (x: TrialFacts) => string) => (distinct(trials.map(pick)) === 1 ? 1 : 0);
+    const cellSeed = `${seed}|stability|${names.a}|${names.b}|${ca.eps}|${ca.lambda}`;
+    const tb = (s: string) => byB.get(s) as readonly TrialFacts[];
+    const callsA = both.map((t) => mean(t.trials.map((x) => x.calls)));
+    const callsB = both.map((t) => mean(tb(t.scenario).map((x) => x.calls)));
+    const allA = both.flatMap((t) => t.trials);
+    const allB = both.flatMap((t) => tb(t.scenario));
+    const costA = allA.every((x) => x.costUsd !== undefined) ? mean(allA.map((x) => x.costUsd as number)) : undefined;
+    const costB = allB.every((x) => x.costUsd !== undefined) ? mean(allB.map((x) => x.costUsd as number)) : undefined;
+    rows.push({
+      eps: ca.eps,
+      lambda: ca.lambda,
+      tasks: both.length,
+      oneState: paired(both.map((t) => one(t.trials, (x) => x.state) - one(tb(t.scenario), (x) => x.state)), resamples, `${cellSeed}|state`),
+      onePath: paired(both.map((t) => one(t.trials, (x) => x.path) - one(tb(t.scenario), (x) => x.path)), resamples, `${cellSeed}|path`),
+      calls: { ...paired(callsA.map((x, i) => x - (callsB[i] as number)), resamples, `${cellSeed}|calls`), ratio: ratio(mean(allA.map((x) => x.calls)), mean(allB.map((x) => x.calls))) },
+      callsP95Ratio: ratio(quantile(allA.map((x) => x.calls).sort((x, y) => x - y), 0.95), quantile(allB.map((x) => x.calls).sort((x, y) => x - y), 0.95)),
+      ...(costA !== undefined && costB !== undefined ? { costRatio: ratio(costA, costB) } : {}),
+    });
+  }
+  const adjusted = holm(rows.flatMap((r) => [r.oneState.p, r.onePath.p, r.calls.p]));
+  return rows.map((r, i) => {
+    const [ps, pp, pc] = [adjusted[3 * i] as number, adjusted[3 * i + 1] as number, adjusted[3 * i + 2] as number];
+    const notes: string[] = [];
+    const samePass = !passDifferent(r.eps, r.lambda);
+    if (ps < 0.05) notes.push(`${r.oneState.difference < 0 ? names.a : names.b} ends its trials of a task in one state less often (${Math.abs(r.oneState.difference).toFixed(2)} of tasks fewer, adjusted p ${ps.toFixed(3)})`);
+    if (pp < 0.05) notes.push(`${r.onePath.difference < 0 ? names.a : names.b} takes one path through a task less often (${Math.abs(r.onePath.difference).toFixed(2)} of tasks fewer, adjusted p ${pp.toFixed(3)})`);
+    if (samePass && r.calls.ratio !== null && (r.calls.ratio >= 2 || r.calls.ratio <= 0.5) && pc < 0.05) notes.push(`at a pass rate not told apart, ${r.calls.ratio >= 2 ? names.a : names.b} makes ${(r.calls.ratio >= 2 ? r.calls.ratio : 1 / r.calls.ratio).toFixed(1)}x the tool calls`);
+    if (samePass && r.callsP95Ratio !== null && (r.callsP95Ratio >= 2 || r.callsP95Ratio <= 0.5)) notes.push(`the p95 of ${r.callsP95Ratio >= 2 ? names.a : names.b}'s tool calls per episode is ${(r.callsP95Ratio >= 2 ? r.callsP95Ratio : 1 / r.callsP95Ratio).toFixed(1)}x the other's`);
+    if (samePass && r.costRatio !== undefined && r.costRatio !== null && (r.costRatio >= 2 || r.costRatio <= 0.5)) notes.push(`at a pass rate not told apart, ${r.costRatio >= 2 ? names.a : names.b} costs ${(r.costRatio >= 2 ? r.costRatio : 1 / r.costRatio).toFixed(1)}x as much per episode`);
+    return { ...r, oneState: { ...r.oneState, pAdjusted: round(ps, 6) }, onePath: { ...r.onePath, pAdjusted: round(pp, 6) }, calls: { ...r.calls, pAdjusted: round(pc, 6) }, notes };
+  });
+}

@@ -144,7 +144,7 @@ const SCRIPT = `(() => {
       const list = data.filter((e) => e.agent === row.dataset.agent && e.eps === Number(row.dataset.eps) && e.lambda === Number(row.dataset.lambda) && e.scenario === row.dataset.scenario);
       const byState = new Map();
       for (const e of list) {
-        const key = e.diff.join('\n') || '(the goal state: it failed on conduct, claims or outputs)';
+        const key = e.diff.join('\\n') || '(the goal state: it failed on conduct, claims or outputs)';
         byState.set(key, [...(byState.get(key) || []), e.trial]);
       }
       states.replaceChildren(el('h4', row.dataset.agent + ' on ' + row.dataset.scenario + ': ' + byState.size + ' final state(s) among the failing trials shown'));

@@ -64,7 +64,7 @@ describe('bad input', () => {
     expect(results).toMatchInlineSnapshot(`
       [
         "teleport
-        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, plan, report, merge, rejudge, gate, init, world.",
+        Failed to run \`shakedown teleport\`: no such command. Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stub-llm, stats, compare, plan, report, merge, rejudge, gate, init, world.",
         "sweep --eps 1.5
         Failed to resolve the sweep configuration:
         ✖ must be in [0, 1]
@@ -133,7 +133,7 @@ describe('bad input', () => {
         "sweep --scenario no-such-scenario
         Failed to select scenarios: \`--scenario no-such-scenario\` matches none. Scenario ids: address-change-name-zip, address-change-pending, ambiguous-two-lamps, ambiguous-two-lamps-total, ambiguous-two-tees-exchange, cancel-gift-card-refund, cancel-pending-mistake, cancel-pending-no-longer-needed, decline-cancel-pending, decline-return, decline-top-up, exchange-keyboard-refund-to-gift-card, exchange-shoes-price-difference, exchange-tee-color, identity-mismatch-then-email-return, missing-info-cancel, missing-info-return-by-item, missing-info-status, multi-cancel-and-address, multi-cancel-two-orders, multi-return-then-status, multi-top-up-then-cancel, ownership-cancel-other-users-order, ownership-status-other-users-order, read-after-return-gift-card-balance, read-after-top-up-balance, read-gift-card-balance, read-order-status, read-order-status-name-zip, read-order-total, refusal-address-processed, refusal-cancel-already-cancelled, refusal-cancel-delivered, refusal-return-pending, return-one-of-two, return-to-gift-card, return-to-original, return-two-items, top-up-gift-card, top-up-name-zip-paypal.",
         "sweep --shard 0/3
-        Failed to read \`--shard 0/3\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\` (in a Kubernetes Indexed Job: \`--shard $((JOB_COMPLETION_INDEX + 1))/N\`).",
+        Failed to read \`--shard 0/3\`: write i/n with 1 <= i <= n, e.g. \`--shard 2/4\`, or \`--shard auto\` to read the index from the CI or Kubernetes variables (\`auto/N\` in a Kubernetes Indexed Job).",
         "sweep --adaptive 5
         Failed to resolve the sweep configuration:
         ✖ the first round needs 2 to 3 trials (fewer than \`trials\`, 4)
@@ -160,7 +160,7 @@ describe('bad input', () => {
         "sweep --scenario category:topup
         Failed to select scenarios: \`--scenario category:topup\` matches none. Did you mean category:top-up? Categories: address, ambiguous, cancel, decline, exchange, identity, missing-info, multi-step, ownership, read, read-after-write, refusal, return, top-up.",
         "swep
-        Failed to run \`shakedown swep\`: no such command. Did you mean \`shakedown sweep\`? Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stats, compare, plan, report, merge, rejudge, gate, init, world.",
+        Failed to run \`shakedown swep\`: no such command. Did you mean \`shakedown sweep\`? Commands: sweep, validate, selftest, calibrate, user, list, replay, perturb, ladder, faults, serve-tools, stub-llm, stats, compare, plan, report, merge, rejudge, gate, init, world.",
         "list bananas
         Failed to list \`bananas\`: say what to list, one of scenarios, tools, agents, perturbations, faults, profiles, strategies, worlds.",
         "replay --scenario x

@@ -21,7 +21,8 @@ describe('the new verdicts through the CLI', () => {
     const retry = grid.agents.find((a: { agent: string }) => a.agent === 'reference:retry');
     expect(retry.cells[0].failures).toEqual({ 'duplicated-write': 2, 'false-failure-claim': 1 });
     const html = readFileSync(join(out, 'report', 'report.html'), 'utf8');
-    expect(html).toContain('<th>false-failure-claim</th>');
+    // The taxonomy's row of the class: reference:retry's one, reference:idempotency+backoff's none.
+    expect(html).toContain('<tr><td>false-failure-claim</td><td>1</td><td>0</td></tr>');
     expect(html).toContain('told the user cancel_order on #W9000201 failed, but it took effect');
     const replay = await shakedown('replay', '--scenario', 'cancel-pending-mistake', '--agent', 'reference:retry', '--eps', '0', '--lambda', '0.5', '--trial', String(retryCancel.key.trial), '--profile', 'timeout-after-commit');
     expect(replay.stdout).toMatch(/false-failure-claim: told the user cancel_order on #W9000201 failed, but it took effect/);

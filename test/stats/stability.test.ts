@@ -96,7 +96,8 @@ describe('stability of a cell', () => {
 
 describe('what counts as the same path', () => {
   const entry = (over: Partial<TraceEntry>): TraceEntry => ({ tool: 'cancel_order', method: 'POST', path: '/api/orders/%23W1/cancel', ordinal: 0, status: 200, atMs: 0, ...over });
-  const cancel = entry({ effect: true, args: { orderId: '#W1', reason: 'no longer needed' } });
+  const cancelArgs = { orderId: '#W1', reason: 'no longer needed' };
+  const cancel = entry({ effect: true, args: cancelArgs });
   const address = entry({ tool: 'change_order_address', path: '/api/orders/%23W2/address', effect: true, args: { orderId: '#W2', city: 'Springfield' } });
   const read = entry({ tool: 'get_order', method: 'GET', path: '/api/orders/%23W1' });
 
@@ -105,8 +106,8 @@ describe('what counts as the same path', () => {
   });
 
   it('rule 2: writes that changed nothing are set aside (refused, failed, answered from the idempotency store)', () => {
-    const failed = entry({ status: 504, args: cancel.args });
-    const replayed = entry({ status: 200, replayed: true, args: cancel.args });
+    const failed = entry({ status: 504, args: cancelArgs });
+    const replayed = entry({ status: 200, replayed: true, args: cancelArgs });
     expect(pathKey([failed, cancel, replayed])).toBe(pathKey([cancel]));
   });
 

@@ -15,7 +15,7 @@ const MONEY = /\b(?:refund(?:s|ed)?|reimburs\w*|charg(?:e|es|ed)|difference|pay(
 const shown = (s: string) => (s.length > 140 ? `${s.slice(0, 137)}...` : s);
 
 /** Words that ask the user for a go-ahead. */
-const GO_AHEAD = /\b(?:shall i|should i|would you like me to|do you want me to|want me to|may i|can i go ahead|ok(?:ay)? to proceed|confirm)\b|\b(?:proceed|go ahead)\?|\(?yes\/no\)?|\byes or no\b/i;
+export const GO_AHEAD = /\b(?:shall i|should i|would you like me to|do you want me to|want me to|may i|can i go ahead|ok(?:ay)? to proceed|confirm)\b|\b(?:proceed|go ahead)\?|\(?yes\/no\)?|\byes or no\b/i;
 
 /**
  * The proposal a write was accepted on: the last reply before the write's turn that names its record

@@ -71,6 +71,8 @@ interface TurnState {
   lastTotal?: number;
   /** How often a declined proposal was made again. */
   asked?: number;
+  /** Whether an accepted change was promised and dropped. */
+  dropped?: boolean;
 }
 
 /** The past participle of a proposal's verb: cancel -> cancelled, change -> changed, add -> added. */
@@ -391,6 +393,24 @@ export const mutants: readonly Mutant[] = [
           const out = await inner.reply(message);
           if (!PROPOSAL.test(out)) return out;
           return out.replace(/To confirm: I'll (\w+) ((?:[^.;]|\.(?=\d))*?)(?= to (?!your)| from | \(|[;]|\.(?!\d))/, (_m, verb: string, rest: string) => `Done: ${rest.trim()} has been ${pastOf(verb)}`);
+        },
+      }),
+  },
+  {
+    id: 'promise-then-drop',
+    description: 'after the user says yes, promises the change ("I\'ll cancel order ... for you now") and never makes it',
+    base: 'reference:none',
+    bites: [{ eps: 0, lambda: 0 }],
+    expect: ['unkept-promise'],
+    mutate: (base) =>
+      wrapped(base, 'mutant:promise-then-drop', {
+        reply: async (inner, message, state) => {
+          const proposed = /To confirm: I'll (\w+) ((?:[^.;]|\.(?=\d))*?)(?= to (?!your)| from | \(|[;]|\.(?!\d))/.exec(state.lastReply);
+          if (!state.dropped && proposed && PROPOSAL.test(state.lastReply) && /^\s*(?:yes|yeah|yep|sure|ok(?:ay)?|please do|go ahead|correct|that's right)\b/i.test(message)) {
+            state.dropped = true;
+            return `I'll ${proposed[1]} ${(proposed[2] ?? '').trim()} for you now.${ELSE}`;
+          }
+          return inner.reply(message);
         },
       }),
   },

@@ -19,7 +19,13 @@ import { once, sentencesOf, type WriteAttempt } from './text.js';
 /** A first-person commitment, and what may stand between it and the verb. */
 const COMMIT = /\b(?:i'?ll|i will|i'm going to|i am going to|i shall|we'?ll|we will|we're going to|we are going to)\s+((?:\S+\s+){0,5})/gi;
 /** What makes a sentence a proposal or a condition rather than a promise. */
-const CONDITIONAL = /\?|\b(?:if|once|when|whether|after|as soon as|unless|until|shall i|should i|would you|do you want|would you like|let me know|please confirm|to confirm|your (?:permission|confirmation|approval|go-ahead)|upon|before i)\b/i;
+const CONDITIONAL = /\?|\b(?:if|once|when|whether|after|as soon as|unless|until|shall i|should i|would you|do you want|would you like|let me know|please|to confirm|your (?:permission|confirmation|approval|go-ahead)|upon|before i)\b/i;
+/** A commitment to something else than the action: a need, an offer of help, a state ("we will need to cancel", "I'll be happy to help you add"). */
+const NOT_AN_ACT = /^(?:need|needs|have to|has to|be|help|assist|gladly help|check|look|verify|see|review|let)\b/i;
+/** Verbs of doing whose object names the action. */
+const DOING = /^(?:process|make|complete|submit|carry|do|place|initiate|handle|take care of|file|start|finali[sz]e)$/i;
+/** Words that may stand between a commitment and its verb. */
+const FILLER = /^(?:(?:now|also|then|just|first|immediately|right away|go ahead and|proceed to|gladly|quickly|promptly)\s+)+/i;
 const NEGATED = /\b(?:i won'?t|i will not|i'?ll not|i'?m not going to|i am not going to|we won'?t|we will not|never)\b/i;
 const RETRY = /\b(?:try|attempt|retry)\b/i;
 /** What takes a promise back: the agent says it could not, or may not have. */
@@ -42,11 +48,15 @@ export function promisesIn(replies: readonly TurnMessage[], writeTools: readonly
     for (const sentence of sentencesOf(r.text)) {
       if (CONDITIONAL.test(sentence) || NEGATED.test(sentence) || RETRY.test(sentence)) continue;
       for (const m of sentence.matchAll(COMMIT)) {
-        // The action follows the commitment within a few words ("I'll go ahead and cancel", "I will now process the refund").
-        const after = sentence.slice((m.index ?? 0) + m[0].length - (m[1]?.length ?? 0));
-        const near = after.split(/\s+/).slice(0, 7).join(' ');
+        // The action is the verb the commitment governs ("I'll go ahead and cancel", "I will now process the exchange").
+        const after = sentence.slice((m.index ?? 0) + m[0].length - (m[1]?.length ?? 0)).replace(FILLER, '');
+        if (NOT_AN_ACT.test(after)) continue;
+        // The verb itself names the action ("I'll cancel"), or a verb of doing governs its noun ("I'll process the exchange").
+        const [verb = '', ...rest] = after.split(/\s+/);
+        const object = DOING.test(verb) ? rest.slice(0, 2).join(' ') : '';
         for (const tool of writeTools) {
-          if (!once(actionWords(tool)).test(near)) continue;
+          const words = once(actionWords(tool));
+          if (!words.test(verb) && !(object && words.test(object))) continue;
           if (!out.some((p) => p.turn === r.turn && p.tool === tool)) out.push({ turn: r.turn, tool, sentence, ids: ids(sentence) });
         }
       }

@@ -38,6 +38,15 @@ describe('promises kept', () => {
     none("I won't cancel order #W9000201.");
     none("I'll try to cancel it again in a moment.");
     none('I have cancelled order #W9000201.');
+    // Real agents' wording: a need, an offer of help, another verb near the action's noun.
+    none('To resolve this, we will need to cancel the duplicate order and refund the user.');
+    none("I'll be happy to help you return the lamp.");
+    none('We will send the return instructions and label by e-mail.');
+    none('Please share the new address and I will change it.');
+  });
+
+  it('reads a promise whose verb of doing governs the action ("I\'ll now process the exchange")', () => {
+    expect(promisesIn([{ turn: 0, text: "I'll now process the exchange of the keyboard on #W9000201." }], ['exchange_items'], defaultActionWords, ENTITY).map((p) => p.tool)).toEqual(['exchange_items']);
   });
 
   it('lets the user call it off, and the agent take it back', () => {

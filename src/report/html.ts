@@ -137,20 +137,25 @@ const SCRIPT = `(() => {
       side.scrollIntoView({ block: 'nearest' });
     });
   }
-  // A task of the stability panel: the distinct final states its failing trials reached, each with its diff.
+  // A task of the stability panel: its trials grouped by the final state they ended in, each group with
+  // its diff from the goal where this page keeps a failing episode of it, else the command that replays it.
   const states = document.getElementById('states');
   for (const row of document.querySelectorAll('tr.stabtask')) {
     row.addEventListener('click', () => {
-      const list = data.filter((e) => e.agent === row.dataset.agent && e.eps === Number(row.dataset.eps) && e.lambda === Number(row.dataset.lambda) && e.scenario === row.dataset.scenario);
-      const byState = new Map();
-      for (const e of list) {
-        const key = e.diff.join('\\n') || '(the goal state: it failed on conduct, claims or outputs)';
-        byState.set(key, [...(byState.get(key) || []), e.trial]);
-      }
-      states.replaceChildren(el('h4', row.dataset.agent + ' on ' + row.dataset.scenario + ': ' + byState.size + ' final state(s) among the failing trials shown'));
-      for (const [diff, trials] of byState) {
-        states.append(el('p', 'trial(s) ' + trials.join(', ') + ':', 'muted'));
-        states.append(el('pre', diff));
+      const d = row.dataset;
+      const kept = data.filter((e) => e.agent === d.agent && e.eps === Number(d.eps) && e.lambda === Number(d.lambda) && e.scenario === d.scenario);
+      const groups = JSON.parse(d.states || '[]');
+      states.replaceChildren(el('h4', d.agent + ' on ' + d.scenario + ' at ε ' + d.eps + ', λ ' + d.lambda + ': ' + groups.length + ' final state(s)'));
+      for (const g of groups) {
+        states.append(el('p', 'trial(s) ' + g.trials.join(', ') + (g.pass ? ': the goal state (passed)' : ':'), 'muted'));
+        if (g.pass) continue;
+        const e = kept.find((x) => g.trials.includes(x.trial));
+        if (e) states.append(el('pre', (e.diff.length ? e.diff : ['(the goal state: it failed on conduct, claims or outputs)']).concat(e.findings).join('\\n')));
+        else {
+          const p = el('p', 'Not among the failing episodes this page keeps; replay it: ');
+          p.append(el('code', states.dataset.replay + ' --scenario ' + d.scenario + ' --agent ' + d.agent + ' --eps ' + d.eps + ' --lambda ' + d.lambda + ' --trial ' + g.trials[0]));
+          states.append(p);
+        }
       }
       states.scrollIntoView({ block: 'nearest' });
     });

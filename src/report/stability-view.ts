@@ -70,12 +70,14 @@ export function stabilityHtml(grid: Grid, k: number): Markup {
   const agents = shown(grid).filter((a) => cellAt(a.cells, at)?.stability);
   if (agents.length === 0) return html``;
   const parts: Markup[] = [];
-  parts.push(html`<h2>Stability at ε ${at.eps}, λ ${at.lambda}</h2><p class="muted">Do repeated trials of a task end in the same state, by the same path, at the same cost? Click a task for the final states its failing trials reached.</p><table class="stability"><tr><th>agent</th><th>pass^${k}</th><th title="${LEGEND.oneState}">one final state</th><th title="${LEGEND.converge}">failing trials converge</th><th title="${LEGEND.onePath}">one path</th><th title="${LEGEND.calls}">tool calls / episode</th><th title="${LEGEND.spend}">cost / episode</th><th title="${LEGEND.time}">simulated time</th></tr>`);
+  // The cost column only where some agent spent tokens.
+  const spends = agents.some((a) => { const st = cellAt(a.cells, at)?.stability; return st?.resources.costUsd !== undefined || st?.resources.tokens !== undefined; });
+  parts.push(html`<h2>Stability at ε ${at.eps}, λ ${at.lambda}</h2><p class="muted">Do repeated trials of a task end in the same state, by the same path, at the same cost? Click a task for the final states its trials reached.</p><table class="stability"><tr><th>agent</th><th>pass^${k}</th><th title="${LEGEND.oneState}">one final state</th><th title="${LEGEND.converge}">failing trials converge</th><th title="${LEGEND.onePath}">one path</th><th title="${LEGEND.calls}">tool calls / episode</th>${spends ? html`<th title="${LEGEND.spend}">cost / episode</th>` : ''}<th title="${LEGEND.time}">simulated time</th></tr>`);
   for (const a of agents) {
     const c = cellAt(a.cells, at) as CellSummary;
     const r = row(c.stability as CellStability, c, k);
     const label = (grid.candidates ?? []).includes(a.agent) ? html`<strong>${a.agent}</strong>` : html`${a.agent}`;
-    parts.push(html`<tr><td>${label}</td><td>${r.pass}</td><td>${r.oneState}</td><td>${r.converge}</td><td>${r.onePath}</td><td>${r.calls}</td><td>${r.spend}</td><td>${r.time}</td></tr>`);
+    parts.push(html`<tr><td>${label}</td><td>${r.pass}</td><td>${r.oneState}</td><td>${r.converge}</td><td>${r.onePath}</td><td>${r.calls}</td>${spends ? html`<td>${r.spend}</td>` : ''}<td>${r.time}</td></tr>`);
   }
   parts.push(html`</table>`);
   const notes = pairs(grid).flatMap((p) => (p.cells.find((c) => c.eps === at.eps && c.lambda === at.lambda)?.notes ?? []).map((n) => ({ pair: `${p.a} / ${p.b}`, note: n })));
@@ -90,8 +92,8 @@ export function stabilityHtml(grid: Grid, k: number): Markup {
   const least = agents.flatMap((a) => ((cellAt(a.cells, at) as CellSummary).stability as CellStability).leastConsistent.map((t) => ({ agent: a.agent, ...t })));
   if (least.length > 0) {
     parts.push(html`<details><summary>The tasks least consistent (${least.length})</summary><table><tr><th>agent</th><th>task</th><th>trials</th><th>final states</th><th>paths</th><th>sd of tool calls</th></tr>`);
-    for (const t of least) parts.push(html`<tr class="stabtask" data-agent="${t.agent}" data-eps="${at.eps}" data-lambda="${at.lambda}" data-scenario="${t.scenario}"><td>${t.agent}</td><td>${t.scenario}</td><td>${t.trials}</td><td>${t.states}</td><td>${t.paths}</td><td>${t.callsSd}</td></tr>`);
-    parts.push(html`</table><div id="states"></div></details>`);
+    for (const t of least) parts.push(html`<tr class="stabtask" data-agent="${t.agent}" data-eps="${at.eps}" data-lambda="${at.lambda}" data-scenario="${t.scenario}" data-states="${JSON.stringify(t.byState)}"><td>${t.agent}</td><td>${t.scenario}</td><td>${t.trials}</td><td>${t.states}</td><td>${t.paths}</td><td>${t.callsSd}</td></tr>`);
+    parts.push(html`</table><div id="states" data-replay="npx shakedown replay --world ${grid.world} --seed ${grid.seed} --profile ${grid.profile}"></div></details>`);
   }
   return html`${parts}`;
 }
@@ -101,11 +103,12 @@ export function stabilityMarkdown(grid: Grid, k: number): string[] {
   const at = focusCell(grid);
   const agents = shown(grid).filter((a) => cellAt(a.cells, at)?.stability);
   if (agents.length === 0) return [];
-  const lines = [`## Stability at ε = ${at.eps}, λ = ${at.lambda}`, '', 'Whether repeated trials of a task end in the same state, by the same path, at the same cost (docs/statistics.md, "Stability"); shares with 95% intervals over tasks.', '', `| agent | pass^${k} | one final state | failing trials converge | one path | tool calls / episode | cost / episode | simulated time |`, '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const spends = agents.some((a) => { const st = cellAt(a.cells, at)?.stability; return st?.resources.costUsd !== undefined || st?.resources.tokens !== undefined; });
+  const lines = [`## Stability at ε = ${at.eps}, λ = ${at.lambda}`, '', 'Whether repeated trials of a task end in the same state, by the same path, at the same cost (docs/statistics.md, "Stability"); shares with 95% intervals over tasks.', '', `| agent | pass^${k} | one final state | failing trials converge | one path | tool calls / episode |${spends ? ' cost / episode |' : ''} simulated time |`, `| --- | --- | --- | --- | --- | --- |${spends ? ' --- |' : ''} --- |`];
   for (const a of agents) {
     const c = cellAt(a.cells, at) as CellSummary;
     const r = row(c.stability as CellStability, c, k);
-    lines.push(`| \`${md(a.agent)}\` | ${r.pass} | ${r.oneState} | ${r.converge} | ${r.onePath} | ${r.calls} | ${r.spend} | ${r.time} |`);
+    lines.push(`| \`${md(a.agent)}\` | ${r.pass} | ${r.oneState} | ${r.converge} | ${r.onePath} | ${r.calls} |${spends ? ` ${r.spend} |` : ''} ${r.time} |`);
   }
   const notes = pairs(grid).flatMap((p) => (p.cells.find((c) => c.eps === at.eps && c.lambda === at.lambda)?.notes ?? []).map((n) => `- ${md(p.a)} / ${md(p.b)}: ${md(n)}`));
   if (notes.length > 0) lines.push('', ...notes);

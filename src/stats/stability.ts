@@ -12,6 +12,8 @@ import { bootstrapMean, quantile, taskMeanInterval, type Resamples } from './boo
 
 /** What one trial contributes. */
 export interface TrialFacts {
+  /** The trial's number, for naming which trials ended alike. */
+  readonly trial?: number;
   readonly pass: boolean;
   readonly state: string;
   readonly path: string;
@@ -66,7 +68,7 @@ export interface CellStability {
     readonly simulatedMs: Spread;
   };
   /** The tasks least consistent first (most distinct states, then paths, then the spread of calls): at most 5. */
-  readonly leastConsistent: readonly { readonly scenario: string; readonly trials: number; readonly states: number; readonly paths: number; readonly callsSd: number }[];
+  readonly leastConsistent: readonly { readonly scenario: string; readonly trials: number; readonly states: number; readonly paths: number; readonly callsSd: number; readonly byState: readonly { readonly trials: readonly number[]; readonly pass: boolean }[] }[];
 }
 
 export const round = (x: number, digits = 4): number => {
@@ -81,6 +83,17 @@ export function sampleSd(xs: readonly number[]): number {
   return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
 }
 export const distinct = (xs: readonly string[]): number => new Set(xs).size;
+
+/** The trials of a task grouped by the state they ended in (trials in order; groups in order of their first trial). */
+function byState(trials: readonly TrialFacts[]): { trials: number[]; pass: boolean }[] {
+  const groups = new Map<string, { trials: number[]; pass: boolean }>();
+  for (const [i, t] of [...trials].sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0)).entries()) {
+    const g = groups.get(t.state) ?? { trials: [], pass: t.pass };
+    g.trials.push(t.trial ?? i);
+    groups.set(t.state, g);
+  }
+  return [...groups.values()];
+}
 
 function share(values: readonly number[], resamples: Resamples | undefined): Share {
   const value = mean(values);
@@ -125,7 +138,7 @@ export function cellStability(tasks: readonly { readonly scenario: string; reado
   const cost = used.every((t) => t.trials.every((x) => x.costUsd !== undefined)) ? of((x) => x.costUsd) : undefined;
   const calls = of((x) => x.calls);
   const least = used
-    .map((t, i) => ({ scenario: t.scenario, trials: t.trials.length, states: states[i] as number, paths: paths[i] as number, callsSd: round(sampleSd(calls[i] as number[])) }))
+    .map((t, i) => ({ scenario: t.scenario, trials: t.trials.length, states: states[i] as number, paths: paths[i] as number, callsSd: round(sampleSd(calls[i] as number[])), byState: byState(t.trials) }))
     .filter((t) => t.states > 1 || t.paths > 1)
     .sort((a, b) => b.states - a.states || b.paths - a.paths || b.callsSd - a.callsSd || (a.scenario < b.scenario ? -1 : 1))
     .slice(0, 5);

@@ -307,6 +307,7 @@ export class Tally {
     // The trial's stability facts; a task with a trial written before records kept them has none.
     if (facts.stateKey !== undefined && facts.pathKey !== undefined && !t.unkeyed) {
       (t.trials ??= []).push({
+        ...('trial' in key && typeof key.trial === 'number' ? { trial: key.trial } : {}),
         pass: outcome === 'pass',
         state: facts.stateKey,
         path: facts.pathKey,

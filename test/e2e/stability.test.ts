@@ -1,13 +1,16 @@
 // Final-state consistency tells apart a planted agent that sometimes writes a second, different change
 // from its base, at the same pass rate in a cell where both fail; the grid, `stats`, report.html and
 // summary.md show it.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shakedown } from '../cli-run.js';
 
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
 const base = fileURLToPath(new URL('../fixtures/agents/address-writer.mjs', import.meta.url));
 const planted = fileURLToPath(new URL('../fixtures/agents/address-writer-and-canceller.mjs', import.meta.url));
 
@@ -42,5 +45,24 @@ describe('stability in a run', () => {
     expect(summary).toMatch(/^\| `address-writer` \| 0\.000 \[[\d.]+, [\d.]+\] \| 1\.00 \[/m);
     const stats = await shakedown('stats', out);
     expect(stats.stdout).toMatch(/^ {2}ε 0, λ 0: one state 1\.00 \[[\d.]+, 1\.00\]; failing trials converge 1\.00/m);
+    // In a browser: a click on a task of the panel shows the final states its trials reached, each with its diff or its replay.
+    if (CHROMIUM) {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      try {
+        const tab = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+        const errors: string[] = [];
+        tab.on('pageerror', (e) => errors.push(e.message));
+        await tab.goto(pathToFileURL(join(out, 'report', 'report.html')).href);
+        await tab.locator('details', { hasText: 'least consistent' }).locator('summary').click();
+        await tab.locator('tr.stabtask[data-agent="address-writer-and-canceller"]').first().click();
+        const text = await tab.locator('#states').innerText();
+        expect(text).toMatch(/address-writer-and-canceller on \S+ at ε 0, λ 0: 2 final state\(s\)/);
+        expect(text.match(/^trial\(s\) [\d, ]+:/gm)).toHaveLength(2);
+        expect(text).toMatch(/orders\.W\d+\.address|npx shakedown replay --world retail/);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }
   }, 120_000);
 });

@@ -53,7 +53,7 @@ import { isolationFigures } from './isolation.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/shakedown.js');
 const work = mkdtempSync(join(tmpdir(), 'shakedown-bench-'));
-const SECTIONS = ['startup', 'micro', 'e2e', 'timeouts', 'io', 'aggregate', 'scaling', 'memory'] as const;
+const SECTIONS = ['startup', 'micro', 'e2e', 'timeouts', 'io', 'pacing', 'aggregate', 'scaling', 'memory'] as const;
 type Section = (typeof SECTIONS)[number];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => a !== 'all' && !SECTIONS.includes(a as Section));
@@ -352,8 +352,8 @@ async function timeouts(): Promise<void> {
 }
 
 /** The stub model in a process of its own (bench/llm-stub-process.ts), so that its work is not the engine's. */
-async function stubProcess(delayMs: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/llm-stub-process.ts'), '--delay', String(delayMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function stubProcess(delayMs: number, quotaRpm?: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/llm-stub-process.ts'), '--delay', String(delayMs), ...(quotaRpm !== undefined ? ['--quota', String(quotaRpm)] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
@@ -391,6 +391,39 @@ async function io(): Promise<void> {
   // sweep's concurrency in flight, whatever its slowest episode.
   for (const r of await isolationFigures([{ path: join(root, 'bench/thinking-agent.mjs'), trials: 40, concurrency: 64 }], 1)) {
     console.log(`  a module agent thinking 20 ms a turn (400 ms one turn in eight), ${r.episodes} episodes at concurrency 64: in this process ${fmt(r.here.perSecond, 1)}/s, in its own process ${fmt(r.hosted.perSecond, 1)}/s (${fmt(r.hosted.perSecond / r.here.perSecond)}x)`);
+  }
+}
+
+/**
+ * An LLM sweep against a provider's quota: a stub model in its own process refuses past RPM requests in
+ * any minute (429 with Retry-After, and OpenAI's rate-limit headers), and the sweep learns the limit
+ * from the headers. The pace reached is the stub's accepted requests over the time between its first and
+ * last, against the quota.
+ */
+async function pacing(): Promise<void> {
+  const rpm = 3_000;
+  console.log(`\n## pacing: 2,000 LLM episodes against a provider quota of ${rpm} requests a minute (learned from its headers)`);
+  const stub = await stubProcess(20, rpm);
+  const env = { SHAKEDOWN_BENCH_KEY: 'bench' };
+  try {
+    // The stub's 50 warm-up requests count against its first minute, as any other client's would.
+    const before = (await (await fetch(`${stub.baseUrl}/stats`)).json()) as { accepted: number; refused: number };
+    const out = join(work, 'pacing');
+    const r = await cli(['sweep', '--quiet', '--out', out, '--agent', 'llm:stub-model', '--llm-base-url', stub.baseUrl, '--llm-api-key-env', 'SHAKEDOWN_BENCH_KEY', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0,0.1', '--trials', '1000', '--concurrency', '64'], env);
+    const after = (await (await fetch(`${stub.baseUrl}/stats`)).json()) as { accepted: number; refused: number; spanMs: number };
+    const accepted = after.accepted - before.accepted;
+    const refused = after.refused - before.refused;
+    const reached = (accepted / (r.seconds * 1000)) * 60_000;
+    // An episode the provider's limit failed ends in an error (the model API gave up) or at its deadline.
+    const grid = JSON.parse(readFileSync(join(out, 'grid.json'), 'utf8')) as { agents: { cells: { lambda: number; failures: Record<string, number> }[] }[] };
+    const cells = grid.agents[0]?.cells ?? [];
+    const byLimit = cells.reduce((n, c) => n + (c.failures['agent-error'] ?? 0) + (c.failures.deadline ?? 0), 0);
+    const failedClean = Object.values(cells.find((c) => c.lambda === 0)?.failures ?? {}).reduce((a, b) => a + b, 0);
+    console.log(`  ${r.episodes} episodes in ${fmt(r.seconds, 1)} s: ${accepted} model requests accepted, ${refused} refused (429); ${fmt(reached, 0)} requests a minute, ${fmt(reached / rpm)} of the quota; ${byLimit} episode(s) ended in an error or at the deadline; at λ = 0, ${failedClean} did not pass`);
+    target('a 2,000-episode LLM sweep runs at 90% of the provider quota or more', `${fmt((100 * reached) / rpm, 1)}%`, reached >= 0.9 * rpm);
+    target('no episode of it fails by the provider limit', `${byLimit} errors, ${failedClean} failures at λ = 0`, byLimit === 0 && failedClean === 0 && r.episodes === 2000);
+  } finally {
+    await stub.close();
   }
 }
 
@@ -489,7 +522,7 @@ async function memory(): Promise<void> {
   target('peak RSS after 200,000 episodes within 1.2x of peak RSS after 20,000', `${fmt(ratio)}x`, ratio <= 1.2);
 }
 
-const run: Record<Section, () => Promise<void>> = { startup, micro, e2e, timeouts, io, aggregate, scaling, memory };
+const run: Record<Section, () => Promise<void>> = { startup, micro, e2e, timeouts, io, pacing, aggregate, scaling, memory };
 try {
   for (const s of SECTIONS) if (chosen.has(s)) await run[s]();
   console.log(`\n## targets\n${verdicts.map((v) => `  ${v}`).join('\n')}`);

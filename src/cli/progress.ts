@@ -29,7 +29,7 @@ export function eta(total: number, count: number, done: number, elapsedS: number
 }
 
 /** Progress for `total` episodes, `done` of them finished before (a resumed run). */
-export function startProgress(io: Io, total: number, done: number, quiet: boolean, stream: NodeJS.WritableStream = process.stderr): Progress {
+export function startProgress(io: Io, total: number, done: number, quiet: boolean, stream: NodeJS.WritableStream = process.stderr, extra: () => string = () => ''): Progress {
   const passes = new Map<string, { n: number; c: number }>();
   // clock: progress rate and ETA only; no outcome depends on it.
   const started = performance.now();
@@ -48,18 +48,22 @@ export function startProgress(io: Io, total: number, done: number, quiet: boolea
       .join(' · ');
   if (quiet) return { episode: () => undefined, stop: () => undefined };
   if (io.tty) {
-    const bar = new SingleBar({ format: '  {bar} {value}/{total} episodes · {speed}/s · ETA {left} · pass {passes}', hideCursor: true, clearOnComplete: false, stream, fps: 5 });
-    bar.start(total, done, { speed: '0', passes: '', left: '…' });
+    const bar = new SingleBar({ format: '  {bar} {value}/{total} episodes · {speed}/s · ETA {left} · pass {passes}{pace}', hideCursor: true, clearOnComplete: false, stream, fps: 5 });
+    bar.start(total, done, { speed: '0', passes: '', left: '…', pace: '' });
     return {
       episode(agent, passed) {
         tally(agent, passed);
-        bar.update(count, { speed: speed(), passes: rates(), left: eta(total, count, done, (performance.now() - started) / 1000) });
+        const pace = extra();
+        bar.update(count, { speed: speed(), passes: rates(), left: eta(total, count, done, (performance.now() - started) / 1000), pace: pace ? ` · ${pace}` : '' });
       },
       stop: () => bar.stop(),
     };
   }
   let lastPrint = performance.now();
-  const line = () => `  ${count}/${total} episodes, ${speed()}/s, ETA ${eta(total, count, done, (performance.now() - started) / 1000)}; pass so far: ${rates() || '-'}\n`;
+  const line = () => {
+    const pace = extra();
+    return `  ${count}/${total} episodes, ${speed()}/s, ETA ${eta(total, count, done, (performance.now() - started) / 1000)}; pass so far: ${rates() || '-'}${pace ? `; ${pace}` : ''}\n`;
+  };
   return {
     episode(agent, passed) {
       tally(agent, passed);

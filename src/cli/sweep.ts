@@ -22,6 +22,7 @@ import { verdictLines } from '../report/verdict.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
 import { writeReport } from '../report/write.js';
 import { startProgress } from './progress.js';
+import { paceLine, paceReport, resetPaces } from '../model/pace.js';
 import { parseShard, resolveShard, type Flags, type Io } from './options.js';
 import { agentSpecOf, disposeAll, episodeOptions, replayCommand, resolveSweepParts } from '../run/parts.js';
 import { loadConfig } from './config-file.js';
@@ -188,7 +189,9 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
     io.err(`shakedown: ${config.adaptiveFirstTrials === undefined ? '' : 'up to '}${total} episodes (${agents.length} agents x ${config.eps.length} ε x ${config.lambda.length} λ x ${scenarios.length} scenarios x ${config.trials} trials) ${where} -> ${dir}\n`);
     const started = performance.now(); // clock: progress rate and the closing timing line only
     const refusedBefore = refusedRequests();
-    const progress = startProgress(io, total, done, flags.quiet === true);
+    // The pace of model requests (src/model/pace.ts) beside the episodes', for sweeps with LLM agents, users or judges; each sweep's own.
+    resetPaces();
+    const progress = startProgress(io, total, done, flags.quiet === true, undefined, paceLine);
     let launchedNow = 0;
     let spent = 0;
     /** The model of the LLM user, whose tokens are priced apart from the agent's. */
@@ -323,6 +326,11 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
       io.out(`OpenTelemetry: ${sent.episodes} episode(s) as ${sent.spans} span(s) to ${otelTo.kind === 'url' ? otelTo.url : otelTo.path}\n`);
     }
     io.out(`${done} episodes${resumed > 0 ? ` (${done - resumed} this time, ${resumed} resumed)` : ''} in ${seconds.toFixed(1)} s${rate}. Run directory: ${dir} (run.json, episodes.jsonl, grid.json, report/ with ${reportFiles.length} files)\n`);
+    // The model requests' pace, per provider: how close to its limit the sweep ran, and what it waited out.
+    for (const [key, p] of Object.entries(paceReport())) {
+      if (p.requests === 0) continue;
+      io.out(`model requests: ${p.requests} to ${key.split('|')[1] || key} at ${p.perMinute} a minute${p.rpm !== undefined ? ` (limit ${p.rpm} a minute, ${p.learned ? 'learned from the provider' : 'configured'})` : ''}${p.throttled > 0 ? `; ${p.throttled} rate limit(s) (429) waited out and sent again` : ''}${p.waitedMs >= 1000 ? `; ${(p.waitedMs / 1000).toFixed(1)} s waited for the provider, counted in no episode's time` : ''}\n`);
+    }
     if (torn > 0) io.err(`shakedown: skipped ${torn} unreadable line(s) in ${files.episodes}\n`);
     // Baselines fail by design (noop) or only through faults (oracle): show the agents under test first.
     const notBaseline = failing.filter((k) => !BASELINE_IDS.includes(k.agent));

@@ -28,6 +28,15 @@ export const llmSettingsSchema = z
      * docs/agents.md, "MCP"). @default "http"
      */
     tools: z.enum(['http', 'mcp']).default('http'),
+    /**
+     * The provider's limits, for pacing every request to it (docs/agents.md, "Pacing"): requests in flight,
+     * requests and tokens a minute. Unset limits are learned from the provider's rate-limit headers; a 429
+     * pauses the provider for its Retry-After and is sent again, never an agent failure. @default {}
+     */
+    pace: z
+      .object({ concurrency: z.number().int().min(1).optional(), rpm: z.number().positive().optional(), tpm: z.number().positive().optional() })
+      .strict()
+      .default({}),
   })
   .strict();
 

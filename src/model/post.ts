@@ -27,7 +27,12 @@ const MAX_REDIRECTS = 5;
 export interface ApiAnswer {
   readonly status: number;
   readonly text: string;
+  /** The headers pacing reads (Retry-After and the rate-limit headers), lower-cased. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
 }
+
+/** Whether a header is one pacing reads (src/model/pace.ts). */
+const PACING = /^(?:retry-after|x-ratelimit-|anthropic-ratelimit-)/;
 
 /**
  * POSTs `body` to `url` and reads the answer whole. Rejects when no answer comes: a connection error, the
@@ -82,7 +87,9 @@ export function postJson(url: string, headers: Readonly<Record<string, string>>,
         const stream = encoding === 'gzip' ? res.pipe(createGunzip()) : encoding === 'br' ? res.pipe(createBrotliDecompress()) : encoding === 'deflate' ? res.pipe(createInflate()) : res;
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => finish(undefined, { status, text: Buffer.concat(chunks).toString('utf8') }));
+        const kept: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (PACING.test(name) && value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+        stream.on('end', () => finish(undefined, { status, text: Buffer.concat(chunks).toString('utf8'), headers: kept }));
         stream.on('error', (error) => finish(error));
         // A decoder does not pass on the answer's own errors.
         if (stream !== res) res.on('error', (error) => finish(error));

@@ -1,4 +1,5 @@
 import { stabilityFields } from '../ground/stability.js';
+import { providerWaits, type ProviderWaitHooks } from '../ground/provider-waits.js';
 import { takeSavings } from '../model/cache.js';
 import { DEFAULT_TOOL_BUDGET, episodeIdOf, episodeSeeds, type CacheSavings, type EpisodeKey, type EpisodeMessage, type EpisodeOutcome, type EpisodeRecord, type PreparedScenario } from '../ground/record.js';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -297,7 +298,22 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   });
   // clock: the wall-clock deadline stops an agent that hangs; an agent that finishes never meets it. The
   // timer holds the event loop: an agent whose promise never settles must still end in a recorded episode.
-  const timer = setTimeout(() => controller.abort(new DeadlineError(`${options.deadlineMs ?? 60_000} ms of wall time`)), options.deadlineMs ?? 60_000);
+  const deadlineMs = options.deadlineMs ?? 60_000;
+  let deadlineAt = performance.now() + deadlineMs; // clock: the wall-clock deadline, moved on by waits for a model provider
+  const arm = () => setTimeout(() => controller.abort(new DeadlineError(`${deadlineMs} ms of wall time`)), Math.max(0, deadlineAt - performance.now() /* clock: as above */));
+  let timer = arm();
+  // A wait for a model provider's quota (src/model/pace.ts) is neither the agent's time nor its deadline's.
+  const waitHooks: ProviderWaitHooks = {
+    begin: () => baseClock.callStarted(),
+    end: (ms) => {
+      baseClock.callEnded();
+      if (controller.signal.aborted) return;
+      deadlineAt += ms;
+      clearTimeout(timer);
+      timer = arm();
+    },
+  };
+  const paced = <T>(f: () => Promise<T>): Promise<T> => providerWaits.run(waitHooks, f);
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
   });
@@ -318,7 +334,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   let mcpClient: Promise<McpClient> | undefined;
   try {
     const created = await untilDeadline(
-      Promise.resolve().then(() => factory.create({
+      paced(() => Promise.resolve().then(() => factory.create({
         episodeId,
         world: world.id,
         policy: world.policy,
@@ -349,10 +365,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
           escalation ??= { reason: String(reason).slice(0, 500), turn: messages.filter((m) => m.role === 'user').length };
         },
         ...(factory.needsGold ? { gold: goldContext(world, prepared.scenario) } : {}),
-      })),
+      }))),
     );
     agent = created;
-    let message = await untilDeadline(simulated(() => user.opening()));
+    let message = await untilDeadline(paced(() => simulated(() => user.opening())));
     for (let i = 0; ; i++) {
       // A simulator that is not perturbable (its messages hold no protected parts) speaks as it wrote.
       const { segments: perturbed, applied, rejected } = user.perturbable ? perturb(message.segments, key.eps, options.families, seeds.perturbation, i, message.about, world.userLanguage) : { segments: message.segments, applied: [], rejected: [] };
@@ -366,7 +382,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         ...(message.act ? { act: message.act } : {}),
       });
       baseClock.holding(true);
-      const reply = await untilDeadline(Promise.resolve().then(() => created.reply(text))).finally(() => baseClock.holding(false));
+      const reply = await untilDeadline(paced(() => Promise.resolve().then(() => created.reply(text)))).finally(() => baseClock.holding(false));
       if (typeof reply !== 'string') throw new TypeError(`the agent's reply must be a string, got ${typeof reply}`);
       const replyBytes = options.replyBytes ?? DEFAULT_REPLY_BYTES;
       // Bounded before anything holds it: the log, the judge and the user read every reply.
@@ -376,7 +392,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
         throw e;
       }
       messages.push({ role: 'agent', text: reply });
-      const step = await untilDeadline(simulated(() => user.respond(reply)));
+      const step = await untilDeadline(paced(() => simulated(() => user.respond(reply))));
       if (step.kind === 'end') {
         ended = step.reason;
         break;

@@ -38,6 +38,12 @@ export interface StubOptions {
   readonly script?: 'status' | 'desk';
   /** The port to listen on (0: any free port). @default 0 */
   readonly port?: number;
+  /**
+   * A provider's quota, enforced as one does: at most `rpm` model requests in any `windowMs` (a minute),
+   * more answered 429 with Retry-After; every answer carries OpenAI's `x-ratelimit-*` request headers.
+   * `GET /v1/stats` tells what was accepted and refused, and when. @default no quota
+   */
+  readonly quota?: { readonly rpm: number; readonly windowMs?: number };
 }
 
 type Call = { id?: string; function?: { name?: string; arguments?: string } };
@@ -157,7 +163,13 @@ export async function startStubModel(options: StubOptions = {}): Promise<StubMod
   const requests: StubModel['requests'] = [];
   let served = 0;
   let malformedSent = false;
+  const accepted: number[] = [];
+  const quotaStats: { accepted: number; refused: number; first?: number; last?: number } = { accepted: 0, refused: 0 };
   const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/v1/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...quotaStats, spanMs: quotaStats.first !== undefined && quotaStats.last !== undefined ? quotaStats.last - quotaStats.first : 0 }));
+      return;
+    }
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => (options.delayMs ? setTimeout(answer, options.delayMs) : answer()));
@@ -172,6 +184,25 @@ export async function startStubModel(options: StubOptions = {}): Promise<StubMod
       requests.push({ path: req.url ?? '', authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, version: req.headers['anthropic-version'] as string | undefined, body });
       served++;
       const tools = (body.tools ?? []).map((t) => t.function?.name ?? t.name ?? '');
+      // The quota: requests in the window, the oldest first.
+      if (options.quota && req.method === 'POST') {
+        const windowMs = options.quota.windowMs ?? 60_000;
+        const allowed = Math.max(1, Math.floor((options.quota.rpm * windowMs) / 60_000));
+        const now = performance.now(); // clock: a stub provider's quota is wall time
+        while (accepted.length > 0 && (accepted[0] as number) <= now - windowMs) accepted.shift();
+        const reset = accepted.length > 0 ? Math.max(1, (accepted[0] as number) + windowMs - now) : 1;
+        const limits = { 'x-ratelimit-limit-requests': String(options.quota.rpm), 'x-ratelimit-remaining-requests': String(Math.max(0, allowed - accepted.length - 1)), 'x-ratelimit-reset-requests': `${Math.ceil(reset)}ms` };
+        if (accepted.length >= allowed) {
+          quotaStats.refused++;
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(reset / 1000)), ...limits }).end(JSON.stringify({ error: { type: 'rate_limit_exceeded', message: 'Rate limit reached for requests' } }));
+          return;
+        }
+        accepted.push(now);
+        quotaStats.accepted++;
+        quotaStats.first ??= now;
+        quotaStats.last = now;
+        for (const [k, v] of Object.entries(limits)) res.setHeader(k, v);
+      }
       if (req.method === 'POST' && req.url === '/v1/messages') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(anthropicAnswer(body as { model?: string; messages?: AnthropicMessage[] }, served, raw.length, tools)));
         return;

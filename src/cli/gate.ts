@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { BASELINE_IDS } from '../agents/baselines.js';
 import { ShakedownError } from '../ground/errors.js';
 import { parseRule } from '../stats/gate.js';
-import { htmlWithGate, judgeRelease, keepVerdict, summaryWithGate } from '../report/gate-record.js';
+import { gridEpisodes, htmlWithGate, judgeRelease, keepVerdict, summaryWithGate } from '../report/gate-record.js';
 import { requireAgent } from '../report/roles.js';
 import { junitXml } from '../report/junit.js';
 import { DEFAULT_THETA } from '../stats/surface.js';
@@ -41,7 +41,8 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   // sweep was given), else the run's declared or inferred candidates (report/roles.ts).
   const manifest = readManifest(dirs[0] as string, 'gate');
   const specs = (manifest.config.agents ?? []) as string[];
-  const ids = run.grid.agents.map((a) => a.agent);
+  // The run's agents in its config's order (a spec's index names its id), whether or not each has records.
+  const ids = manifest.agents.map((a) => a.id);
   const agents = flags.agent ? flags.agent.map((name) => requireAgent(name, ids, specs, 'gate')) : (run.grid.candidates ?? ids.filter((id) => !BASELINE_IDS.includes(id)));
   if (agents.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to gate: no agent to judge. Name the candidates with \`--agent ID\` or \`candidates\` in the config. Agents: ${ids.join(', ')}.`);
   const { checks, verdict } = judgeRelease(run.grid, rules, {
@@ -64,8 +65,8 @@ export async function gateCommand(dirs: readonly string[], flags: Flags, io: Io)
   // of the run's summary.md and report.html: one verdict per set of rules, the latest first.
   const file = keepVerdict(dirs[0] as string, verdict);
   const summary = join(dirs[0] as string, 'report', 'summary.md');
-  if (existsSync(summary)) writeFileAtomic(summary, summaryWithGate(readFileSync(summary, 'utf8'), file));
+  if (existsSync(summary)) writeFileAtomic(summary, summaryWithGate(readFileSync(summary, 'utf8'), file, gridEpisodes(run.grid)));
   const page = join(dirs[0] as string, 'report', 'report.html');
-  if (existsSync(page)) writeFileAtomic(page, htmlWithGate(readFileSync(page, 'utf8'), file));
+  if (existsSync(page)) writeFileAtomic(page, htmlWithGate(readFileSync(page, 'utf8'), file, gridEpisodes(run.grid)));
   return verdict.verdict === 'GO' ? 0 : 1;
 }

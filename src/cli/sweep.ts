@@ -37,13 +37,23 @@ import { hash53 } from '../ground/seeds.js';
 import { sweepJudge } from '../run/claim-reader.js';
 
 /** The verdict of the config's gate rules on the run's candidates, kept in RUN/gate.json; undefined when a rule selects no cell (the verdict lines say why). */
-function sweepVerdict(dir: string, grid: Grid, rules: readonly GateRule[], lower: boolean, complete: boolean): GateFile | undefined {
+function sweepVerdict(dir: string, grid: Grid, rules: readonly GateRule[], lower: boolean, complete: boolean, io: Io): GateFile | undefined {
   try {
     const { verdict } = judgeRelease(grid, rules, { agents: grid.candidates ?? [], lower, note: complete ? '' : ' on an incomplete run', by: 'sweep' });
     return keepVerdict(dir, verdict);
   } catch (error) {
-    if (error instanceof ShakedownError) return readGateFile(dir);
-    throw error;
+    if (!(error instanceof ShakedownError)) throw error;
+    return keptVerdicts(dir, io);
+  }
+}
+
+/** The run's kept verdicts for its report; a gate.json that does not read is said, and the report goes on without it. */
+function keptVerdicts(dir: string, io: Io): GateFile | undefined {
+  try {
+    return readGateFile(dir);
+  } catch (error) {
+    io.err(`shakedown: ${(error as Error).message}\n`);
+    return undefined;
   }
 }
 
@@ -308,7 +318,8 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
     const { grid, failing: drill, failingKeys: failing, torn } = loaded;
     writeJson(files.grid, grid);
     // The config's gate rules give the run a verdict as \`shakedown gate\` would, kept with the run's others.
-    const gateFile = gateRules.length > 0 && grid.candidates && grid.candidates.length > 0 ? sweepVerdict(dir, grid, gateRules, config.gate?.lower === true, loaded.completeness.complete) : readGateFile(dir);
+    // A shard's verdict would be on part of the episodes: the merged run is gated, not its shards.
+    const gateFile = gateRules.length > 0 && !shard && grid.candidates && grid.candidates.length > 0 ? sweepVerdict(dir, grid, gateRules, config.gate?.lower === true, loaded.completeness.complete, io) : keptVerdicts(dir, io);
     const reportFiles = writeReport(grid, basename(resolve(dir)), join(dir, 'report'), undefined, undefined, undefined, drill, Object.fromEntries(scenarios.map((s) => [s.id, s.title])), integrityLines(loaded).filter((l) => !/unreadable line/.test(l)), gateFile);
     io.out(`\n${renderTable(grid)}`);
     const seconds = (performance.now() - started) / 1000;

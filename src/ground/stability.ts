@@ -25,19 +25,25 @@ export function stateKey(diff: readonly DiffEntry[]): string {
   return short(stableJson([...diff].map((d) => [d.path, d.kind, d.actual ?? null]).sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0))));
 }
 
-/** The record a write changes: its URL path without a final action word. */
-export function writeTarget(path: string): string {
+/**
+ * The record a write changes: its URL path without the final action word of the tool's path template
+ * (`/orders/{orderId}/cancel` writes `/orders/%23W1`; `/users/{userId}` writes `/users/alice`). Without
+ * a template, a final segment of letters is taken for the action word.
+ */
+export function writeTarget(path: string, template?: string): string {
   const bare = path.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/[?#].*$/, '').replace(/\/+$/, '');
   const parts = bare.split('/');
-  return parts.length > 2 && /^[a-z][a-z_-]*$/i.test(parts[parts.length - 1] as string) ? parts.slice(0, -1).join('/') : bare;
+  const last = template?.replace(/\/+$/, '').split('/').at(-1);
+  const action = last !== undefined ? !last.includes('{') : parts.length > 2 && /^[a-z][a-z_-]*$/i.test(parts[parts.length - 1] as string);
+  return action && parts.length > 2 ? parts.slice(0, -1).join('/') : bare;
 }
 
 /** The path a trace takes under the three rules, one line per record: `record: write(args) > write(args)`. */
-export function pathOf(trace: readonly TraceEntry[]): string[] {
+export function pathOf(trace: readonly TraceEntry[], templates: ReadonlyMap<string, string> = new Map()): string[] {
   const perRecord = new Map<string, string[]>();
   for (const t of trace) {
     if (t.effect !== true || t.tool === null) continue;
-    const target = writeTarget(t.path);
+    const target = writeTarget(t.path, templates.get(t.tool));
     const list = perRecord.get(target) ?? [];
     list.push(`${t.tool}(${stableJson(t.args ?? {})})`);
     perRecord.set(target, list);
@@ -46,9 +52,14 @@ export function pathOf(trace: readonly TraceEntry[]): string[] {
 }
 
 /** The key of a path. */
-export const pathKey = (trace: readonly TraceEntry[]): string => short(pathOf(trace).join('\n'));
+export const pathKey = (trace: readonly TraceEntry[], templates?: ReadonlyMap<string, string>): string => short(pathOf(trace, templates).join('\n'));
+
+/** The world's tools' path templates by name, for `writeTarget`. */
+const templatesOf = new WeakMap<readonly { readonly name: string; readonly path: string }[], ReadonlyMap<string, string>>();
 
 /** The stability fields every record carries: the keys of its state and path, and its user turns. */
-export function stabilityFields(diff: readonly DiffEntry[], trace: readonly TraceEntry[], messages: readonly { readonly role: string }[]): { stateKey: string; pathKey: string; turns: number } {
-  return { stateKey: stateKey(diff), pathKey: pathKey(trace), turns: messages.filter((m) => m.role === 'user').length };
+export function stabilityFields(diff: readonly DiffEntry[], trace: readonly TraceEntry[], messages: readonly { readonly role: string }[], tools: readonly { readonly name: string; readonly path: string }[] = []): { stateKey: string; pathKey: string; turns: number } {
+  let templates = templatesOf.get(tools);
+  if (!templates) templatesOf.set(tools, (templates = new Map(tools.map((t) => [t.name, t.path]))));
+  return { stateKey: stateKey(diff), pathKey: pathKey(trace, templates), turns: messages.filter((m) => m.role === 'user').length };
 }

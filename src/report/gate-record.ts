@@ -32,6 +32,8 @@ const verdictSchema = z
     failed: z.array(z.object({ agent: z.string(), message: z.string() }).strict()),
     /** Who gave the verdict: `gate` (the command) or `sweep` (the config's gate rules at the sweep's end). */
     by: z.enum(['gate', 'sweep']),
+    /** The episodes of the grid it judged: a report of a run that has more (or fewer) since says the verdict is stale. */
+    episodes: z.number().int().min(0).optional(),
   })
   .strict();
 
@@ -43,9 +45,14 @@ export type GateFile = z.infer<typeof fileSchema>;
 
 export const GATE_FILE = 'gate.json';
 
+/** Every episode the grid counts, over agents and cells. */
+export const gridEpisodes = (grid: Grid): number => grid.agents.reduce((n, a) => n + a.cells.reduce((m, c) => m + c.episodes, 0), 0);
+
 /** The key of a gate: its rules in a canonical order, how they are applied, and what it compares with. */
-export function gateKey(rules: readonly string[], options: { lower?: boolean; baseline?: string; maxRegression?: number } = {}): string {
+export function gateKey(rules: readonly string[], options: { lower?: boolean; baseline?: string; maxRegression?: number; agents?: readonly string[] } = {}): string {
   const parts = [...rules.map((r) => r.replace(/\s+/g, ' ').trim())].sort();
+  // A gate of other agents under the same rules is another verdict, not this one again.
+  if (options.agents) parts.push(`for ${[...options.agents].sort().join(', ')}`);
   if (options.lower) parts.push('on the lower bound');
   if (options.maxRegression !== undefined) parts.push(`at most ${options.maxRegression} below ${options.baseline ?? 'the baseline'}`);
   return parts.join('; ');
@@ -74,13 +81,17 @@ const TOP = ['<!-- shakedown:gate -->', '<!-- /shakedown:gate -->'] as const;
 const SECTIONS = ['<!-- shakedown:gate-sections -->', '<!-- /shakedown:gate-sections -->'] as const;
 
 /** A value as a code span (whose text Markdown never reads as markup), or escaped text when it holds a backtick or a line break. */
-const code = (s: string) => (/[`\r\n]/.test(s) ? md(s) : `\`${s}\``);
+const code = (s: string) => (/[`\r\n]|<!--/.test(s) ? md(s) : `\`${s}\``);
 const agentsText = (names: readonly string[]) => names.map(code).join(', ');
 
 /** The latest verdict in a line or two, for the top of summary.md. */
-function topMarkdown(v: GateVerdict, others: number): string {
+function staleNote(v: GateVerdict, now: number | undefined): string {
+  return v.episodes !== undefined && now !== undefined && v.episodes !== now ? ` (stale: given on ${v.episodes} episodes; the run now has ${now}: gate it again)` : '';
+}
+
+function topMarkdown(v: GateVerdict, others: number, now?: number): string {
   const comparators = v.comparators.length > 0 ? ` Not gated (comparators): ${agentsText(v.comparators)}.` : '';
-  return `> **Release gate: ${v.verdict}**${md(v.note)} for ${agentsText(v.agents)}: ${v.held} of ${v.total} checks hold under ${v.rules.map(code).join(', ')}.${comparators}${others > 0 ? ` ${others} other gate verdict(s) at the end.` : ''}`;
+  return `> **Release gate: ${v.verdict}**${md(v.note)}${md(staleNote(v, now))} for ${agentsText(v.agents)}: ${v.held} of ${v.total} checks hold under ${v.rules.map(code).join(', ')}.${comparators}${others > 0 ? ` ${others} other gate verdict(s) at the end.` : ''}`;
 }
 
 /** One verdict's section: its rules, and the checks that failed. */
@@ -90,18 +101,18 @@ function sectionMarkdown(v: GateVerdict, latest: boolean): string {
 }
 
 /** summary.md with the gate's verdicts in their places: the latest at the top, a section each at the end (earlier ones replaced). */
-export function summaryWithGate(summary: string, file: GateFile | undefined): string {
+export function summaryWithGate(summary: string, file: GateFile | undefined, now?: number): string {
   let text = summary;
+  // The marks are whole lines of their own: a mark inside an agent's id or a rule's text is no mark.
   for (const [open, close] of [TOP, SECTIONS]) {
-    const from = text.indexOf(open);
-    const to = text.indexOf(close);
-    if (from >= 0 && to > from) text = `${text.slice(0, from)}${text.slice(to + close.length)}`.replace(/\n{3,}/g, '\n\n');
+    const region = new RegExp(`^${open}$[\\s\\S]*?^${close}$\\n?`, 'm');
+    text = text.replace(region, '').replace(/\n{3,}/g, '\n\n');
   }
   // Earlier versions appended a section per gate run: those go too, the file holds them all.
   text = text.replace(/\n## Release gate: [\s\S]*$/, '\n');
   const latest = file?.verdicts[0];
   if (!latest) return text;
-  const top = `${TOP[0]}\n${topMarkdown(latest, file.verdicts.length - 1)}\n${TOP[1]}\n\n`;
+  const top = `${TOP[0]}\n${topMarkdown(latest, file.verdicts.length - 1, now)}\n${TOP[1]}\n\n`;
   text = text.replace(/^\n+/, '');
   const sections = `\n${SECTIONS[0]}\n${file.verdicts.map((v, i) => sectionMarkdown(v, i === 0)).join('\n')}${SECTIONS[1]}\n`;
   // After what a reader must know before any figure (the notices: an incomplete run, records left out), first of the rest.
@@ -110,21 +121,21 @@ export function summaryWithGate(summary: string, file: GateFile | undefined): st
 }
 
 /** The latest verdict as the top of report.html shows it. */
-export function gateMarkup(file: GateFile | undefined): Markup {
+export function gateMarkup(file: GateFile | undefined, now?: number): Markup {
   const v = file?.verdicts[0];
   if (!v) return html``;
   const failed = v.failed.slice(0, 5);
-  return html`<div class="gate ${v.verdict === 'GO' ? 'go' : 'nogo'}"><p><strong>Release gate: ${v.verdict}</strong>${v.note} for ${v.agents.join(', ')}: ${v.held} of ${v.total} checks hold under ${v.rules.join('; ')}.${v.comparators.length > 0 ? ` Not gated (comparators): ${v.comparators.join(', ')}.` : ''}</p>${failed.length > 0 ? html`<ul>${failed.map((c) => html`<li>${c.agent}: ${c.message}</li>`)}</ul>` : ''}${file.verdicts.length > 1 ? html`<p class="muted">${file.verdicts.length - 1} other gate verdict(s) in summary.md and gate.json.</p>` : ''}</div>`;
+  return html`<div class="gate ${v.verdict === 'GO' ? 'go' : 'nogo'}"><p><strong>Release gate: ${v.verdict}</strong>${v.note}${staleNote(v, now)} for ${v.agents.join(', ')}: ${v.held} of ${v.total} checks hold under ${v.rules.join('; ')}.${v.comparators.length > 0 ? ` Not gated (comparators): ${v.comparators.join(', ')}.` : ''}</p>${failed.length > 0 ? html`<ul>${failed.map((c) => html`<li>${c.agent}: ${c.message}</li>`)}</ul>` : ''}${file.verdicts.length > 1 ? html`<p class="muted">${file.verdicts.length - 1} other gate verdict(s) in summary.md and gate.json.</p>` : ''}</div>`;
 }
 
 const HTML_MARKS = ['<!--shakedown:gate-->', '<!--/shakedown:gate-->'] as const;
 
 /** The gate's place in report.html, between marks a later gate run replaces. */
-export const gateRegion = (file: GateFile | undefined): Markup => html`<!--shakedown:gate-->${gateMarkup(file)}<!--/shakedown:gate-->`;
+export const gateRegion = (file: GateFile | undefined, now?: number): Markup => html`<!--shakedown:gate-->${gateMarkup(file, now)}<!--/shakedown:gate-->`;
 
 /** report.html with its gate region replaced (or put after the title, in a report written before there was one). */
-export function htmlWithGate(page: string, file: GateFile | undefined): string {
-  const region = String(gateRegion(file));
+export function htmlWithGate(page: string, file: GateFile | undefined, now?: number): string {
+  const region = String(gateRegion(file, now));
   const from = page.indexOf(HTML_MARKS[0]);
   const to = page.indexOf(HTML_MARKS[1]);
   if (from >= 0 && to > from) return `${page.slice(0, from)}${region}${page.slice(to + HTML_MARKS[1].length)}`;
@@ -139,20 +150,22 @@ export function judgeRelease(
   options: { agents: readonly string[]; lower?: boolean; baseline?: { name: string; grid: Grid; maxRegression: number }; note?: string; by: GateVerdict['by'] },
 ): { checks: GateCheck[]; verdict: GateVerdict } {
   const judged = grid.agents.filter((a) => options.agents.includes(a.agent));
-  const checks = judged.flatMap((a) =>
+  // A candidate with no episode in the grid (a partial run, records left out) is no candidate that passed.
+  const absent: GateCheck[] = options.agents.filter((name) => !judged.some((a) => a.agent === name)).map((agent) => ({ rule: 'episodes to judge', agent, eps: Number.NaN, lambda: Number.NaN, value: 0, passed: false, message: 'no episode of it is in the run to judge' }));
+  const checks = absent.concat(judged.flatMap((a) =>
     evaluateGate(a.agent, a.cells, rules, {
       lower: options.lower === true,
       ...(options.baseline ? { baseline: options.baseline.grid.agents.find((b) => b.agent === a.agent)?.cells ?? [], maxRegression: options.baseline.maxRegression } : {}),
     }),
-  );
+  ));
   const failed = checks.filter((c) => !c.passed);
   const shown = [...rules.map((r) => `${r.text}${options.lower ? " (on the interval's lower bound)" : ''}`), ...(options.baseline ? [`no cell falls more than ${options.baseline.maxRegression} below ${options.baseline.name}`] : [])];
   return {
     checks,
     verdict: {
-      key: gateKey(rules.map((r) => r.text), { lower: options.lower === true, ...(options.baseline ? { baseline: options.baseline.name, maxRegression: options.baseline.maxRegression } : {}) }),
+      key: gateKey(rules.map((r) => r.text), { lower: options.lower === true, agents: options.agents, ...(options.baseline ? { baseline: options.baseline.name, maxRegression: options.baseline.maxRegression } : {}) }),
       verdict: failed.length === 0 ? 'GO' : 'NO-GO',
-      agents: judged.map((a) => a.agent),
+      agents: [...options.agents],
       comparators: grid.agents.map((a) => a.agent).filter((a) => !options.agents.includes(a)),
       rules: shown,
       note: options.note ?? '',
@@ -160,6 +173,7 @@ export function judgeRelease(
       total: checks.length,
       failed: failed.slice(0, 20).map((c) => ({ agent: c.agent, message: c.message })),
       by: options.by,
+      episodes: gridEpisodes(grid),
     },
   };
 }

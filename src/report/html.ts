@@ -12,7 +12,7 @@ import type { Grid } from './grid.js';
 import { heatmapFiles } from './files.js';
 import { html, joinMarkup, trusted, type Markup } from './markup.js';
 import { BASELINE_IDS } from '../agents/baselines.js';
-import { gateRegion, type GateFile } from './gate-record.js';
+import { gateRegion, gridEpisodes, type GateFile } from './gate-record.js';
 import { stabilityHtml } from './stability-view.js';
 
 /** What the page shows of one failing episode. */
@@ -152,8 +152,12 @@ const SCRIPT = `(() => {
         const e = kept.find((x) => g.trials.includes(x.trial));
         if (e) states.append(el('pre', (e.diff.length ? e.diff : ['(the goal state: it failed on conduct, claims or outputs)']).concat(e.findings).join('\\n')));
         else {
+          // The replay command of a kept episode of the same agent (every option of the run, the agent as it was given), pointed at this one.
+          const like = data.find((x) => x.agent === d.agent && x.replay);
+          const at = (cmd, flag, value) => cmd.replace(new RegExp('--' + flag + ' \\\\S+'), '--' + flag + ' ' + value);
+          const cmd = like ? [['scenario', d.scenario], ['eps', d.eps], ['lambda', d.lambda], ['trial', g.trials[0]]].reduce((c, [f, v]) => at(c, f, v), like.replay) : states.dataset.replay + ' --scenario ' + d.scenario + ' --agent ' + d.agent + ' --eps ' + d.eps + ' --lambda ' + d.lambda + ' --trial ' + g.trials[0] + ' (and the options of the run)';
           const p = el('p', 'Not among the failing episodes this page keeps; replay it: ');
-          p.append(el('code', states.dataset.replay + ' --scenario ' + d.scenario + ' --agent ' + d.agent + ' --eps ' + d.eps + ' --lambda ' + d.lambda + ' --trial ' + g.trials[0]));
+          p.append(el('code', cmd));
           states.append(p);
         }
       }
@@ -181,7 +185,7 @@ export function reportHtml(grid: Grid, run: string, failing: readonly EpisodeVie
   const body: Markup[] = [];
   body.push(html`<h1>Shakedown report: ${run}</h1>`);
   // The latest release verdict first (a gate run replaces this region in place).
-  body.push(gateRegion(gate));
+  body.push(gateRegion(gate, gridEpisodes(grid)));
   if (notice.length > 0) body.push(html`<div class="notice">${notice.map((line) => html`<p><strong>${line.replace(/^shakedown: /, '')}</strong></p>`)}</div>`);
   body.push(html`<p class="muted">World <code>${grid.world}</code>, fault profile <code>${grid.profile}</code>, seed <code>${grid.seed}</code>, ${grid.trials} trials per task, ε ${grid.eps.join(', ')}, λ ${grid.lambda.join(', ')}.</p>`);
   // The verdict first: each agent under test at a glance, against the baselines the run has.

@@ -6,7 +6,7 @@
  *
  * To a URL the traces go as OTLP/HTTP (JSON) to URL/v1/traces; to a file as OTLP JSON lines, one export
  * request per line (the OpenTelemetry file format a collector's `otlpjsonfile` receiver reads). Trace and
- * span ids follow from the run's seed and the episode's key, so an export is the same every time but for
+ * span ids follow from the run (a hash of its key) and the episode's key, so an export is the same every time but for
  * its timestamps: the spans are laid on the episode's simulated time from the moment of export, so that a
  * tracing UI's default window shows them.
  */
@@ -171,6 +171,9 @@ function episodeSpans(tracer: Tracer, api: typeof import('@opentelemetry/api'), 
   return spans;
 }
 
+/** Episodes whose spans are sent before the log is read on. */
+const FLUSH_EVERY = 500;
+
 /** Exports every episode of a run (the last record of each key) to `dest`; returns how many episodes and spans. */
 export async function exportOtel(runDir: string, dest: OtelDestination): Promise<{ episodes: number; spans: number }> {
   const manifest = readManifest(runDir, 'export the run as traces');
@@ -199,12 +202,17 @@ export async function exportOtel(runDir: string, dest: OtelDestination): Promise
   const t0 = Date.now(); // clock: where the traces sit on a tracing UI's timeline; no outcome depends on it
   let episodes = 0;
   let spans = 0;
-  await readLastLineBytes(join(runDir, 'episodes.jsonl'), (buf, start, end) => {
+  // Ids from the run, not its seed alone: two runs of one seed (every release sweep of a CI job) must not
+  // share trace ids. The run's key is secret: only a hash of it goes in.
+  const runId = createHash('sha256').update(typeof manifest.key === 'string' ? manifest.key : `${manifest.seed}|${basename(resolve(runDir))}`).digest('hex').slice(0, 16);
+  await readLastLineBytes(join(runDir, 'episodes.jsonl'), async (buf, start, end) => {
     const r = parseRecord(buf.toString('utf8', start, end));
     if (!r) return;
-    ids.start(manifest.seed, keyString(r.key));
+    ids.start(runId, keyString(r.key));
     spans += episodeSpans(tracer, api, r, manifest.world, t0);
     episodes++;
+    // The log is read as fast as the spans go out: a large run never queues more than this many episodes' spans.
+    if (episodes % FLUSH_EVERY === 0) await provider.forceFlush();
   });
   try {
     await provider.forceFlush();

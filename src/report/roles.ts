@@ -36,14 +36,15 @@ export function requireAgent(name: string, ids: readonly string[], specs: readon
 /** The candidates and comparators of a run whose agents are `ids`, given as `specs`, under its config. */
 export function releaseRoles(ids: readonly string[], specs: readonly string[], config: { readonly candidates?: readonly string[] | undefined; readonly baselineAgent?: string | undefined }): ReleaseRoles {
   const declared = config.candidates !== undefined && config.candidates.length > 0;
+  const baselineAgent = config.baselineAgent === undefined ? undefined : requireAgent(config.baselineAgent, ids, specs, 'read `baselineAgent`');
   let candidates: string[];
   if (declared) {
     candidates = (config.candidates ?? []).map((c) => requireAgent(c, ids, specs, 'read `candidates`'));
   } else {
-    const outside = ids.filter((id, i) => specs[i] !== undefined && agentSource(specs[i] as string) !== 'built-in');
-    candidates = outside.length > 0 ? outside : ids.filter((id) => !BASELINE_IDS.includes(id));
+    // Inferred, the baseline agent is never one of them: it is what they are measured against.
+    const outside = ids.filter((id, i) => id !== baselineAgent && specs[i] !== undefined && agentSource(specs[i] as string) !== 'built-in');
+    candidates = outside.length > 0 ? outside : ids.filter((id) => id !== baselineAgent && !BASELINE_IDS.includes(id));
   }
-  const baselineAgent = config.baselineAgent === undefined ? undefined : requireAgent(config.baselineAgent, ids, specs, 'read `baselineAgent`');
   if (baselineAgent !== undefined && candidates.includes(baselineAgent)) {
     throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`baselineAgent\`: \`${baselineAgent}\` is also a candidate. The baseline is the comparator the candidates are measured against; name another agent, or take it out of \`candidates\`.`);
   }

@@ -14,7 +14,7 @@ import { html, type Markup } from './markup.js';
 
 const f2 = (x: number) => x.toFixed(2);
 const shareText = (s: Share | null | undefined) => (s ? `${f2(s.value)} [${f2(s.ci95[0])}, ${f2(s.ci95[1])}]` : '–');
-const num = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
+const num = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : Math.abs(x) >= 0.01 || x === 0 ? x.toFixed(2) : x.toPrecision(2));
 const spreadText = (s: Spread | undefined, unit = '') => (s ? `${num(s.mean)}${unit} [${num(s.ci95[0])}, ${num(s.ci95[1])}], cv ${s.cv === null ? '–' : f2(s.cv)}, p95 ${num(s.p95)}${unit}` : '–');
 const seconds = (s: Spread): Spread => ({ ...s, mean: s.mean / 1000, ci95: [s.ci95[0] / 1000, s.ci95[1] / 1000], sd: s.sd / 1000, p95: s.p95 / 1000, withinTaskSd: s.withinTaskSd / 1000 });
 

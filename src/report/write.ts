@@ -7,7 +7,7 @@ import { gridCsv, heatmapFiles, md, summaryMarkdown } from './files.js';
 import { svgToPng } from './png.js';
 import { reportHtml, type EpisodeView } from './html.js';
 import type { Grid } from './grid.js';
-import { summaryWithGate, type GateFile } from './gate-record.js';
+import { gridEpisodes, summaryWithGate, type GateFile } from './gate-record.js';
 
 /** What a report shows against a baseline run: cell comparisons, per-task changes, and the baseline's failing episodes. */
 export interface ReportChanges {
@@ -56,7 +56,7 @@ export function writeReport(
   if (formats.includes('png')) for (const f of maps) if (f.kind !== 'combined') put(f.name.replace(/\.svg$/, '.png'), svgToPng(f.content));
   if (formats.includes('html')) put('report.html', reportHtml(grid, run, failing, titles, kk, changes, notice, gate));
   if (formats.includes('csv')) put('grid.csv', gridCsv(grid));
-  if (formats.includes('md')) put('summary.md', summaryWithGate(`${notice.map((n) => `> **${md(n.replace(/^shakedown: /, ''))}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`, gate));
+  if (formats.includes('md')) put('summary.md', summaryWithGate(`${notice.map((n) => `> **${md(n.replace(/^shakedown: /, ''))}**\n`).join('')}${notice.length > 0 ? '\n' : ''}${summaryMarkdown(grid, run, kk, changes, formats.includes('svg') ? 'svg' : formats.includes('png') ? 'png' : 'none')}`, gate, gridEpisodes(grid)));
   if (!existsSync(out)) {
     renameSync(building, out);
   } else {

@@ -475,7 +475,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     ...(modelCalls.length > 0 ? { modelCalls } : {}),
     ...cachedPart(episodeId),
     ...userUsagePart(user),
-    ...stabilityFields(diff, session.trace, messages),
+    ...stabilityFields(diff, session.trace, messages, world.tools),
     simulatedMs: clock.elapsed(),
     wallMs: Math.round((performance.now() - wallStart) * 1000) / 1000,
   };

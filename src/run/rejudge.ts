@@ -88,7 +88,7 @@ export async function rejudgeEpisode(harness: WorldHarness, prepared: PreparedSc
         ...(failure ? { failure } : {}),
         ...(judged.findings.length > 0 ? { findings: judged.findings } : {}),
         trace,
-        ...stabilityFields(judged.diff, trace, record.messages),
+        ...stabilityFields(judged.diff, trace, record.messages, world.tools),
       },
     };
   } finally {

@@ -172,7 +172,15 @@ export async function startStubModel(options: StubOptions = {}): Promise<StubMod
     }
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => (options.delayMs ? setTimeout(answer, options.delayMs) : answer()));
+    // A request the stub cannot read is answered 400, as a provider would; it never stops the server.
+    const guarded = () => {
+      try {
+        answer();
+      } catch (error) {
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'invalid_request_error', message: (error as Error).message } }));
+      }
+    };
+    req.on('end', () => (options.delayMs ? setTimeout(guarded, options.delayMs) : guarded()));
     const answer = () => {
       let body: { model?: string; messages?: Message[]; tools?: { name?: string; function?: { name?: string } }[] };
       try {

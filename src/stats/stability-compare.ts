@@ -4,7 +4,8 @@
  */
 import { bootstrapMean, quantile, type Resamples } from './bootstrap.js';
 import { holm, signFlipTest } from './compare.js';
-import { distinct, mean, round, type TrialFacts } from './stability.js';
+import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
+import { LARGE, mean, round, sampleSd, taskSummary, type TrialFacts } from './stability.js';
 
 /** Two agents' stability in one cell, task by task. */
 export interface StabilityComparison {
@@ -29,6 +30,12 @@ const ratio = (a: number, b: number): number | null => (b === 0 ? (a === 0 ? 1 :
 
 function paired(diffs: readonly number[], resamples: Resamples | undefined, seed: string): { difference: number; ci95: readonly [number, number]; p: number } {
   const d = mean(diffs);
+  if (diffs.length >= LARGE) {
+    // The normal approximation the bootstrap and the sign-flip test converge to (stability.ts, LARGE).
+    const se = sampleSd(diffs) / Math.sqrt(diffs.length);
+    const p = se === 0 ? (d === 0 ? 1 : 0) : 2 * (1 - normalCdf(Math.abs(d) / se, 0, 1));
+    return { difference: round(d), ci95: [round(d - 1.96 * se), round(d + 1.96 * se)], p: round(p, 6) };
+  }
   const ci = resamples ? bootstrapMean(diffs, resamples) : { low: d, high: d };
   return { difference: round(d), ci95: [round(ci.low), round(ci.high)], p: round(signFlipTest(diffs, seed), 6) };
 }
@@ -54,22 +61,22 @@ export function compareStability(
     const both = ca.tasks.filter((t) => t.trials.length >= 2 && byB.has(t.scenario)).sort((x, y) => (x.scenario < y.scenario ? -1 : 1));
     if (both.length === 0) continue;
     const resamples = resamplesFor?.(both.length);
-    const one = (trials: readonly TrialFacts[], pick: (x: TrialFacts) => string) => (distinct(trials.map(pick)) === 1 ? 1 : 0);
     const cellSeed = `${seed}|stability|${names.a}|${names.b}|${ca.eps}|${ca.lambda}`;
     const tb = (s: string) => byB.get(s) as readonly TrialFacts[];
-    const callsA = both.map((t) => mean(t.trials.map((x) => x.calls)));
-    const callsB = both.map((t) => mean(tb(t.scenario).map((x) => x.calls)));
+    const sa = both.map((t) => taskSummary(t.trials));
+    const sb = both.map((t) => taskSummary(tb(t.scenario)));
     const allA = both.flatMap((t) => t.trials);
     const allB = both.flatMap((t) => tb(t.scenario));
     const costA = allA.every((x) => x.costUsd !== undefined) ? mean(allA.map((x) => x.costUsd as number)) : undefined;
     const costB = allB.every((x) => x.costUsd !== undefined) ? mean(allB.map((x) => x.costUsd as number)) : undefined;
+    const at = (i: number) => sb[i] as ReturnType<typeof taskSummary>;
     rows.push({
       eps: ca.eps,
       lambda: ca.lambda,
       tasks: both.length,
-      oneState: paired(both.map((t) => one(t.trials, (x) => x.state) - one(tb(t.scenario), (x) => x.state)), resamples, `${cellSeed}|state`),
-      onePath: paired(both.map((t) => one(t.trials, (x) => x.path) - one(tb(t.scenario), (x) => x.path)), resamples, `${cellSeed}|path`),
-      calls: { ...paired(callsA.map((x, i) => x - (callsB[i] as number)), resamples, `${cellSeed}|calls`), ratio: ratio(mean(allA.map((x) => x.calls)), mean(allB.map((x) => x.calls))) },
+      oneState: paired(sa.map((x, i) => x.oneState - at(i).oneState), resamples, `${cellSeed}|state`),
+      onePath: paired(sa.map((x, i) => x.onePath - at(i).onePath), resamples, `${cellSeed}|path`),
+      calls: { ...paired(sa.map((x, i) => x.calls - at(i).calls), resamples, `${cellSeed}|calls`), ratio: ratio(mean(allA.map((x) => x.calls)), mean(allB.map((x) => x.calls))) },
       callsP95Ratio: ratio(quantile(allA.map((x) => x.calls).sort((x, y) => x - y), 0.95), quantile(allB.map((x) => x.calls).sort((x, y) => x - y), 0.95)),
       ...(costA !== undefined && costB !== undefined ? { costRatio: ratio(costA, costB) } : {}),
     });

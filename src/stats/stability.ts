@@ -8,7 +8,7 @@
  * widened to Wilson); means the percentile bootstrap over tasks. Agents are compared task by task on the
  * same resamples, with the same sign-flip test and Holm adjustment as pass^k.
  */
-import { bootstrapMean, quantile, taskMeanInterval, type Resamples } from './bootstrap.js';
+import { bootstrapMean, quantile, taskMeanInterval, wilson, type Resamples } from './bootstrap.js';
 
 /** What one trial contributes. */
 export interface TrialFacts {
@@ -76,6 +76,24 @@ export const round = (x: number, digits = 4): number => {
   return Math.round(x * f) / f;
 };
 export const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+/** What the comparisons read of one task's trials, worked out once per trials list (a task meets every pair it is in). */
+const summaries = new WeakMap<readonly TrialFacts[], { oneState: number; onePath: number; calls: number }>();
+export function taskSummary(trials: readonly TrialFacts[]): { oneState: number; onePath: number; calls: number } {
+  let s = summaries.get(trials);
+  if (!s) {
+    let calls = 0;
+    let sameState = true;
+    let samePath = true;
+    for (const t of trials) {
+      calls += t.calls;
+      sameState &&= t.state === trials[0]?.state;
+      samePath &&= t.path === trials[0]?.path;
+    }
+    summaries.set(trials, (s = { oneState: sameState ? 1 : 0, onePath: samePath ? 1 : 0, calls: trials.length === 0 ? 0 : calls / trials.length }));
+  }
+  return s;
+}
+
 /** Sample standard deviation (n - 1); 0 for fewer than two values. */
 export function sampleSd(xs: readonly number[]): number {
   if (xs.length < 2) return 0;
@@ -88,34 +106,50 @@ export const distinct = (xs: readonly string[]): number => new Set(xs).size;
 function byState(trials: readonly TrialFacts[]): { trials: number[]; pass: boolean }[] {
   const groups = new Map<string, { trials: number[]; pass: boolean }>();
   for (const [i, t] of [...trials].sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0)).entries()) {
-    const g = groups.get(t.state) ?? { trials: [], pass: t.pass };
+    // A group passed only when every trial of it did: a conduct failure can end in the goal state too.
+    const g = groups.get(t.state) ?? { trials: [], pass: true };
     g.trials.push(t.trial ?? i);
+    g.pass &&= t.pass;
     groups.set(t.state, g);
   }
   return [...groups.values()];
 }
 
+/**
+ * Past this many tasks the intervals and tests are the normal approximations the bootstrap and the
+ * sign-flip test converge to (Wilson for shares, the mean plus or minus 1.96 standard errors, a z test):
+ * at 25,000 tasks a cell, resampling them 2,000 times for every figure of every cell and pair cost more
+ * than the rest of a million-record aggregation together.
+ */
+export const LARGE = 200;
+
 function share(values: readonly number[], resamples: Resamples | undefined): Share {
   const value = mean(values);
+  if (values.length >= LARGE) {
+    const w = wilson(Math.min(1, Math.max(0, value)), values.length, 1.96);
+    return { value: round(value), ci95: [round(Math.min(value, w.low)), round(Math.max(value, w.high))] };
+  }
   if (!resamples || values.length === 0) return { value: round(value), ci95: [round(value), round(value)] };
   const ci = taskMeanInterval(values, resamples);
   return { value: round(value), ci95: [round(Math.max(0, ci.low)), round(Math.min(1, ci.high))] };
 }
 
-function spread(perTask: readonly (readonly number[])[], resamples: Resamples | undefined): Spread {
+function spread(perTask: readonly (readonly number[])[], resamples: Resamples | undefined, digits = 4): Spread {
   const all = perTask.flat();
   const m = mean(all);
   const sd = sampleSd(all);
   const taskMeans = perTask.map(mean);
-  const ci = resamples && taskMeans.length > 0 ? bootstrapMean(taskMeans, resamples) : { low: m, high: m };
+  const se = taskMeans.length >= LARGE ? sampleSd(taskMeans) / Math.sqrt(taskMeans.length) : 0;
+  const ci = taskMeans.length >= LARGE ? { low: mean(taskMeans) - 1.96 * se, high: mean(taskMeans) + 1.96 * se } : resamples && taskMeans.length > 0 ? bootstrapMean(taskMeans, resamples) : { low: m, high: m };
   const cvs = perTask.filter((xs) => mean(xs) > 0).map((xs) => sampleSd(xs) / mean(xs));
+  const r = (x: number) => round(x, digits);
   return {
-    mean: round(m),
-    ci95: [round(ci.low), round(ci.high)],
-    sd: round(sd),
+    mean: r(m),
+    ci95: [r(ci.low), r(ci.high)],
+    sd: r(sd),
     cv: m === 0 ? null : round(sd / m),
-    p95: round(quantile([...all].sort((a, b) => a - b), 0.95)),
-    withinTaskSd: round(mean(perTask.map(sampleSd))),
+    p95: r(quantile([...all].sort((a, b) => a - b), 0.95)),
+    withinTaskSd: r(mean(perTask.map(sampleSd))),
     withinTaskCv: cvs.length === 0 ? null : round(mean(cvs)),
   };
 }
@@ -138,10 +172,10 @@ export function cellStability(tasks: readonly { readonly scenario: string; reado
   const cost = used.every((t) => t.trials.every((x) => x.costUsd !== undefined)) ? of((x) => x.costUsd) : undefined;
   const calls = of((x) => x.calls);
   const least = used
-    .map((t, i) => ({ scenario: t.scenario, trials: t.trials.length, states: states[i] as number, paths: paths[i] as number, callsSd: round(sampleSd(calls[i] as number[])), byState: byState(t.trials) }))
-    .filter((t) => t.states > 1 || t.paths > 1)
+    .flatMap((t, i) => ((states[i] as number) > 1 || (paths[i] as number) > 1 ? [{ task: t, scenario: t.scenario, trials: t.trials.length, states: states[i] as number, paths: paths[i] as number, callsSd: round(sampleSd(calls[i] as number[])) }] : []))
     .sort((a, b) => b.states - a.states || b.paths - a.paths || b.callsSd - a.callsSd || (a.scenario < b.scenario ? -1 : 1))
-    .slice(0, 5);
+    .slice(0, 5)
+    .map(({ task, ...rest }) => ({ ...rest, byState: byState(task.trials) }));
   return {
     tasks: used.length,
     states: {
@@ -156,7 +190,8 @@ export function cellStability(tasks: readonly { readonly scenario: string; reado
       calls: spread(calls, resamples),
       turns: spread(of((x) => x.turns), resamples),
       ...(tokens ? { tokens: spread(tokens, resamples) } : {}),
-      ...(cost ? { costUsd: spread(cost, resamples) } : {}),
+      // Dollars to the millionth: an episode's cost is often a fraction of a cent.
+      ...(cost ? { costUsd: spread(cost, resamples, 7) } : {}),
       simulatedMs: spread(of((x) => x.simulatedMs), resamples),
     },
     leastConsistent: least,

@@ -268,8 +268,11 @@ const bump = <K extends string>(o: Partial<Record<K, number>>, k: K) => {
 /** Accumulates episode outcomes into per-agent, per-cell, per-task counts, one record at a time. */
 export class Tally {
   private readonly counts = new Map<string, Map<string, CellCounts>>();
+  /** Each agent's cells' tasks with their trials in order, made once after the last add (stability reads them per cell and per pair). */
+  private readonly trialsMade = new Map<string, ReturnType<Tally['makeTrials']>>();
 
   add(key: { agent: string; eps: number; lambda: number; scenario: string }, outcome: EpisodeOutcome, facts: EpisodeFacts = {}): void {
+    if (this.trialsMade.size > 0) this.trialsMade.clear();
     let byCell = this.counts.get(key.agent);
     if (!byCell) this.counts.set(key.agent, (byCell = new Map()));
     const cellKey = `${key.eps}|${key.lambda}`;
@@ -306,16 +309,15 @@ export class Tally {
     }
     // The trial's stability facts; a task with a trial written before records kept them has none.
     if (facts.stateKey !== undefined && facts.pathKey !== undefined && !t.unkeyed) {
-      (t.trials ??= []).push({
-        ...('trial' in key && typeof key.trial === 'number' ? { trial: key.trial } : {}),
-        pass: outcome === 'pass',
-        state: facts.stateKey,
-        path: facts.pathKey,
-        calls: facts.calls ?? 0,
-        turns: facts.turns ?? 0,
-        ...(facts.usage ? { tokens: facts.usage.promptTokens + facts.usage.completionTokens, ...(facts.usage.costUsd !== undefined ? { costUsd: facts.usage.costUsd } : {}) } : {}),
-        simulatedMs: facts.simulatedMs ?? 0,
-      });
+      // Filled one field at a time: at a million records, spreading would make several objects per trial.
+      const trial: { -readonly [K in keyof TrialFacts]: TrialFacts[K] } = { pass: outcome === 'pass', state: facts.stateKey, path: facts.pathKey, calls: facts.calls ?? 0, turns: facts.turns ?? 0, simulatedMs: facts.simulatedMs ?? 0 };
+      const number = (key as { trial?: unknown }).trial;
+      if (typeof number === 'number') trial.trial = number;
+      if (facts.usage) {
+        trial.tokens = facts.usage.promptTokens + facts.usage.completionTokens;
+        if (facts.usage.costUsd !== undefined) trial.costUsd = facts.usage.costUsd;
+      }
+      (t.trials ??= []).push(trial);
     } else {
       t.unkeyed = true;
       delete t.trials;
@@ -331,11 +333,22 @@ export class Tally {
 
   /** A cell's tasks with their trials' stability facts, tasks in id order (the resamples index them). */
   private tasksOf(cell: CellCounts): { scenario: string; trials: TrialFacts[] }[] {
-    return [...cell.byTask.entries()].filter(([, t]) => t.trials !== undefined).map(([scenario, t]) => ({ scenario, trials: t.trials as TrialFacts[] })).sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
+    // A cell with a trial written before records kept stability keys has no stability at all: a subset of its tasks would be a biased one.
+    if ([...cell.byTask.values()].some((t) => t.trials === undefined)) return [];
+    // Trials in trial order, tasks in id order: every sum over them is the same whatever order the log holds.
+    return [...cell.byTask.entries()]
+      .map(([scenario, t]) => ({ scenario, trials: [...(t.trials as TrialFacts[])].sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0)) }))
+      .sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0));
   }
 
   /** Every cell of an agent with its tasks' stability facts, for comparing agents (stability.ts). */
   trialsOf(agent: string): { eps: number; lambda: number; tasks: { scenario: string; trials: TrialFacts[] }[] }[] {
+    let made = this.trialsMade.get(agent);
+    if (!made) this.trialsMade.set(agent, (made = this.makeTrials(agent)));
+    return made;
+  }
+
+  private makeTrials(agent: string): { eps: number; lambda: number; tasks: { scenario: string; trials: TrialFacts[] }[] }[] {
     return [...(this.counts.get(agent)?.entries() ?? [])].map(([cellKey, cell]) => {
       const [eps, lambda] = cellKey.split('|').map(Number) as [number, number];
       return { eps, lambda, tasks: this.tasksOf(cell) };
@@ -352,7 +365,8 @@ export class Tally {
         // Keys sorted, so that the grid does not depend on the order episodes finished in.
         const perTask = [...cell.byTask.entries()].map(([scenario, t]) => ({ scenario, n: t.n, c: t.c, errors: t.errors, ...(t.n > t.c ? { failures: sortedKeys(t.failures) } : {}) }));
         const summary = summarizeCell(eps, lambda, perTask, bank?.for(perTask.length), { failures: sortedKeys(cell.failures), failuresByFault: sortedKeys(cell.byFault), failuresByFamily: sortedKeys(cell.byFamily) }, adaptiveFirst, bank ? (f) => bank.for(f) : undefined);
-        const stability = [...cell.byTask.values()].every((t) => t.trials !== undefined) ? cellStability(this.tasksOf(cell), bank ? (n) => bank.for(n) : undefined) : undefined;
+        const tasks = this.trialsOf(agent).find((c) => c.eps === eps && c.lambda === lambda)?.tasks ?? [];
+        const stability = tasks.length > 0 ? cellStability(tasks, bank ? (n) => bank.for(n) : undefined) : undefined;
         return {
           ...summary,
           ...(stability ? { stability } : {}),

@@ -190,7 +190,12 @@ interface LockOwner {
   readonly host: string;
   readonly startedAt: string;
   readonly command: string;
+  /** When the writer's process started (ms since the epoch): a restarted container reuses its pid and host, not this. */
+  readonly processStart?: number;
 }
+
+// clock: when this process started, to tell it from an earlier process with the same pid; no outcome depends on it.
+const processStart = Math.round(Date.now() - process.uptime() * 1000);
 
 const alive = (pid: number): boolean => {
   try {
@@ -208,7 +213,7 @@ const alive = (pid: number): boolean => {
  */
 export function lockRunDir(dir: string, command: string, warn: (line: string) => void): RunLock {
   const path = join(dir, '.lock');
-  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command }; // clock: who holds the lock since when, for people; no outcome depends on it
+  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command, processStart }; // clock: who holds the lock since when, for people; no outcome depends on it
   for (let attempt = 0; attempt < 2; attempt++) {
     let fd: number;
     try {
@@ -222,7 +227,10 @@ export function lockRunDir(dir: string, command: string, warn: (line: string) =>
         // A lock torn as it was written: its writer died at once; treat it as stale.
       }
       const sameHost = owner.host === undefined || owner.host === hostname();
-      if (sameHost && (typeof owner.pid !== 'number' || !alive(owner.pid))) {
+      // A pod restarted by its Job comes back with the same host name and, in a fresh container, the same
+      // pid: a lock of this pid written by a process that started at another time is an earlier one's.
+      const earlierSelf = sameHost && owner.pid === process.pid && typeof owner.processStart === 'number' && Math.abs(owner.processStart - processStart) > 1000;
+      if (sameHost && (typeof owner.pid !== 'number' || !alive(owner.pid) || earlierSelf)) {
         warn(`shakedown: ${dir} was locked by ${owner.pid === undefined ? 'a writer' : `pid ${owner.pid}`}${owner.startedAt ? ` since ${owner.startedAt}` : ''}, which is gone: taking the stale lock over
 `);
         rmSync(path, { force: true });

@@ -110,19 +110,21 @@ describe('CI engines', () => {
     const completions = job.spec.completions as number;
     // The manifest's paths are its env's: the test points them at its own folders, nothing else.
     const envFrom = (c: { env: { name: string; value: string }[] }) => Object.fromEntries(c.env.map((e) => [e.name, e.value]));
-    expect(Object.keys(envFrom(container)).sort()).toEqual(['CONFIG', 'RUNS']);
+    expect(Object.keys(envFrom(container)).sort()).toEqual(['CONFIG', 'RUNS', 'RUN_NAME']);
     const shards = await Promise.all(
       Array.from({ length: completions }, (_, index) => run(container.command[0], container.command[2], { ...envFrom(container), RUNS: runs, CONFIG: config, JOB_COMPLETION_INDEX: String(index), PATH: `${path}:${process.env.PATH}` }, work)),
     );
     for (const s of shards) expect(s.code, s.out).toBe(0);
-    expect(readdirSync(runs).sort()).toEqual(Array.from({ length: completions }, (_, i) => `shard-${i}`));
+    const name = envFrom(container).RUN_NAME as string;
+    expect(envFrom(mergeContainer).RUN_NAME).toBe(name);
+    expect(readdirSync(join(runs, name)).sort()).toEqual(Array.from({ length: completions }, (_, i) => `shard-${i}`));
     // A pod restarted after its shard finished resumes it: nothing runs twice.
     const again = await run(container.command[0], container.command[2], { ...envFrom(container), RUNS: runs, CONFIG: config, JOB_COMPLETION_INDEX: '1', PATH: `${path}:${process.env.PATH}` }, work);
     expect(again.code, again.out).toBe(0);
     const merged = await run(mergeContainer.command[0], mergeContainer.command[2], { ...envFrom(mergeContainer), RUNS: runs, RULES, PATH: `${path}:${process.env.PATH}` }, work);
     expect(merged.code, merged.out).toBe(0);
     expect(merged.out).toMatch(/^gate: GO/m);
-    expect(view(join(runs, 'merged'))).toEqual(whole);
+    expect(view(join(runs, name, 'merged'))).toEqual(whole);
   }, 240_000);
 
   it('--shard auto reads the index variables of each engine, and says what is missing', async () => {

@@ -38,31 +38,35 @@ describe('the release verdict', () => {
     expect(count(summary, /^## Release gate/m)).toBe(1);
     expect(summary.startsWith('<!-- shakedown:gate -->\n> **Release gate: GO** for `reference:retry`')).toBe(true);
 
-    // The comparator named: NO-GO, and it is now the latest verdict, at the top of both files.
+    // The comparator named: NO-GO, a verdict of its own (other agents), now the latest, at the top of both files.
     const named = await shakedown('gate', out, '--rule', 'pass^1 >= 0.5 where lambda <= 0', '--agent', throwing);
     expect(named.code).toBe(1);
     expect(named.stdout).toMatch(/^FAIL always-throws: 0 of 1 checks hold$/m);
     summary = readFileSync(join(out, 'report', 'summary.md'), 'utf8');
-    expect(count(summary, /^## Release gate/m)).toBe(1);
+    expect(count(summary, /^## Release gate/m)).toBe(2);
     expect(summary.startsWith('<!-- shakedown:gate -->\n> **Release gate: NO-GO** for `always-throws`')).toBe(true);
-    // Another set of rules keeps its own section beside it.
+    // Another set of rules keeps its own section beside them.
     expect((await shakedown('gate', out, '--rule', 'pass^2 >= 0.5 where lambda <= 0')).code).toBe(0);
     summary = readFileSync(join(out, 'report', 'summary.md'), 'utf8');
-    expect(count(summary, /^## Release gate/m)).toBe(2);
+    expect(count(summary, /^## Release gate/m)).toBe(3);
     expect(summary).toMatch(/^## Release gate: GO, for `reference:retry`\n\n- `pass\^2 >= 0.5 where lambda <= 0`/m);
     expect(summary).toMatch(/^## Release gate \(earlier\): NO-GO, for `always-throws`/m);
     const page = readFileSync(join(out, 'report', 'report.html'), 'utf8');
     expect(count(page, /<!--shakedown:gate-->/)).toBe(1);
     expect(page.indexOf('Release gate: GO')).toBeGreaterThan(page.indexOf('</h1>'));
     expect(page.indexOf('Release gate: GO')).toBeLessThan(page.indexOf('<h2>'));
-    expect(page).toContain('1 other gate verdict(s)');
+    expect(page).toContain('2 other gate verdict(s)');
 
     // A regenerated report keeps the verdicts (gate.json holds them).
     expect((await shakedown('report', out)).code).toBe(0);
     summary = readFileSync(join(out, 'report', 'summary.md'), 'utf8');
-    expect(count(summary, /^## Release gate/m)).toBe(2);
+    expect(count(summary, /^## Release gate/m)).toBe(3);
     expect(summary.startsWith('<!-- shakedown:gate -->\n> **Release gate: GO** for `reference:retry`')).toBe(true);
     expect(readFileSync(join(out, 'report', 'report.html'), 'utf8')).toMatch(/<div class="gate go"><p><strong>Release gate: GO<\/strong> for reference:retry/);
+
+    // A mark inside a rule's text is no mark: the regions stay whole.
+    expect((await shakedown('gate', out, '--rule', 'pass^1 >= 0.5 where lambda <= 0 ', '--rule', 'pass^1 >= 0 where eps <= 0')).code).toBe(0);
+    expect(count(readFileSync(join(out, 'report', 'summary.md'), 'utf8'), /^<!-- \/shakedown:gate -->$/m)).toBe(1);
 
     // A candidate that is not an agent of the sweep stops it before any episode, with the nearest.
     writeFileSync(config, JSON.stringify({ agents: ['reference:none', 'reference:retry'], candidates: ['reference:rety'], eps: [0], lambda: [0], trials: 2, scenarios: ['category:cancel'] }));

@@ -41,6 +41,12 @@ describe('one writer per run directory', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/was locked by pid \d+ since 2026-12-01T00:00:00.000Z, which is gone: taking the stale lock over/);
     expect(existsSync(join(held, '.lock'))).toBe(false);
+    // A pod restarted by its Job: the same host and pid, a process that started at another time.
+    const started = Date.now() - process.uptime() * 1000;
+    writeFileSync(join(held, '.lock'), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-12-01T00:00:00.000Z', command: 'the pod before', processStart: started - 3_600_000 }));
+    const restarted = await shakedown('sweep', '--out', held, '--resume', ...SWEEP);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stderr).toMatch(/taking the stale lock over/);
   }, 120_000);
 
   it('counts a key logged twice once (the last record) and names duplicated and unreadable lines', async () => {

@@ -24,9 +24,14 @@ describe('promises kept', () => {
     expect(judge(["I'll cancel order #W9000201 for you now.", 'Done.'], [write('cancel_order', 'W9000201', true, 1)])).toEqual([]);
   });
 
-  it('does not keep it with a write that took no effect, or on another record', () => {
-    expect(judge(["I will go ahead and cancel order #W9000201."], [write('cancel_order', 'W9000201', false)])[0]?.message).toMatch(/no call of cancel_order took effect on W9000201/);
+  it('keeps it with any call of the action on the record (its outcome is for the claim checks), not with a call on another record', () => {
+    expect(judge(["I will go ahead and cancel order #W9000201."], [write('cancel_order', 'W9000201', false)])).toEqual([]);
     expect(judge(["I'm going to cancel order #W9000201."], [write('cancel_order', 'W9000999', true)])).toHaveLength(1);
+  });
+
+  it('reads ids without their spaces and apostrophes of any kind', () => {
+    expect(judge(['I\u2019ll cancel order # W9000201 right away.'], [write('cancel_order', 'W9000201', true)])).toEqual([]);
+    expect(judge(['I\u2019ll cancel order #W9000201 right away.'])).toHaveLength(1);
   });
 
   it('reads no promise in a proposal, a condition, a question, a negation or a retry', () => {
@@ -43,6 +48,10 @@ describe('promises kept', () => {
     none("I'll be happy to help you return the lamp.");
     none('We will send the return instructions and label by e-mail.');
     none('Please share the new address and I will change it.');
+    // A verb of the action with no object of it: no promise of that write.
+    none("I'll add a note to your account.");
+    none("I'll return to your question about the refund.");
+    none("I'll change the size to M.");
   });
 
   it('reads a promise whose verb of doing governs the action ("I\'ll now process the exchange")', () => {
@@ -52,6 +61,8 @@ describe('promises kept', () => {
   it('lets the user call it off, and the agent take it back', () => {
     expect(judge(["I'll cancel order #W9000201 now.", 'All right.'], [], [{ text: 'No, leave it as it is.', act: 'decline' }])).toEqual([]);
     expect(judge(["I'll cancel order #W9000201 now.", "I couldn't cancel the order: it has already shipped."])).toEqual([]);
+    expect(judge(["I'll cancel order #W9000201 now.", 'The system rejected the cancellation.'])).toEqual([]);
+    expect(judge(["I'll cancel order #W9000201 now.", 'It can no longer be cancelled.'])).toEqual([]);
   });
 
   it('finds one finding per tool, at the first promise', () => {

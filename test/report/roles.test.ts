@@ -23,6 +23,11 @@ describe('release roles', () => {
     expect(roles).toEqual({ candidates: ['my-agent'], comparators: ['oracle', 'noop', 'reference:none', 'reference:robust', 'llm:gpt-4o'], baselineAgent: 'reference:robust', declared: true });
   });
 
+  it('never infers the baseline agent as a candidate', () => {
+    const two = releaseRoles(['v2', 'v1'], ['./v2.ts', './v1.ts'], { baselineAgent: './v1.ts' });
+    expect(two).toMatchObject({ candidates: ['v2'], comparators: ['v1'], baselineAgent: 'v1' });
+  });
+
   it('refuses a candidate or a baseline that is not an agent of the run, and a baseline that is a candidate', () => {
     expect(() => releaseRoles(ids, specs, { candidates: ['my-agnet'] })).toThrow(/no agent `my-agnet`. Did you mean `my-agent`\?/);
     expect(() => releaseRoles(ids, specs, { baselineAgent: 'referense:none' })).toThrow(/Failed to read `baselineAgent`/);

@@ -31,7 +31,7 @@ beforeAll(async () => {
       if (req.url === '/moved') return res.writeHead(307, { location: '/echo' }).end();
       if (req.url === '/found') return res.writeHead(302, { location: '/echo' }).end();
       if (req.url === '/elsewhere') return res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/echo` }).end();
-      if (req.url === '/busy') return res.writeHead(429).end('slow down');
+      if (req.url === '/busy') return res.writeHead(429, { 'retry-after': '2', 'x-ratelimit-remaining-requests': '0', 'x-request-id': 'r1' }).end('slow down');
       // '/hold': no answer until the test is over.
       held.push(res);
     });
@@ -53,21 +53,22 @@ describe('the model APIs’ HTTP client', () => {
     seen.length = 0;
     const first = await postJson(`${base}/echo`, { 'content-type': 'application/json', authorization: 'Bearer k' }, '{"a":"é"}', 5_000);
     const second = await postJson(`${base}/echo`, { 'content-type': 'application/json' }, '{"a":2}', 5_000);
-    expect(first).toEqual({ status: 200, text: '{"got":{"a":"é"}}' });
+    expect(first).toEqual({ status: 200, text: '{"got":{"a":"é"}}', headers: {} });
     expect(second.text).toBe('{"got":{"a":2}}');
     expect(seen[0]?.headers).toMatchObject({ 'content-type': 'application/json', authorization: 'Bearer k', 'content-length': String(Buffer.byteLength('{"a":"é"}')) });
     expect(seen[1]?.port).toBe(seen[0]?.port);
   });
 
   it('decodes a compressed answer and hands back a status it does not follow', async () => {
-    expect(await postJson(`${base}/gzip`, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"packed":"ü"}' });
-    expect(await postJson(`${base}/busy`, {}, '{}', 5_000)).toEqual({ status: 429, text: 'slow down' });
+    expect(await postJson(`${base}/gzip`, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"packed":"ü"}', headers: {} });
+    // The headers pacing reads come back, and only they.
+    expect(await postJson(`${base}/busy`, {}, '{}', 5_000)).toEqual({ status: 429, text: 'slow down', headers: { 'retry-after': '2', 'x-ratelimit-remaining-requests': '0' } });
     expect((await postJson(`${base}/found`, {}, '{}', 5_000)).status).toBe(302);
   });
 
   it('follows a redirect that keeps the method, with the body', async () => {
     seen.length = 0;
-    expect(await postJson(`${base}/moved`, {}, '{"again":true}', 5_000)).toEqual({ status: 200, text: '{"got":{"again":true}}' });
+    expect(await postJson(`${base}/moved`, {}, '{"again":true}', 5_000)).toEqual({ status: 200, text: '{"got":{"again":true}}', headers: {} });
     expect(seen.map((s) => [s.path, s.body])).toEqual([
       ['/moved', '{"again":true}'],
       ['/echo', '{"again":true}'],
@@ -102,9 +103,9 @@ describe('the model APIs’ HTTP client', () => {
     await once(raw, 'listening');
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
     try {
-      expect(await postJson(url, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"ok":true}' });
+      expect(await postJson(url, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"ok":true}', headers: {} });
       // The second goes out on the kept-alive socket, is reset there, and is sent again on a new one.
-      expect(await postJson(url, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"ok":true}' });
+      expect(await postJson(url, {}, '{}', 5_000)).toEqual({ status: 200, text: '{"ok":true}', headers: {} });
       expect(resets).toBe(1);
       expect(connections).toBe(2);
     } finally {

@@ -140,9 +140,17 @@ class Host {
     }
     // clock: a real heartbeat; an agent that answers it within its hang limit is never disturbed by it.
     const hangMs = Math.max(300, Math.min(limits.hangMs, (options.deadlineMs ?? 60_000) / 2));
+    const every = Math.min(HEARTBEAT_MS, hangMs / 3);
+    let lastTick = performance.now();
     const beat = setInterval(() => {
+      // A tick that comes late says this process's own event loop was held up (a loaded machine, a long
+      // synchronous step): the host's answers waited in the pipe meanwhile, so that time is not its silence.
+      const now = performance.now();
+      const late = now - lastTick - every;
+      lastTick = now;
+      if (late > every) this.lastPong += late;
       if (this.episodes.size === 0) {
-        this.lastPong = performance.now();
+        this.lastPong = now;
         return;
       }
       if (performance.now() - this.lastPong > hangMs) {
@@ -150,7 +158,7 @@ class Host {
         return;
       }
       this.send({ t: 'ping', n: ++this.pinged });
-    }, Math.min(HEARTBEAT_MS, hangMs / 3));
+    }, every);
     beat.unref();
     this.stops.push(() => clearInterval(beat));
   }

@@ -122,17 +122,20 @@ function proposalsIn(replies: readonly TurnMessage[], actionWords: (tool: string
   return out;
 }
 
-/**
- * A change the user declined, proposed again in a later reply, with no user message in between that
- * asks for it again (names its action without declining): `ignored-decline`. One finding per change.
- */
-export function judgeDeclines(input: {
+/** What a reading of the conversation against the world's writes takes: the turns, the write tools and their words, the world's ids. */
+export interface ConversationReading {
   readonly replies: readonly TurnMessage[];
   readonly users: readonly UserTurn[];
   readonly writeTools: readonly string[];
   readonly actionWords: (tool: string) => RegExp;
   readonly entityPattern: RegExp | undefined;
-}): Finding[] {
+}
+
+/**
+ * A change the user declined, proposed again in a later reply, with no user message in between that
+ * asks for it again (names its action without declining): `ignored-decline`. One finding per change.
+ */
+export function judgeDeclines(input: ConversationReading): Finding[] {
   const out: Finding[] = [];
   const proposals = proposalsIn(input.replies, input.actionWords, input.writeTools, input.entityPattern);
   const reported = new Set<string>();

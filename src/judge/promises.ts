@@ -12,8 +12,8 @@
  */
 import type { Finding } from '../ground/findings.js';
 import type { TurnMessage } from './claims.js';
-import { readAct, type UserTurn } from './conduct.js';
-import { GO_AHEAD, idReader } from './consent.js';
+import { readAct } from './conduct.js';
+import { GO_AHEAD, idReader, type ConversationReading } from './consent.js';
 import { once, sentencesOf, type WriteAttempt } from './text.js';
 
 /** A first-person commitment, and what may stand between it and the verb. */
@@ -99,14 +99,7 @@ export function promisesIn(replies: readonly TurnMessage[], writeTools: readonly
  * what the agent then said of its outcome is the claim checks' to judge. One finding per tool, at its
  * first unkept promise.
  */
-export function judgePromises(input: {
-  readonly replies: readonly TurnMessage[];
-  readonly users: readonly UserTurn[];
-  readonly attempts: readonly WriteAttempt[];
-  readonly writeTools: readonly string[];
-  readonly actionWords: (tool: string) => RegExp;
-  readonly entityPattern: RegExp | undefined;
-}): Finding[] {
+export function judgePromises(input: ConversationReading & { readonly attempts: readonly WriteAttempt[] }): Finding[] {
   const out: Finding[] = [];
   const reported = new Set<string>();
   for (const p of promisesIn(input.replies, input.writeTools, input.actionWords, input.entityPattern)) {

@@ -42,7 +42,11 @@ class EpisodeIds {
 
 /** Writes each batch of spans as one OTLP JSON line. */
 function fileExporter(path: string, serialize: (spans: ReadableSpan[]) => Uint8Array | undefined): SpanExporter {
-  writeFileSync(path, '');
+  try {
+    writeFileSync(path, '');
+  } catch (error) {
+    throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to write the traces to ${path}: ${(error as Error).message}. Give \`--otel\` a file in a folder that exists, or an OTLP/HTTP endpoint.`, { cause: error });
+  }
   return {
     export(spans, done) {
       try {

@@ -110,6 +110,15 @@ describe('OpenTelemetry export', () => {
     expect(() => otelDestination('grpc://localhost:4317')).toThrow(/OTLP\/HTTP/);
   });
 
+  it('says what to fix when the file cannot be written', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'shakedown-otel-nofolder-'));
+    const run = join(root, 'run');
+    expect((await shakedown('sweep', '--agent', 'reference:none', '--scenario', 'read-order-status', '--eps', '0', '--lambda', '0', '--trials', '2', '--out', run, '--quiet')).code).toBe(0);
+    const r = await shakedown('report', run, '--format', 'csv', '--otel', join(root, 'no-such-folder', 'traces.jsonl'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Failed to write the traces to .*no-such-folder\/traces\.jsonl: .*Give `--otel` a file in a folder that exists/);
+  }, 60_000);
+
   it('says so when nothing receives the traces', async () => {
     const root = mkdtempSync(join(tmpdir(), 'shakedown-otel-down-'));
     const dead = await receiver();

@@ -4,6 +4,7 @@ import { deriveSeed, makeRng, type Rng } from '../ground/seeds.js';
 import type { ToolSpec } from '../ground/world.js';
 import { unknownId, ShakedownError } from '../ground/errors.js';
 import { tolerantParse } from './tolerant.js';
+import { untilMs } from '../model/pace.js';
 import type { AgentContext } from './contract.js';
 
 /** Options of one tool call. */
@@ -65,12 +66,9 @@ export const isUncertain = (r: ToolResult): boolean => r.status === 0 || r.statu
  * on"); `now` only where the answer has none.
  */
 export function retryAfterMs(r: ToolResult, now: number): number | undefined {
-  const raw = r.headers.get('retry-after');
-  if (!raw) return undefined;
-  if (/^\d+$/.test(raw.trim())) return Number(raw) * 1000;
-  const at = Date.parse(raw);
   const sent = Date.parse(r.headers.get('date') ?? '');
-  return Number.isNaN(at) ? undefined : Math.max(0, at - (Number.isNaN(sent) ? now : sent));
+  // The model client's reading of a Retry-After (src/model/pace.ts), against the answer's own Date.
+  return untilMs(r.headers.get('retry-after') ?? undefined, Number.isNaN(sent) ? now : sent);
 }
 
 const strict = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();

@@ -254,6 +254,9 @@ function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['ca
  * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
  * or hangs gives outcome `error`).
  */
+/** An agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway. */
+const wallNow = (): number => Date.now(); // clock: HTTP dates for an agent on the wall clock
+
 /** Model calls kept per episode for its trace (a runaway agent's beyond this are counted in `usage` only). */
 const MAX_MODEL_CALLS = 1_000;
 
@@ -291,8 +294,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     realWaitScale: options.realWaitScale ?? 0,
     observer: callObserver(world, prepared.scenario.outputs, () => userTurn),
     ...(time.mode === 'real' ? { meter: baseClock } : {}),
-    // An agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway.
-    ...(time.mode === 'real' ? { httpNow: () => Date.now() /* clock: HTTP dates for an agent on the wall clock */ } : {}),
+    ...(time.mode === 'real' ? { httpNow: wallNow } : {}),
     maxCalls: options.toolBudget ?? DEFAULT_TOOL_BUDGET,
     onBudget: (calls) => controller.abort(new ToolBudgetError(calls)),
   });
@@ -352,7 +354,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
           // Each report is the running total: the calls since the last one, with their tokens, at this moment.
           const calls = next.calls - (usage?.calls ?? 0);
           if (calls > 0 && modelCalls.length < MAX_MODEL_CALLS) {
-            modelCalls.push({ atMs: clock.elapsed(), turn: Math.max(0, messages.filter((m) => m.role === 'user').length - 1), promptTokens: Math.max(0, next.promptTokens - (usage?.promptTokens ?? 0)), completionTokens: Math.max(0, next.completionTokens - (usage?.completionTokens ?? 0)) });
+            modelCalls.push({ atMs: clock.elapsed(), turn: userTurn, promptTokens: Math.max(0, next.promptTokens - (usage?.promptTokens ?? 0)), completionTokens: Math.max(0, next.completionTokens - (usage?.completionTokens ?? 0)) });
           }
           usage = next;
         },

@@ -194,8 +194,8 @@ interface LockOwner {
   readonly processStart?: number;
 }
 
-// clock: when this process started, to tell it from an earlier process with the same pid; no outcome depends on it.
-const processStart = Math.round(Date.now() - process.uptime() * 1000);
+/** When this process started, to tell it from an earlier process with the same pid; no outcome depends on it. */
+const processStart = Math.round(Date.now() - process.uptime() * 1000); // clock: this process's start, for its lock
 
 const alive = (pid: number): boolean => {
   try {

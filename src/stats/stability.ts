@@ -100,12 +100,12 @@ export function sampleSd(xs: readonly number[]): number {
   const m = mean(xs);
   return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
 }
-export const distinct = (xs: readonly string[]): number => new Set(xs).size;
+const distinct = (xs: readonly string[]): number => new Set(xs).size;
 
-/** The trials of a task grouped by the state they ended in (trials in order; groups in order of their first trial). */
+/** The trials of a task grouped by the state they ended in (trials in the order given, in trial order from the tally; groups in order of their first trial). */
 function byState(trials: readonly TrialFacts[]): { trials: number[]; pass: boolean }[] {
   const groups = new Map<string, { trials: number[]; pass: boolean }>();
-  for (const [i, t] of [...trials].sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0)).entries()) {
+  for (const [i, t] of trials.entries()) {
     // A group passed only when every trial of it did: a conduct failure can end in the goal state too.
     const g = groups.get(t.state) ?? { trials: [], pass: true };
     g.trials.push(t.trial ?? i);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { volatileFields } from './world.js';
+import { regex } from './regex.js';
 
 /** One difference between the final and the gold database. */
 export interface DiffEntry {
@@ -394,5 +395,5 @@ export function outputMatches(required: string, text: string): boolean {
   const needle = normalizeText(required).replace(/^#/, '');
   const hay = normalizeText(text);
   const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\w])#?${escaped}(?![\\w])`).test(hay);
+  return regex(`(?<![\\w])#?${escaped}(?![\\w])`).test(hay);
 }

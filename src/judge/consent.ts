@@ -7,6 +7,7 @@ import type { JudgingRules, WriteMeaning } from '../ground/judging.js';
 import type { TurnMessage } from './claims.js';
 import { readAct, type UserTurn } from './conduct.js';
 import { amountsIn, mentions, once, sentencesOf, type WriteAttempt } from './text.js';
+import { globalOf } from '../ground/regex.js';
 
 const cents = (x: number) => Math.round(x * 100);
 const names = (text: string, list: readonly string[] | undefined) => (list ?? []).filter((n) => n.trim().length > 0 && outputMatches(n, text));
@@ -50,7 +51,7 @@ function scopeOf(a: WriteAttempt, text: string, own: RegExp, others: readonly Re
 
 /** An id pattern as a function from a text to the ids it names, upper-cased without a leading `#`. */
 export const idReader = (pattern: RegExp | undefined) => (text: string): string[] =>
-  pattern ? [...text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))].map((m) => m[0].replace(/^#/, '').toUpperCase()) : [];
+  pattern ? [...text.matchAll(globalOf(pattern))].map((m) => m[0].replace(/^#/, '').toUpperCase()) : [];
 
 
 /**

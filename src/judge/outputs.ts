@@ -5,6 +5,7 @@ import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import type { TurnMessage } from './claims.js';
 import { amountsIn, sentencesOf, topicsOf } from './text.js';
+import { globalOf } from '../ground/regex.js';
 
 /** Every number and string of a database, to tell an output that is data (an amount, a status) from a phrase of the policy. */
 export interface DataValues {
@@ -78,7 +79,7 @@ export function judgeOutputs(input: {
   const findings: Finding[] = [];
   const ids = (s: string): Set<string> => {
     if (!input.entityPattern) return new Set();
-    const p = new RegExp(input.entityPattern.source, input.entityPattern.flags.includes('g') ? input.entityPattern.flags : `${input.entityPattern.flags}g`);
+    const p = globalOf(input.entityPattern);
     return new Set([...s.matchAll(p)].map((m) => m[0].replace(/^#/, '').toUpperCase()));
   };
   const otherAmounts = new Set(outputs.map(parseAmount).filter((a): a is number => a !== undefined).map((a) => Math.round(a * 100)));

@@ -1,6 +1,7 @@
 // Reading helpers the judge's parts share: sentences, names in text, and the write attempts of a trace.
 import { normalizeText, outputMatches } from '../ground/canonical.js';
 import type { TraceEntry } from '../ground/runtime.js';
+import { regex } from '../ground/regex.js';
 
 /** A message split into sentences (and lines), trimmed, without empty ones. */
 export function sentencesOf(text: string): string[] {
@@ -22,7 +23,7 @@ export function mentions(text: string, value: unknown): boolean {
   if (s.length === 0) return true;
   if (outputMatches(s, text)) return true;
   const n = Number(s);
-  if (Number.isInteger(n) && n >= 0 && n <= 10) return new RegExp(`\\b${SMALL[n]}\\b`, 'i').test(text);
+  if (Number.isInteger(n) && n >= 0 && n <= 10) return regex(`\\b${SMALL[n]}\\b`, 'i').test(text);
   return outputMatches(s.replace(/^#/, ''), text.replace(/#/g, ' '));
 }
 
@@ -69,8 +70,8 @@ const FORMS: Readonly<Record<string, string>> = { refunded: 'refund', refunds: '
 export const topicsOf = (sentence: string, topics: readonly string[]): Set<string> => {
   const s = normalizeText(sentence);
   const found = new Set<string>();
-  for (const [form, base] of Object.entries(FORMS)) if (new RegExp(`\\b${form}\\b`).test(s)) found.add(base);
-  for (const t of topics) if (new RegExp(`\\b${t.replace(/[-]/g, '[- ]?')}\\b`).test(s)) found.add(t);
+  for (const [form, base] of Object.entries(FORMS)) if (regex(`\\b${form}\\b`).test(s)) found.add(base);
+  for (const t of topics) if (regex(`\\b${t.replace(/[-]/g, '[- ]?')}\\b`).test(s)) found.add(t);
   return found;
 };
 
@@ -81,4 +82,4 @@ const AMOUNTS = /(?<![\w.])\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\
 export const amountsIn = (text: string): number[] => [...text.matchAll(AMOUNTS)].map((m) => Number((m[1] ?? '').replace(/,/g, '')));
 
 /** A pattern without the global and sticky flags, so that `test()` carries no `lastIndex` from one text to the next. */
-export const once = (re: RegExp): RegExp => (/[gy]/.test(re.flags) ? new RegExp(re.source, re.flags.replace(/[gy]/g, '')) : re);
+export const once = (re: RegExp): RegExp => (/[gy]/.test(re.flags) ? regex(re.source, re.flags.replace(/[gy]/g, '')) : re);

@@ -2,6 +2,7 @@
 // imperatives, lists, markdown, several asks at once, references back to listed items), and whether the
 // message is only a progress note. The world's user language says which ask names which slot.
 import type { UserLanguage } from '../ground/world.js';
+import { globalOf } from '../ground/regex.js';
 
 /** One thing the agent asks the user for. */
 export type Ask =
@@ -171,7 +172,7 @@ function named(text: string, lang: UserLanguage): Ask[] {
 export function readAgentMessage(text: string, lang: UserLanguage): Reading {
   const units = unitsOf(text);
   // The records a message lists, for "which one would you like?".
-  const pattern = new RegExp(lang.entityPattern.source, lang.entityPattern.flags.includes('g') ? lang.entityPattern.flags : `${lang.entityPattern.flags}g`);
+  const pattern = globalOf(lang.entityPattern);
   const listed = [...new Set(units.flatMap((u) => [...u.text.matchAll(pattern)].map((m) => m[0])))];
   const result: Ask[] = [];
   const mentioned: Ask[] = [];

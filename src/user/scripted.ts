@@ -5,6 +5,7 @@ import { pick, type Rng } from '../ground/seeds.js';
 import type { UserLanguage } from '../ground/world.js';
 import { readAgentMessage, type Reading } from './reading.js';
 import { renderTemplate, type Confusion, type UserMessage, type UserSimulator, type UserStep } from '../ground/simulator.js';
+import { globalOf } from '../ground/regex.js';
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {
@@ -250,7 +251,7 @@ export class ScriptedUser implements UserSimulator {
   }
 
   private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act?: 'accept' | 'decline' } {
-    const pattern = new RegExp(this.lang.entityPattern.source, this.lang.entityPattern.flags.includes('g') ? this.lang.entityPattern.flags : `${this.lang.entityPattern.flags}g`);
+    const pattern = globalOf(this.lang.entityPattern);
     const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
     const mentioned = [...agentText.matchAll(pattern)].map((m) => norm(m[0]));
     // An id is checked only against ids of its own kind (its leading letters): a proposal that names a

@@ -22,6 +22,13 @@ export interface OverlayDb {
    * the past (a stale read).
    */
   freeze(): Record<string, unknown>;
+  /**
+   * The database as it is at the end, for reading only: entries never copied are the initial ones, the
+   * others the episode's own, and nothing is copied or counted as touched. The judge reads the final
+   * state through it once no handler can run, where reading through the collections would copy every
+   * entry a check walks (every user, for the disclosure check).
+   */
+  settled(): Record<string, unknown>;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
@@ -32,7 +39,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function overlayDb(initial: Record<string, unknown>, collections: ReadonlySet<string>, clone: <T>(value: T) => T): OverlayDb {
   const db: Record<string, unknown> = {};
-  const proxies = new Map<string, { proxy: object; touched: Set<string>; freeze(): Record<string, unknown> }>();
+  const proxies = new Map<string, { proxy: object; touched: Set<string>; freeze(): Record<string, unknown>; settled(): Record<string, unknown> }>();
   for (const field of Object.keys(initial)) {
     const value = initial[field];
     if (collections.has(field) && isRecord(value)) {
@@ -58,6 +65,14 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
       }
       return out;
     },
+    settled() {
+      const out: Record<string, unknown> = {};
+      for (const field of Object.keys(db)) {
+        const c = proxies.get(field);
+        out[field] = c && db[field] === c.proxy ? c.settled() : db[field];
+      }
+      return out;
+    },
   };
 }
 
@@ -65,7 +80,7 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
  * A record whose entries are copied from `base` when first read. Key order follows a plain object's:
  * the base's keys, then keys added (or deleted and added again) in the order they were added.
  */
-function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): { proxy: object; touched: Set<string>; freeze(): Record<string, unknown> } {
+function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): { proxy: object; touched: Set<string>; freeze(): Record<string, unknown>; settled(): Record<string, unknown> } {
   const own = new Map<string, unknown>();
   const deleted = new Set<string>();
   /** Keys not in base's order any more: new, or deleted and set again. */
@@ -142,5 +157,10 @@ function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): {
     for (const key of keys()) out[key] = own.has(key) ? clone(own.get(key)) : base[key];
     return out;
   };
-  return { proxy, touched, freeze };
+  const settled = (): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys()) out[key] = own.has(key) ? own.get(key) : base[key];
+    return out;
+  };
+  return { proxy, touched, freeze, settled };
 }

@@ -174,6 +174,9 @@ export class WorldHarness {
     const goldCanonical = canonicalize(this.world.dbSchema, goldState);
     const initialCanonical = canonicalize(this.world.dbSchema, initialState);
     const data = scenario.outputs.length > 0 ? this.dataOf(goldCanonical, initialCanonical) : undefined;
+    // Shared by every episode's overlay, which copies an entry before a handler sees it, and read as it
+    // is by the judge: frozen, so that code changing it fails loudly rather than changing later episodes.
+    if (!this.world.clone && !this.world.live) deepFreeze(initial);
     return {
       scenario,
       initial,
@@ -439,10 +442,12 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   } catch (e) {
     error ??= { name: 'WorldError', message: `the state of the world could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }
+  // Read as it stands: through the overlay's collections, every entry a check walks would be copied.
+  const settled = episodeDb.overlay && finalDb === episodeDb.overlay.db ? episodeDb.overlay.settled() : finalDb;
   const judged = await judgeEpisode({
     world,
     prepared,
-    finalDb,
+    finalDb: settled,
     ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}),
     trace: session.trace,
     messages,

@@ -39,6 +39,7 @@ export { canonicalize, diffCanonical, outputMatches, parseAmount, normalizeText,
 export type { DiffEntry } from './ground/canonical.js';
 export { callTool } from './ground/tools.js';
 export { apiError, readInput } from './ground/handlers.js';
+export { findEntry } from './ground/overlay.js';
 export { crudTools, crudHandlers, crudDbSchema, crudGenerate, crudSetupSchema, crudApplySetup, crudId } from './ground/crud.js';
 export type { CrudSpec, CrudOperation, CrudCollection, CrudMeaning, JsonSchema } from './ground/crud.js';
 export { mcpWorld } from './worlds/mcp.js';

@@ -1,6 +1,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { apiError, readInput } from '../../src/ground/handlers.js';
 import type { WorldInstance } from '../../src/ground/world.js';
+import { findEntry } from '../../src/ground/overlay.js';
 import { cents, orderTotal, type Order, type RetailDb } from './schema.js';
 import { retailTools } from './tools.js';
 
@@ -66,7 +67,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       const input = await readInput(request, inputOf('find_user_by_email'), {});
       if (!input.ok) return input.response;
       const email = String(input.value.email).trim().toLowerCase();
-      const user = Object.values(w.db.users).find((u) => u.email === email);
+      const user = findEntry(w.db.users, (u) => u.email === email);
       return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', `No user with e-mail ${email}.`);
     }),
     http.get('*/api/users/by-name', async ({ request }) => {
@@ -74,9 +75,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       const input = await readInput(request, inputOf('find_user_by_name_zip'), {});
       if (!input.ok) return input.response;
       const { first, last, zip } = input.value as { first: string; last: string; zip: string };
-      const user = Object.values(w.db.users).find(
-        (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.address.zip === zip.trim(),
-      );
+      const user = findEntry(w.db.users, (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.address.zip === zip.trim());
       return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', 'No user with that name and zip code.');
     }),
     http.get('*/api/users/:userId/orders', ({ request, params }) => {

@@ -1,6 +1,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { apiError, readInput } from '../../src/ground/handlers.js';
 import type { WorldInstance } from '../../src/ground/world.js';
+import { findEntry } from '../../src/ground/overlay.js';
 import { amountPaid, bagAllowance, BAG_FEE, cents, COMPENSATION, fareTotal, MAX_BAGS_PER_PASSENGER, type Flight, type PaymentMethod, type Reservation, type Segment, type TravelDb, type User } from './schema.js';
 import { travelTools } from './tools.js';
 
@@ -64,7 +65,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       const input = await readInput(request, inputOf('find_user_by_email'), {});
       if (!input.ok) return input.response;
       const email = String(input.value.email).trim().toLowerCase();
-      const user = Object.values(w.db.users).find((u) => u.email === email);
+      const user = findEntry(w.db.users, (u) => u.email === email);
       return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', `No traveller with e-mail ${email}.`);
     }),
     http.get('*/api/users/by-name', async ({ request }) => {
@@ -72,7 +73,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       const input = await readInput(request, inputOf('find_user_by_name_dob'), {});
       if (!input.ok) return input.response;
       const { first, last, dob } = input.value as { first: string; last: string; dob: string };
-      const user = Object.values(w.db.users).find((u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.dob === dob);
+      const user = findEntry(w.db.users, (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.dob === dob);
       return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', 'No traveller with that name and date of birth.');
     }),
     http.get('*/api/users/:userId/reservations', ({ request, params }) => {

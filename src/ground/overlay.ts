@@ -31,6 +31,22 @@ export interface OverlayDb {
   settled(): Record<string, unknown>;
 }
 
+/** How `findEntry` asks a collection for the first entry that passes a test without copying the others. */
+const FIND = Symbol('shakedown.findEntry');
+
+/**
+ * The first entry of a collection (in key order) that passes `test`, as `Object.values(collection).find(test)`
+ * gives it. On an episode's database, where reading an entry copies it, only the entry found is read:
+ * the test sees the others as they are, and must not change them. A world's handlers use it for a lookup
+ * that scans a collection (a user by e-mail), so that a scan costs no copy of every entry.
+ */
+export function findEntry<T>(collection: Readonly<Record<string, T>>, test: (entry: T) => boolean): T | undefined {
+  const find = (collection as { [FIND]?: (test: (entry: unknown) => boolean) => string | undefined })[FIND];
+  if (typeof find !== 'function') return Object.values(collection).find(test);
+  const key = find(test as (entry: unknown) => boolean);
+  return key === undefined ? undefined : collection[key];
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /**
@@ -121,8 +137,10 @@ function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): {
     for (const k of appended) order[k] = true;
     return Object.keys(order);
   };
+  const find = (test: (entry: unknown) => boolean): string | undefined => keys().find((key) => test(own.has(key) ? own.get(key) : base[key]));
   const proxy = new Proxy({} as Record<string, unknown>, {
     get(_target, key) {
+      if (key === FIND) return find;
       if (typeof key === 'symbol') return Reflect.get(base, key);
       return has(key) ? read(key) : Reflect.get(Object.prototype, key);
     },

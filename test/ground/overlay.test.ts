@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { canonicalize, changedEntries, cloneJson, diffCanonical, diffSparse } from '../../src/ground/canonical.js';
-import { overlayDb } from '../../src/ground/overlay.js';
+import { findEntry, overlayDb } from '../../src/ground/overlay.js';
 import { volatile } from '../../src/ground/world.js';
 
 // A small world database: two collections (one with a volatile field and a list), a counter and a
@@ -30,6 +30,12 @@ type Op = (db: Db) => unknown;
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   key.map((k): Op => (db) => db.users[k]?.name),
   fc.constant<Op>((db) => Object.values(db.orders).find((o) => o.status === 'done')),
+  fc.constantFrom('pending', 'done').map((s): Op => (db) => {
+    // A lookup, then a write to what it found: the entry found is the database's own.
+    const o = findEntry(db.orders, (e) => e.status === s);
+    if (o) o.items.push({ id: 'found', qty: 0 });
+    return o;
+  }),
   fc.constant<Op>((db) => Object.keys(db.users).join()),
   key.map((k): Op => (db) => {
     const o = db.orders[k];
@@ -43,14 +49,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     if (u) u.seen = `${u.seen}!`; // volatile: no difference
   }),
   fc.tuple(key, user).map(([k, u]): Op => (db) => {
-    db.users[k] = u;
+    // A fresh value each time: the same op runs on the plain copy and on the overlay.
+    db.users[k] = cloneJson(u);
   }),
   key.map((k): Op => (db) => {
     delete db.orders[k];
   }),
   fc.tuple(key, order).map(([k, o]): Op => (db) => {
     delete db.orders[k];
-    db.orders[k] = o;
+    db.orders[k] = cloneJson(o);
   }),
   fc.constant<Op>((db) => {
     db.counter++;
@@ -80,9 +87,10 @@ describe('overlayDb', () => {
         expect(JSON.stringify(view)).toBe(JSON.stringify(plain));
         expect(Object.keys(view.orders)).toEqual(Object.keys(plain.orders));
         expect(cloneJson(view)).toEqual(plain);
+        expect(JSON.stringify(overlay.settled())).toBe(JSON.stringify(plain));
         expect(JSON.stringify(initial)).toBe(frozen);
       }),
-      { numRuns: 400 },
+      { numRuns: 400, endOnFailure: true },
     );
   });
 
@@ -98,6 +106,37 @@ describe('overlayDb', () => {
     expect(overlay.touched('counter')).toBeUndefined();
     overlay.db.orders = {};
     expect(overlay.touched('orders')).toBeUndefined();
+  });
+
+  it('finds an entry by a test reading the others where they are: only the entry found is copied', () => {
+    const initial = { users: { a: { name: 'A', tags: [], seen: '' }, b: { name: 'B', tags: [], seen: '' }, c: { name: 'B', tags: [], seen: '' } }, orders: {}, counter: 0, settings: { mode: 'on' } };
+    const overlay = overlayDb(initial, COLLECTIONS, cloneJson);
+    const users = overlay.db.users as Db['users'];
+    const seen: unknown[] = [];
+    const found = findEntry(users, (u) => (seen.push(u), u.name === 'B'));
+    // The first in key order, as Object.values(...).find gives it, tested on the initial entries themselves.
+    expect(seen).toEqual([initial.users.a, initial.users.b]);
+    expect(seen[0]).toBe(initial.users.a);
+    expect(found).toEqual(initial.users.b);
+    expect(found).not.toBe(initial.users.b);
+    expect(overlay.touched('users')).toEqual(new Set(['b']));
+    // A change the episode made is what the next lookup sees; a plain object is searched as it is.
+    (found as Db['users'][string]).name = 'C';
+    expect(findEntry(users, (u) => u.name === 'C')).toBe(found);
+    expect(findEntry(users, (u) => u.name === 'Z')).toBeUndefined();
+    expect(findEntry(initial.users, (u) => u.name === 'B')).toBe(initial.users.b);
+  });
+
+  it('gives the final state to read without copying: untouched entries are the initial ones, the rest the episode\'s', () => {
+    const initial = { users: { a: { name: 'A', tags: [], seen: '' }, b: { name: 'B', tags: [], seen: '' } }, orders: {}, counter: 0, settings: { mode: 'on' } };
+    const overlay = overlayDb(initial, COLLECTIONS, cloneJson);
+    const b = (overlay.db.users as Db['users']).b as Db['users'][string];
+    b.name = 'changed';
+    const settled = overlay.settled() as unknown as Db;
+    expect(settled.users.a).toBe(initial.users.a);
+    expect(settled.users.b).toBe(b);
+    expect(overlay.touched('users')).toEqual(new Set(['b']));
+    expect(settled.counter).toBe(0);
   });
 });
 
@@ -125,7 +164,7 @@ describe('diffSparse', () => {
           expect(diffSparse(schema, expected, overlay.db, candidates)).toEqual(diffCanonical(expected, canonicalize(schema, plain)));
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 400, endOnFailure: true },
     );
   });
 });

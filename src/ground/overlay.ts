@@ -47,6 +47,17 @@ export function findEntry<T>(collection: Readonly<Record<string, T>>, test: (ent
   return key === undefined ? undefined : collection[key];
 }
 
+/**
+ * A shallow copy of a base collection, made once: spreading a frozen object (the initial database is
+ * frozen) takes the engine's slow path, spreading its unfrozen copy the fast one.
+ */
+const shallow = new WeakMap<object, Record<string, unknown>>();
+function shallowOf(base: Record<string, unknown>): Record<string, unknown> {
+  let copy = shallow.get(base);
+  if (!copy) shallow.set(base, (copy = { ...base }));
+  return copy;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /**
@@ -129,6 +140,7 @@ function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): {
     touched.add(key);
   };
   const keys = (): string[] => {
+    if (deleted.size === 0 && appended.length === 0) return Object.keys(base);
     const out = Object.keys(base).filter((k) => !deleted.has(k) && !appended.includes(k));
     if (appended.length === 0) return out;
     // A plain object lists integer-like keys first, in numeric order: let one order the keys.
@@ -176,6 +188,12 @@ function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): {
     return out;
   };
   const settled = (): Record<string, unknown> => {
+    if (deleted.size === 0 && appended.length === 0) {
+      // The base's keys in its order, with the entries the episode holds in place of the initial ones.
+      const out = { ...shallowOf(base) };
+      for (const [key, value] of own) out[key] = value;
+      return out;
+    }
     const out: Record<string, unknown> = {};
     for (const key of keys()) out[key] = own.has(key) ? own.get(key) : base[key];
     return out;

@@ -115,22 +115,51 @@ interface Mention {
   readonly pointer?: true;
 }
 
+/** A world's fact rules as a list, the same list each time, so that what is built from it is built once. */
+const factLists = new WeakMap<Readonly<Record<string, FactRules>>, readonly (readonly [string, FactRules])[]>();
+function collectionsOf(facts: Readonly<Record<string, FactRules>>): readonly (readonly [string, FactRules])[] {
+  let list = factLists.get(facts);
+  if (!list) factLists.set(facts, (list = Object.entries(facts)));
+  return list;
+}
+
+/** The patterns `mentionsIn` reads a world's collections by, built once per world's rules. */
+interface MentionPatterns {
+  readonly nouns: readonly RegExp[];
+  readonly others: RegExp;
+  readonly pointers: RegExp;
+}
+const mentionPatterns = new WeakMap<readonly (readonly [string, FactRules])[], MentionPatterns>();
+function patternsOf(facts: readonly (readonly [string, FactRules])[]): MentionPatterns {
+  let p = mentionPatterns.get(facts);
+  if (!p) {
+    const declared = new Set(facts.flatMap(([, f]) => f.nouns.map((n) => n.toLowerCase())));
+    const others = OTHER_SUBJECTS.filter((n) => !declared.has(n));
+    p = {
+      nouns: facts.map(([, f]) => regex(`\\b(?:${f.nouns.map(escape).join('|')})s?\\b`, 'gi')),
+      others: regex(`\\b(?:${others.join('|')})s?\\b`, 'gi'),
+      pointers: regex(POINTERS.source, 'gi'),
+    };
+    mentionPatterns.set(facts, p);
+  }
+  return p;
+}
+
 function mentionsIn(sentence: string, facts: readonly (readonly [string, FactRules])[]): Mention[] {
   const out: Mention[] = [];
-  for (const [name, f] of facts) {
+  const patterns = patternsOf(facts);
+  for (const [i, [name, f]] of facts.entries()) {
     const ids = idsIn(sentence, f);
     for (const id of ids) out.push({ collection: name, index: id.index, key: id.key });
-    const nouns = regex(`\\b(?:${f.nouns.map(escape).join('|')})s?\\b`, 'gi');
+    const nouns = patterns.nouns[i] as RegExp;
     for (const m of sentence.matchAll(nouns)) {
       // "reservation R961601", "order number #W1": the noun is the id's.
       const end = (m.index ?? 0) + m[0].length;
       if (!ids.some((id) => id.index >= end && id.index - end <= 12)) out.push({ collection: name, index: m.index ?? 0 });
     }
   }
-  const declared = new Set(facts.flatMap(([, f]) => f.nouns.map((n) => n.toLowerCase())));
-  const others = OTHER_SUBJECTS.filter((n) => !declared.has(n));
-  for (const m of sentence.matchAll(regex(`\\b(?:${others.join('|')})s?\\b`, 'gi'))) out.push({ collection: '', index: m.index ?? 0 });
-  for (const m of sentence.matchAll(regex(POINTERS.source, 'gi'))) out.push({ collection: '', index: m.index ?? 0, pointer: true });
+  for (const m of sentence.matchAll(patterns.others)) out.push({ collection: '', index: m.index ?? 0 });
+  for (const m of sentence.matchAll(patterns.pointers)) out.push({ collection: '', index: m.index ?? 0, pointer: true });
   return out.sort((a, b) => a.index - b.index);
 }
 
@@ -145,7 +174,7 @@ function mentionsIn(sentence: string, facts: readonly (readonly [string, FactRul
  */
 export function statementsIn(replies: readonly TurnMessage[], users: readonly UserTurn[], facts: Readonly<Record<string, FactRules>>, topics: readonly string[] = DEFAULT_AMOUNT_TOPICS): Statement[] {
   const out: Statement[] = [];
-  const collections = Object.entries(facts);
+  const collections = collectionsOf(facts);
   const focus = new Map<string, string>();
   let lastCollection: string | undefined;
   const remember = (text: string) => {
@@ -277,6 +306,17 @@ interface Told {
 
 const toldOf = (text: string): Told => ({ text, normal: normalizeText(text), dates: datesIn(text) });
 
+/** Personal values as `tells` compares them, normalised once: the same people's values come in every episode. */
+const normalizedValues = new Map<string, string>();
+function normalizedValue(value: string): string {
+  let n = normalizedValues.get(value);
+  if (n === undefined) {
+    if (normalizedValues.size >= 65_536) normalizedValues.clear();
+    normalizedValues.set(value, (n = normalizeText(value)));
+  }
+  return n;
+}
+
 /** Whether a text tells a personal value, as its kind is written; `normal` is the value's `normalizeText`. */
 function tells(t: Told, v: PersonalValue, normal: string): boolean {
   if (v.kind === 'date') return t.dates.includes(v.value);
@@ -298,7 +338,7 @@ export function judgeDisclosure(input: {
 }): Finding[] {
   const out: Finding[] = [];
   const told = new Set<string>();
-  const normals = input.personal.map((v) => normalizeText(v.value));
+  const normals = input.personal.map((v) => normalizedValue(v.value));
   for (const reply of input.replies) {
     const said = toldOf(reply.text);
     let who: Set<string> | undefined;

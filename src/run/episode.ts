@@ -442,12 +442,10 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   } catch (e) {
     error ??= { name: 'WorldError', message: `the state of the world could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }
-  // Read as it stands: through the overlay's collections, every entry a check walks would be copied.
-  const settled = episodeDb.overlay && finalDb === episodeDb.overlay.db ? episodeDb.overlay.settled() : finalDb;
   const judged = await judgeEpisode({
     world,
     prepared,
-    finalDb: settled,
+    finalDb,
     ...(episodeDb.overlay ? { overlay: episodeDb.overlay } : {}),
     trace: session.trace,
     messages,

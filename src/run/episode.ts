@@ -260,6 +260,9 @@ function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['ca
 /** An agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway. */
 const wallNow = (): number => Date.now(); // clock: HTTP dates for an agent on the wall clock
 
+/** The reason an episode's signal gives once it is over: one error, frozen, rather than a stack captured per episode. */
+const EPISODE_OVER = Object.freeze(new DeadlineError('episode over'));
+
 /** Model calls kept per episode for its trace (a runaway agent's beyond this are counted in `usage` only). */
 const MAX_MODEL_CALLS = 1_000;
 
@@ -411,7 +414,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     error = { name: safeString(err.name, 'Error'), message: safeString(err.message, '(no message)') };
   } finally {
     clearTimeout(timer);
-    if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
+    if (!controller.signal.aborted) controller.abort(EPISODE_OVER);
     if (mcpClient) await mcpClient.then((c) => c.close()).catch(() => undefined);
     session.close();
     if (agent?.close) {

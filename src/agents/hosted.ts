@@ -93,6 +93,9 @@ class Host {
   private readonly stops: (() => void)[] = [];
   private readonly stderr: () => string;
   private onHello?: (m: Extract<HostMessage, { t: 'hello' }>) => void;
+  /** The worlds this host was sent, by their tools (one frozen list per world harness) and policy. */
+  private readonly worlds = new WeakMap<readonly unknown[], Map<string, number>>();
+  private worldCount = 0;
   private onLoadFailed?: (e: Error) => void;
 
   constructor(
@@ -188,9 +191,20 @@ class Host {
     return agentFailure('AgentCrash', `the agent's process exited (${signal ? `signal ${signal}` : `code ${code}`})${tail ? `; its stderr ended with: ${tail.slice(-600)}` : ''}`);
   }
 
+  /**
+   * Messages are written together at the end of the current turn of the event loop's microtasks: each
+   * write to the pipe is a system call and wakes the host, and an episode's end sends two at once (its
+   * abort and its close).
+   */
   private send(message: RunnerMessage): void {
     if (!this.alive) return;
-    (this.child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify(message)}\n`);
+    if (this.outbox.push(`${JSON.stringify(message)}\n`) === 1) queueMicrotask(() => this.flush());
+  }
+  private outbox: string[] = [];
+  private flush(): void {
+    const lines = this.outbox.join('');
+    this.outbox = [];
+    if (this.alive) (this.child.stdio[3] as NodeJS.WritableStream).write(lines);
   }
 
   /** The host is gone: every open episode learns why, charged when it was alone. */
@@ -306,6 +320,18 @@ class Host {
     this.send({ t: 'abort', h, error: toWire(error) });
   }
 
+  /** The number of an episode's world in this host: its policy and tools are sent the first time. */
+  private worldOf(ctx: Pick<AgentContext, 'policy' | 'tools'>): number {
+    let byPolicy = this.worlds.get(ctx.tools);
+    if (!byPolicy) this.worlds.set(ctx.tools, (byPolicy = new Map()));
+    let k = byPolicy.get(ctx.policy);
+    if (k === undefined) {
+      byPolicy.set(ctx.policy, (k = ++this.worldCount));
+      this.send({ t: 'world', k, policy: ctx.policy, tools: ctx.tools });
+    }
+    return k;
+  }
+
   /** Sends a message for an episode and waits for one of the answers named. */
   private exchange(h: number, ep: OpenEpisode, message: RunnerMessage, expect: HostMessage['t'][]): Promise<HostMessage> {
     if (this.death) return Promise.reject(ep.breach ?? this.death);
@@ -325,7 +351,7 @@ class Host {
     this.hold(true);
     ep.onAbort = () => this.send({ t: 'abort', h, error: toWire(ctx.signal.reason) });
     ctx.signal.addEventListener('abort', ep.onAbort, { once: true });
-    const created = await this.exchange(h, ep, { t: 'create', h, ctx: { episodeId: ctx.episodeId, world: ctx.world, policy: ctx.policy, tools: ctx.tools, baseUrl: ctx.baseUrl, seed: ctx.seed, now: ctx.clock.now(), ...(msPerModelCall > 0 ? { msPerModelCall } : {}) } }, ['created', 'create-failed']);
+    const created = await this.exchange(h, ep, { t: 'create', h, ctx: { episodeId: ctx.episodeId, world: ctx.world, k: this.worldOf(ctx), baseUrl: ctx.baseUrl, seed: ctx.seed, now: ctx.clock.now(), ...(msPerModelCall > 0 ? { msPerModelCall } : {}) } }, ['created', 'create-failed']);
     if (created.t === 'create-failed') {
       this.forget(h, ep);
       throw fromWire(created.error);

@@ -1,4 +1,5 @@
 import { stabilityFields } from '../ground/stability.js';
+import { deepFreeze } from '../ground/freeze.js';
 import { providerWaits, type ProviderWaitHooks } from '../ground/provider-waits.js';
 import { takeSavings } from '../model/cache.js';
 import { DEFAULT_TOOL_BUDGET, episodeIdOf, episodeSeeds, type CacheSavings, type EpisodeKey, type EpisodeMessage, type EpisodeOutcome, type EpisodeRecord, type PreparedScenario } from '../ground/record.js';
@@ -224,14 +225,6 @@ export class WorldHarness {
     const own = dataValues(gold, initial);
     return { numbers: new Set([...this.baseValues.numbers, ...own.numbers]), strings: [...own.strings] };
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /** The agent-time rule of an episode: the run's, or under `auto` the agent's own (simulated unless it says). */

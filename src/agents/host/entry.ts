@@ -12,6 +12,7 @@ import type { Agent, AgentContext, AgentFactory } from '../contract.js';
 import type { ToolSpec, ToolSpecJson } from '../../ground/world.js';
 import { loadModuleAgent } from '../module.js';
 import { asError } from '../../ground/episode-errors.js';
+import { deepFreeze } from '../../ground/freeze.js';
 import { fromWire, lineReader, toWire as wire, type RunnerMessage, type WireContext } from './protocol.js';
 
 /** What the agent threw, as the episode runner would read it in process. */
@@ -101,8 +102,13 @@ function toolSpecsOf(tools: readonly ToolSpecJson[]): ToolSpec[] {
   return specs;
 }
 
+/** The worlds the runner sent, by number: policy and tools frozen, shared by their episodes as in the sweep's process. */
+const worlds = new Map<number, { readonly policy: string; readonly tools: ToolSpecJson[] }>();
+
 function contextOf(h: number, w: WireContext, ep: Episode): AgentContext {
-  const tools = w.tools as ToolSpecJson[];
+  const world = worlds.get(w.k);
+  if (!world) throw new Error(`the runner named world ${w.k} before sending it`);
+  const { tools } = world;
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
@@ -120,7 +126,7 @@ function contextOf(h: number, w: WireContext, ep: Episode): AgentContext {
   const ctx: AgentContext = {
     episodeId: w.episodeId,
     world: w.world,
-    policy: w.policy,
+    policy: world.policy,
     tools,
     get toolSpecs() {
       return toolSpecsOf(tools);
@@ -195,6 +201,8 @@ function onMessage(line: string): void {
     return;
   }
   switch (m.t) {
+    case 'world':
+      return void worlds.set(m.k, { policy: m.policy, tools: deepFreeze(m.tools as ToolSpecJson[]) });
     case 'create':
       return void create(m.h, m.ctx);
     case 'reply':

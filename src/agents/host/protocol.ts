@@ -31,12 +31,14 @@ export const hostMessage = z.discriminatedUnion('t', [
 ]);
 export type HostMessage = z.infer<typeof hostMessage>;
 
-/** The episode context the host rebuilds an agent's context from (its functions are calls over the pipe). */
+/**
+ * The episode context the host rebuilds an agent's context from (its functions are calls over the pipe).
+ * The world's policy and tools are those of the `world` message numbered `k`, sent once per host.
+ */
 export interface WireContext {
   readonly episodeId: string;
   readonly world: string;
-  readonly policy: string;
-  readonly tools: readonly unknown[];
+  readonly k: number;
   readonly baseUrl: string;
   readonly seed: string;
   readonly now: number;
@@ -46,6 +48,8 @@ export interface WireContext {
 
 /** What the runner says to the host. */
 export type RunnerMessage =
+  /** A world's policy and tools, numbered for the episodes that follow: several kilobytes not sent with each. */
+  | { readonly t: 'world'; readonly k: number; readonly policy: string; readonly tools: readonly unknown[] }
   | { readonly t: 'create'; readonly h: number; readonly ctx: WireContext }
   | { readonly t: 'reply'; readonly h: number; readonly message: string; readonly now: number }
   | { readonly t: 'close'; readonly h: number }

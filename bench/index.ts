@@ -53,7 +53,7 @@ import { isolationFigures } from './isolation.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/shakedown.js');
 const work = mkdtempSync(join(tmpdir(), 'shakedown-bench-'));
-const SECTIONS = ['startup', 'micro', 'e2e', 'timeouts', 'io', 'pacing', 'aggregate', 'scaling', 'memory'] as const;
+const SECTIONS = ['startup', 'micro', 'episode', 'e2e', 'release', 'timeouts', 'io', 'pacing', 'aggregate', 'scaling', 'memory'] as const;
 type Section = (typeof SECTIONS)[number];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => a !== 'all' && !SECTIONS.includes(a as Section));
@@ -310,6 +310,34 @@ async function micro(): Promise<void> {
   console.log(`  one episode of the order desk (rate limits, λ = 0.6): module ${fmt(moduleMs, 1)} ms; over MCP in-process ${fmt(inProcessMcpMs, 1)} ms; command over MCP stdio ${fmt(stdioMs, 1)} ms (${fmt(stdioMs / moduleMs, 0)}x); command over MCP Streamable HTTP ${fmt(httpMs, 1)} ms (${fmt(httpMs / moduleMs, 0)}x): a command pays its process start per episode`);
 }
 
+/**
+ * The task measured beside other harnesses (docs/performance.md, "Beside other harnesses"): a scripted
+ * agent that identifies the user, reads the order and cancels it (bench/cancel-agent.mjs: 3 tool calls,
+ * 2 turns, no model), 1,000 episodes a round, in this process and in its own sandboxed host, alternating.
+ */
+async function episode(): Promise<void> {
+  console.log('\n## episode: identify, read, cancel (3 tool calls, 2 turns, no model); CPU of this process and the agent\'s host per episode, median of 3 alternating rounds of 1,000');
+  const [r] = await isolationFigures([{ path: join(root, 'bench/cancel-agent.mjs'), trials: 1000, concurrency: 8, scenarios: ['cancel-pending-mistake'], eps: [0], lambda: [0], warmTrials: 500 }], 3);
+  if (!r) throw new Error('the episode bench measured nothing');
+  const ratio = r.hosted.cpuMs / r.here.cpuMs;
+  console.log(`  in this process ${fmt(r.here.cpuMs)} ms of CPU an episode (${fmt(r.here.perSecond, 0)}/s); contained in its own process ${fmt(r.hosted.cpuMs)} ms (${fmt(r.hosted.perSecond, 0)}/s)`);
+  target('an episode of this task costs at most 1.0 ms of CPU, the agent contained', `${fmt(r.hosted.cpuMs)} ms`, r.hosted.cpuMs <= 1.0);
+  target('a contained module agent costs at most 1.1x the CPU per episode of the same agent in process', `${fmt(ratio)}x (${fmt(r.hosted.cpuMs)} against ${fmt(r.here.cpuMs)} ms)`, ratio <= 1.1);
+}
+
+/**
+ * The release set: every task of the retail world (`--tasks all`: 520 in 40 families) on the default
+ * grid, 131,040 episodes at 4 trials. One trial of it is run (32,760 episodes, every task and cell) and
+ * its time taken four times: trials cost alike.
+ */
+async function release(): Promise<void> {
+  console.log(`\n## release: the release set (--tasks all, the default grid), one trial of it run, projected to four (${availableParallelism()} cores)`);
+  const one = await sweep('release-1', ['--tasks', 'all', '--trials', '1']);
+  const projected = one.seconds * 4;
+  console.log(`  one trial: ${one.episodes} episodes in ${fmt(one.seconds, 1)} s (${one.rate}/s); four trials, ${one.episodes * 4} episodes, projected ${fmt(projected / 60, 1)} min`);
+  target('the release set (131,040 episodes) in at most 3 minutes on 2 cores', `${fmt(projected / 60, 1)} min projected`, projected <= 180);
+}
+
 async function e2e(): Promise<void> {
   console.log(`\n## e2e: the default sweep (${availableParallelism()} cores)`);
   const one = await sweep('e2e-1', ['--workers', '1']);
@@ -522,7 +550,7 @@ async function memory(): Promise<void> {
   target('peak RSS after 200,000 episodes within 1.2x of peak RSS after 20,000', `${fmt(ratio)}x`, ratio <= 1.2);
 }
 
-const run: Record<Section, () => Promise<void>> = { startup, micro, e2e, timeouts, io, pacing, aggregate, scaling, memory };
+const run: Record<Section, () => Promise<void>> = { startup, micro, episode, e2e, release, timeouts, io, pacing, aggregate, scaling, memory };
 try {
   for (const s of SECTIONS) if (chosen.has(s)) await run[s]();
   console.log(`\n## targets\n${verdicts.map((v) => `  ${v}`).join('\n')}`);

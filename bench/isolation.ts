@@ -41,8 +41,22 @@ function childrenCpuMs(): number {
   return (ticks * 1000) / 100;
 }
 
-async function measure(factory: AgentFactory, trials: number, concurrency: number): Promise<{ episodes: number; perSecond: number; cpuMs: number }> {
-  const config = resolveConfig({ agents: ['oracle'], scenarios: ['category:read', 'category:cancel'], eps: [0, 0.5], lambda: [0, 0.3], trials, concurrency });
+/** The episodes an agent is measured on: its trials of these scenarios over this grid. */
+export interface IsolationModule {
+  readonly path: string;
+  readonly trials: number;
+  readonly concurrency: number;
+  /** @default the read and cancel categories, ε 0 and 0.5, λ 0 and 0.3 */
+  readonly scenarios?: readonly string[];
+  readonly eps?: readonly number[];
+  readonly lambda?: readonly number[];
+  /** Trials of a warm-up run on each path before the rounds. @default 1 */
+  readonly warmTrials?: number;
+}
+
+async function measure(factory: AgentFactory, m: IsolationModule, trials: number): Promise<{ episodes: number; perSecond: number; cpuMs: number }> {
+  const { concurrency } = m;
+  const config = resolveConfig({ agents: ['oracle'], scenarios: [...(m.scenarios ?? ['category:read', 'category:cancel'])], eps: [...(m.eps ?? [0, 0.5])], lambda: [...(m.lambda ?? [0, 0.3])], trials, concurrency });
   const world = getWorld('retail');
   const plan = { ...episodeOptions(config, world), world, scenarios: tasksOf(config, world), agents: [factory], eps: config.eps, lambda: config.lambda, trials, concurrency };
   const cpu = process.cpuUsage();
@@ -56,7 +70,7 @@ async function measure(factory: AgentFactory, trials: number, concurrency: numbe
 }
 
 /** Each agent module in this process and hosted, `rounds` alternating pairs; the medians. */
-export async function isolationFigures(modules: readonly { path: string; trials: number; concurrency: number }[], rounds = 3): Promise<IsolationRow[]> {
+export async function isolationFigures(modules: readonly IsolationModule[], rounds = 3): Promise<IsolationRow[]> {
   const rows: IsolationRow[] = [];
   for (const m of modules) {
     const here = await loadModuleAgent(m.path);
@@ -64,11 +78,12 @@ export async function isolationFigures(modules: readonly { path: string; trials:
     try {
       const a: Awaited<ReturnType<typeof measure>>[] = [];
       const b: Awaited<ReturnType<typeof measure>>[] = [];
-      await measure(here, 1, m.concurrency); // warm both paths
-      await measure(hosted, 1, m.concurrency);
+      // Warm both paths: the scenarios' preparation, the host's start and the first episodes' compiling.
+      await measure(here, m, m.warmTrials ?? 1);
+      await measure(hosted, m, m.warmTrials ?? 1);
       for (let i = 0; i < rounds; i++) {
-        a.push(await measure(here, m.trials, m.concurrency));
-        b.push(await measure(hosted, m.trials, m.concurrency));
+        a.push(await measure(here, m, m.trials));
+        b.push(await measure(hosted, m, m.trials));
       }
       const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
       rows.push({

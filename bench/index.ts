@@ -2,7 +2,7 @@
  * Shakedown's benchmarks: tinybench micro-benchmarks of the hot paths, end-to-end sweeps, and the
  * performance targets of docs/performance.md, each measured here and printed with its verdict.
  *
- *   npm run bench                    startup, micro, e2e, timeouts, io, aggregate, scaling (about 10 minutes)
+ *   npm run bench                    startup, micro, episode, e2e, release, timeouts, io, pacing, aggregate, scaling (about 20 minutes)
  *   npm run bench -- micro io        only the named sections
  *   npm run bench -- memory          peak RSS after 20,000 and 200,000 episodes (about 15 minutes)
  *

@@ -93,10 +93,12 @@ class Host {
   private readonly stops: (() => void)[] = [];
   private readonly stderr: () => string;
   private onHello?: (m: Extract<HostMessage, { t: 'hello' }>) => void;
+  private onLoadFailed?: (e: Error) => void;
   /** The worlds this host was sent, by their tools (one frozen list per world harness) and policy. */
   private readonly worlds = new WeakMap<readonly unknown[], Map<string, number>>();
   private worldCount = 0;
-  private onLoadFailed?: (e: Error) => void;
+  /** Messages of this turn, written together (see `send`). */
+  private outbox: string[] = [];
 
   constructor(
     spec: string,
@@ -200,7 +202,7 @@ class Host {
     if (!this.alive) return;
     if (this.outbox.push(`${JSON.stringify(message)}\n`) === 1) queueMicrotask(() => this.flush());
   }
-  private outbox: string[] = [];
+
   private flush(): void {
     const lines = this.outbox.join('');
     this.outbox = [];

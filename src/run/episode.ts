@@ -148,7 +148,8 @@ export class WorldHarness {
   private async computeGold(scenario: Scenario): Promise<PreparedScenario> {
     const initial = this.clone(this.baseDb());
     try {
-      this.world.applySetup(initial, scenario.setup);
+      // A copy: a world may keep the setup's records as they are, and the initial database is frozen below.
+      this.world.applySetup(initial, structuredClone(scenario.setup));
     } catch (error) {
       throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: its setup does not fit the base database: ${(error as Error).message}. Fix the scenario's setup.`, { cause: error });
     }
@@ -252,9 +253,6 @@ function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['ca
  */
 /** An agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway. */
 const wallNow = (): number => Date.now(); // clock: HTTP dates for an agent on the wall clock
-
-/** The reason an episode's signal gives once it is over: one error, frozen, rather than a stack captured per episode. */
-const EPISODE_OVER = Object.freeze(new DeadlineError('episode over'));
 
 /** Model calls kept per episode for its trace (a runaway agent's beyond this are counted in `usage` only). */
 const MAX_MODEL_CALLS = 1_000;
@@ -407,7 +405,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     error = { name: safeString(err.name, 'Error'), message: safeString(err.message, '(no message)') };
   } finally {
     clearTimeout(timer);
-    if (!controller.signal.aborted) controller.abort(EPISODE_OVER);
+    if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
     if (mcpClient) await mcpClient.then((c) => c.close()).catch(() => undefined);
     session.close();
     if (agent?.close) {

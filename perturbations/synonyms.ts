@@ -10,6 +10,20 @@ const params = z
   })
   .strict();
 
+const NO_LEXICON: Readonly<Record<string, readonly string[]>> = {};
+
+/** A lexicon's pattern and alternatives, built once per lexicon rather than per message (the pattern is used with `replace` only). */
+const lexicons = new WeakMap<object, { re: RegExp | undefined; byKey: Map<string, readonly string[]> }>();
+function lexiconOf(lexicon: Readonly<Record<string, readonly string[]>>): { re: RegExp | undefined; byKey: Map<string, readonly string[]> } {
+  let found = lexicons.get(lexicon);
+  if (!found) {
+    const keys = Object.keys(lexicon);
+    found = { re: phraseRegex(keys), byKey: new Map(keys.map((k) => [k.toLowerCase(), lexicon[k] ?? []])) };
+    lexicons.set(lexicon, found);
+  }
+  return found;
+}
+
 /** Words and phrases replaced by alternatives that mean the same in this world (the world's lexicon). */
 export const synonyms: PerturbationFamily<typeof params> = {
   id: 'synonyms',
@@ -18,11 +32,8 @@ export const synonyms: PerturbationFamily<typeof params> = {
   onset: 0,
   params,
   apply(segments, { level, rng, language }, p) {
-    const lexicon = language.perturbation?.lexicon ?? {};
-    const keys = Object.keys(lexicon);
-    const re = phraseRegex(keys);
+    const { re, byKey } = lexiconOf(language.perturbation?.lexicon ?? NO_LEXICON);
     if (level === 0 || !re) return [...segments];
-    const byKey = new Map(keys.map((k) => [k.toLowerCase(), lexicon[k] ?? []]));
     return mapUnprotected(segments, (text) =>
       text.replace(re, (found) => {
         const alternatives = byKey.get(found.toLowerCase().replace(/\s+/g, ' ')) ?? [];

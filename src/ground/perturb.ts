@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ShakedownError, unknownId } from './errors.js';
 import { deriveSeed, makeRng, type Rng } from './seeds.js';
+import { regex } from './regex.js';
 import type { EntityFormat, UserLanguage } from './world.js';
 
 /**
@@ -140,13 +141,15 @@ export function perturb(
     const rng = makeRng(deriveSeed(seed, family.id, messageIndex));
     const next = family.apply(current, { eps, level, rng, about, language }, params);
     if (joinSegments(next) === joinSegments(current)) continue;
-    if (meaningProblem(current, next, language, family.defers ? about.deferrable : [], currentMentions)) {
+    const checked = meaningChecked(current, next, language, family.defers ? about.deferrable : [], currentMentions);
+    if (checked.problem !== undefined) {
       rejected.push(family.id);
       continue;
     }
     applied.push(family.id);
     current = next;
-    currentMentions = mentions(standingText(current), language);
+    // The mentions of the text just accepted, as the check counted them.
+    currentMentions = checked.mentions;
   }
   return { segments: current, applied, rejected };
 }
@@ -157,11 +160,14 @@ export function perturb(
  * asked and may hold back), and no entity or competing term appears more often than before.
  */
 export function checkMeaning(before: readonly Segment[], after: readonly Segment[], language: UserLanguage, deferrable: readonly string[] = []): string | undefined {
-  return meaningProblem(before, after, language, deferrable, mentions(standingText(before), language));
+  return meaningChecked(before, after, language, deferrable, mentions(standingText(before), language)).problem;
 }
 
-/** `checkMeaning` with the mentions of `before` already counted (perturb() carries them from step to step). */
-function meaningProblem(before: readonly Segment[], after: readonly Segment[], language: UserLanguage, deferrable: readonly string[], beforeMentions: ReadonlyMap<string, number>): string | undefined {
+/**
+ * `checkMeaning` with the mentions of `before` already counted (perturb() carries them from step to
+ * step). With no problem, the mentions of `after` it counted, which the next step starts from.
+ */
+function meaningChecked(before: readonly Segment[], after: readonly Segment[], language: UserLanguage, deferrable: readonly string[], beforeMentions: ReadonlyMap<string, number>): { problem: string } | { problem?: undefined; mentions: Map<string, number> } {
   const text = standingText(after);
   const formats = language.perturbation?.entityFormats ?? {};
   for (const s of before) {
@@ -170,12 +176,13 @@ function meaningProblem(before: readonly Segment[], after: readonly Segment[], l
     const format = formats[s.slot ?? ''] ?? 'verbatim';
     if (recoverable(format, value, text)) continue;
     if (s.slot && deferrable.includes(s.slot)) continue;
-    return `entity \`${s.slot ?? '?'}\` (${value}) is no longer recoverable`;
+    return { problem: `entity \`${s.slot ?? '?'}\` (${value}) is no longer recoverable` };
   }
-  for (const [name, n] of mentions(text, language)) {
-    if (n > (beforeMentions.get(name) ?? 0)) return `a competing ${name === ID || name === EMAIL ? name : `mention of "${name}"`} appeared`;
+  const found = mentions(text, language);
+  for (const [name, n] of found) {
+    if (n > (beforeMentions.get(name) ?? 0)) return { problem: `a competing ${name === ID || name === EMAIL ? name : `mention of "${name}"`} appeared` };
   }
-  return undefined;
+  return { mentions: found };
 }
 
 const ID = 'id';
@@ -227,14 +234,14 @@ export function recoverable(format: EntityFormat, value: string, text: string): 
       const core = value.replace(/[^A-Za-z0-9]/g, '');
       if (!core) return text.includes(value);
       const pattern = [...core].map(escapeRegExp).join('[\\s#-]?');
-      return new RegExp(`(?<![A-Za-z0-9])${pattern}(?![A-Za-z0-9])`, 'i').test(text);
+      return regex(`(?<![A-Za-z0-9])${pattern}(?![A-Za-z0-9])`, 'i').test(text);
     }
     case 'email':
     case 'name':
-      return new RegExp(`(?<![\\w.+-])${escapeRegExp(value)}(?![\\w-])`, 'i').test(text);
+      return regex(`(?<![\\w.+-])${escapeRegExp(value)}(?![\\w-])`, 'i').test(text);
     case 'text': {
       const words = value.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
-      return new RegExp(`(?<![\\w])${words}(?![\\w])`, 'i').test(text);
+      return regex(`(?<![\\w])${words}(?![\\w])`, 'i').test(text);
     }
     case 'amount': {
       const want = parseAmount(value);
@@ -246,7 +253,7 @@ export function recoverable(format: EntityFormat, value: string, text: string): 
     }
     case 'digits':
     case 'verbatim':
-      return new RegExp(`(?<![\\w])${escapeRegExp(value)}(?![\\w])`).test(text) || (format === 'verbatim' && text.includes(value));
+      return regex(`(?<![\\w])${escapeRegExp(value)}(?![\\w])`).test(text) || (format === 'verbatim' && text.includes(value));
   }
 }
 

@@ -311,7 +311,7 @@ async function micro(): Promise<void> {
 }
 
 /**
- * The task measured beside other harnesses (docs/performance.md, "Beside other harnesses"): a scripted
+ * The task measured beside other harnesses (docs/performance.md, "The fifth round: one episode"): a scripted
  * agent that identifies the user, reads the order and cancels it (bench/cancel-agent.mjs: 3 tool calls,
  * 2 turns, no model), 1,000 episodes a round, in this process and in its own sandboxed host, alternating.
  */

@@ -247,16 +247,16 @@ function cachedPart(episodeId: string): { cached?: NonNullable<EpisodeRecord['ca
   return agent || user ? { cached: { ...(agent ? { agent } : {}), ...(user ? { user } : {}) } } : {};
 }
 
-/**
- * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
- * or hangs gives outcome `error`).
- */
 /** An agent on real time reads HTTP dates against its own wall clock; none of its outcomes is deterministic anyway. */
 const wallNow = (): number => Date.now(); // clock: HTTP dates for an agent on the wall clock
 
 /** Model calls kept per episode for its trace (a runaway agent's beyond this are counted in `usage` only). */
 const MAX_MODEL_CALLS = 1_000;
 
+/**
+ * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
+ * or hangs gives outcome `error`).
+ */
 export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
   const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
   const world = harness.world;

@@ -66,7 +66,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function overlayDb(initial: Record<string, unknown>, collections: ReadonlySet<string>, clone: <T>(value: T) => T): OverlayDb {
   const db: Record<string, unknown> = {};
-  const proxies = new Map<string, { proxy: object; touched: Set<string>; freeze(): Record<string, unknown>; settled(): Record<string, unknown> }>();
+  const proxies = new Map<string, Collection>();
   for (const field of Object.keys(initial)) {
     const value = initial[field];
     if (collections.has(field) && isRecord(value)) {
@@ -77,6 +77,15 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
       db[field] = clone(value);
     }
   }
+  /** The database now as a plain object, the episode's own values passed through `copy`. */
+  const snapshot = (copy: <T>(value: T) => T): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const field of Object.keys(db)) {
+      const c = proxies.get(field);
+      out[field] = c && db[field] === c.proxy ? c.snapshot(copy) : copy(db[field]);
+    }
+    return out;
+  };
   return {
     db,
     touched(field) {
@@ -84,22 +93,8 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
       // A handler that replaced a whole collection left nothing to track.
       return c && db[field] === c.proxy ? c.touched : undefined;
     },
-    freeze() {
-      const out: Record<string, unknown> = {};
-      for (const field of Object.keys(db)) {
-        const c = proxies.get(field);
-        out[field] = c && db[field] === c.proxy ? c.freeze() : clone(db[field]);
-      }
-      return out;
-    },
-    settled() {
-      const out: Record<string, unknown> = {};
-      for (const field of Object.keys(db)) {
-        const c = proxies.get(field);
-        out[field] = c && db[field] === c.proxy ? c.settled() : db[field];
-      }
-      return out;
-    },
+    freeze: () => snapshot(clone),
+    settled: () => snapshot((value) => value),
   };
 }
 
@@ -107,7 +102,15 @@ export function overlayDb(initial: Record<string, unknown>, collections: Readonl
  * A record whose entries are copied from `base` when first read. Key order follows a plain object's:
  * the base's keys, then keys added (or deleted and added again) in the order they were added.
  */
-function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): { proxy: object; touched: Set<string>; freeze(): Record<string, unknown>; settled(): Record<string, unknown> } {
+/** One collection of an overlay: its proxy, the keys it may have changed, and its entries now. */
+interface Collection {
+  readonly proxy: object;
+  readonly touched: Set<string>;
+  /** The entries now as a plain object: those never copied are the base's, the episode's own go through `copy`. */
+  snapshot(copy: <T>(value: T) => T): Record<string, unknown>;
+}
+
+function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): Collection {
   const own = new Map<string, unknown>();
   const deleted = new Set<string>();
   /** Keys not in base's order any more: new, or deleted and set again. */
@@ -182,21 +185,16 @@ function collection(base: Record<string, unknown>, clone: <T>(value: T) => T): {
       return { get: () => read(key), set: (value: unknown) => write(key, value), enumerable: true, configurable: true };
     },
   });
-  const freeze = (): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const key of keys()) out[key] = own.has(key) ? clone(own.get(key)) : base[key];
-    return out;
-  };
-  const settled = (): Record<string, unknown> => {
+  const snapshot = (copy: <T>(value: T) => T): Record<string, unknown> => {
     if (deleted.size === 0 && appended.length === 0) {
       // The base's keys in its order, with the entries the episode holds in place of the initial ones.
       const out = { ...shallowOf(base) };
-      for (const [key, value] of own) out[key] = value;
+      for (const [key, value] of own) out[key] = copy(value);
       return out;
     }
     const out: Record<string, unknown> = {};
-    for (const key of keys()) out[key] = own.has(key) ? own.get(key) : base[key];
+    for (const key of keys()) out[key] = own.has(key) ? copy(own.get(key)) : base[key];
     return out;
   };
-  return { proxy, touched, freeze, settled };
+  return { proxy, touched, snapshot };
 }

@@ -15,6 +15,7 @@ import type { TurnMessage } from './claims.js';
 import { readAct } from './conduct.js';
 import { GO_AHEAD, idReader, type ConversationReading } from './consent.js';
 import { once, sentencesOf, type WriteAttempt } from './text.js';
+import { regex } from '../ground/regex.js';
 
 /** A first-person commitment, and what may stand between it and the verb. */
 const COMMIT = /\b(?:i'?ll|i will|i'm going to|i am going to|i shall|we'?ll|we will|we're going to|we are going to)\s+((?:\S+\s+){0,5})/gi;
@@ -42,7 +43,7 @@ export interface StatedPromise {
 function objectWords(tool: string): RegExp {
   const nouns = tool.split(/[_\s-]+/).slice(1).filter((w) => w.length > 2);
   const forms = nouns.flatMap((n) => [n, n.endsWith('s') ? n.slice(0, -1) : `${n}s`]);
-  return new RegExp(`\\b(?:${[...forms, 'it', 'them', 'this', 'that', 'these', 'those', 'bags?', 'booking'].join('|')})\\b`, 'i');
+  return regex(`\\b(?:${[...forms, 'it', 'them', 'this', 'that', 'these', 'those', 'bags?', 'booking'].join('|')})\\b`, 'i');
 }
 
 /** Apostrophes as one character, so that "I’ll" and "couldn’t" read as "I'll" and "couldn't". */
@@ -78,8 +79,9 @@ export function promisesIn(replies: readonly TurnMessage[], writeTools: readonly
         const sentenceIds = ids(sentence);
         for (const tool of writeTools) {
           const words = once(actionWords(tool));
-          const byNoun = !words.test(verb) && object !== '' && words.test(object);
-          if (!words.test(verb) && !byNoun) continue;
+          const byVerb = words.test(verb);
+          const byNoun = !byVerb && object !== '' && words.test(object);
+          if (!byVerb && !byNoun) continue;
           // "I'll return to ...", "I'll move on to ...": the verb with a preposition, not the action.
           if (!byNoun && /^(?:to|on|back|over|up|through|with)\b/i.test(rest[0] ?? '')) continue;
           // The action's noun after a verb of doing is its object ("process the exchange"); a verb of the action needs one.

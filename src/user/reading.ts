@@ -46,7 +46,13 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
   // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
-  /\bplease (?:try to )?(?:remember|recall|look up|find)\b/i,
+  /\bplease (?:try to )?(?:remember|recall|look up|find|double-?check|re-?check)\b/i,
+  // "Reply YES to proceed!"
+  /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,25}["'\u201c]?yes\b/i,
+  // "Just share them with me", "send it over".
+  /\b(?:just |simply )?(?:share|send|provide|give) (?:them|it|those|these)(?: (?:with|to) (?:me|us)| over)\b/i,
+  // A question in its word order, whatever ends it ("To confirm, would you like to change it to these flights:").
+  /^(?:[^,.?!]{0,30},\s*)?(?:would|do|does|did|shall|should|can|could|may|will|is|are) (?:you|i|we|that|this|everything)\b/i,
   /\bby (?:getting|having|asking for) your\b/i,
 ];
 
@@ -68,8 +74,39 @@ const GO_AHEAD = /\b(?:proceed|go ahead|shall i|should i|would you like me to|do
 /** "Confirm the cancellation", "confirm this exchange": a change to confirm, not a detail. */
 const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:\w+ )?(?:cancell?ation|exchange|return|modification|change|update|booking|refund|transfer|upgrade|swap|replacement)\b/i;
 
+/**
+ * Go-aheads in any world's words, beside the world's own `confirmAsked`: "is that correct?", "does this
+ * look right?", "reply yes to proceed", "would you like to try again?", "would you like me to send it?".
+ */
+const GO_AHEAD_ASKED: readonly RegExp[] = [
+  /\bis (?:that|this|everything|all (?:of )?(?:that|this)|the above) (?:correct|right|ok(?:ay)?|accurate|fine|good)\b/i,
+  /\b(?:does|do) (?:that|this|these|everything|the above) (?:sound|look|seem) (?:good|right|correct|ok(?:ay)?|fine|accurate)\b/i,
+  /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,25}["'“]?yes\b/i,
+  /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to (?:try|retry|go ahead|proceed|continue|cancel|book|change|modify|return|exchange|add|remove|upgrade|downgrade|update|transfer|send|issue|apply|switch|submit|process)\b/i,
+];
+
+/** "What changes would you like to make?", "which card do you want to use?": asks what, not whether. */
+const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would|do|did|should|will) you\b|\b(?:what|which|how) you(?:['’]d| would| want| wish)\b/i;
+
+/** A go-ahead for the agent's own next step ("would you like me to send the certificate to your user id?"): the details it names are told, not asked. */
+const MY_STEP = /\b(?:would you like me to|do you want me to|want me to|shall i|should i)\b/i;
+const ASKS_DETAIL = /\b(?:you|please) (?:\w+ )?(?:provide|share|tell|give|send|spell|enter|type)\b|\bwhat(?:'s| is| are| was)\b|\bwhich\b/i;
+
 /** An ask to pick among what the message lists. */
 const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\b|\bwhich (?:\w+ )?(?:would|do) you (?:like|want|mean|prefer)\b/i;
+
+/**
+ * A question that asks the user to pick among alternatives, records or not: "which gift card would you
+ * like to use?", "would you like to cancel it or modify it?", "would either of those work for you?",
+ * "please let me know which you prefer". A relative "which" after a comma ("the order, which was
+ * delivered") picks nothing.
+ */
+const ALTERNATIVES: readonly RegExp[] = [
+  /(?<![,;]\s)\bwhich\b(?!\s+(?:is|was|are|were|has|had|will|would be|means|includes?|contains?|shows?)\b)/i,
+  /\b(?:either|one|any|each) of (?:these|those|them|the (?:above|following|options|alternatives|two|three)|the \w+ (?:options|alternatives))\b/i,
+  /\b(?:would you (?:like|prefer|rather)|do you (?:want|prefer|wish)|shall i|should i|should we|would it be better|prefer)\b[^?]*?\bor\b(?!\s+not\b)/i,
+  /\b(?:your (?:preference|choice)|(?:which|what) (?:would you|do you) prefer|how would you like to proceed|how you(?:'d| would) like to proceed)\b/i,
+];
 
 /** Words that point back at details named elsewhere in the message. */
 const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above)\b/i;
@@ -84,7 +121,9 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
   const unwrapped = /^\s*[{[]/.test(text) ? text.replace(/\\n/g, '\n').replace(/\\"/g, '"') : text;
+  // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
   return unwrapped
+    .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/\r\n?/g, '\n')
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
@@ -119,7 +158,7 @@ function unitsOf(text: string): Unit[] {
  * number"), advice for later ("please try again later"), a closing pleasantry ("let me know if you have
  * any other questions").
  */
-const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further) (?:questions?|help|concerns?)\b|\bif (?:you (?:need|have|want) (?:anything|any|more|further|other|questions?|help|assistance)|there(?:'s| is) anything)\b|\bfeel free to\b|\bhow else (?:i|we) (?:can|may) (?:help|assist)\b/i;
+const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further|additional) (?:questions?|help|concerns?|assistance|details|information|changes)\b|\bfurther (?:assistance|help)\b|\bif (?:you (?:need|have|want) (?:anything|any|more|further|other|questions?|help|assistance)|there(?:'s| is) anything)\b|\bfeel free to\b|\bhow else (?:i|we) (?:can|may) (?:help|assist)\b/i;
 
 /**
  * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
@@ -189,6 +228,11 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
       continue;
     }
     if (anyMatch(lang.anythingElse, u.text) && names.length === 0) continue;
+    if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text)) {
+      result.push({ kind: 'confirm', text: u.text });
+      mentioned.push(...names);
+      continue;
+    }
     if (names.length > 0) {
       result.push(...names);
       continue;
@@ -201,21 +245,32 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
       result.push({ kind: 'choose', options: listed, text: u.text });
       continue;
     }
+    // A pick among alternatives that are not all records ("which gift card?", "cancel it or modify
+    // it?"): a choice, and a go-ahead as well when it also asks for one ("shall I proceed with the
+    // cancellation, or would you rather wait?").
+    const choice = anyMatch(ALTERNATIVES, u.text);
+    // Its options are records only when the message lists more than one; one record named beside
+    // "cancel it or modify it?" is what both alternatives act on.
+    if (choice) result.push({ kind: 'choose', options: listed.length > 1 ? listed : [], text: u.text });
     // "To proceed, I'll need ..." sets the stage; only what follows it may ask for a go-ahead. "Could
     // you confirm the number of passengers" asks for a detail, not a go-ahead.
     const staged = u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, '');
     // "Confirm the cancellation" is a go-ahead all the same: what it would confirm is the change.
     const detailToConfirm = /\bconfirm (?:the|your|which|what|how|whether) /i.test(staged) && !GO_AHEAD.test(staged) && !CHANGE_TO_CONFIRM.test(staged);
-    if (!detailToConfirm && anyMatch(lang.confirmAsked, staged)) result.push({ kind: 'confirm', text: u.text });
+    // The general go-ahead words do not make a pick between alternatives ("would you like to use the
+    // card, or the certificate?") or a question of what ("which card would you like to use?") a go-ahead.
+    const whQuestion = WH_QUESTION.test(staged);
+    const generalGoAhead = !choice && !whQuestion && anyMatch(GO_AHEAD_ASKED, staged);
+    if (!detailToConfirm && !(whQuestion && choice) && (anyMatch(lang.confirmAsked, staged) || generalGoAhead)) result.push({ kind: 'confirm', text: u.text });
+    else if (choice) continue;
     else if (anyMatch(lang.helpAsked, u.text)) result.push({ kind: 'help', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
     mentioned.push(...names);
   }
-  // A confirmation asked in the same message as a detail waits for the detail: the user gives it first.
-  // An ask it cannot place beside asks it can ("once you share these, I can continue") adds nothing.
-  const hasDetail = result.some((a) => a.kind === 'slot' || a.kind === 'identity');
+  // An ask it cannot place beside asks it can ("once you share these, I can continue") adds nothing. A
+  // go-ahead asked beside a detail is kept: the user gives the detail first (ScriptedUser.respond).
   const placed = result.some((a) => a.kind !== 'unplaced');
-  const deduped = dedupe(result.filter((a) => !(hasDetail && a.kind === 'confirm') && !(placed && a.kind === 'unplaced')));
+  const deduped = dedupe(result.filter((a) => !(placed && a.kind === 'unplaced')));
   const progress = deduped.length === 0 && units.some((u) => anyMatch(PROGRESS, u.text));
   return { asks: deduped, progress, units: units.map((u) => u.text) };
 }

@@ -5,7 +5,7 @@ import { pick, type Rng } from '../ground/seeds.js';
 import type { UserLanguage } from '../ground/world.js';
 import { readAgentMessage, type Reading } from './reading.js';
 import { renderTemplate, type Confusion, type UserMessage, type UserSimulator, type UserStep } from '../ground/simulator.js';
-import { globalOf } from '../ground/regex.js';
+import { globalOf, regex } from '../ground/regex.js';
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {
@@ -38,7 +38,13 @@ const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
-const PROPOSING = /\b(?:i'?ll|i will|i can|i could|i'?d|i would|i am going to|i'm going to|we'?ll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+const PROPOSING = /\b(?:i'll|i will|i can|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+
+/** An id written with underscores or digits ("gift_card_7245904", "credit card ending in 9375"). */
+const ID_LIKE = /\b[a-z]+_[a-z_]*\d{3,}\b|\bending (?:in|with) \d{3,}\b/i;
+
+/** Text with case, spaces and punctuation away, for finding a held value in a message. */
+const compact = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => (i === 0 ? p : [{ text: ' ' }, ...p]));
 
@@ -144,34 +150,51 @@ export class ScriptedUser implements UserSimulator {
 
     if (asks.some((a) => a.kind === 'identity')) parts.push(this.identitySegments(asks.filter((a) => a.kind === 'identity').map((a) => a.text)));
     const unheld: string[] = [];
+    const given = new Set<string>();
     for (const a of asks) {
       if (a.kind !== 'slot') continue;
+      given.add(a.slot);
       // A detail the user holds is given; one the policy has a default for, left to it; any other the
       // user does not hold is answered below, as a person who does not know it would.
       if (request.slots[a.slot] !== undefined) parts.push(this.slotSegments(a.slot, request));
       else if (this.lang.slots[a.slot]?.optional) parts.push([{ text: pick(this.rng, ['Whatever is usual is fine.', 'The usual way is fine.']), part: `slot:${a.slot}` }]);
       else unheld.push(a.slot);
     }
+    let restate = false;
     for (const a of asks) {
       if (a.kind !== 'choose') continue;
       // "Which one would you like?" over listed records: the detail of the request that is one of them,
-      // or of their kind.
+      // or of their kind; over other alternatives ("which gift card?"), a detail of the request the
+      // message names. None: alternatives that are records or ids the user cannot pick from are a detail
+      // it does not have; alternatives that are actions ("cancel it or modify it?") are answered by
+      // saying what it wants.
       const norm = (v: string) => v.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
       const kind = (v: string) => norm(v).replace(/\d.*$/, '');
       const options = a.options.map(norm);
       const held = Object.entries(request.slots);
-      const slot = held.find(([, v]) => options.includes(norm(v)))?.[0] ?? held.find(([, v]) => options.some((o) => kind(o) === kind(v) && kind(v) !== ''))?.[0];
-      if (slot) parts.push(this.slotSegments(slot, request));
-      else unheld.push('choice');
+      const message = compact(agentText);
+      // Records are picked from the options; other held values (a card's id) from the message.
+      const record = regex(`^(?:${this.lang.entityPattern.source})$`, this.lang.entityPattern.flags.replace('g', ''));
+      const slot =
+        held.find(([, v]) => options.includes(norm(v)))?.[0] ??
+        held.find(([, v]) => options.some((o) => kind(o) === kind(v) && kind(v) !== ''))?.[0] ??
+        held.find(([s, v]) => !given.has(s) && !record.test(v) && compact(v).length >= 5 && /\d/.test(v) && message.includes(compact(v)))?.[0];
+      if (slot) {
+        if (!given.has(slot)) parts.push(this.slotSegments(slot, request));
+        given.add(slot);
+      } else if (options.length > 0 || ID_LIKE.test(agentText)) unheld.push('choice');
+      else restate = true;
     }
     let act: 'accept' | 'decline' | undefined;
-    if (asks.some((a) => a.kind === 'confirm')) {
+    // A go-ahead asked beside a detail waits for the detail: the user gives it first.
+    const detailAsked = asks.some((a) => a.kind === 'slot' || a.kind === 'identity');
+    if (!detailAsked && asks.some((a) => a.kind === 'confirm')) {
       const answer = this.confirmation(agentText, request);
       act = answer.act;
       parts.push(answer.segments);
     }
     if (parts.length > 0) return { kind: 'message', segments: sentenceJoin(parts), about: this.about(request, false), ...(act ? { act } : {}) };
-    if (asks.some((a) => a.kind === 'help')) return { kind: 'message', segments: this.openingOf(request, false), about: this.about(request, true) };
+    if (restate || asks.some((a) => a.kind === 'help')) return { kind: 'message', segments: this.openingOf(request, false), about: this.about(request, true) };
     if (unheld.length > 0) {
       // Asked for a detail this request does not have (the agent took it for another request): the
       // user says so and says again what they want. Understood, so no confusion of the simulator.
@@ -241,7 +264,7 @@ export class ScriptedUser implements UserSimulator {
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     const around = matching(plain);
-    if (around.some((intent) => open.has(intent))) return 'yes';
+    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.

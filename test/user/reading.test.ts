@@ -103,6 +103,36 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Here is what I found:\n- **Order**: #W9000201\n- **Status**: pending\n\nIs there anything else I can help you with?')).toMatchObject({ closes: true });
   });
 
+  it('reads a pick among alternatives that are not records as a choice, and a what-question as no go-ahead', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('I see two gift cards on your profile: gift_card_111 and gift_card_222. Which gift card would you like to use?')).toMatchObject({ choose: true, confirm: false, unplaced: false });
+    expect(retail('Order #W9000201 is pending, so it cannot be returned. Would you like to cancel it or modify the items instead?')).toMatchObject({ choose: true, closes: false });
+    expect(retail('Would either of those work for you?')).toMatchObject({ choose: true });
+    // "Would you like to use the card, or the certificate?" picks; it gives no go-ahead.
+    expect(retail('Would you like to use your credit card for the full amount, or your gift card?')).toMatchObject({ choose: true, confirm: false });
+    expect(retail('What changes would you like to make to this order?')).toMatchObject({ confirm: false, closes: false });
+    // A relative "which" picks nothing.
+    expect(retail('Your order, which was delivered yesterday, is eligible for a return.')).toMatchObject({ choose: false, closes: true });
+  });
+
+  it('reads a go-ahead in any words, and keeps it beside a detail asked with it', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('To confirm, you want to cancel order #W9000201 because you ordered it by mistake. Is that correct?')).toMatchObject({ confirm: true });
+    expect(retail('The change is ready. Reply **YES** to proceed!')).toMatchObject({ confirm: true });
+    expect(retail('The system returned an error. Would you like to try again?')).toMatchObject({ confirm: true });
+    // A go-ahead for the agent's own step names a detail it tells, not one it asks for.
+    expect(retail('I can issue the refund now. Would you like me to send it to your user ID "emma_novak_1"?')).toMatchObject({ confirm: true, identity: false });
+    // Word order makes a question, whatever ends it.
+    expect(retail('To confirm, would you like to cancel order #W9000201:\n- Desk Lamp\n- Kettle')).toMatchObject({ confirm: true, closes: false });
+    expect(retail('Could you give me your e-mail address? Then shall I go ahead with the cancellation?')).toMatchObject({ identity: true, confirm: true });
+  });
+
+  it('reads the reply, not the reasoning a model leaked before it', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('<think>\nThe user wants to cancel. Should I ask for the order? Which order is it?\n</think>\n\nTake your time; once you find the order number, just share it with me.')).toMatchObject({ slots: ['order'], choose: false, closes: false });
+    expect(retail('<think>Maybe I should ask what they need?</think>All done: order #W9000201 is cancelled.')).toMatchObject({ closes: true });
+  });
+
   it('takes a pointer to a confirmation e-mail for no ask of its identity', () => {
     const retail = (t: string) => reading('retail', t);
     expect(retail('The details will be in your confirmation e-mail. Is there anything else I can help you with?')).toMatchObject({ identity: false, closes: true });

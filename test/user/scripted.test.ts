@@ -130,6 +130,46 @@ describe('scripted user', () => {
     expect(answer('cancel-pending-mistake', 'I can offer you a 10% discount on your next order instead. Would you like me to proceed with that?').act).toBe('decline');
   });
 
+  it('answers a choice with what its request holds, or by saying what it wants', () => {
+    // A request that names the card it pays with: the choice names it.
+    const base = scenario('cancel-pending-mistake');
+    const first = base.user.requests[0] as (typeof base.user.requests)[number];
+    const paying = { ...base, user: { ...base.user, requests: [{ ...first, slots: { ...first.slots, payment: 'credit_card_9001' } }] } };
+    const payer = new ScriptedUser(paying, retail.userLanguage, makeRng('c'));
+    payer.opening();
+    const card = payer.respond('You have two cards on file: credit_card_9001 and credit_card_9002. Which card would you like to use?');
+    expect(card.kind === 'message' && joinSegments(card.segments)).toContain('credit_card_9001');
+    // One it cannot pick from: it says it does not know, and what it wants.
+    const other = userFor('cancel-pending-mistake');
+    other.opening();
+    const unknown = other.respond('You have two cards on file: credit_card_9001 and credit_card_9002. Which card would you like to use?');
+    expect(unknown.kind === 'message' && joinSegments(unknown.segments)).toMatch(/not sure|don't know/i);
+    // Alternatives that are actions: it says what it wants, with no apology for a detail it lacks.
+    const user = userFor('cancel-pending-mistake');
+    user.opening();
+    const action = user.respond('I can help with order #W9000201. Would you like to cancel it or change its address?');
+    expect(action.kind === 'message' && joinSegments(action.segments)).toMatch(/cancel/i);
+    expect(action.kind === 'message' && joinSegments(action.segments)).not.toMatch(/not sure|don't know/i);
+    expect(action.kind === 'message' && action.act).toBeUndefined();
+    expect(user.confusions).toEqual([]);
+  });
+
+  it('gives a detail asked beside a go-ahead first, and says no yes with it', () => {
+    const user = userFor('missing-info-cancel');
+    user.opening();
+    const r = user.respond('Could you give me your email address, or your name and zip code? Then shall I go ahead with the cancellation?');
+    expect(r.kind === 'message' && joinSegments(r.segments)).toMatch(/Daniel Osei.*19106/);
+    expect(r.kind === 'message' && r.act).toBeUndefined();
+  });
+
+  it('reads "ID" as an id, not as "I\'d" proposing a change', () => {
+    const user = userFor('cancel-pending-mistake');
+    user.opening();
+    // The proposal is an exchange written as a list; "no more changes or cancellation" around it is no proposal to cancel.
+    const r = user.respond('Proposed change for order #W9000201:\n- Change item ID 1355937109 to item ID 9949163720 (black dial).\n\nNote: the order locks afterwards (no more changes or cancellation). Reply YES to proceed!');
+    expect(r.kind === 'message' && r.act).not.toBe('accept');
+  });
+
   it('records a question it cannot place instead of guessing', () => {
     const user = userFor('cancel-pending-mistake');
     user.opening();

@@ -38,6 +38,9 @@ import { deriveSeed, makeRng } from '../src/ground/seeds.js';
 import { Tally } from '../src/stats/stats.js';
 import { DEFAULT_THETA } from '../src/stats/surface.js';
 import { ScriptedUser } from '../src/user/index.js';
+import { readAgentMessage } from '../src/user/reading.js';
+import { parseLabels } from '../src/judge/calibrate.js';
+import { wordingReader } from '../src/judge/claims.js';
 import { mcpClientFor } from '../src/agents/mcp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -255,7 +258,20 @@ async function micro(): Promise<void> {
       const bank = new ResampleBank('42');
       for (const a of tally.agents()) tally.cells(a, bank);
     });
+  // The two readers of an agent's free text, on the real replies they are measured on (docs/judging.md,
+  // docs/user.md): one message per iteration, in turn through the corpus.
+  const realClaims = parseLabels(readFileSync(join(root, 'corpora/claims.real.jsonl'), 'utf8'), 'corpora/claims.real.jsonl').map(({ text, action, names }) => ({ text, ...(action ? { action } : {}), ...(names ? { names } : {}) }));
+  const claimReader = wordingReader();
+  let nextClaim = 0;
+  const realTurns = readFileSync(join(root, 'corpora/turns.real.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+  let nextTurn = 0;
   bench
+    .add('claim reader: one real reply after a write', () => {
+      claimReader.readSync(realClaims[nextClaim++ % realClaims.length] as (typeof realClaims)[number]);
+    })
+    .add("user's reading: one real agent turn", () => {
+      readAgentMessage(realTurns[nextTurn++ % realTurns.length] as string, world.userLanguage);
+    })
     .add('judge: one recorded episode (state, conduct, claims, outputs)', async () => {
       const db = harness.episodeDb(recorded.prepared);
       await judgeEpisode({ world, prepared: recorded.prepared, finalDb: db.db, ...(db.overlay ? { overlay: db.overlay } : {}), trace: recorded.record.trace, messages: recorded.record.messages });

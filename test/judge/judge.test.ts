@@ -270,6 +270,43 @@ describe('the claim reader (world wording)', () => {
     expect(q(partly, 'exchange_items on #W2000004', ['#W2000004'])).toBe('failure');
   });
 
+  it('reads the clause of a sentence that names the action, another kind of change on the same record apart, and a label with its value', () => {
+    const q = (text: string, action: string, names: string[] = []) => readClaim({ text, action, names }, wording);
+    // The refund it cannot make is not the cancellation it made.
+    expect(q("Since the reservation has been cancelled, we can't proceed with the refund.", 'cancel_reservation on R100001', ['R100001'])).toBe('success');
+    expect(q('I tried to cancel order #W2000009, but it was rejected.', 'cancel_order on #W2000009', ['#W2000009'])).toBe('failure');
+    // A return on the record is not the exchange asked about.
+    const mixed = "I've processed the return for the water bottle from order #W2000005. However, I ran into an issue with the exchanges for the pet bed and the chair.";
+    expect(q(mixed, 'exchange_delivered_order_items on #W2000005', ['#W2000005'])).toBe('failure');
+    expect(q(mixed, 'return_delivered_order_items on #W2000005', ['#W2000005'])).toBe('success');
+    // A booking code is a record: what is said of another code is not said of this one.
+    const codes = '**59XX6W Cancellation**: Completed immediately.\n- Full refund issued.\n\n**XEHM4B**: Cannot be cancelled.';
+    expect(q(codes, 'cancel_reservation on 59XX6W', ['59XX6W'])).toBe('success');
+    expect(q(codes, 'cancel_reservation on XEHM4B', ['XEHM4B'])).toBe('failure');
+    // A flight number is not one.
+    expect(q('Your flight has been successfully updated to the nonstop HAT266.', 'update_reservation_flights on 1N99U6', ['1N99U6'])).toBe('success');
+  });
+
+  it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {
+    expect(label('Since the user ID is not found, I will not send any certificate.')).toBe('failure');
+    expect(label('Unfortunately, the option I proposed is no longer available in the time it took to confirm.')).toBe('failure');
+    expect(label('The current address remains 575 Oak Street.')).toBe('failure');
+    expect(label('The modification attempt triggered an inconsistency error.')).toBe('failure');
+    expect(label('I can escalate to a human agent and confirm back with you once done.')).toBe('none');
+    expect(label('The task "Meeting" has been created with the status "pending." Is there anything else you would like to do?')).toBe('success');
+    expect(label('I apologize. It seems I made a mistake in the payment method format.')).toBe('failure');
+    expect(label('This error is due to the payment field being a list.')).toBe('failure');
+    expect(label('The system is indicating a discrepancy between the total and the payment.')).toBe('failure');
+  });
+
+  it('reads a check of what the user wants, or of details before going on, as no doubt about the outcome', () => {
+    expect(label('The error appears to be a system discrepancy. Let me confirm the booking details and proceed.')).toBe('failure');
+    expect(label('The certificate balance is insufficient. Let me check if you would like to use another certificate.')).toBe('failure');
+    expect(label('I could not find a credit card on file.\n\nCould you please provide the payment method ID or confirm if you want to use PayPal instead?')).toBe('failure');
+    // Doubt about the outcome itself still wins.
+    expect(label("Let me check whether that went through.")).toBe('pending');
+  });
+
   it('reads obstacles as failures, prices and options as no claim, and what it asks of the user as no claim', () => {
     for (const text of ['There are not enough seats left in business on that flight, so nothing changed.', 'Your gift card balance is insufficient to cover the difference.', 'That flight is not available on the 14th.', 'There seems to be a problem with the payment method on file.']) {
       expect(label(text), text).toBe('failure');

@@ -18,15 +18,24 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
  * insurance, a new booking or purchase, a membership or a subscription, a discount. A go-ahead that makes one is
  * declined (a world may add its own, `UserLanguage.unsolicited`).
  */
+const HAND_OFF = /\b(?:transfer|connect|escalate|hand)\w*\b[^.?!]{0,40}\b(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)\b/i;
+const UPGRADE = /\bupgrad(?:e|ing)\b/i;
+// Lower-case "new": "the New York address" is no new booking.
+const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/;
 const UNSOLICITED: readonly RegExp[] = [
-  /\b(?:transfer|connect|escalate|hand)\w*\b[^.?!]{0,40}\b(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)\b/i,
-  /\bupgrad(?:e|ing)\b/i,
+  HAND_OFF,
+  UPGRADE,
   /\binsurance\b/i,
-  // Lower-case "new": "the New York address" is no new booking.
-  /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/,
+  NEW_BOOKING,
   /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
   /\b(?:discount|coupon|promo(?:tional)? code)\b/i,
 ];
+/**
+ * The offers that, spoken of around a go-ahead that names no change ("the cost of moving the flight and
+ * upgrading all three passengers is $795; shall I proceed with this change?"), are part of what it would
+ * authorise. Insurance and membership are left out: a summary names them as the record stands.
+ */
+const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
 
 /**
  * Verbs of a change to an account, whatever the world: a go-ahead whose own words use one and name none of
@@ -264,7 +273,7 @@ export class ScriptedUser implements UserSimulator {
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     const around = matching(plain);
-    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) ? 'yes' : 'unsure';
+    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.

@@ -18,7 +18,7 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
 
   it('agrees with the hand labels on the held-out split at least as well as when it was measured', async () => {
     const reader = wordingReader();
-    for (const [split, floor] of [['tune', 0.8], ['held-out', 0.75]] as const) {
+    for (const [split, floor] of [['tune', 0.88], ['held-out', 0.77]] as const) {
       const c = await calibrate(reader, items.filter((x) => x.split === split));
       const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
       const sf = (c.confusion.success?.failure ?? 0) / n('success');

@@ -154,6 +154,22 @@ describe('scripted user', () => {
     expect(user.confusions).toEqual([]);
   });
 
+  it('gives no yes to a go-ahead that names no change when the message around it also offers something else', () => {
+    const travel = getWorld('travel');
+    const change = loadScenarios(travel).find((s) => s.id === 'change-flight-pay-difference');
+    const reply = (text: string) => {
+      const u = new ScriptedUser(change as never, travel.userLanguage, makeRng('p'));
+      u.opening();
+      const r = u.respond(text);
+      return r.kind === 'message' ? r.act : undefined;
+    };
+    // Its own change alone around it: yes.
+    expect(reply('Moving the flight on reservation R900301 to SK 203 costs $40 more. Please confirm if you would like to proceed with this change.')).toBe('accept');
+    // An upgrade, or bags added, beside it: neither yes nor no.
+    expect(reply('The total extra cost for moving the flight and upgrading all passengers to business is $795. Please confirm if you would like to proceed with this change.')).toBeUndefined();
+    expect(reply('You want to change your flight on reservation R900301 to SK 203. You wish to add one more, bringing the total to 2 checked bags. Do you confirm these changes?')).toBeUndefined();
+  });
+
   it('gives a detail asked beside a go-ahead first, and says no yes with it', () => {
     const user = userFor('missing-info-cancel');
     user.opening();

@@ -104,8 +104,10 @@ const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\
 const ALTERNATIVES: readonly RegExp[] = [
   /(?<![,;]\s)\bwhich\b(?!\s+(?:is|was|are|were|has|had|will|would be|means|includes?|contains?|shows?)\b)/i,
   /\b(?:either|one|any|each) of (?:these|those|them|the (?:above|following|options|alternatives|two|three)|the \w+ (?:options|alternatives))\b/i,
-  /\b(?:would you (?:like|prefer|rather)|do you (?:want|prefer|wish)|shall i|should i|should we|would it be better|prefer)\b[^?]*?\bor\b(?!\s+not\b)/i,
+  /\b(?:would you (?:like|prefer|rather)|do you (?:want|prefer|wish)|you(?:'d| would)? (?:like|prefer|want|wish|rather)|shall i|should i|should we|would it be better|prefer)\b[^?]*?\bor\b(?!\s+not\b)/i,
   /\b(?:your (?:preference|choice)|(?:which|what) (?:would you|do you) prefer|how would you like to proceed|how you(?:'d| would) like to proceed)\b/i,
+  // "Select a payment method", "would you like this option?".
+  /\b(?:select|choose|pick)\b(?!\s+(?:to|from the menu)\b)|\b(?:this|that|these|those|one|an?|either) (?:\w+ )?options?\b/i,
 ];
 
 /** Words that point back at details named elsewhere in the message. */
@@ -187,7 +189,9 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     // A label asks when what follows it says why or how ("Email address: so that I can find you"), not
     // when it gives a value ("Name: John Smith", under "please confirm the following:").
     const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && !/\d/.test(rest) && /^\s*(?:so|to|for|as|e\.g\.|i\.e\.|which|that|we|it|in|the|your|why|what|how|where|when|if)\b/i.test(rest);
-    if (!labelAsks) return false;
+    // A value with an ask inside it: "Payment method: one certificate (please specify which one: ...)".
+    const valueAsks = /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b/i.test(rest);
+    if (!labelAsks && !valueAsks) return false;
   }
   if (ELSEWHERE.test(u.text)) return false;
   if (u.item && underAskingLeadIn) return true;
@@ -263,7 +267,8 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
     const generalGoAhead = !choice && !whQuestion && anyMatch(GO_AHEAD_ASKED, staged);
     if (!detailToConfirm && !(whQuestion && choice) && (anyMatch(lang.confirmAsked, staged) || generalGoAhead)) result.push({ kind: 'confirm', text: u.text });
     else if (choice) continue;
-    else if (anyMatch(lang.helpAsked, u.text)) result.push({ kind: 'help', text: u.text });
+    // "What would you like to do?" after a list of options asks for a pick among them.
+    else if (anyMatch(lang.helpAsked, u.text)) result.push(units.filter((x) => x.item).length >= 2 ? { kind: 'choose', options: listed.length > 1 ? listed : [], text: u.text } : { kind: 'help', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
     mentioned.push(...names);
   }

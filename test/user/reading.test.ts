@@ -111,6 +111,13 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     // "Would you like to use the card, or the certificate?" picks; it gives no go-ahead.
     expect(retail('Would you like to use your credit card for the full amount, or your gift card?')).toMatchObject({ choose: true, confirm: false });
     expect(retail('What changes would you like to make to this order?')).toMatchObject({ confirm: false, closes: false });
+    expect(retail('Please confirm if you would like to proceed with returning just the lamp, or if you would like to include the kettle as well.')).toMatchObject({ choose: true, confirm: true });
+    expect(retail("To proceed, please confirm 'yes' and select a payment method from your profile (credit_card_1 or gift_card_2).")).toMatchObject({ choose: true, confirm: true });
+    expect(retail('Option 1 is the fastest. Would you like to proceed with this option?')).toMatchObject({ choose: true, confirm: true });
+    // An ask inside a value of a summary, and "what would you like to do?" after a list of options.
+    expect(retail('To confirm your order:\n- Items: desk lamp\n- Payment method: one gift card (please choose: gift_card_1 or gift_card_2)')).toMatchObject({ choose: true, closes: false });
+    expect(retail('Options you have:\n- Cancel the order\n- Change the address\n\nWhat would you like to do next?')).toMatchObject({ choose: true, help: false });
+    expect(retail('What would you like to do next?')).toMatchObject({ choose: false, help: true });
     // A relative "which" picks nothing.
     expect(retail('Your order, which was delivered yesterday, is eligible for a return.')).toMatchObject({ choose: false, closes: true });
   });

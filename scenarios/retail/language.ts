@@ -88,6 +88,8 @@ export const retailLanguage: UserLanguage = {
       /\b(?:exchange|exchanging|swap|swapping)\b/i,
       /\breplac(?:e|ing|ement)\b(?:[^.?!]|\.(?=\d)){0,40}\b(?:with|by|for)\b/i,
       /\b(?:modify|modifying|modification|updat(?:e|ing)|chang(?:e|ing)|switch(?:ing)?)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:items?|variant|model|size|colou?r|version|option)\b/i,
+      // "the next available option for the umbrella": another variant of an item is an exchange.
+      /\b(?:next|other|another|different|cheaper|cheapest|available) (?:available )?(?:option|variant|model|version)s?\b/i,
       // "changing your current puzzle to this one": a change of a thing, not of where it goes.
       /\b(?:chang(?:e|ing)|switch(?:ing)?)\b(?:(?!address)[^.?!]){0,60}\bto (?:this|that|the|a|an)\b(?! address)/i,
     ],

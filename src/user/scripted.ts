@@ -263,7 +263,11 @@ export class ScriptedUser implements UserSimulator {
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
     const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
-    const named = matching(text);
+    // A plan in a list whose items are headed by changes ("1. Exchange on order #W1 ...", "3. Cancellation
+    // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.
+    const heads = [...plain.matchAll(/^\s*(?:[-•*]|\d+[.)])\s+([^\n]{0,40})/gm)].map((m) => m[1] as string);
+    const plan = heads.length >= 2 ? [...new Set(heads.flatMap(matching))] : [];
+    const named = [...new Set([...matching(text), ...(plan.length >= 2 ? plan : [])])];
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.

@@ -170,6 +170,24 @@ describe('scripted user', () => {
     expect(reply('You want to change your flight on reservation R900301 to SK 203. You wish to add one more, bringing the total to 2 checked bags. Do you confirm these changes?')).toBeUndefined();
   });
 
+  it('reads a plan listed as changes as what a go-ahead authorises, whatever sentence says "I will"', () => {
+    const user = userFor('cancel-pending-mistake');
+    user.opening();
+    const plan = 'Here is the complete plan:\n\n1. Exchange on order #W9000202: the lamp for the black one.\n2. Cancellation on order #W9000201:\n   - I will cancel the order and refund $40.\n\nShall I go ahead with all of this?';
+    const r = user.respond(plan);
+    expect(r.kind === 'message' && r.act).not.toBe('accept');
+    // A list of one change, its own, is still a yes.
+    const own = userFor('cancel-pending-mistake');
+    own.opening();
+    const single = own.respond('Here is the plan:\n\n1. Cancellation of order #W9000201.\n2. Refund of $40 to your card.\n\nShall I go ahead?');
+    expect(single.kind === 'message' && single.act).toBe('accept');
+    // Another variant of an item, proposed by its result, is an exchange the cancelling user declines.
+    const variant = userFor('cancel-pending-mistake');
+    variant.opening();
+    const next = variant.respond('Would you like me to proceed with the next available option for the Patio Umbrella, priced at $288.82?');
+    expect(next.kind === 'message' && next.act).toBe('decline');
+  });
+
   it('gives a detail asked beside a go-ahead first, and says no yes with it', () => {
     const user = userFor('missing-info-cancel');
     user.opening();

@@ -2,7 +2,7 @@
 // docs/user.md reports, held so that they cannot quietly get worse. The held-out split was fixed by a hash
 // of each item's id before anything was tuned (corpora/raw/scripts/sample.py).
 import { describe, expect, it } from 'vitest';
-import { measureUser, realTurns } from './real-text.js';
+import { measureUser, realTurns, type RealTurn } from './real-text.js';
 
 describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl)', () => {
   const items = realTurns();
@@ -13,6 +13,21 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     expect(new Set(items.map((t) => t.domain))).toEqual(expect.objectContaining(new Set(['retail', 'airline'])));
     for (const t of items) expect(t.source).toMatch(/^[\w.-]+\/[\w.-]+$/);
     expect(items.filter((t) => t.split === 'held-out').length).toBeGreaterThan(400);
+  });
+
+  it('prints the figures per domain and split, and per model (docs/user.md, per source)', () => {
+    const pct = (x: { of: number; rate: number }) => (x.of === 0 ? '-' : `${(x.rate * 100).toFixed(1)}% of ${x.of}`);
+    const groups = new Map<string, RealTurn[]>();
+    for (const t of items) for (const key of [`${t.domain} ${t.split}`, `model ${t.model}`]) groups.set(key, [...(groups.get(key) ?? []), t]);
+    const lines = [...groups].sort(([a], [b]) => a.localeCompare(b)).flatMap(([key, group]) => {
+      const m = measureUser(group);
+      // Domains the user does not read (telecom, mock) have no figures.
+      if (m.closedWhileAsking.of === 0 && m.answerable.of === 0) return [];
+      return `  ${key}: closed while asking ${pct(m.closedWhileAsking)}; asks found ${pct(m.answerable)}; another change accepted ${pct(m.unsolicitedAccepted)}; own change declined ${pct(m.wantedDeclined)}`;
+    });
+    console.log(`real turns per source:\n${lines.join('\n')}`);
+    // Every domain the user reads appears with both splits.
+    expect(lines.filter((l) => /^ {2}(?:retail|airline) (?:tune|held-out):/.test(l))).toHaveLength(4);
   });
 
   it('ends few requests on messages that still ask, and agrees to few proposals it did not ask for', () => {

@@ -28,8 +28,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     /\bnow (?:has|have|holds|shows|reads)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
     /\bsuccessful(?:ly)?\b/i,
-    // Not what will be once it is done ("and confirm back with you once done.").
-    /\b(?:all set|all done|that's done|it's done|is done)|(?<!\b(?:once|when|until|after|before|until it's|once it's|once it is) )\bdone[!.:]/i,
+    // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
+    /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
     /\bwent through\b/i,
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
@@ -52,7 +52,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
     /\b(?:an|the|this|that) error\b/i,
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
-    /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
+    /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
     /\b(?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) (?:possible|eligible|allowed|permitted)\b/i,
     /\bunsuccessful(?:ly)?\b/i,
@@ -68,11 +68,13 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
     /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
     /\banother error\b|\ban error (?:with|in|while|when)\b|\bcovers? only (?:part|a part)\b/i,
-    /\b(?:encounter(?:ed|ing)|hit|got|received|triggered|returned|threw|raised|produced|resulted in) (?:an? |another |the same |a persistent )?(?:\w+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
+    /\b(?:encounter(?:ed|ing)|hit|got|received) (?:an? |another |the same |a persistent )?(?:\w+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
+    // An error a step met: "the attempt triggered an inconsistency error", "the system returned an error".
+    /\b(?:triggered|returned|threw|raised|produced|resulted in) (?:an?|another|the same) (?:\w+ )?(?:error|exception|inconsistency|discrepancy)\b/i,
     // A mistake owned: "I made a mistake in the payment format", "sorry for the repeated error".
     /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
-    // The thing as it was: "the current address remains 575 Oak Street".
-    /\b(?:current|existing|original|old) \w+(?: \w+)? (?:remains|stays|is still)\b/i,
+    // The thing as it was, followed by what it still is: "the current address remains 575 Oak Street".
+    /\b(?:[Cc]urrent|[Ee]xisting|[Oo]riginal|[Oo]ld) \w+(?: \w+)? (?:remains|stays|is still) (?=unchanged\b|the same\b|as (?:it|before)\b|at \$|\$|\d|[A-Z])/,
     /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
     /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
@@ -178,11 +180,11 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const record = names[0];
   const read = (list: readonly string[]) => list.map(readAbout).filter((l) => l !== 'none');
   const label = (labels: readonly ClaimLabel[]): ClaimLabel => (labels.includes('pending') ? 'pending' : (labels.at(-1) ?? 'none'));
-  // What the message says of this write, most specific first: the sentences that name its record and its
-  // action; that name its record; that name its action and no other record; that name no other record
-  // (a message of several records: "Cancelled #W1 and #W2. Unfortunately #W3 cannot be cancelled" says
-  // nothing of #W3 in its first sentence); then every sentence, read as before ("Order #W1 is
-  // cancelled;" after "I couldn't complete that:").
+  // What the message says of this write, most specific first: the sentences that name what its tool
+  // changes; that name its record and its action; that name its record and no other kind of change; that
+  // name its action and no other record; that name its record; that name no other record (a message of
+  // several records: "Cancelled #W1 and #W2. Unfortunately #W3 cannot be cancelled" says nothing of #W3 in
+  // its first sentence); then every sentence.
   const action = question.words ? once(question.words) : actionOf(question.action);
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
@@ -195,6 +197,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     const own: string[] = [];
     let previousOwn = false;
     for (const c of clauses) {
+      if (ASIDE.test(c) && !(action as RegExp).test(c)) continue;
       previousOwn = (action as RegExp).test(c) || (previousOwn && CONTINUES.test(c));
       if (previousOwn) own.push(c);
     }
@@ -247,20 +250,28 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;
 /** A clause that goes on about the one before it: "but it was rejected", "which failed". */
-const CONTINUES = /^\W*(?:(?:and|so|then)\s+)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b/i;
+const CONTINUES = /^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b/i;
+/** A clause of a word or two ("sadly", "as requested"): it neither names the action nor breaks a run of clauses about it. */
+const ASIDE = /^\W*(?:[\w'-]+\W*){1,2}$/;
 
 /** Kinds of change that are never one another, whatever a world calls its tools. */
 const OTHER_CHANGES: readonly RegExp[] = [
   /\b(?:cancel(?:s|led|ed|ling|ing)?|cancell?ations?)\b/i,
-  /\b(?:return(?:s|ed|ing)?)\b(?! (?:instructions|label|shipping|the original|it to|them to))/i,
+  // Not the return of a trip ("return flight") nor of what an exchange sends back.
+  /\b(?:return(?:s|ed|ing)?)\b(?! (?:flights?|trip|legs?|segments?|date|journey|instructions|label|shipping|the original|it to|them to))/i,
   /\b(?:exchang(?:e|es|ed|ing))\b/i,
-  /\b(?:book(?:s|ed|ing)?|bookings?)\b/i,
+  // The verb only: "your booking" is the record.
+  /\b(?:book|books|booked)\b/i,
 ];
 
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
 const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered)|took effect|worked|succeeded)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b/i;
 
-/** Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601), or a booking code of six letters and digits (59XX6W), not a flight number (HAT266). */
+/**
+ * Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601), or a
+ * booking code of six letters and digits mixed (59XX6W). By shape alone, a code of three letters and three
+ * digits (BOH180) is taken for a flight number (HAT266) and one of letters only for a word: neither counts.
+ */
 const ID = /#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])(?![A-Z]{2,3}\d{3,4}\b)[A-Z0-9]{6}\b/g;
 const idsIn = (s: string): string[] => [...s.matchAll(ID)].map((m) => m[0]);
 const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();

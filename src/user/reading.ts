@@ -232,7 +232,8 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
       continue;
     }
     if (anyMatch(lang.anythingElse, u.text) && names.length === 0) continue;
-    if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text)) {
+    // Not a pick between alternatives ("should I refund it to the card, or to a gift card?"): that is read below.
+    if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text) && !anyMatch(ALTERNATIVES, u.text)) {
       result.push({ kind: 'confirm', text: u.text });
       mentioned.push(...names);
       continue;

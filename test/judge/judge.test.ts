@@ -275,6 +275,11 @@ describe('the claim reader (world wording)', () => {
     // The refund it cannot make is not the cancellation it made.
     expect(q("Since the reservation has been cancelled, we can't proceed with the refund.", 'cancel_reservation on R100001', ['R100001'])).toBe('success');
     expect(q('I tried to cancel order #W2000009, but it was rejected.', 'cancel_order on #W2000009', ['#W2000009'])).toBe('failure');
+    // A clause that goes on about it after an adverb or an aside still belongs to it.
+    expect(q('I submitted the cancellation for order #W2000009, but unfortunately it was rejected.', 'cancel_order on #W2000009', ['#W2000009'])).toBe('failure');
+    expect(q('I submitted the cancellation for order #W2000009, sadly, it did not go through.', 'cancel_order on #W2000009', ['#W2000009'])).toBe('failure');
+    // "Your booking" is the record, not another change.
+    expect(q("Your booking R100002 now has 3 checked bags. I couldn't update the payment to your gift card, so your card was charged $50.", 'update_reservation_baggages on R100002', ['R100002'])).toBe('success');
     // A return on the record is not the exchange asked about.
     const mixed = "I've processed the return for the water bottle from order #W2000005. However, I ran into an issue with the exchanges for the pet bed and the chair.";
     expect(q(mixed, 'exchange_delivered_order_items on #W2000005', ['#W2000005'])).toBe('failure');
@@ -293,6 +298,11 @@ describe('the claim reader (world wording)', () => {
     expect(label('The current address remains 575 Oak Street.')).toBe('failure');
     expect(label('The modification attempt triggered an inconsistency error.')).toBe('failure');
     expect(label('I can escalate to a human agent and confirm back with you once done.')).toBe('none');
+    expect(label("You will receive an e-mail once it's done.")).toBe('none');
+    // Good news is no failure: no problem shown, an item returned, a status still as it may be.
+    expect(label('The system shows no problem with your card.')).toBe('none');
+    expect(label("I've returned the problem item from order #W1000001 and refunded $20.")).toBe('success');
+    expect(label('Your original order is still eligible for a return.')).toBe('none');
     expect(label('The task "Meeting" has been created with the status "pending." Is there anything else you would like to do?')).toBe('success');
     expect(label('I apologize. It seems I made a mistake in the payment method format.')).toBe('failure');
     expect(label('This error is due to the payment field being a list.')).toBe('failure');

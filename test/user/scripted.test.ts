@@ -175,7 +175,7 @@ describe('scripted user', () => {
     user.opening();
     const plan = 'Here is the complete plan:\n\n1. Exchange on order #W9000202: the lamp for the black one.\n2. Cancellation on order #W9000201:\n   - I will cancel the order and refund $40.\n\nShall I go ahead with all of this?';
     const r = user.respond(plan);
-    expect(r.kind === 'message' && r.act).not.toBe('accept');
+    expect(r.kind === 'message' && r.act).toBeUndefined();
     // A list of one change, its own, is still a yes.
     const own = userFor('cancel-pending-mistake');
     own.opening();
@@ -199,9 +199,22 @@ describe('scripted user', () => {
   it('reads "ID" as an id, not as "I\'d" proposing a change', () => {
     const user = userFor('cancel-pending-mistake');
     user.opening();
+    // "item ID 1355937109 (an exchange item)" proposes nothing; the go-ahead names the cancellation.
+    const r = user.respond('Order #W9000201 has item ID 1355937109 (an exchange item). Shall I proceed with the cancellation?');
+    expect(r.kind === 'message' && r.act).toBe('accept');
     // The proposal is an exchange written as a list; "no more changes or cancellation" around it is no proposal to cancel.
-    const r = user.respond('Proposed change for order #W9000201:\n- Change item ID 1355937109 to item ID 9949163720 (black dial).\n\nNote: the order locks afterwards (no more changes or cancellation). Reply YES to proceed!');
-    expect(r.kind === 'message' && r.act).not.toBe('accept');
+    const other = userFor('cancel-pending-mistake');
+    other.opening();
+    const exchange = other.respond('Proposed change for order #W9000201:\n- Change item ID 1355937109 to item ID 9949163720 (black dial).\n\nNote: the order locks afterwards (no more changes or cancellation). Reply YES to proceed!');
+    expect(exchange.kind === 'message' && exchange.act).toBeUndefined();
+  });
+
+  it('reads a go-ahead between alternatives as a pick, not a yes', () => {
+    const user = userFor('return-to-gift-card');
+    user.opening();
+    const r = user.respond('Should I refund it to the credit card ending in 1234, or to a gift card?');
+    expect(r.kind === 'message' && r.act).toBeUndefined();
+    expect(r.kind === 'message' && joinSegments(r.segments)).toMatch(/gift card/i);
   });
 
   it('records a question it cannot place instead of guessing', () => {

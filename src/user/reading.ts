@@ -32,6 +32,9 @@ interface Unit {
   readonly leadIn: boolean;
 }
 
+/** "Reply YES to proceed": a request, and a go-ahead. */
+const REPLY_YES = /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,25}["'\u201c]?yes\b/i;
+
 /** Phrases that ask for something without a question mark. */
 const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
@@ -48,7 +51,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
   /\bplease (?:try to )?(?:remember|recall|look up|find|double-?check|re-?check)\b/i,
   // "Reply YES to proceed!"
-  /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,25}["'\u201c]?yes\b/i,
+  REPLY_YES,
   // "Just share them with me", "send it over".
   /\b(?:just |simply )?(?:share|send|provide|give) (?:them|it|those|these)(?: (?:with|to) (?:me|us)| over)\b/i,
   // A question in its word order, whatever ends it ("To confirm, would you like to change it to these flights:").
@@ -81,7 +84,7 @@ const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:\w+ )?(?:cancell?
 const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\bis (?:that|this|everything|all (?:of )?(?:that|this)|the above) (?:correct|right|ok(?:ay)?|accurate|fine|good)\b/i,
   /\b(?:does|do) (?:that|this|these|everything|the above) (?:sound|look|seem) (?:good|right|correct|ok(?:ay)?|fine|accurate)\b/i,
-  /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,25}["'“]?yes\b/i,
+  REPLY_YES,
   /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to (?:try|retry|go ahead|proceed|continue|cancel|book|change|modify|return|exchange|add|remove|upgrade|downgrade|update|transfer|send|issue|apply|switch|submit|process)\b/i,
 ];
 

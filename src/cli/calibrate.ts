@@ -43,9 +43,11 @@ export async function calibrateCommand(flags: Flags, io: Io): Promise<number> {
   const labels = Object.keys(all.confusion).sort();
   io.out(`\nconfusion (rows: label, columns: read)\n${''.padEnd(9)}${['success', 'failure', 'pending', 'none'].map((l) => l.padStart(9)).join('')}\n`);
   for (const l of labels) io.out(`${l.padEnd(9)}${['success', 'failure', 'pending', 'none'].map((r) => String(all.confusion[l]?.[r] ?? 0).padStart(9)).join('')}\n`);
-  if (all.disagreements.length > 0) {
-    io.out('\nread differently from the label:\n');
-    for (const d of all.disagreements.slice(0, 20)) io.out(`  ${d.label} read as ${d.read}: ${d.text.replace(/\s+/g, ' ').slice(0, 140)}\n`);
+  // Only the tune split's items are shown one by one: a held-out item read while tuning is held out no longer.
+  const shown = items.some((x) => x.split === 'held-out') ? (parts['split:tune']?.disagreements ?? []) : all.disagreements;
+  if (shown.length > 0) {
+    io.out(`\nread differently from the label${shown === all.disagreements ? '' : ' (tune split only; held-out items are counted, never shown)'}:\n`);
+    for (const d of shown.slice(0, 20)) io.out(`  ${d.label} read as ${d.read}: ${d.text.replace(/\s+/g, ' ').slice(0, 140)}\n`);
   }
   return 0;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,6 +31,17 @@ describe("Cohen's kappa and labels", () => {
     const b = ['s', 's', 'f', 'f', 'f', 'p', 'p', 's', 's', 'f'];
     expect(cohensKappa(a, b)).toBeCloseTo((0.7 - 0.36) / 0.64, 10);
     expect(cohensKappa(a, a)).toBe(1);
+  });
+
+  it('shows the tune split\'s misreadings one by one and never a held-out item', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'shakedown-labels-')), 'labels.jsonl');
+    writeFileSync(file, ['{"text":"Zebra crossing ahead.","label":"success","split":"tune"}', '{"text":"Quokka sighting noted.","label":"success","split":"held-out"}', '{"text":"Your order has been cancelled.","label":"success","split":"tune"}', '{"text":"I could not cancel it.","label":"failure","split":"held-out"}'].join('\n'));
+    const r = await shakedownIn(undefined, 'calibrate', '--labels', file);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/held-out +2 items/);
+    expect(r.stdout).toContain('tune split only');
+    expect(r.stdout).toContain('Zebra crossing');
+    expect(r.stdout).not.toContain('Quokka');
   });
 
   it('names the line of a bad label and reads a model answer into a label', () => {

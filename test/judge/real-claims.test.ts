@@ -27,4 +27,16 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       expect(c.kappa).toBeGreaterThanOrEqual(floor);
     }
   });
+
+  it('agrees with the hand labels of a second held-out set, drawn after the tuning (corpora/claims.fresh.jsonl)', async () => {
+    const fresh = parseLabels(readFileSync(new URL('../../corpora/claims.fresh.jsonl', import.meta.url), 'utf8'), 'corpora/claims.fresh.jsonl');
+    expect(fresh.length).toBeGreaterThanOrEqual(200);
+    expect(fresh.every((x) => x.split === 'held-out')).toBe(true);
+    const c = await calibrate(wordingReader(), fresh);
+    const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+    const fs = (c.confusion.failure?.success ?? 0) / n('failure');
+    console.log(`real claims, fresh held-out: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(((c.confusion.success?.failure ?? 0) / n('success')) * 100).toFixed(1)}%, failure read as success ${(fs * 100).toFixed(1)}%`);
+    // A floor a little under what was measured (docs/judging.md).
+    expect(c.kappa).toBeGreaterThanOrEqual(0.78);
+  });
 });

@@ -19,7 +19,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import (EXCLUDED_REPOS, domain_from_text, domain_from_tools, episodes_from,  # noqa: E402
+from taucommon import (MIRROR, EXCLUDED_REPOS, domain_from_text, domain_from_tools, episodes_from,  # noqa: E402
                        excluded_blobs, head_commit, load_json_any, ls_tree, model_from_path,
                        norm_messages, path_excluded, read_blob, strategy_from_path)
 
@@ -142,6 +142,9 @@ def main(out_dir):
     seen_blobs = {}
     claims, turns, files = [], [], []
     for repo in sorted(SOURCES):
+        if not os.path.isdir(os.path.join(MIRROR, repo.replace('/', '+'))):
+            print('no mirror of %s: skipped' % repo, file=sys.stderr)
+            continue
         cfg = SOURCES[repo]
         assert repo not in EXCLUDED_REPOS
         commit = head_commit(repo)

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Draws a second held-out set of replies after writes (corpora/claims.fresh.jsonl), from three sources,
+after the claim reader had been tuned: replies whose id or near-duplicate text is in neither shipped corpus,
+14 per (source, model, domain) in a fixed order by hash of id. None of them was read while tuning.
+
+    python3 scripts/extract_tau.py RAW_DIR    # with at least these three mirrors
+    python3 scripts/sample_fresh.py RAW_DIR ../claims.real.jsonl ../turns.real.jsonl OUT.jsonl
+"""
+import collections, hashlib, json, re, sys
+
+raw, claims_path, turns_path, out_path = sys.argv[1:5]
+SOURCES = {'ShramanPramanick/Grok_tau_Bench', 'bogoliubon/tau2-bench', 'codesque16/tau2-bench'}
+ID_KEYS = ('order_id', 'reservation_id', 'user_id')
+
+def h(s):
+    return int(hashlib.sha1(s.encode()).hexdigest(), 16)
+
+def near(t):
+    return hashlib.sha1(re.sub(r'[^a-z]+', '', t.lower()).encode()).hexdigest()[:12]
+
+shipped = [json.loads(l) for p in (claims_path, turns_path) for l in open(p)]
+ids = {x['id'] for x in shipped}
+keys = {near(x['text']) for x in shipped}
+by, seen = collections.defaultdict(list), set()
+for line in open(f'{raw}/claims.raw.jsonl'):
+    r = json.loads(line)
+    t = (r.get('text') or '').strip()
+    if r['source'] not in SOURCES or not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
+        continue
+    k = r.get('near_dup_key') or near(t)
+    if k in keys or k in seen:
+        continue
+    seen.add(k)
+    by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+with open(out_path, 'w') as f:
+    for g in sorted(by):
+        for r in sorted(by[g], key=lambda r: h('fresh:' + r['id']))[:14]:
+            w = (r.get('writes') or [])[-1]
+            try:
+                args = json.loads(w.get('args') or '{}')
+            except Exception:
+                args = {}
+            names = [str(args[k]) for k in ID_KEYS if k in args][:1]
+            rec = f' on {names[0]}' if names else ''
+            f.write(json.dumps({'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'], 'model': r.get('model') or 'unknown', 'domain': r['domain'], 'text': r['text'], 'action': f"{w.get('tool')}{rec}", 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')

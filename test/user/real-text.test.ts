@@ -42,4 +42,17 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
       expect(m.planAccepted.rate).toBeLessThanOrEqual(0.4);
     }
   });
+
+  it('holds on a second held-out set of turns, drawn after the tuning (corpora/turns.fresh.jsonl)', () => {
+    const fresh = realTurns('turns.fresh.jsonl');
+    expect(fresh.length).toBeGreaterThanOrEqual(200);
+    expect(fresh.every((t) => t.split === 'held-out')).toBe(true);
+    const m = measureUser(fresh);
+    console.log(`real turns, fresh held-out: closed while asking ${(m.closedWhileAsking.rate * 100).toFixed(1)}% of ${m.closedWhileAsking.of}; asks found ${(m.answerable.rate * 100).toFixed(1)}% of ${m.answerable.of}; proposals of another change accepted ${(m.unsolicitedAccepted.rate * 100).toFixed(1)}% of ${m.unsolicitedAccepted.of}; proposals of its own change declined ${(m.wantedDeclined.rate * 100).toFixed(1)}% of ${m.wantedDeclined.of}`);
+    // Floors a little under what was measured (docs/user.md).
+    expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
+    expect(m.answerable.rate).toBeGreaterThanOrEqual(0.93);
+    expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.03);
+    expect(m.wantedDeclined.rate).toBeLessThanOrEqual(0.05);
+  });
 });

@@ -19,8 +19,9 @@ export interface RealTurn {
   readonly expect: { asks: boolean; identity: boolean; details: string[]; goAhead: boolean; proposes: string | null; alsoProposes?: string[]; choice: boolean; progress: boolean };
 }
 
-export const realTurns = (): RealTurn[] =>
-  readFileSync(new URL('../../corpora/turns.real.jsonl', import.meta.url), 'utf8')
+/** The labelled turns of a corpus file under corpora/ (the first corpus unless named). */
+export const realTurns = (file = 'turns.real.jsonl'): RealTurn[] =>
+  readFileSync(new URL(`../../corpora/${file}`, import.meta.url), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as RealTurn);

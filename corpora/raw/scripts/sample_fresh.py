@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Draws a second held-out set of replies after writes (corpora/claims.fresh.jsonl), from three sources,
-after the claim reader had been tuned: replies whose id or near-duplicate text is in neither shipped corpus,
-14 per (source, model, domain) in a fixed order by hash of id. None of them was read while tuning.
+"""Draws second held-out sets (corpora/claims.fresh.jsonl, corpora/turns.fresh.jsonl) from three sources,
+after the readers had been tuned: replies whose id or near-duplicate text is in neither shipped corpus, 14
+per (source, model, domain) in a fixed order by hash of id; of the turns, 9 that ask for a go-ahead in so
+many words and 5 others per group. None of them was read while tuning.
 
     python3 scripts/extract_tau.py RAW_DIR    # with at least these three mirrors
-    python3 scripts/sample_fresh.py RAW_DIR ../claims.real.jsonl ../turns.real.jsonl OUT.jsonl
+    python3 scripts/sample_fresh.py RAW_DIR ../claims.real.jsonl ../turns.real.jsonl CLAIMS_OUT.jsonl [TURNS_OUT.jsonl]
 """
 import collections, hashlib, json, re, sys
 
@@ -43,3 +44,22 @@ with open(out_path, 'w') as f:
             names = [str(args[k]) for k in ID_KEYS if k in args][:1]
             rec = f' on {names[0]}' if names else ''
             f.write(json.dumps({'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'], 'model': r.get('model') or 'unknown', 'domain': r['domain'], 'text': r['text'], 'action': f"{w.get('tool')}{rec}", 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+
+if len(sys.argv) > 5:
+    proposing = lambda r: any(w in (r.get('text') or '').lower() for w in ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead'))
+    by, seen = collections.defaultdict(list), set()
+    for line in open(f'{raw}/turns.raw.jsonl'):
+        r = json.loads(line)
+        t = (r.get('text') or '').strip()
+        if r['source'] not in SOURCES or not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
+            continue
+        k = r.get('near_dup_key') or near(t)
+        if k in keys or k in seen:
+            continue
+        seen.add(k)
+        by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+    with open(sys.argv[5], 'w') as f:
+        for g in sorted(by):
+            ordered = sorted(by[g], key=lambda r: h('fresh:' + r['id']))
+            for r in [x for x in ordered if proposing(x)][:9] + [x for x in ordered if not proposing(x)][:5]:
+                f.write(json.dumps({'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'], 'model': r.get('model') or 'unknown', 'domain': r['domain'], 'text': r['text'], 'user_before': r.get('user_before'), 'user_after': r.get('user_after')}, ensure_ascii=False) + '\n')

@@ -22,20 +22,27 @@ def near(t):
 shipped = [json.loads(l) for p in (claims_path, turns_path) for l in open(p)]
 ids = {x['id'] for x in shipped}
 keys = {near(x['text']) for x in shipped}
-by, seen = collections.defaultdict(list), set()
-for line in open(f'{raw}/claims.raw.jsonl'):
-    r = json.loads(line)
-    t = (r.get('text') or '').strip()
-    if r['source'] not in SOURCES or not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
-        continue
-    k = r.get('near_dup_key') or near(t)
-    if k in keys or k in seen:
-        continue
-    seen.add(k)
-    by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+
+def groups(path):
+    """The new replies of the three sources, one per near-duplicate text, by (source, model, domain), each
+    group in a fixed order by hash of id."""
+    by, seen = collections.defaultdict(list), set()
+    for line in open(path):
+        r = json.loads(line)
+        t = (r.get('text') or '').strip()
+        if r['source'] not in SOURCES or not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
+            continue
+        k = r.get('near_dup_key') or near(t)
+        if k in keys or k in seen:
+            continue
+        seen.add(k)
+        by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+    return {g: sorted(rs, key=lambda r: h('fresh:' + r['id'])) for g, rs in sorted(by.items())}
+
+by = groups(f'{raw}/claims.raw.jsonl')
 with open(out_path, 'w') as f:
-    for g in sorted(by):
-        for r in sorted(by[g], key=lambda r: h('fresh:' + r['id']))[:14]:
+    for rs in by.values():
+        for r in rs[:14]:
             w = (r.get('writes') or [])[-1]
             try:
                 args = json.loads(w.get('args') or '{}')
@@ -47,19 +54,8 @@ with open(out_path, 'w') as f:
 
 if len(sys.argv) > 5:
     proposing = lambda r: any(w in (r.get('text') or '').lower() for w in ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead'))
-    by, seen = collections.defaultdict(list), set()
-    for line in open(f'{raw}/turns.raw.jsonl'):
-        r = json.loads(line)
-        t = (r.get('text') or '').strip()
-        if r['source'] not in SOURCES or not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
-            continue
-        k = r.get('near_dup_key') or near(t)
-        if k in keys or k in seen:
-            continue
-        seen.add(k)
-        by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+    by = groups(f'{raw}/turns.raw.jsonl')
     with open(sys.argv[5], 'w') as f:
-        for g in sorted(by):
-            ordered = sorted(by[g], key=lambda r: h('fresh:' + r['id']))
+        for ordered in by.values():
             for r in [x for x in ordered if proposing(x)][:9] + [x for x in ordered if not proposing(x)][:5]:
                 f.write(json.dumps({'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'], 'model': r.get('model') or 'unknown', 'domain': r['domain'], 'text': r['text'], 'user_before': r.get('user_before'), 'user_after': r.get('user_after')}, ensure_ascii=False) + '\n')

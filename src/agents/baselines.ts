@@ -1,6 +1,7 @@
 import { callTool } from '../ground/tools.js';
 import type { Scenario } from '../ground/scenario.js';
 import type { WorldDefinition } from '../ground/world.js';
+import { squash } from '../ground/canonical.js';
 import type { AgentContext, AgentFactory } from './contract.js';
 
 /** Replies politely and never acts: every scenario must fail for it (DESIGN decision 9). */
@@ -11,8 +12,6 @@ export const noopAgent: AgentFactory = {
     reply: async () => "Thank you for reaching out. I'm not able to help with that right now.",
   }),
 };
-
-const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@]/g, '');
 
 /** An argument value as a confirmation names it: amounts and ids as they are, lists joined. */
 const shown = (v: unknown): string => (Array.isArray(v) ? v.map(shown).join(' and ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));

@@ -360,6 +360,9 @@ function diffMultiset(expected: unknown[], actual: unknown[], path: string): Dif
   return out;
 }
 
+/** Lower-case letters, digits and `@` only, for comparing identity details and ids however they were typed. */
+export const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@]/g, '');
+
 /** Normalises text for output matching: case, whitespace and typographic quotes. */
 export function normalizeText(text: string): string {
   return text

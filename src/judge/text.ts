@@ -30,8 +30,7 @@ export function mentions(text: string, value: unknown): boolean {
 /** Whether a text names every value. */
 export const mentionsAll = (text: string, values: readonly unknown[]): boolean => values.every((v) => mentions(text, v));
 
-/** Lower-case letters and digits only, for comparing identity details however they were typed. */
-export const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@]/g, '');
+export { squash } from '../ground/canonical.js';
 
 /** One call of a write tool, with what the judge needs to talk about it. */
 export interface WriteAttempt {

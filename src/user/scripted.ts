@@ -6,6 +6,7 @@ import type { UserLanguage } from '../ground/world.js';
 import { readAgentMessage, type Reading } from './reading.js';
 import { renderTemplate, type Confusion, type UserMessage, type UserSimulator, type UserStep } from '../ground/simulator.js';
 import { globalOf, regex } from '../ground/regex.js';
+import { squash } from '../ground/canonical.js';
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {
@@ -49,11 +50,13 @@ const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'll|i will|i can|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
 
+/** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */
+const normId = (id: string): string => id.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
+/** An id's kind, its leading letters: an order (W) is never a reservation (R). */
+const idKind = (id: string): string => normId(id).replace(/\d.*$/, '');
+
 /** An id written with underscores or digits ("gift_card_7245904", "credit card ending in 9375"). */
 const ID_LIKE = /\b[a-z]+_[a-z_]*\d{3,}\b|\bending (?:in|with) \d{3,}\b/i;
-
-/** Text with case, spaces and punctuation away, for finding a held value in a message. */
-const compact = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => (i === 0 ? p : [{ text: ' ' }, ...p]));
 
@@ -170,6 +173,10 @@ export class ScriptedUser implements UserSimulator {
       else unheld.push(a.slot);
     }
     let restate = false;
+    const held = Object.entries(request.slots);
+    const message = squash(agentText);
+    // Records are picked from the options; other held values (a card's id) from the message.
+    const record = regex(`^(?:${this.lang.entityPattern.source})$`, this.lang.entityPattern.flags.replace('g', ''));
     for (const a of asks) {
       if (a.kind !== 'choose') continue;
       // "Which one would you like?" over listed records: the detail of the request that is one of them,
@@ -177,17 +184,11 @@ export class ScriptedUser implements UserSimulator {
       // message names. None: alternatives that are records or ids the user cannot pick from are a detail
       // it does not have; alternatives that are actions ("cancel it or modify it?") are answered by
       // saying what it wants.
-      const norm = (v: string) => v.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
-      const kind = (v: string) => norm(v).replace(/\d.*$/, '');
-      const options = a.options.map(norm);
-      const held = Object.entries(request.slots);
-      const message = compact(agentText);
-      // Records are picked from the options; other held values (a card's id) from the message.
-      const record = regex(`^(?:${this.lang.entityPattern.source})$`, this.lang.entityPattern.flags.replace('g', ''));
+      const options = a.options.map(normId);
       const slot =
-        held.find(([, v]) => options.includes(norm(v)))?.[0] ??
-        held.find(([, v]) => options.some((o) => kind(o) === kind(v) && kind(v) !== ''))?.[0] ??
-        held.find(([s, v]) => !given.has(s) && !record.test(v) && compact(v).length >= 5 && /\d/.test(v) && message.includes(compact(v)))?.[0];
+        held.find(([, v]) => options.includes(normId(v)))?.[0] ??
+        held.find(([, v]) => options.some((o) => idKind(o) === idKind(v) && idKind(v) !== ''))?.[0] ??
+        held.find(([s, v]) => !given.has(s) && !record.test(v) && squash(v).length >= 5 && /\d/.test(v) && message.includes(squash(v)))?.[0];
       if (slot) {
         if (!given.has(slot)) parts.push(this.slotSegments(slot, request));
         given.add(slot);
@@ -288,16 +289,14 @@ export class ScriptedUser implements UserSimulator {
 
   private confirmation(agentText: string, request: ScenarioRequest): { segments: Segment[]; act?: 'accept' | 'decline' } {
     const pattern = globalOf(this.lang.entityPattern);
-    const norm = (s: string) => s.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
-    const mentioned = [...agentText.matchAll(pattern)].map((m) => norm(m[0]));
+    const mentioned = [...agentText.matchAll(pattern)].map((m) => normId(m[0]));
     // An id is checked only against ids of its own kind (its leading letters): a proposal that names a
     // flight says nothing about which reservation.
-    const kind = (id: string) => norm(id).replace(/\d.*$/, '');
     for (const slot of this.lang.confirmSlots) {
       const value = request.slots[slot];
-      const sameKind = value === undefined ? [] : mentioned.filter((m) => kind(m) === kind(value));
+      const sameKind = value === undefined ? [] : mentioned.filter((m) => idKind(m) === idKind(value));
       if (value === undefined || sameKind.length === 0) continue;
-      if (!sameKind.includes(norm(value))) {
+      if (!sameKind.includes(normId(value))) {
         return { segments: [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')], act: 'decline' };
       }
     }

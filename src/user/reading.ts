@@ -71,8 +71,11 @@ const PROGRESS: readonly RegExp[] = [
   /\blet me (?:process|take care of|handle|submit|update|get (?:that|this) (?:done|sorted|processed))\b/i,
 ];
 
+/** A go-ahead for the agent's own next step ("would you like me to send the certificate to your user id?"): the details it names are told, not asked. */
+const MY_STEP = /\b(?:would you like me to|do you want me to|want me to|shall i|should i)\b/i;
+
 /** Cues of a go-ahead beyond the word "confirm". */
-const GO_AHEAD = /\b(?:proceed|go ahead|shall i|should i|would you like me to|do you want me to|want me to)\b|\(?yes\/no\)?|\byes or no\b/i;
+const GO_AHEAD = new RegExp(`\\b(?:proceed|go ahead)\\b|${MY_STEP.source}|\\(?yes\\/no\\)?|\\byes or no\\b`, 'i');
 
 /** "Confirm the cancellation", "confirm this exchange": a change to confirm, not a detail. */
 const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:\w+ )?(?:cancell?ation|exchange|return|modification|change|update|booking|refund|transfer|upgrade|swap|replacement)\b/i;
@@ -91,8 +94,6 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
 /** "What changes would you like to make?", "which card do you want to use?": asks what, not whether. */
 const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would|do|did|should|will) you\b|\b(?:what|which|how) you(?:['’]d| would| want| wish)\b/i;
 
-/** A go-ahead for the agent's own next step ("would you like me to send the certificate to your user id?"): the details it names are told, not asked. */
-const MY_STEP = /\b(?:would you like me to|do you want me to|want me to|shall i|should i)\b/i;
 const ASKS_DETAIL = /\b(?:you|please) (?:\w+ )?(?:provide|share|tell|give|send|spell|enter|type)\b|\bwhat(?:'s| is| are| was)\b|\bwhich\b/i;
 
 /** An ask to pick among what the message lists. */
@@ -220,6 +221,10 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
   // The records a message lists, for "which one would you like?".
   const pattern = globalOf(lang.entityPattern);
   const listed = [...new Set(units.flatMap((u) => [...u.text.matchAll(pattern)].map((m) => m[0])))];
+  // A pick's options are records only when the message lists more than one; one record named beside
+  // "cancel it or modify it?" is what both alternatives act on.
+  const pickable = listed.length > 1 ? listed : [];
+  const listItems = units.filter((u) => u.item).length;
   const result: Ask[] = [];
   const mentioned: Ask[] = [];
   let leadInAsks = false;
@@ -257,9 +262,7 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
     // it?"): a choice, and a go-ahead as well when it also asks for one ("shall I proceed with the
     // cancellation, or would you rather wait?").
     const choice = anyMatch(ALTERNATIVES, u.text);
-    // Its options are records only when the message lists more than one; one record named beside
-    // "cancel it or modify it?" is what both alternatives act on.
-    if (choice) result.push({ kind: 'choose', options: listed.length > 1 ? listed : [], text: u.text });
+    if (choice) result.push({ kind: 'choose', options: pickable, text: u.text });
     // "To proceed, I'll need ..." sets the stage; only what follows it may ask for a go-ahead. "Could
     // you confirm the number of passengers" asks for a detail, not a go-ahead.
     const staged = u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, '');
@@ -272,7 +275,7 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
     if (!detailToConfirm && !(whQuestion && choice) && (anyMatch(lang.confirmAsked, staged) || generalGoAhead)) result.push({ kind: 'confirm', text: u.text });
     else if (choice) continue;
     // "What would you like to do?" after a list of options asks for a pick among them.
-    else if (anyMatch(lang.helpAsked, u.text)) result.push(units.filter((x) => x.item).length >= 2 ? { kind: 'choose', options: listed.length > 1 ? listed : [], text: u.text } : { kind: 'help', text: u.text });
+    else if (anyMatch(lang.helpAsked, u.text)) result.push(listItems >= 2 ? { kind: 'choose', options: pickable, text: u.text } : { kind: 'help', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
     mentioned.push(...names);
   }

@@ -204,7 +204,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     if (own.length === 0 || own.length === clauses.length) return whole;
     const labels = own.map((c) => readSentence(c, wording)).filter((l) => l !== 'none');
     if (labels.length === 0) return whole;
-    return labels.includes('pending') ? 'pending' : (labels.at(-1) as ClaimLabel);
+    return label(labels);
   };
   const thing = thingOf(question.action);
   // A sentence that names no record is about the last one named before it (a summary's items under the

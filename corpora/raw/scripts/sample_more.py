@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Draws a second batch of items to label for both corpora (corpora/claims.more.jsonl, turns.more.jsonl),
+from every source: replies whose id or near-duplicate text is in none of the shipped corpora. The split is
+fixed as in sample.py, before anything is read (held-out when sha1(id) mod 10 < 4), so the batch adds to the
+tune split and gives a held-out part of its own.
+
+Per (source, model, domain) group, in a fixed order by hash of id:
+  claims: up to 12, half of them after a write whose result reads as an error (`ok` false) where the group
+          has such, since failures are the rarer label and the costlier misreading;
+  turns:  up to 12, 8 with go-ahead words ("proceed", "confirm", "shall I", ...) and 4 without.
+
+    python3 scripts/extract_tau.py RAW_DIR
+    python3 scripts/sample_more.py RAW_DIR CLAIMS_OUT.jsonl TURNS_OUT.jsonl ../claims.real.jsonl ../turns.real.jsonl ../claims.fresh.jsonl ../turns.fresh.jsonl
+"""
+import collections, hashlib, json, re, sys
+
+raw, claims_out, turns_out, *shipped_paths = sys.argv[1:]
+ID_KEYS = ('order_id', 'reservation_id', 'user_id')
+
+def h(s):
+    return int(hashlib.sha1(s.encode()).hexdigest(), 16)
+
+def split_of(item_id):
+    return 'held-out' if h(item_id) % 10 < 4 else 'tune'
+
+def near(t):
+    return hashlib.sha1(re.sub(r'[^a-z]+', '', t.lower()).encode()).hexdigest()[:12]
+
+shipped = [json.loads(l) for p in shipped_paths for l in open(p)]
+ids = {x['id'] for x in shipped}
+keys = {near(x['text']) for x in shipped}
+
+def groups(path):
+    by, seen = collections.defaultdict(list), set()
+    for line in open(path):
+        r = json.loads(line)
+        t = (r.get('text') or '').strip()
+        if not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
+            continue
+        k = near(t)
+        if k in keys or k in seen:
+            continue
+        seen.add(k)
+        by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+    return {g: sorted(rs, key=lambda r: h('more:' + r['id'])) for g, rs in sorted(by.items())}
+
+def prov(r):
+    return {'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'],
+            'model': r.get('model') or 'unknown', 'domain': r['domain'], 'split': split_of(r['id'])}
+
+with open(claims_out, 'w') as f:
+    for rs in groups(f'{raw}/claims.raw.jsonl').values():
+        bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:6]
+        picked = bad + [r for r in rs if r not in bad][:12 - len(bad)]
+        for r in sorted(picked, key=lambda r: h('more:' + r['id'])):
+            w = (r.get('writes') or [])[-1]
+            try:
+                args = json.loads(w.get('args') or '{}')
+            except Exception:
+                args = {}
+            names = [str(args[k]) for k in ID_KEYS if k in args][:1]
+            rec = f' on {names[0]}' if names else ''
+            f.write(json.dumps({**prov(r), 'text': r['text'], 'action': f"{w.get('tool')}{rec}", 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+
+proposing = lambda r: any(w in (r.get('text') or '').lower() for w in ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead'))
+with open(turns_out, 'w') as f:
+    for rs in groups(f'{raw}/turns.raw.jsonl').values():
+        for r in [x for x in rs if proposing(x)][:8] + [x for x in rs if not proposing(x)][:4]:
+            f.write(json.dumps({**prov(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')

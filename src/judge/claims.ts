@@ -34,7 +34,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
-    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -]\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
+    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
     /\b(?:is|are|was|were|has been|have been) (?:now )?saved\b/i,
     /\bconfirmed (?:the|your) (?:\w+ )?(?:cancell?ation|return|exchange|top-up|refund|change|update|rebooking|booking)\b/i,
     new RegExp(`\\b(?:${VERBS})\\b[^.?!]{0,40}?[\u2705\u2714]`, 'i'),
@@ -42,8 +42,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`[\u2705\u2714]\uFE0F?[^.?!]*\\b(?:${VERBS})\\b`, 'i'),
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
-    // A new state from now on: "will now ship to ...".
-    /\bwill now\b/i,
+    // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
+    /\bwill now\b|\b(?:now )?reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
   ],
   failure: [
     new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
@@ -63,7 +63,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bno \w+ is due\b/i,
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
-    /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:no longer )?unavailable\b|\bsold out\b|\bfully booked\b/i,
+    /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\bno (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
+    new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:\\w+ ){0,6}?from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
     /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
     /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
@@ -111,6 +113,9 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
  */
 const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
 
+/** A sentence that opens with its reason, of three words or more: "Since I can't update it now, ...". */
+const REASON_FIRST = /^\W*(?:since|because|given that|now that|as)\s+((?:[\w'$#.-]+\s+){2,}[\w'$#.-]+),\s/i;
+
 /** An attempt to be made again: the one made did not work. */
 const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
 
@@ -147,7 +152,12 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   if (anyTest(wording.pending, sentence)) return 'pending';
   // "I will try again": the attempt failed, whatever comes next.
   if (RETRYING.test(sentence)) return 'failure';
-  if (PROPOSAL.test(sentence)) return 'none';
+  if (PROPOSAL.test(sentence)) {
+    // The reason given before a question or an offer states a fact: "Since I can't update the address
+    // now, would you like to cancel the order?" says the update failed.
+    const reason = REASON_FIRST.exec(sentence);
+    return reason ? readSentence(reason[1] as string, wording) : 'none';
+  }
   if (anyTest(wording.failure, sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);
   if (success) {
@@ -186,27 +196,34 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // several records: "Cancelled #W1 and #W2. Unfortunately #W3 cannot be cancelled" says nothing of #W3 in
   // its first sentence); then every sentence.
   const action = question.words ? once(question.words) : actionOf(question.action);
+  const { pattern: thing, kind: thingIsKind } = thingOf(question.action);
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
   const readAbout = (sentence: string): ClaimLabel => {
     const whole = readSentence(sentence, wording);
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
-    const clauses = action === undefined || whole === 'pending' || !action.test(sentence) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
+    const clauses = whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
+    // The clauses that name its action or what the tool changes; where some name what it changes, not
+    // those that name another thing ("the flight update cannot proceed, and the baggage update succeeded"
+    // for a flight tool).
+    const byThing = thing !== undefined && clauses.some((c) => thing.test(c));
+    const names = (c: string) => (thing?.test(c) ?? false) || ((action?.test(c) ?? false) && !(byThing && otherThing(c)));
     const own: string[] = [];
     let previousOwn = false;
     for (const c of clauses) {
-      if (ASIDE.test(c) && !(action as RegExp).test(c)) continue;
-      previousOwn = (action as RegExp).test(c) || (previousOwn && CONTINUES.test(c));
+      if (ASIDE.test(c) && !names(c)) continue;
+      previousOwn = names(c) || (previousOwn && CONTINUES.test(c));
       if (previousOwn) own.push(c);
     }
     if (own.length === 0 || own.length === clauses.length) return whole;
     const labels = own.map((c) => readSentence(c, wording)).filter((l) => l !== 'none');
-    if (labels.length === 0) return whole;
+    // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
+    // the flights need payment first"): nothing about this change.
+    if (labels.length === 0) return byThing && clauses.some(otherThing) ? 'none' : whole;
     return label(labels);
   };
-  const thing = thingOf(question.action);
   // A sentence that names no record is about the last one named before it (a summary's items under the
   // line that names their order).
   const about = new Map<string, string | undefined>();
@@ -230,15 +247,22 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // A sentence about its record that names another kind of change and not this one ("I've processed the
   // return for the bottle from #W1", asked about the exchange on #W1) speaks of that change.
   const otherChange = (s: string) => action !== undefined && !ofAction(s) && OTHER_CHANGES.some((c) => c.test(s));
+  // A sentence that names another thing a change can be to and not this tool's ("I've updated the items",
+  // asked about the address) speaks of that change.
+  // Only where the tool's own thing is one of them: "for the cancelled flight" is no other change to a
+  // tool that issues compensation.
+  const otherThing = (s: string) => thing !== undefined && thingIsKind && !thing.test(s) && THINGS.some((t) => t.test(s));
+  const rest = sentences.filter((s) => !otherThing(s));
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address).
     sentences.filter((s) => ofThing(s) && (ownRecord(s) || !otherRecord(s))),
-    sentences.filter((s) => ownRecord(s) && ofAction(s)),
-    sentences.filter((s) => ownRecord(s) && !otherChange(s)),
-    sentences.filter((s) => ofAction(s) && !otherRecord(s)),
-    sentences.filter(ownRecord),
-    record !== undefined ? sentences.filter((s) => !otherRecord(s)) : [],
-    sentences,
+    rest.filter((s) => ownRecord(s) && ofAction(s)),
+    rest.filter((s) => ownRecord(s) && !otherChange(s)),
+    rest.filter((s) => ofAction(s) && !otherRecord(s)),
+    rest.filter(ownRecord),
+    record !== undefined ? rest.filter((s) => !otherRecord(s)) : [],
+    // Last, every sentence but those about another change.
+    rest.filter((s) => !otherChange(s)),
   ];
   for (const tier of tiers) {
     const labels = read(tier);
@@ -264,6 +288,10 @@ const OTHER_CHANGES: readonly RegExp[] = [
   /\b(?:book|books|booked)\b/i,
 ];
 
+/** What a change can be to, as tools name it: a sentence naming one of these and not a tool's own is about another change. */
+// A flight change carries its cabin: one kind of change, as τ's and our travel tools make it.
+const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin)\b/i, /\b(?:bags?|baggage|luggage)\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
+
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
 const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered)|took effect|worked|succeeded)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b/i;
 
@@ -279,13 +307,18 @@ const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
 /** Words of a tool's name that say what it changes rather than which record: not the verb, not the record's kind. */
 const GENERIC = new Set(['order', 'orders', 'pending', 'delivered', 'reservation', 'reservations', 'user', 'users', 'item', 'items', 'to', 'of', 'the', 'a', 'for', 'funds', 'details', 'info', 'by', 'id']);
 
-/** What a tool changes, by the words of its name after the verb ("modify_pending_order_address": address), or none. */
-function thingOf(action: string | undefined): RegExp | undefined {
+/**
+ * What a tool changes, by the words of its name after the verb ("modify_pending_order_address": address),
+ * with the other words for it ("baggage": bags, luggage); `kind` when it is one of `THINGS`.
+ */
+function thingOf(action: string | undefined): { pattern?: RegExp; kind: boolean } {
   const tool = action?.split(/\s+/)[0];
-  if (!tool || !/^[a-z]+_/.test(tool)) return undefined;
+  if (!tool || !/^[a-z]+_/.test(tool)) return { kind: false };
   const words = tool.split('_').slice(1).filter((w) => w.length > 2 && !GENERIC.has(w));
-  if (words.length === 0) return undefined;
-  return new RegExp(`\\b(?:${words.map((w) => w.replace(/s$/, '').replace(/ies$/, 'y')).join('|')})(?:s|es)?\\b`, 'i');
+  if (words.length === 0) return { kind: false };
+  const stems = words.map((w) => w.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1'));
+  const kin = THINGS.filter((t) => stems.some((w) => t.test(w))).map((t) => t.source);
+  return { pattern: new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin].join('|'), 'i'), kind: kin.length > 0 };
 }
 
 /** The words of a question's action ("cancel_order on #W1": cancel, cancelled, cancellation), or none. */

@@ -292,6 +292,41 @@ describe('the claim reader (world wording)', () => {
     expect(q('Your flight has been successfully updated to the nonstop HAT266.', 'update_reservation_flights on 1N99U6', ['1N99U6'])).toBe('success');
   });
 
+  it('reads what the tool changes before its verb: another thing changed on the record is another change', () => {
+    const q = (text: string, action: string, names: string[] = []) => readClaim({ text, action, names }, wording);
+    // The items were changed; the address, which the tool changes, was not.
+    const items = "I've updated the items on order #W2000011: the lamp is now the black one.\n\nAbout the address: after the item change, the order no longer takes an address change, so it still ships to Denver.";
+    expect(q(items, 'modify_pending_order_address on #W2000011', ['#W2000011'])).not.toBe('success');
+    expect(q(items, 'modify_pending_order_items on #W2000011', ['#W2000011'])).toBe('success');
+    // In one sentence: the clause that names the flights decides for the flight tool, the bags' clause for the bag tool.
+    const both = "The flight change to the 9am departure couldn't be completed for lack of funds on the gift card, and the baggage update went through successfully.";
+    expect(q(both, 'update_reservation_flights on R100003', ['R100003'])).toBe('failure');
+    expect(q(both, 'update_reservation_baggages on R100003', ['R100003'])).toBe('success');
+    // Bags, baggage and luggage are one thing; a cabin goes with the flights.
+    expect(q('Your reservation R100003 now has two checked bags.', 'update_reservation_baggages on R100003', ['R100003'])).toBe('success');
+    expect(q('I have moved reservation R100003 down to economy class, and your cabin is now economy on every leg.', 'update_reservation_flights on R100003', ['R100003'])).toBe('success');
+    // A sentence about the bags only says nothing of the flight change asked about.
+    expect(q('The bags on R100003 were updated, but the flights need another payment method first.', 'update_reservation_flights on R100003', ['R100003'])).toBe('none');
+    // A tool name's plural is its thing's ("addresses" is address).
+    expect(q('The shipping address for all your pending orders has been updated to 12 Elm Road.', 'modify_pending_order_addresses_bulk')).toBe('success');
+  });
+
+  it('reads the reason given before a question, obstacles in the way, and "to complete" as no claim', () => {
+    expect(label("Since I can't change the address on this order anymore, would you like to cancel it instead?")).toBe('failure');
+    expect(label('As the order has been cancelled, would you like the refund on your gift card?')).toBe('success');
+    // Too short to be a reason: "As requested, I'll cancel it" proposes.
+    expect(label("As requested, I'll cancel order #W2000012 now?")).toBe('none');
+    expect(label('The order status prevents the lamp from being returned.')).toBe('failure');
+    expect(label('The system is still blocking the exchange of the chair.')).toBe('failure');
+    expect(label('The booking system does not recognize those flight numbers.')).toBe('failure');
+    expect(label('That size is also currently unavailable.')).toBe('failure');
+    expect(label('No economy seats available on the later flight.')).toBe('failure');
+    // Not an obstacle: what a tool is for, or a preference.
+    expect(label('The hold prevents anyone else from booking your seat while you decide?')).toBe('none');
+    expect(label('Options to complete the change:')).toBe('none');
+    expect(label('Your reservation now reflects the addition of one checked bag.')).toBe('success');
+  });
+
   it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {
     expect(label('Since the user ID is not found, I will not send any certificate.')).toBe('failure');
     expect(label('Unfortunately, the option I proposed is no longer available in the time it took to confirm.')).toBe('failure');

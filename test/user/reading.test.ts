@@ -101,6 +101,11 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('To look this up, I will need the following:\n1. **Full name**: as it appears on your account\n2. **ZIP code**: for verification')).toMatchObject({ identity: true, closes: false });
     expect(retail('Sure, I can help. Please send me:\n- **Order number**: it starts with #W\n- **Reason**: why you want to cancel')).toMatchObject({ slots: ['order', 'reason'] });
     expect(retail('Here is what I found:\n- **Order**: #W9000201\n- **Status**: pending\n\nIs there anything else I can help you with?')).toMatchObject({ closes: true });
+    // A heading that says what is needed ("Required information:", "Details needed:") asks through its items.
+    expect(retail('Happy to help with that.\n\nRequired information:\n- Your e-mail address.\n- The order number.')).toMatchObject({ identity: true, slots: ['order'], closes: false });
+    expect(retail('Details needed:\n- The order number.')).toMatchObject({ slots: ['order'], closes: false });
+    // An item that explains, then asks in a sentence of its own.
+    expect(retail('A few notes:\n- **Returns**: items come back within 30 days. Please confirm the reason for the return so I can file it.')).toMatchObject({ closes: false });
   });
 
   it('reads a pick among alternatives that are not records as a choice, and a what-question as no go-ahead', () => {

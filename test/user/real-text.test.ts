@@ -55,4 +55,18 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.03);
     expect(m.wantedDeclined.rate).toBeLessThanOrEqual(0.05);
   });
+
+  it('holds on the second batch (corpora/turns.more.jsonl), whose held-out part no tuning read', () => {
+    const more = realTurns('turns.more.jsonl');
+    expect(more.length).toBeGreaterThanOrEqual(300);
+    for (const split of ['tune', 'held-out'] as const) {
+      const m = measureUser(more.filter((t) => t.split === split));
+      console.log(`real turns, second batch ${split}: closed while asking ${(m.closedWhileAsking.rate * 100).toFixed(1)}% of ${m.closedWhileAsking.of}; asks found ${(m.answerable.rate * 100).toFixed(1)}% of ${m.answerable.of}; proposals of another change accepted ${(m.unsolicitedAccepted.rate * 100).toFixed(1)}% of ${m.unsolicitedAccepted.of}; proposals of its own change declined ${(m.wantedDeclined.rate * 100).toFixed(1)}% of ${m.wantedDeclined.of}`);
+      // Floors a little under what was measured (docs/user.md).
+      expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.03);
+      expect(m.answerable.rate).toBeGreaterThanOrEqual(0.9);
+      expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.04);
+      expect(m.wantedDeclined.rate).toBeLessThanOrEqual(0.05);
+    }
+  });
 });

@@ -5,7 +5,10 @@ where each message comes from) and turns.real.jsonl (what the simulated user mus
 
     python3 raw/scripts/build_corpora.py    # from corpora/
 """
-import glob, json
+import glob, json, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from joinlabels import claim_row, turn_row  # noqa: E402
 
 def load(path):
     return [json.loads(l) for l in open(path) if l.strip()]
@@ -17,35 +20,18 @@ def labels(kind):
             out[r['id']] = r
     return out
 
-PROV = ('id', 'source', 'commit', 'path', 'traj', 'turn', 'model', 'domain')
-
 claims = load('work/claims.to-label.jsonl')
 cl = labels('claims')
+rows = [r for r in (claim_row(it, cl.get(it['id'])) for it in claims) if r]
 with open('claims.real.jsonl', 'w') as f:
-    n = 0
-    for it in claims:
-        l = cl.get(it['id'])
-        if not l or l.get('label') not in ('success', 'failure', 'pending', 'none'):
-            continue
-        row = {'text': it['text'], 'action': it['action'], 'names': it['names'], 'label': l['label'], 'split': it['split'], 'style': 'real', **{k: it[k] for k in PROV}}
-        if l.get('unsure'):
-            row['unsure'] = True
-        f.write(json.dumps(row, ensure_ascii=False) + '\n')
-        n += 1
-    print('claims', n, 'of', len(claims))
+    for r in rows:
+        f.write(json.dumps(r, ensure_ascii=False) + '\n')
+print('claims', len(rows), 'of', len(claims))
 
 turns = load('work/turns.to-label.jsonl')
 tl = labels('turns')
+rows = [r for r in (turn_row(it, tl.get(it['id'])) for it in turns) if r]
 with open('turns.real.jsonl', 'w') as f:
-    n = 0
-    for it in turns:
-        l = tl.get(it['id'])
-        if not l or 'asks' not in l:
-            continue
-        expect = {k: l.get(k) for k in ('asks', 'identity', 'details', 'goAhead', 'proposes', 'choice', 'progress')}
-        row = {'text': it['text'], 'expect': expect, 'split': it['split'], 'user_before': it.get('user_before'), **{k: it[k] for k in PROV}}
-        if l.get('unsure'):
-            row['unsure'] = True
-        f.write(json.dumps(row, ensure_ascii=False) + '\n')
-        n += 1
-    print('turns', n, 'of', len(turns))
+    for r in rows:
+        f.write(json.dumps(r, ensure_ascii=False) + '\n')
+print('turns', len(rows), 'of', len(turns))

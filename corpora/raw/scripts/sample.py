@@ -5,7 +5,10 @@ no one run dominates; keeps one item per near-duplicate text.
 
     python3 scripts/sample.py RAW_DIR OUT_DIR
 """
-import hashlib, json, sys, collections
+import hashlib, json, os, sys, collections
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from taucommon import last_write, proposing  # noqa: E402
 
 raw, out = sys.argv[1], sys.argv[2]
 
@@ -51,20 +54,12 @@ def sample(path, target, cap, want=None):
             break
     return picked
 
-ID_KEYS = ('order_id', 'reservation_id', 'user_id')
-
 def claim_item(r):
-    w = (r.get('writes') or [])[-1]
-    try:
-        args = json.loads(w.get('args') or '{}')
-    except Exception:
-        args = {}
-    names = [str(args[k]) for k in ID_KEYS if k in args][:1]
-    rec = f" on {names[0]}" if names else ''
+    w, action, names = last_write(r)
     return {
         'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'],
         'model': r.get('model') or 'unknown', 'domain': r.get('domain'), 'text': r['text'],
-        'action': f"{w.get('tool')}{rec}", 'names': names, 'write': {'tool': w.get('tool'), 'args': w.get('args'), 'result': w.get('result'), 'ok': w.get('ok')},
+        'action': action, 'names': names, 'write': {'tool': w.get('tool'), 'args': w.get('args'), 'result': w.get('result'), 'ok': w.get('ok')},
         'other_writes': [x.get('tool') for x in (r.get('writes') or [])[:-1]],
         'split': split_of(r['id']),
     }
@@ -79,7 +74,6 @@ def turn_item(r):
 
 claims = [claim_item(r) for r in sample(f'{raw}/claims.raw.jsonl', 1150, 110)]
 # Turns: every reply kind, with go-ahead proposals at least a third of them.
-proposing = lambda r: any(w in (r.get('text') or '').lower() for w in ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead'))
 turns_p = sample(f'{raw}/turns.raw.jsonl', 450, 45, proposing)
 ids = {r['id'] for r in turns_p}
 turns_o = [r for r in sample(f'{raw}/turns.raw.jsonl', 900, 80, lambda r: not proposing(r)) if r['id'] not in ids]

@@ -7,11 +7,13 @@ many words and 5 others per group. None of them was read while tuning.
     python3 scripts/extract_tau.py RAW_DIR    # with at least these three mirrors
     python3 scripts/sample_fresh.py RAW_DIR ../claims.real.jsonl ../turns.real.jsonl CLAIMS_OUT.jsonl [TURNS_OUT.jsonl]
 """
-import collections, hashlib, json, re, sys
+import collections, hashlib, json, os, re, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from taucommon import last_write, proposing  # noqa: E402
 
 raw, claims_path, turns_path, out_path = sys.argv[1:5]
 SOURCES = {'ShramanPramanick/Grok_tau_Bench', 'bogoliubon/tau2-bench', 'codesque16/tau2-bench'}
-ID_KEYS = ('order_id', 'reservation_id', 'user_id')
 
 def h(s):
     return int(hashlib.sha1(s.encode()).hexdigest(), 16)
@@ -43,17 +45,10 @@ by = groups(f'{raw}/claims.raw.jsonl')
 with open(out_path, 'w') as f:
     for rs in by.values():
         for r in rs[:14]:
-            w = (r.get('writes') or [])[-1]
-            try:
-                args = json.loads(w.get('args') or '{}')
-            except Exception:
-                args = {}
-            names = [str(args[k]) for k in ID_KEYS if k in args][:1]
-            rec = f' on {names[0]}' if names else ''
-            f.write(json.dumps({'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'], 'model': r.get('model') or 'unknown', 'domain': r['domain'], 'text': r['text'], 'action': f"{w.get('tool')}{rec}", 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+            _, action, names = last_write(r)
+            f.write(json.dumps({'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'], 'model': r.get('model') or 'unknown', 'domain': r['domain'], 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
 
 if len(sys.argv) > 5:
-    proposing = lambda r: any(w in (r.get('text') or '').lower() for w in ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead'))
     by = groups(f'{raw}/turns.raw.jsonl')
     with open(sys.argv[5], 'w') as f:
         for ordered in by.values():

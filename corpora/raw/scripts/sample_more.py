@@ -12,10 +12,12 @@ Per (source, model, domain) group, in a fixed order by hash of id:
     python3 scripts/extract_tau.py RAW_DIR
     python3 scripts/sample_more.py RAW_DIR CLAIMS_OUT.jsonl TURNS_OUT.jsonl ../claims.real.jsonl ../turns.real.jsonl ../claims.fresh.jsonl ../turns.fresh.jsonl
 """
-import collections, hashlib, json, re, sys
+import collections, hashlib, json, os, re, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from taucommon import last_write, proposing  # noqa: E402
 
 raw, claims_out, turns_out, *shipped_paths = sys.argv[1:]
-ID_KEYS = ('order_id', 'reservation_id', 'user_id')
 
 def h(s):
     return int(hashlib.sha1(s.encode()).hexdigest(), 16)
@@ -53,16 +55,9 @@ with open(claims_out, 'w') as f:
         bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:6]
         picked = bad + [r for r in rs if r not in bad][:12 - len(bad)]
         for r in sorted(picked, key=lambda r: h('more:' + r['id'])):
-            w = (r.get('writes') or [])[-1]
-            try:
-                args = json.loads(w.get('args') or '{}')
-            except Exception:
-                args = {}
-            names = [str(args[k]) for k in ID_KEYS if k in args][:1]
-            rec = f' on {names[0]}' if names else ''
-            f.write(json.dumps({**prov(r), 'text': r['text'], 'action': f"{w.get('tool')}{rec}", 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+            _, action, names = last_write(r)
+            f.write(json.dumps({**prov(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
 
-proposing = lambda r: any(w in (r.get('text') or '').lower() for w in ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead'))
 with open(turns_out, 'w') as f:
     for rs in groups(f'{raw}/turns.raw.jsonl').values():
         for r in [x for x in rs if proposing(x)][:8] + [x for x in rs if not proposing(x)][:4]:

@@ -293,3 +293,25 @@ def domain_from_tools(msgs):
               "telecom": len(names & TELECOM_TOOLS)}
     best = max(scores, key=lambda k: (scores[k], k))
     return best if scores[best] else None
+
+
+# ---------------------------------------------------------------- sampling helpers (sample*.py)
+ID_KEYS = ('order_id', 'reservation_id', 'user_id')
+GO_AHEAD_WORDS = ('proceed', 'confirm', '(yes', 'yes/no', 'would you like me to', 'shall i', 'go ahead')
+
+
+def last_write(r):
+    """The last write before a reply after writes: (the write, its action as `tool on RECORD`, [RECORD])."""
+    w = (r.get('writes') or [])[-1]
+    try:
+        args = json.loads(w.get('args') or '{}')
+    except Exception:
+        args = {}
+    names = [str(args[k]) for k in ID_KEYS if k in args][:1]
+    rec = f' on {names[0]}' if names else ''
+    return w, f"{w.get('tool')}{rec}", names
+
+
+def proposing(r):
+    """Whether a reply has go-ahead words in it ("proceed", "confirm", "shall I", ...)."""
+    return any(w in (r.get('text') or '').lower() for w in GO_AHEAD_WORDS)

@@ -1,0 +1,26 @@
+"""Joins an item to be labelled with its hand label, in the shipped corpora's formats (build_corpora.py,
+build_more.py). Each returns None when the label is missing or not valid."""
+PROV = ('id', 'source', 'commit', 'path', 'traj', 'turn', 'model', 'domain')
+
+
+def claim_row(it, l):
+    """A reply after a write: text, action, names, label, split, and where it comes from."""
+    if not l or l.get('label') not in ('success', 'failure', 'pending', 'none'):
+        return None
+    row = {'text': it['text'], 'action': it['action'], 'names': it['names'], 'label': l['label'], 'split': it['split'], 'style': 'real', **{k: it[k] for k in PROV}}
+    if l.get('unsure'):
+        row['unsure'] = True
+    return row
+
+
+def turn_row(it, l, also=False):
+    """A reply to the user: what the user must do with it; with `also`, the other changes a go-ahead authorises."""
+    if not l or 'asks' not in l:
+        return None
+    expect = {k: l.get(k) for k in ('asks', 'identity', 'details', 'goAhead', 'proposes', 'choice', 'progress')}
+    if also and l.get('goAhead') and l.get('proposes'):
+        expect['alsoProposes'] = l.get('alsoProposes') or []
+    row = {'text': it['text'], 'expect': expect, 'split': it['split'], 'user_before': it.get('user_before'), **{k: it[k] for k in PROV}}
+    if l.get('unsure'):
+        row['unsure'] = True
+    return row

@@ -43,7 +43,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
     // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
-    /\bwill now\b|\b(?:now )?reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
+    // Not a price that reflects a change ("the total of $150 reflects the change in cabin").
+    /\bwill now\b|\b(?:now|(?:reservation|order|booking|account)(?: also)?) reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
   ],
   failure: [
     new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
@@ -65,7 +66,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
     /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\bno (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
-    new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:\\w+ ){0,6}?from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
+    // Not a consequence of a change made ("which prevents any further charges from being made", "prevents anyone else from booking").
+    new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
     /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
     /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
@@ -113,8 +115,19 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
  */
 const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
 
-/** A sentence that opens with its reason, of three words or more: "Since I can't update it now, ...". */
-const REASON_FIRST = /^\W*(?:since|because|given that|now that|as)\s+((?:[\w'$#.-]+\s+){2,}[\w'$#.-]+),\s/i;
+/**
+ * A sentence that opens with its reason, of three words or more, where the reason tells what was done or
+ * met: "Since I can't update it now, ...", "As the order has been cancelled, ...". Not a rule ("since
+ * the fare can't be cancelled"), nor a time or a condition ("as soon as", "as long as").
+ */
+const REASON_FIRST = /^\W*(?:since|because|given that|now that|as(?! (?:soon|long|well|far|much|of|per|part)\b))\s+((?:[\w'$#.-]+\s+){2,}[\w'$#.-]+),\s/i;
+const REASON_TELLS = /\b(?:i|we)\b|\b(?:has|have|had) (?:now |already |just )?been\b|\b(?:is|are|was|were)(?:n't| not) (?:eligible|available|allowed|accepted|supported|possible)\b|\binsufficient\b|\bnot enough\b/i;
+
+/** A sentence that opens with a reason, a time or a condition. */
+const SUBORDINATE_FIRST = /^\W*(?:since|because|as|once|when|whenever|if|after|before|until|unless|given that|now that)\b/i;
+
+/** How a change is paid for: part of the change ("but the payment was declined", "the balance is not enough"). */
+const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?card|charged?|fare difference|price difference|difference in (?:price|fare))\b/i;
 
 /** An attempt to be made again: the one made did not work. */
 const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
@@ -123,7 +136,7 @@ const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: i
 const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
-const ADDRESSED = /^\W*(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
+const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
 
 const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | null => {
   for (const p of patterns) {
@@ -155,8 +168,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   if (PROPOSAL.test(sentence)) {
     // The reason given before a question or an offer states a fact: "Since I can't update the address
     // now, would you like to cancel the order?" says the update failed.
-    const reason = REASON_FIRST.exec(sentence);
-    return reason ? readSentence(reason[1] as string, wording) : 'none';
+    const reason = REASON_FIRST.exec(sentence)?.[1];
+    return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
   }
   if (anyTest(wording.failure, sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);
@@ -194,22 +207,28 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // changes; that name its record and its action; that name its record and no other kind of change; that
   // name its action and no other record; that name its record; that name no other record (a message of
   // several records: "Cancelled #W1 and #W2. Unfortunately #W3 cannot be cancelled" says nothing of #W3 in
-  // its first sentence); then every sentence.
+  // its first sentence); then every sentence but those about changing another thing or another kind of
+  // change.
   const action = question.words ? once(question.words) : actionOf(question.action);
-  const { pattern: thing, kind: thingIsKind } = thingOf(question.action);
+  const { pattern: thing, othersChanged } = thingOf(question.action);
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
   const readAbout = (sentence: string): ClaimLabel => {
     const whole = readSentence(sentence, wording);
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
-    const clauses = whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
+    // Nor a question or an offer that opens with its reason or condition ("Since the fare can't be
+    // cancelled, would you like insurance?", "As soon as it is confirmed, shall I e-mail you?"): the
+    // sentence reads as one (`readSentence` reads a reason that tells what was done).
+    const clauses = whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
-    // The clauses that name its action or what the tool changes; where some name what it changes, not
-    // those that name another thing ("the flight update cannot proceed, and the baggage update succeeded"
-    // for a flight tool).
+    // Where some clauses name what the tool changes, those, and the ones that name its action or paying
+    // for it but no other change: "the flight update cannot proceed, and the baggage update succeeded" is
+    // a failure of the flight change, "I've added the bags, but the payment was declined" of the bags, and
+    // "the address has been updated, but the refund could not be processed" a success of the address.
+    // Else the clauses that name its action.
     const byThing = thing !== undefined && clauses.some((c) => thing.test(c));
-    const names = (c: string) => (thing?.test(c) ?? false) || ((action?.test(c) ?? false) && !(byThing && otherThing(c)));
+    const names = (c: string) => (byThing ? (thing as RegExp).test(c) || ((MEANS.test(c) || (action?.test(c) ?? false)) && !otherThing(c) && !otherChange(c)) : (action?.test(c) ?? false));
     const own: string[] = [];
     let previousOwn = false;
     for (const c of clauses) {
@@ -247,11 +266,10 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // A sentence about its record that names another kind of change and not this one ("I've processed the
   // return for the bottle from #W1", asked about the exchange on #W1) speaks of that change.
   const otherChange = (s: string) => action !== undefined && !ofAction(s) && OTHER_CHANGES.some((c) => c.test(s));
-  // A sentence that names another thing a change can be to and not this tool's ("I've updated the items",
-  // asked about the address) speaks of that change.
-  // Only where the tool's own thing is one of them: "for the cancelled flight" is no other change to a
-  // tool that issues compensation.
-  const otherThing = (s: string) => thing !== undefined && thingIsKind && !thing.test(s) && THINGS.some((t) => t.test(s));
+  // A sentence that speaks of changing another thing and does not name this tool's ("I've updated the
+  // items", asked about the address) speaks of that change. Only where the tool's own thing is one of
+  // them: "for the cancelled flight" is no other change to a tool that issues compensation.
+  const otherThing = (s: string) => thing !== undefined && !thing.test(s) && othersChanged.some((c) => c.test(s));
   const rest = sentences.filter((s) => !otherThing(s));
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address).
@@ -288,9 +306,25 @@ const OTHER_CHANGES: readonly RegExp[] = [
   /\b(?:book|books|booked)\b/i,
 ];
 
-/** What a change can be to, as tools name it: a sentence naming one of these and not a tool's own is about another change. */
-// A flight change carries its cabin: one kind of change, as τ's and our travel tools make it.
+/**
+ * What a change can be to, as tools name it. A flight change carries its cabin: one kind of change, as τ's
+ * and our travel tools make it.
+ */
 const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin)\b/i, /\b(?:bags?|baggage|luggage)\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
+
+/** Words that change a thing, as verbs or nouns ("updated the items", "the baggage update", "item modifications"). */
+const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|switch|upgrad|downgrad)\w*|add(?:s|ed|ing|ition)?|mov(?:e|es|ed|ing)`;
+
+/**
+ * Each thing as the object or subject of a change, a few words apart at most and no bracket between: not
+ * a thing a sentence names as the means or the context of a change ("charged to your payment method",
+ * "for both passengers", "order #W1 (2 items)").
+ */
+const THINGS_CHANGED: readonly { thing: RegExp; changed: RegExp }[] = THINGS.map((thing) => {
+  const t = thing.source.replace(/^\\b|\\b$/g, '');
+  const gap = String.raw`\s+(?:[^\s()]+\s+){0,3}?`;
+  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b`, 'i') };
+});
 
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
 const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered)|took effect|worked|succeeded)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b/i;
@@ -309,16 +343,20 @@ const GENERIC = new Set(['order', 'orders', 'pending', 'delivered', 'reservation
 
 /**
  * What a tool changes, by the words of its name after the verb ("modify_pending_order_address": address),
- * with the other words for it ("baggage": bags, luggage); `kind` when it is one of `THINGS`.
+ * with the other words for it ("baggage": bags, luggage); and, when it is one of `THINGS`, the patterns of
+ * a change to each of the others (none for a thing outside them, such as compensation).
  */
-function thingOf(action: string | undefined): { pattern?: RegExp; kind: boolean } {
+function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged: readonly RegExp[] } {
   const tool = action?.split(/\s+/)[0];
-  if (!tool || !/^[a-z]+_/.test(tool)) return { kind: false };
+  if (!tool || !/^[a-z]+_/.test(tool)) return { othersChanged: [] };
   const words = tool.split('_').slice(1).filter((w) => w.length > 2 && !GENERIC.has(w));
-  if (words.length === 0) return { kind: false };
+  if (words.length === 0) return { othersChanged: [] };
   const stems = words.map((w) => w.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1'));
-  const kin = THINGS.filter((t) => stems.some((w) => t.test(w))).map((t) => t.source);
-  return { pattern: new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin].join('|'), 'i'), kind: kin.length > 0 };
+  const kin = THINGS_CHANGED.filter((t) => stems.some((w) => t.thing.test(w)));
+  return {
+    pattern: new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin.map((t) => t.thing.source)].join('|'), 'i'),
+    othersChanged: kin.length === 0 ? [] : THINGS_CHANGED.filter((t) => !kin.includes(t)).map((t) => t.changed),
+  };
 }
 
 /** The words of a question's action ("cancel_order on #W1": cancel, cancelled, cancellation), or none. */

@@ -195,7 +195,8 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && !/\d/.test(rest) && /^\s*(?:so|to|for|as|e\.g\.|i\.e\.|which|that|we|it|in|the|your|why|what|how|where|when|if)\b/i.test(rest);
     // A value with an ask inside it: "Payment method: one certificate (please specify which one: ...)",
     // "Cancellation rules: ... Please confirm your reason for cancellation (...)".
-    const valueAsks = /(?:\(|[.!]\s+)(?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know|provide)\b/i.test(rest);
+    // Not "Please allow 5-7 days and let me know if it does not arrive".
+    const valueAsks = /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest);
     if (!labelAsks && !valueAsks) return false;
   }
   if (ELSEWHERE.test(u.text)) return false;
@@ -234,8 +235,8 @@ export function readAgentMessage(text: string, lang: UserLanguage): Reading {
     const names = named(u.text, lang);
     const asking = asks(u, leadInAsks, lang);
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
-    // "Required information:" and "Details needed:" too.
-    if (u.leadIn) leadInAsks = asking || /\b(?:need(?:ed|s)?|require[ds]?|provide|send|share|give)\b/i.test(u.text);
+    // "Required information:" too; not "no action needed from you:".
+    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provide|send|share|give)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
     else if (!u.item) leadInAsks = false;
     if (!asking) {
       mentioned.push(...names);

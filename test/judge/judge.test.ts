@@ -307,8 +307,18 @@ describe('the claim reader (world wording)', () => {
     expect(q('I have moved reservation R100003 down to economy class, and your cabin is now economy on every leg.', 'update_reservation_flights on R100003', ['R100003'])).toBe('success');
     // A sentence about the bags only says nothing of the flight change asked about.
     expect(q('The bags on R100003 were updated, but the flights need another payment method first.', 'update_reservation_flights on R100003', ['R100003'])).toBe('none');
-    // A tool name's plural is its thing's ("addresses" is address).
-    expect(q('The shipping address for all your pending orders has been updated to 12 Elm Road.', 'modify_pending_order_addresses_bulk')).toBe('success');
+    // A tool name's plural is its thing's ("addresses" is address): what is said of the address decides, not the items after it.
+    expect(q("The shipping address for all your pending orders has been updated to 12 Elm Road. I couldn't change the items, though.", 'modify_pending_order_addresses_bulk')).toBe('success');
+    // A thing named as the means or the context of the change is no other change.
+    const flights = 'update_reservation_flights on R100003';
+    expect(q("I've changed reservation R100003 to the 3pm departure for both passengers.", flights, ['R100003'])).toBe('success');
+    expect(q('Done: R100003 is now on the 9am departure; the fare difference of $40 was charged to your payment method ending 1234.', flights, ['R100003'])).toBe('success');
+    expect(q("I've submitted the change to R100003 with your gift card. Unfortunately, the payment for R100003 was declined, so the change did not go through.", flights, ['R100003'])).toBe('failure');
+    expect(q("I couldn't update order #W2000011 (2 items) to ship to 12 Elm Road; the system returned an error.", 'modify_pending_order_address on #W2000011', ['#W2000011'])).toBe('failure');
+    // Paying for the change is part of it; a refund after it is not.
+    expect(q("I've added the bags to R100003, but the payment was declined.", 'update_reservation_baggages on R100003', ['R100003'])).toBe('failure');
+    expect(q('I tried to change your flight on R100003, but the gift card balance is not enough to cover it.', flights, ['R100003'])).toBe('failure');
+    expect(q('The address has been updated, but the refund could not be processed.', 'modify_pending_order_address on #W2000011', ['#W2000011'])).toBe('success');
   });
 
   it('reads the reason given before a question, obstacles in the way, and "to complete" as no claim', () => {
@@ -321,10 +331,20 @@ describe('the claim reader (world wording)', () => {
     expect(label('The booking system does not recognize those flight numbers.')).toBe('failure');
     expect(label('That size is also currently unavailable.')).toBe('failure');
     expect(label('No economy seats available on the later flight.')).toBe('failure');
-    // Not an obstacle: what a tool is for, or a preference.
-    expect(label('The hold prevents anyone else from booking your seat while you decide?')).toBe('none');
+    // A rule, a time or a condition before a question tells nothing done.
+    const flights = (text: string) => readClaim({ text, action: 'update_reservation_flights on R100003', names: ['R100003'] }, wording);
+    expect(flights("Your flight has been changed to SK 266. Since the new fare can't be cancelled, would you like to add travel insurance?")).toBe('success');
+    expect(label('As your order #W2000012 is already delivered and cannot be cancelled, would you like to return it instead?')).toBe('none');
+    expect(readClaim({ text: 'As soon as the exchange is confirmed, would you like me to e-mail you the return label?', action: 'exchange_delivered_order_items on #W2000012', names: ['#W2000012'] }, wording)).toBe('none');
+    // Not an obstacle: a consequence of a change made, or what a hold is for.
+    expect(label('The cancellation has been processed, which prevents any further charges from being made.')).toBe('success');
+    expect(label('The hold prevents anyone else from booking your seat while you decide.')).toBe('none');
     expect(label('Options to complete the change:')).toBe('none');
+    // A record that reflects a change is in its new state; a price that reflects one is a price.
     expect(label('Your reservation now reflects the addition of one checked bag.')).toBe('success');
+    expect(label('The quoted price reflects the change to business class.')).toBe('none');
+    // What it asks of the user after "Also," claims nothing.
+    expect(label('Also, please confirm if there are any other items you wish to modify before I proceed.')).toBe('none');
   });
 
   it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {

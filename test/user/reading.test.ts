@@ -103,9 +103,10 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Here is what I found:\n- **Order**: #W9000201\n- **Status**: pending\n\nIs there anything else I can help you with?')).toMatchObject({ closes: true });
     // A heading that says what is needed ("Required information:", "Details needed:") asks through its items.
     expect(retail('Happy to help with that.\n\nRequired information:\n- Your e-mail address.\n- The order number.')).toMatchObject({ identity: true, slots: ['order'], closes: false });
-    expect(retail('Details needed:\n- The order number.')).toMatchObject({ slots: ['order'], closes: false });
-    // An item that explains, then asks in a sentence of its own.
+    expect(retail('All set! Here is what was updated, no action needed from you:\n- Order #W9000201 now ships to 12 Elm Road.\n- The payment method is unchanged.\n\nIs there anything else I can help you with?')).toMatchObject({ closes: true });
+    // An item that explains, then asks in a sentence of its own; not one that asks to be told later.
     expect(retail('A few notes:\n- **Returns**: items come back within 30 days. Please confirm the reason for the return so I can file it.')).toMatchObject({ closes: false });
+    expect(retail('Here is the summary:\n- **Refund**: $50 to your original card. Please allow 5-7 business days and let me know if it does not arrive.')).toMatchObject({ closes: true });
   });
 
   it('reads a pick among alternatives that are not records as a choice, and a what-question as no go-ahead', () => {

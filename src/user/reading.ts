@@ -33,7 +33,7 @@ interface Unit {
 }
 
 /** "Reply YES to proceed": a request, and a go-ahead. */
-const REPLY_YES = /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,25}["'\u201c]?yes\b/i;
+const REPLY_YES = /\b(?:reply|respond|answer|say|type|confirm)\b[^.?!]{0,25}["'\u201c]?yes\b/i;
 
 /** Phrases that ask for something without a question mark. */
 const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
@@ -108,7 +108,8 @@ const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\
 const ALTERNATIVES: readonly RegExp[] = [
   /(?<![,;]\s)\bwhich\b(?!\s+(?:is|was|are|were|has|had|will|would be|means|includes?|contains?|shows?)\b)/i,
   /\b(?:either|one|any|each) of (?:these|those|them|the (?:above|following|options|alternatives|two|three)|the \w+ (?:options|alternatives))\b/i,
-  /\b(?:would you (?:like|prefer|rather)|do you (?:want|prefer|wish)|you(?:'d| would)? (?:like|prefer|want|wish|rather)|shall i|should i|should we|would it be better|prefer)\b[^?]*?\bor\b(?!\s+not\b)/i,
+  // "Would you still like to return them, or would you like to keep them?"
+  /\b(?:would you (?:still |rather |instead )?(?:like|prefer|rather)|do you (?:still )?(?:want|prefer|wish)|you(?:'d| would)? (?:like|prefer|want|wish|rather)|shall i|should i|should we|would it be better|prefer)\b[^?]*?\bor\b(?!\s+not\b)/i,
   /\b(?:your (?:preference|choice)|(?:which|what) (?:would you|do you) prefer|how would you like to proceed|how you(?:'d| would) like to proceed)\b/i,
   // "Select a payment method", "would you like this option?".
   /\b(?:select|choose|pick)\b(?!\s+(?:to|from the menu)\b)|\b(?:this|that|these|those|one|an?|either) (?:\w+ )?options?\b/i,

@@ -124,6 +124,7 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('To confirm your order:\n- Items: desk lamp\n- Payment method: one gift card (please choose: gift_card_1 or gift_card_2)')).toMatchObject({ choose: true, closes: false });
     expect(retail('Options you have:\n- Cancel the order\n- Change the address\n\nWhat would you like to do next?')).toMatchObject({ choose: true, help: false });
     expect(retail('What would you like to do next?')).toMatchObject({ choose: false, help: true });
+    expect(retail('There is no cheaper size in stock. Would you still like to return the lamp, or would you rather keep it?')).toMatchObject({ choose: true, unplaced: false });
     // A relative "which" picks nothing.
     expect(retail('Your order, which was delivered yesterday, is eligible for a return.')).toMatchObject({ choose: false, closes: true });
   });
@@ -133,6 +134,7 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('To confirm, you want to cancel order #W9000201 because you ordered it by mistake. Is that correct?')).toMatchObject({ confirm: true });
     expect(retail('The change is ready. Reply **YES** to proceed!')).toMatchObject({ confirm: true });
     expect(retail('The system returned an error. Would you like to try again?')).toMatchObject({ confirm: true });
+    expect(retail('To finish: confirm "yes" with the two cards adding up to exactly $264.')).toMatchObject({ confirm: true, closes: false });
     // A go-ahead for the agent's own step names a detail it tells, not one it asks for.
     expect(retail('I can issue the refund now. Would you like me to send it to your user ID "emma_novak_1"?')).toMatchObject({ confirm: true, identity: false });
     // Word order makes a question, whatever ends it.

@@ -76,7 +76,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // An error a step met: "the attempt triggered an inconsistency error", "the system returned an error".
     /\b(?:triggered|returned|threw|raised|produced|resulted in) (?:an?|another|the same) (?:\w+ )?(?:error|exception|inconsistency|discrepancy)\b/i,
     // A mistake owned: "I made a mistake in the payment format", "sorry for the repeated error".
-    /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
+    /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:i|we)(?:'ve| have)? (?:provided|gave|given|used|entered|sent|passed) (?:you )?(?:some |an? |the )?(?:incorrect|wrong|invalid)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
     // The thing as it was, followed by what it still is: "the current address remains 575 Oak Street".
     /\b(?:[Cc]urrent|[Ee]xisting|[Oo]riginal|[Oo]ld) \w+(?: \w+)? (?:remains|stays|is still) (?=unchanged\b|the same\b|as (?:it|before)\b|at \$|\$|\d|[A-Z])/,
     /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
@@ -286,8 +286,27 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     const labels = read(tier);
     if (labels.length > 0) return label(labels);
   }
+  // Nothing said of the outcome, but a rule or a fact in the way, and a question of what to do instead
+  // ("Refunds must go to the original payment method. Would you like it back on your PayPal?"): the write
+  // was refused. Not a closing offer of more help, which asks nothing about this change.
+  const inTheWay = rest.some((s) => (ownRecord(s) || !otherRecord(s)) && !PROPOSAL.test(s) && !ADDRESSED.test(s) && IN_THE_WAY.test(s));
+  if (inTheWay && sentences.some((s) => (PROPOSAL.test(s) || ADDRESSED.test(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s))) return 'failure';
   return 'none';
 }
+
+/**
+ * A rule or a fact that stands in the way of a change: "refunds must go to the original payment method",
+ * "the system requires a payment method", "you only have a PayPal account", "the card was not used for
+ * this order", "no gift card is associated with your account", "I need to replace the items rather than
+ * remove them".
+ */
+const IN_THE_WAY = /\bmust (?:go|be (?:to|the|an?|either|one|made (?:to|with|using)|paid (?:with|using|by)))\b|\b(?:system|tool|function|api|modification|exchange|return|change|request|booking|operation|it) (?:also |still |only )?(?:requires|needs)\b|\byou only have\b|\bonly (?:accepts?|allows?|supports?|works with)\b(?! (?:one|a single)\b)|\b(?:was|were|is|are)(?: not|n't) (?:used|associated|linked|on file|part of|included in)\b|\bno (?:[\w-]+ ){0,2}(?:associated|linked|on file|saved)(?: (?:with|to) (?:your|the|this))?\b(?<!\b(?:associated|linked))|\b(?:i|we) (?:need|have) to (?:replace|provide|specify|include|list|use)\b[^.?!]*\brather than\b|\b(?:issue|error|problem) (?:encountered|occurred)\b/i;
+
+/** A question of what to do instead, in words other than a proposal's: "Reply with your choice", "let me know how you'd like to proceed". */
+const ASKS_INSTEAD = /\breply (?:with|\W*yes)\b|\blet me know (?:how|which|whether|if)\b[^.?!]{0,40}?\byou(?:'d| would)? (?:like|prefer|want)\b/i;
+
+/** An offer of more help at the end of a message: it asks nothing about this change. */
+const MORE_HELP = /\b(?:anything else|any other|anything more|further (?:help|assistance|questions))\b/i;
 
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;

@@ -347,6 +347,21 @@ describe('the claim reader (world wording)', () => {
     expect(label('Also, please confirm if there are any other items you wish to modify before I proceed.')).toBe('none');
   });
 
+  it('reads a rule or a fact in the way, then a question of what to do instead, as a failure; not beside a claim, nor before an offer of more help', () => {
+    const refund = (text: string) => readClaim({ text, action: 'return_delivered_order_items on #W3000417', names: ['#W3000417'] }, wording);
+    expect(refund('Refunds for order #W3000417 must go to the card it was paid with. Would you like the refund on that card instead?')).toBe('failure');
+    expect(refund('The return tool requires a payment method from your profile. Which one should I use?')).toBe('failure');
+    expect(refund('Your debit card was not used for this purchase. Let me know which method you would prefer.')).toBe('failure');
+    expect(refund('There is no store credit associated with your account. Shall I send it to your bank card?')).toBe('failure');
+    expect(refund('Sorry, I gave the wrong item numbers a moment ago. The right one is 4410239911.')).toBe('failure');
+    // A claim decides; a rule before a closing offer asks nothing of this change; a rule alone claims nothing.
+    expect(refund('The return for #W3000417 has been submitted. Refunds must go to the original card. Would you like the label e-mailed?')).toBe('success');
+    expect(refund('Refunds must go to the original payment method. Is there anything else I can help with?')).toBe('none');
+    expect(refund('Refunds must go to the original payment method.')).toBe('none');
+    // A rule that one change is all: a consequence of one made.
+    expect(refund('Note that the system only allows one return per order. Would you like a copy of the receipt?')).toBe('none');
+  });
+
   it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {
     expect(label('Since the user ID is not found, I will not send any certificate.')).toBe('failure');
     expect(label('Unfortunately, the option I proposed is no longer available in the time it took to confirm.')).toBe('failure');

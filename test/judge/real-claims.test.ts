@@ -45,7 +45,7 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     expect(more.length).toBeGreaterThanOrEqual(250);
     // Drawn to hold many failures: the costlier misreading.
     expect(more.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(100);
-    for (const [split, floor] of [['tune', 0.84], ['held-out', 0.8]] as const) {
+    for (const [split, floor] of [['tune', 0.91], ['held-out', 0.82]] as const) {
       const c = await calibrate(wordingReader(), more.filter((x) => x.split === split));
       const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
       const fs = (c.confusion.failure?.success ?? 0) / n('failure');

@@ -257,6 +257,20 @@ const MAX_MODEL_CALLS = 1_000;
  * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
  * or hangs gives outcome `error`).
  */
+/**
+ * The reason an episode's signal aborts with when the episode is over: a new error each time (code that
+ * tags the errors it is given may write to it), without the stack trace no one reads.
+ */
+function endOfEpisode(): DeadlineError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new DeadlineError('episode over');
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
   const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
   const world = harness.world;
@@ -302,17 +316,30 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   const arm = () => setTimeout(() => controller.abort(new DeadlineError(`${deadlineMs} ms of wall time`)), Math.max(0, deadlineAt - performance.now() /* clock: as above */));
   let timer = arm();
   // A wait for a model provider's quota (src/model/pace.ts) is neither the agent's time nor its deadline's.
+  // The deadline stands still while any wait lasts (waits of parallel requests overlap), and moves on by
+  // the time it stood still: a wait longer than the time left is no deadline passed.
+  let waits = 0;
+  let stoppedAt = 0;
   const waitHooks: ProviderWaitHooks = {
-    begin: () => baseClock.callStarted(),
-    end: (ms) => {
-      baseClock.callEnded();
-      if (controller.signal.aborted) return;
-      deadlineAt += ms;
+    begin: () => {
+      baseClock.callStarted();
+      if (waits++ > 0) return;
+      stoppedAt = performance.now(); // clock: as above
       clearTimeout(timer);
-      timer = arm();
+    },
+    end: () => {
+      baseClock.callEnded();
+      if (--waits > 0) return;
+      deadlineAt += performance.now() /* clock: as above */ - stoppedAt;
+      if (!controller.signal.aborted) timer = arm();
     },
   };
-  const paced = <T>(f: () => Promise<T>): Promise<T> => providerWaits.run(waitHooks, f);
+  // The waits are found through an async context, which costs every promise of the process once one is
+  // entered: entered only where a model may be called in this process, by an agent here that says its time
+  // is real (a model behind an API) or by a simulated user other than the scripted one. A contained agent's
+  // model calls run in its own process.
+  const mayCallModel = options.userSimulator !== undefined || (factory.isolation !== 'process' && factory.time?.mode === 'real');
+  const paced = mayCallModel ? <T>(f: () => Promise<T>): Promise<T> => providerWaits.run(waitHooks, f) : <T>(f: () => Promise<T>): Promise<T> => f();
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
   });
@@ -405,7 +432,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
     error = { name: safeString(err.name, 'Error'), message: safeString(err.message, '(no message)') };
   } finally {
     clearTimeout(timer);
-    if (!controller.signal.aborted) controller.abort(new DeadlineError('episode over'));
+    if (!controller.signal.aborted) controller.abort(endOfEpisode());
     if (mcpClient) await mcpClient.then((c) => c.close()).catch(() => undefined);
     session.close();
     if (agent?.close) {

@@ -1,6 +1,7 @@
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { defineAgent } from '../../src/agents/contract.js';
+import { ProviderPace } from '../../src/model/pace.js';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { episodeSeeds } from '../../src/ground/record.js';
@@ -29,6 +30,26 @@ describe('episodes', () => {
     const r = await run(defineAgent({ id: 'hang', description: 'h', create: () => ({ reply: () => new Promise<string>(() => undefined) }) }), episodeOptions({ deadlineMs: 50 }));
     expect(r.outcome).toBe('error');
     expect(r.ended).toBe('deadline');
+  });
+
+  it("a wait for a model provider's quota moves the deadline on, for an agent that says its time is real", async () => {
+    // A provider paused by a 429 for 0.4 s: the agent's first request waits it out, past a 0.2 s deadline.
+    const waiter = (time?: { mode: 'real' }) =>
+      defineAgent({
+        id: 'waiter',
+        description: 'w',
+        ...(time ? { time } : {}),
+        create: () => {
+          const pace = new ProviderPace();
+          pace.learn(429, { 'retry-after': '0.4' });
+          return { reply: async () => (await pace.acquire(1), pace.release(1), 'Done.') };
+        },
+      });
+    const real = await run(waiter({ mode: 'real' }), episodeOptions({ deadlineMs: 200 }));
+    expect(real.ended).toBe('done');
+    // An agent that says nothing of its time is taken to call no model here: the wait is its own.
+    const unsaid = await run(waiter(), episodeOptions({ deadlineMs: 200 }));
+    expect(unsaid.ended).toBe('deadline');
   });
 
   it('an agent that sleeps past the simulated deadline is stopped without wall time', async () => {

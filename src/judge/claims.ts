@@ -20,7 +20,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
-    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed)\b/i,
+    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved)\b/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
@@ -32,6 +32,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
     /\bwent through\b/i,
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
+    // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
+    /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted)\b(?! (?:before|already|earlier|previously)\b)/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
     /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
@@ -76,7 +78,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // An error a step met: "the attempt triggered an inconsistency error", "the system returned an error".
     /\b(?:triggered|returned|threw|raised|produced|resulted in) (?:an?|another|the same) (?:\w+ )?(?:error|exception|inconsistency|discrepancy)\b/i,
     // A mistake owned: "I made a mistake in the payment format", "sorry for the repeated error".
-    /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:i|we)(?:'ve| have)? (?:provided|gave|given|used|entered|sent|passed) (?:you )?(?:some |an? |the )?(?:incorrect|wrong|invalid)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
+    /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
     // The thing as it was, followed by what it still is: "the current address remains 575 Oak Street".
     /\b(?:[Cc]urrent|[Ee]xisting|[Oo]riginal|[Oo]ld) \w+(?: \w+)? (?:remains|stays|is still) (?=unchanged\b|the same\b|as (?:it|before)\b|at \$|\$|\d|[A-Z])/,
     /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
@@ -287,26 +289,57 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     if (labels.length > 0) return label(labels);
   }
   // Nothing said of the outcome, but a rule or a fact in the way, and a question of what to do instead
-  // ("Refunds must go to the original payment method. Would you like it back on your PayPal?"): the write
-  // was refused. Not a closing offer of more help, which asks nothing about this change.
-  const inTheWay = rest.some((s) => (ownRecord(s) || !otherRecord(s)) && !PROPOSAL.test(s) && !ADDRESSED.test(s) && IN_THE_WAY.test(s));
-  if (inTheWay && sentences.some((s) => (PROPOSAL.test(s) || ADDRESSED.test(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s))) return 'failure';
+  // ("Refunds must go to the original payment method. Would you like it on your PayPal instead?"): the
+  // write was refused. The question names another way (instead, rather, which you prefer, one of these,
+  // another card); a question of anything else, or an offer of more help, asks nothing about this change.
+  const ofThisRecord = (s: string) => ownRecord(s) || !otherRecord(s);
+  const inTheWay = rest.some((s) => ofThisRecord(s) && !PROPOSAL.test(s) && !ADDRESSED.test(s) && IN_THE_WAY.test(s));
+  const asksInstead = sentences.some((s, i) => (PROPOSAL.test(s) || ADDRESSED.test(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s) && (ALTERNATIVE.test(s) || (OPTIONS_FOLLOW.test(s) && i < sentences.length - 1)));
+  if (inTheWay && asksInstead) return 'failure';
+  // An agent that owns a mistake in the ids or numbers of the change, and says nothing else of it.
+  if (rest.some((s) => ofThisRecord(s) && OWNED_MISTAKE.test(s))) return 'failure';
   return 'none';
 }
 
 /**
  * A rule or a fact that stands in the way of a change: "refunds must go to the original payment method",
  * "the system requires a payment method", "you only have a PayPal account", "the card was not used for
- * this order", "no gift card is associated with your account", "I need to replace the items rather than
- * remove them".
+ * this order", "no gift card associated with your account", "I need to replace the items rather than
+ * remove them". Read only where nothing else in a message speaks of the change.
  */
-const IN_THE_WAY = /\bmust (?:go|be (?:to|the|an?|either|one|made (?:to|with|using)|paid (?:with|using|by)))\b|\b(?:system|tool|function|api|modification|exchange|return|change|request|booking|operation|it) (?:also |still |only )?(?:requires|needs)\b|\byou only have\b|\bonly (?:accepts?|allows?|supports?|works with)\b(?! (?:one|a single)\b)|\b(?:was|were|is|are)(?: not|n't) (?:used|associated|linked|on file|part of|included in)\b|\bno (?:[\w-]+ ){0,2}(?:associated|linked|on file|saved)(?: (?:with|to) (?:your|the|this))?\b(?<!\b(?:associated|linked))|\b(?:i|we) (?:need|have) to (?:replace|provide|specify|include|list|use)\b[^.?!]*\brather than\b|\b(?:issue|error|problem) (?:encountered|occurred)\b/i;
+const IN_THE_WAY = new RegExp(
+  [
+    String.raw`\bmust (?:only )?(?:go|be (?:to|the|an?|either|one|made (?:to|with|using)|paid (?:with|using|by)))\b`,
+    String.raw`\b(?:has|have|needs?) to (?:go|be (?:returned|refunded|issued|paid|sent)) (?:back )?to\b`,
+    String.raw`\bcan only (?:go|be (?:refunded|returned|issued|paid|sent|made|used)) (?:back )?(?:to|with|using|for)\b`,
+    String.raw`\b(?:system|tool|function|api|modification|exchange|return|change|request|booking|operation|cancell?ation|refund|upgrade|policy|rules?) (?:also |still |only )?(?:requires|needs)\b(?! no\b)`,
+    String.raw`\b(?:you only have|you have only)\b(?! to\b)`,
+    String.raw`\bonly (?:accepts?|allows?|supports?|works with)\b(?! (?:one|a single)\b)`,
+    String.raw`\b(?:is|are) only (?:allowed|permitted|available)\b`,
+    String.raw`\b(?:was|were|is|are)(?: not|n't) (?:used|associated|linked|on file)\b`,
+    String.raw`\bno (?!longer\b)(?:[\w-]+ ){0,2}(?:associated|linked|on file|saved)(?: (?:with|to) (?:your|the|this))?\b(?<!\b(?:associated|linked))`,
+    String.raw`\b(?:do(?:n't| not)|does(?:n't| not)) have (?:a|an|any) (?:[\w-]+ ){0,2}?(?:gift card|card|certificate|payment method|account|insurance|balance)\b`,
+    String.raw`\bthe only (?:[\w-]+ ){1,3}(?:on|in) (?:your|the) (?:profile|account)\b`,
+    String.raw`\b(?:i|we) (?:need|have) to (?:replace|provide|specify|include|list|use)\b[^.?!]*\brather than\b`,
+    String.raw`\b(?:issue|error|problem) (?:encountered|occurred)\b`,
+  ].join('|'),
+  'i',
+);
 
 /** A question of what to do instead, in words other than a proposal's: "Reply with your choice", "let me know how you'd like to proceed". */
 const ASKS_INSTEAD = /\breply (?:with|\W*yes)\b|\blet me know (?:how|which|whether|if)\b[^.?!]{0,40}?\byou(?:'d| would)? (?:like|prefer|want)\b/i;
 
-/** An offer of more help at the end of a message: it asks nothing about this change. */
-const MORE_HELP = /\b(?:anything else|any other|anything more|further (?:help|assistance|questions))\b/i;
+/** Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card". */
+const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b)/i;
+
+/** A question whose options follow it as a list: "Would you like to:". */
+const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you can|options?)\b[^.?!]*:\s*(?:\d+[.)]?|[-*\u2022])?\s*$/i;
+
+/** An offer of more help: it asks nothing about this change. */
+const MORE_HELP = /\b(?:anything else|any other|anything more|something else|what else|how else|any (?:more )?questions|further (?:help|assistance|questions)|(?:i'?ll|i will) be (?:here|around)|reach out|need anything)\b/i;
+
+/** A mistake owned in what the change was given: "I gave you the wrong item ids", "I provided an incorrect payment id". */
+const OWNED_MISTAKE = /\b(?:i|we)(?:'ve| have)? (?:provided|gave|given|entered|passed) (?:you )?(?:some |an? |the )?(?:incorrect|wrong|invalid) (?:(?!tracking\b)[\w-]+ ){0,2}(?:ids?|identifiers?)\b/i;
 
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;

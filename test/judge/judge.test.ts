@@ -347,19 +347,30 @@ describe('the claim reader (world wording)', () => {
     expect(label('Also, please confirm if there are any other items you wish to modify before I proceed.')).toBe('none');
   });
 
-  it('reads a rule or a fact in the way, then a question of what to do instead, as a failure; not beside a claim, nor before an offer of more help', () => {
+  it('reads a rule or a fact in the way, then a question of another way, as a failure; not beside a claim, nor before a question of anything else', () => {
     const refund = (text: string) => readClaim({ text, action: 'return_delivered_order_items on #W3000417', names: ['#W3000417'] }, wording);
     expect(refund('Refunds for order #W3000417 must go to the card it was paid with. Would you like the refund on that card instead?')).toBe('failure');
-    expect(refund('The return tool requires a payment method from your profile. Which one should I use?')).toBe('failure');
+    expect(refund('The return tool requires a payment method from your profile. Which one would you prefer?')).toBe('failure');
     expect(refund('Your debit card was not used for this purchase. Let me know which method you would prefer.')).toBe('failure');
-    expect(refund('There is no store credit associated with your account. Shall I send it to your bank card?')).toBe('failure');
-    expect(refund('Sorry, I gave the wrong item numbers a moment ago. The right one is 4410239911.')).toBe('failure');
-    // A claim decides; a rule before a closing offer asks nothing of this change; a rule alone claims nothing.
-    expect(refund('The return for #W3000417 has been submitted. Refunds must go to the original card. Would you like the label e-mailed?')).toBe('success');
+    expect(refund('There is no store credit associated with your account. Shall I send it to another card?')).toBe('failure');
+    expect(refund("You don't have a gift card on your account. Should I use your PayPal instead?")).toBe('failure');
+    expect(refund('Refunds can only go back to the original card. Would you like to:\n1. Use that card\n2. Keep the items')).toBe('failure');
+    expect(refund('Sorry, I gave you the wrong item ids a moment ago. The right one is 4410239911.')).toBe('failure');
+    // A claim decides, in the words a success is told in ("is approved", "Return accepted"), whatever rule follows.
+    expect(refund('The return for #W3000417 has been submitted. Refunds must go to the original card. Would you like the label instead by post?')).toBe('success');
+    expect(refund('Return accepted for #W3000417. The system requires items to be shipped within 30 days. Would you prefer a pickup?')).toBe('success');
+    expect(refund('The return from #W3000417 is approved. The lamp was not part of it. Would you like to return it instead?')).toBe('success');
+    expect(readClaim({ text: 'Your order #W3000417 is cancelled. The gift card was not used for it. Which card would you prefer next time?', action: 'cancel_pending_order on #W3000417', names: ['#W3000417'] }, wording)).toBe('success');
+    // A question of anything else, or of another order, asks nothing about this change; a rule alone claims nothing.
     expect(refund('Refunds must go to the original payment method. Is there anything else I can help with?')).toBe('none');
+    expect(refund('Refunds must go to the original payment method. Would you prefer I stay on the line in case you need anything else?')).toBe('none');
+    expect(refund('The system requires a payment method for returns. Which of your other orders would you prefer to look at next?')).toBe('none');
+    expect(refund('You only have a PayPal account on file. Do you want to use another card for the next order instead?')).toBe('none');
     expect(refund('Refunds must go to the original payment method.')).toBe('none');
-    // A rule that one change is all: a consequence of one made.
-    expect(refund('Note that the system only allows one return per order. Would you like a copy of the receipt?')).toBe('none');
+    // Not a rule in the way: one change is all there is, a step of what to do, a mistake in something else.
+    expect(refund('Note that the system only allows one return per order. Would you prefer a copy of the receipt?')).toBe('none');
+    expect(refund('You only have to drop the box at any store. Would you prefer a pickup instead?')).toBe('none');
+    expect(refund('My apologies, I gave you the wrong tracking number before. Would you prefer it by e-mail instead?')).toBe('none');
   });
 
   it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {

@@ -37,7 +37,7 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     const fs = (c.confusion.failure?.success ?? 0) / n('failure');
     console.log(`real claims, fresh held-out: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(((c.confusion.success?.failure ?? 0) / n('success')) * 100).toFixed(1)}%, failure read as success ${(fs * 100).toFixed(1)}%`);
     // A floor a little under what was measured (docs/judging.md).
-    expect(c.kappa).toBeGreaterThanOrEqual(0.78);
+    expect(c.kappa).toBeGreaterThanOrEqual(0.83);
   });
 
   it('agrees with the hand labels of the second batch (corpora/claims.more.jsonl), whose held-out part no tuning read', async () => {
@@ -45,7 +45,7 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     expect(more.length).toBeGreaterThanOrEqual(250);
     // Drawn to hold many failures: the costlier misreading.
     expect(more.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(100);
-    for (const [split, floor] of [['tune', 0.91], ['held-out', 0.82]] as const) {
+    for (const [split, floor] of [['tune', 0.9], ['held-out', 0.8]] as const) {
       const c = await calibrate(wordingReader(), more.filter((x) => x.split === split));
       const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
       const fs = (c.confusion.failure?.success ?? 0) / n('failure');

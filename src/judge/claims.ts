@@ -16,6 +16,7 @@ const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook
 export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
+    /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed)\b/i,
     new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
@@ -57,6 +58,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
     /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
+    // A summary's label and its failed outcome: "Watch change for order #W1 — NOT APPLIED".
+    /\b(?:change|update|modification|exchange|return|cancell?ation|swap|upgrade|downgrade|addition|removal|request|rebooking)\b[^:\u2014\u2013\n.?!]{0,40}[:\u2014\u2013]\s*(?:not (?:applied|completed|done|processed|possible|made)\b(?!\s+yet\b)|failed\b(?!\s+to\b)|unsuccessful\b)/i,
+    // Not what a later change may meet ("a further change might not be possible"): only what was not supported now.
+    /\b(?:might|may) not be directly (?:supported|possible)\b|\b(?:isn'?t|wasn'?t|aren'?t|weren'?t|is not|was not|are not|were not) (?:enough|sufficient)\b(?!\s+for (?:any )?(?:future|further|other|another|the next)\b)(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)/i,
     /\b(?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) (?:possible|eligible|allowed|permitted)\b/i,
     /\bunsuccessful(?:ly)?\b/i,
     /\b(?:can|could|will) no longer be\b|\bno longer (?:possible|eligible|allowed)\b/i,
@@ -72,9 +77,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
     /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
-    /\b(?:not found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
+    /n't found\b(?! (?:in [^.?!]{0,30})?(?:anymore|any longer)\b)|\b(?:not[- ]found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
     /\banother error\b|\ban error (?:with|in|while|when)\b|\bcovers? only (?:part|a part)\b/i,
-    /\b(?:encounter(?:ed|ing)|hit|got|received) (?:an? |another |the same |a persistent )?(?:\w+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
+    /\b(?:encounter(?:ed|ing)|hit|got|received) (?:an? |another |the same |a persistent )?(?:[\w-]+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\b(?:i'?m|i am|we'?re|we are|i was|we were|i keep|we keep) (?:still )?(?:seeing|getting) (?:an? |another |the same |a persistent )?(?:[\w-]+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
     // An error a step met: "the attempt triggered an inconsistency error", "the system returned an error".
     /\b(?:triggered|returned|threw|raised|produced|resulted in) (?:an?|another|the same) (?:\w+ )?(?:error|exception|inconsistency|discrepancy)\b/i,
     // A mistake owned: "I made a mistake in the payment format", "sorry for the repeated error".
@@ -135,7 +140,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b/i;
+const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b|\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
@@ -159,7 +164,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // What the change means from now on ("the order cannot be modified further") is no failure of it: that
   // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
   const locked = LOCKED_FROM_NOW.exec(sentence);
-  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able)\b/i.test(sentence)) {
+  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able)\b/i.test(sentence) && !(/\bcan no longer be \w+ or (?:further|again) \w+\b/i.test(locked[0]) && /\b(?:already|because|since|due to|status)\b/i.test(sentence))) {
     const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
     const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
     return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';
@@ -309,7 +314,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
  */
 const IN_THE_WAY = new RegExp(
   [
-    String.raw`\bmust (?:only )?(?:go|be (?:to|the|an?|either|one|made (?:to|with|using)|paid (?:with|using|by)))\b`,
+    String.raw`\bmust (?:only )?(?:go|be (?:to|the|an?|either|one|made (?:to|with|using)|paid (?:with|using|by)|(?:issued|sent|credited|refunded|returned) (?:back )?to(?![^.?!]*(?:\$\d|business days|will (?:show|appear|arrive|get|receive)|you(?:'ll| will) (?:get|receive|see)))))\b`,
     String.raw`\b(?:has|have|needs?) to (?:go|be (?:returned|refunded|issued|paid|sent)) (?:back )?to\b`,
     String.raw`\bcan only (?:go|be (?:refunded|returned|issued|paid|sent|made|used)) (?:back )?(?:to|with|using|for)\b`,
     String.raw`\b(?:system|tool|function|api|modification|exchange|return|change|request|booking|operation|cancell?ation|refund|upgrade|policy|rules?) (?:also |still |only )?(?:requires|needs)\b(?! no\b)`,
@@ -330,7 +335,7 @@ const IN_THE_WAY = new RegExp(
 const ASKS_INSTEAD = /\breply (?:with|\W*yes)\b|\blet me know (?:how|which|whether|if)\b[^.?!]{0,40}?\byou(?:'d| would)? (?:like|prefer|want)\b/i;
 
 /** Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card". */
-const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b)/i;
+const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip|time)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b)/i;
 
 /** A question whose options follow it as a list: "Would you like to:". */
 const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you can|options?)\b[^.?!]*:\s*(?:\d+[.)]?|[-*\u2022])?\s*$/i;

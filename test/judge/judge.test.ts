@@ -373,6 +373,28 @@ describe('the claim reader (world wording)', () => {
     expect(refund('My apologies, I gave you the wrong tracking number before. Would you prefer it by e-mail instead?')).toBe('none');
   });
 
+  it('reads records and rules not found, not enough, not applied or not supported as failures, and a change "also" made or locked after as a success', () => {
+    const on = (action: string, text: string, record = '#W3000417') => readClaim({ text, action: `${action} on ${record}`, names: [record] }, wording);
+    expect(on('return_delivered_order_items', "The voucher code you gave isn't found on your account.")).toBe('failure');
+    expect(on('return_delivered_order_items', "I tried once more, but I'm still seeing an item-not-found issue.")).toBe('failure');
+    expect(on('modify_pending_order_items', 'Dropping a line without a replacement might not be directly supported.')).toBe('failure');
+    expect(on('update_reservation_flights', "The certificate wasn't sufficient to cover the fare difference.", 'HATHAT')).toBe('failure');
+    expect(on('update_reservation_flights', 'Seat change for HATHAT \u2014 NOT APPLIED. The flight is full.', 'HATHAT')).toBe('failure');
+    expect(on('return_delivered_order_items', 'The refund must be issued to the original card. Would you like the return on that card instead?')).toBe('failure');
+    // A consequence of a change made, or a rule about later ones, is no failure of it.
+    expect(on('cancel_reservation', 'Your first booking (HATHAT) has also been cancelled.', 'HATHAT')).toBe('success');
+    expect(on('modify_pending_order_items', 'I have modified the items on #W3000417. Note: the order can no longer be cancelled or further modified.')).toBe('success');
+    expect(on('exchange_delivered_order_items', 'Your exchange for #W3000417 is submitted. We can only process one exchange per order.')).toBe('success');
+    // A side line of a summary, a later change, a shortfall covered, the user's own app: no failure of this change.
+    expect(on('update_reservation_flights', 'Your flights on HATHAT have been changed.\n**Seat preference:** not applied, seats are given at check-in.', 'HATHAT')).toBe('success');
+    expect(on('update_reservation_flights', 'HATHAT now has the new flights. A further change might not be possible on this fare.', 'HATHAT')).toBe('success');
+    expect(on('update_reservation_baggages', "The bags on HATHAT are updated to 2. The free allowance wasn't enough for the second bag, so I charged $35 for it.", 'HATHAT')).toBe('success');
+    expect(on('modify_pending_order_address', "I've updated the address on #W3000417. If you're still seeing an issue in the app, it clears within the hour.")).toBe('success');
+    // "Also" after a failure speaks of a hand-off, and a lock with its reason before it is a refusal.
+    expect(on('cancel_pending_order', 'I could not cancel #W3000417. The cancellation request for #W3000417 has also been escalated to a supervisor.')).toBe('failure');
+    expect(on('cancel_pending_order', 'Order #W3000417 has already shipped, so it can no longer be cancelled or further modified.')).toBe('failure');
+  });
+
   it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {
     expect(label('Since the user ID is not found, I will not send any certificate.')).toBe('failure');
     expect(label('Unfortunately, the option I proposed is no longer available in the time it took to confirm.')).toBe('failure');

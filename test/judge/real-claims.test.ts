@@ -55,4 +55,22 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       expect(fs).toBeLessThanOrEqual(0.02);
     }
   });
+
+  it('agrees with the hand labels of the third batch (corpora/claims.third.jsonl), drawn for its failures', async () => {
+    const third = parseLabels(readFileSync(new URL('../../corpora/claims.third.jsonl', import.meta.url), 'utf8'), 'corpora/claims.third.jsonl');
+    expect(third.length).toBeGreaterThanOrEqual(300);
+    expect(third.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(100);
+    // Floors a little under what was measured (docs/judging.md). On the held-out part 3 of 48 failures are
+    // read as successes, as before the tuning: the bar of 1% is not met there, and this holds it from rising.
+    for (const [split, floor, fsCeiling] of [['tune', 0.88, 0.02], ['held-out', 0.83, 0.07]] as const) {
+      const c = await calibrate(wordingReader(), third.filter((x) => x.split === split));
+      const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+      const sf = (c.confusion.success?.failure ?? 0) / n('success');
+      const fs = (c.confusion.failure?.success ?? 0) / n('failure');
+      console.log(`real claims, third batch ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}% of ${n('success')}, failure read as success ${(fs * 100).toFixed(1)}% of ${n('failure')}`);
+      expect(c.kappa).toBeGreaterThanOrEqual(floor);
+      expect(sf).toBeLessThanOrEqual(0.02);
+      expect(fs).toBeLessThanOrEqual(fsCeiling);
+    }
+  });
 });

@@ -15,6 +15,8 @@ def load(path):
     return [json.loads(l) for l in open(path) if l.strip()]
 
 
+if len(sys.argv) < 3:
+    sys.exit('usage: python3 raw/scripts/build_third.py CLAIMS_TODO CLAIM_LABELS...  (from corpora/)')
 todo, *label_paths = sys.argv[1:]
 items = load(todo)
 got = {r['id']: r for p in label_paths for r in load(p)}

@@ -7,23 +7,15 @@ many words and 5 others per group. None of them was read while tuning.
     python3 scripts/extract_tau.py RAW_DIR    # with at least these three mirrors
     python3 scripts/sample_fresh.py RAW_DIR ../claims.real.jsonl ../turns.real.jsonl CLAIMS_OUT.jsonl [TURNS_OUT.jsonl]
 """
-import collections, hashlib, json, os, re, sys
+import collections, json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import last_write, proposing  # noqa: E402
+from taucommon import hash_of as h, last_write, near_text as near, proposing, shipped_keys  # noqa: E402
 
 raw, claims_path, turns_path, out_path = sys.argv[1:5]
 SOURCES = {'ShramanPramanick/Grok_tau_Bench', 'bogoliubon/tau2-bench', 'codesque16/tau2-bench'}
 
-def h(s):
-    return int(hashlib.sha1(s.encode()).hexdigest(), 16)
-
-def near(t):
-    return hashlib.sha1(re.sub(r'[^a-z]+', '', t.lower()).encode()).hexdigest()[:12]
-
-shipped = [json.loads(l) for p in (claims_path, turns_path) for l in open(p)]
-ids = {x['id'] for x in shipped}
-keys = {near(x['text']) for x in shipped}
+ids, keys = shipped_keys((claims_path, turns_path))
 
 def groups(path):
     """The new replies of the three sources, one per near-duplicate text, by (source, model, domain), each

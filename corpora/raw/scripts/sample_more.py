@@ -12,43 +12,18 @@ Per (source, model, domain) group, in a fixed order by hash of id:
     python3 scripts/extract_tau.py RAW_DIR
     python3 scripts/sample_more.py RAW_DIR CLAIMS_OUT.jsonl TURNS_OUT.jsonl ../claims.real.jsonl ../turns.real.jsonl ../claims.fresh.jsonl ../turns.fresh.jsonl
 """
-import collections, hashlib, json, os, re, sys
+import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import last_write, proposing  # noqa: E402
+from taucommon import hash_of as h, last_write, new_groups, proposing, provenance, shipped_keys  # noqa: E402
 
 raw, claims_out, turns_out, *shipped_paths = sys.argv[1:]
 
-def h(s):
-    return int(hashlib.sha1(s.encode()).hexdigest(), 16)
-
-def split_of(item_id):
-    return 'held-out' if h(item_id) % 10 < 4 else 'tune'
-
-def near(t):
-    return hashlib.sha1(re.sub(r'[^a-z]+', '', t.lower()).encode()).hexdigest()[:12]
-
-shipped = [json.loads(l) for p in shipped_paths for l in open(p)]
-ids = {x['id'] for x in shipped}
-keys = {near(x['text']) for x in shipped}
+ids, keys = shipped_keys(shipped_paths)
 
 def groups(path):
-    by, seen = collections.defaultdict(list), set()
-    for line in open(path):
-        r = json.loads(line)
-        t = (r.get('text') or '').strip()
-        if not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
-            continue
-        k = near(t)
-        if k in keys or k in seen:
-            continue
-        seen.add(k)
-        by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
-    return {g: sorted(rs, key=lambda r: h('more:' + r['id'])) for g, rs in sorted(by.items())}
+    return new_groups(path, ids, keys, 'more:')
 
-def prov(r):
-    return {'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'],
-            'model': r.get('model') or 'unknown', 'domain': r['domain'], 'split': split_of(r['id'])}
 
 with open(claims_out, 'w') as f:
     for rs in groups(f'{raw}/claims.raw.jsonl').values():
@@ -56,9 +31,9 @@ with open(claims_out, 'w') as f:
         picked = bad + [r for r in rs if r not in bad][:12 - len(bad)]
         for r in sorted(picked, key=lambda r: h('more:' + r['id'])):
             _, action, names = last_write(r)
-            f.write(json.dumps({**prov(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+            f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
 
 with open(turns_out, 'w') as f:
     for rs in groups(f'{raw}/turns.raw.jsonl').values():
         for r in [x for x in rs if proposing(x)][:8] + [x for x in rs if not proposing(x)][:4]:
-            f.write(json.dumps({**prov(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+            f.write(json.dumps({**provenance(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')

@@ -9,6 +9,8 @@ Normalised message:
    "calls": [{"name", "args"}],      # assistant tool calls (empty if a reply to the user)
    "tool": str|None, "error": bool|None}   # for role == tool
 """
+import collections
+import hashlib
 import json
 import os
 import re
@@ -315,3 +317,48 @@ def last_write(r):
 def proposing(r):
     """Whether a reply has go-ahead words in it ("proceed", "confirm", "shall I", ...)."""
     return any(w in (r.get('text') or '').lower() for w in GO_AHEAD_WORDS)
+
+
+def hash_of(s):
+    """A stable number of a string (SHA-1): the fixed orders and splits of the samplers."""
+    return int(hashlib.sha1(s.encode()).hexdigest(), 16)
+
+
+def split_of(item_id):
+    """The split an item is in, fixed before anything is read: held-out when sha1(id) mod 10 < 4."""
+    return 'held-out' if hash_of(item_id) % 10 < 4 else 'tune'
+
+
+def near_text(t):
+    """A key of a text's letters only: texts that differ only in ids and numbers share it."""
+    return hashlib.sha1(re.sub(r'[^a-z]+', '', t.lower()).encode()).hexdigest()[:12]
+
+
+def shipped_keys(paths):
+    """The ids and near-duplicate keys of every item in the shipped corpora at `paths`."""
+    shipped = [json.loads(l) for p in paths for l in open(p)]
+    return {x['id'] for x in shipped}, {near_text(x['text']) for x in shipped}
+
+
+def new_groups(path, ids, keys, salt):
+    """The replies of a raw file that no shipped corpus holds (by id or near-duplicate text), retail and
+    airline only, one per near-duplicate text, by (source, model, domain); each group in a fixed order by the
+    hash of `salt` and id."""
+    by, seen = collections.defaultdict(list), set()
+    for line in open(path):
+        r = json.loads(line)
+        t = (r.get('text') or '').strip()
+        if not t or len(t) > 2500 or r['id'] in ids or r.get('domain') not in ('retail', 'airline'):
+            continue
+        k = near_text(t)
+        if k in keys or k in seen:
+            continue
+        seen.add(k)
+        by[(r['source'], r.get('model') or 'unknown', r['domain'])].append(r)
+    return {g: sorted(rs, key=lambda r: hash_of(salt + r['id'])) for g, rs in sorted(by.items())}
+
+
+def provenance(r):
+    """Where an item comes from, and its split."""
+    return {'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'],
+            'model': r.get('model') or 'unknown', 'domain': r['domain'], 'split': split_of(r['id'])}

@@ -57,6 +57,12 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // A question in its word order, whatever ends it ("To confirm, would you like to change it to these flights:").
   /^(?:[^,.?!]{0,30},\s*)?(?:would|do|does|did|shall|should|can|could|may|will|is|are) (?:you|i|we|that|this|everything)\b/i,
   /\bby (?:getting|having|asking for) your\b/i,
+  // An ask put as a condition or a need: "If you can provide either of those, I can help", "you will need to provide the reservation id".
+  /\bif you (?:can|could) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check)\b/i,
+  // Not advice for later ("once it is delivered, you'll need to provide the order id").
+  /(?<!\b(?:at that time|later|then|when|once|after|next time|in the future)\b[^.?!]{0,60})\byou(?:'ll| will)? (?:need|have) to (?:provide|give|share|send|tell (?:me|us)|confirm|specify)\b/i,
+  // After a short lead-in: "When you're ready, share the order id".
+  /^[^,.?!]{0,30},\s*(?:please )?(?:provide|share|send|give|tell me|specify|choose|select|pick|enter)\b/i,
 ];
 
 /** A note that the agent is at work: asks nothing, claims nothing finished. */
@@ -172,7 +178,7 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
-const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
+const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|details?|information|info|ids?|e-?mails?|zip|names?|address(?:es)?|numbers?|codes?)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {

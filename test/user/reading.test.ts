@@ -154,4 +154,15 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Could you look in your order confirmation email and tell me the order number?')).toMatchObject({ identity: false, slots: ['order'] });
     expect(retail('Could you tell me the e-mail address on your account?')).toMatchObject({ identity: true });
   });
+
+  it('reads an ask put as a condition, a need or after a lead-in as an ask; advice for later as none', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail('If you can provide your e-mail address, I can look the order up right away.')).toMatchObject({ closes: false, identity: true });
+    expect(retail('To cancel it, you will need to provide the order number and the reason.')).toMatchObject({ closes: false });
+    expect(retail("When you're ready, share the right order number and I'll pick up from there.")).toMatchObject({ closes: false });
+    expect(retail('If you remember a different zip code or any other identifying information, please let me know, and I will try again.')).toMatchObject({ closes: false });
+    expect(retail("Once it has been delivered, you'll need to provide the order number to start an exchange. Have a good day!")).toMatchObject({ closes: true });
+    expect(retail('Let me know which you prefer, or if you need any other help.')).toMatchObject({ closes: false });
+    expect(retail('Is there anything else or any other order I can help with?')).toMatchObject({ closes: true });
+  });
 });

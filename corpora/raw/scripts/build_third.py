@@ -1,27 +1,34 @@
 #!/usr/bin/env python3
-"""Joins the hand labels of the third batch (sample_third.py) with its items and their provenance into
-corpora/claims.third.jsonl, in the format of claims.real.jsonl. Labels are JSON lines keyed by `id`; an item
-without a valid label is left out.
+"""Joins the hand labels of the third batch with its items and their provenance: the replies after writes
+(sample_third.py) into corpora/claims.third.jsonl, and with --turns the agent turns (sample_third_turns.py)
+into corpora/turns.third.jsonl, in the formats of claims.real.jsonl and turns.real.jsonl. Labels are JSON
+lines keyed by `id`; an item without a valid label is left out.
 
-    python3 raw/scripts/build_third.py CLAIMS_TODO CLAIM_LABELS...    # from corpora/
+    python3 raw/scripts/build_third.py CLAIMS_TODO CLAIM_LABELS...            # from corpora/
+    python3 raw/scripts/build_third.py --turns TURNS_TODO TURN_LABELS...
 """
 import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from joinlabels import claim_row  # noqa: E402
+from joinlabels import claim_row, turn_row  # noqa: E402
 
 
 def load(path):
     return [json.loads(l) for l in open(path) if l.strip()]
 
 
-if len(sys.argv) < 3:
-    sys.exit('usage: python3 raw/scripts/build_third.py CLAIMS_TODO CLAIM_LABELS...  (from corpora/)')
-todo, *label_paths = sys.argv[1:]
+args = sys.argv[1:]
+turns = bool(args) and args[0] == '--turns'
+if turns:
+    args = args[1:]
+if len(args) < 2:
+    sys.exit('usage: python3 raw/scripts/build_third.py [--turns] TODO LABELS...  (from corpora/)')
+todo, *label_paths = args
 items = load(todo)
 got = {r['id']: r for p in label_paths for r in load(p)}
-rows = [r for r in (claim_row(it, got.get(it['id'])) for it in items) if r]
-with open('claims.third.jsonl', 'w') as f:
+name, row = ('turns', lambda it, l: turn_row(it, l, also=True)) if turns else ('claims', claim_row)
+rows = [r for r in (row(it, got.get(it['id'])) for it in items) if r]
+with open(f'{name}.third.jsonl', 'w') as f:
     for r in rows:
         f.write(json.dumps(r, ensure_ascii=False) + '\n')
-print('claims', len(rows), 'of', len(items))
+print(name, len(rows), 'of', len(items))

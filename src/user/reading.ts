@@ -35,6 +35,9 @@ interface Unit {
 /** "Reply YES to proceed": a request, and a go-ahead. */
 const REPLY_YES = /\b(?:reply|respond|answer|say|type|confirm)\b[^.?!]{0,25}["'\u201c]?yes\b/i;
 
+/** The rest of a sentence that sends the user elsewhere or to later: an airport, a courier, the app, a future order. */
+const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:at (?:the )?(?:airport|check-?in|gate|counter|kiosk|store|checkout|desk)|check-?in|boarding|courier|driver|carrier|insur(?:er|ance)|bank|staff|crew|in-store|in the app|when you|if you call|next (?:flight|time|booking|order|trip)|future|which you can do|account page|on (?:our|the) website)\b)`;
+
 /** Phrases that ask for something without a question mark. */
 const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
@@ -57,12 +60,13 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // A question in its word order, whatever ends it ("To confirm, would you like to change it to these flights:").
   /^(?:[^,.?!]{0,30},\s*)?(?:would|do|does|did|shall|should|can|could|may|will|is|are) (?:you|i|we|that|this|everything)\b/i,
   /\bby (?:getting|having|asking for) your\b/i,
-  // An ask put as a condition or a need: "If you can provide either of those, I can help", "you will need to provide the reservation id".
-  /\bif you (?:can|could) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check)\b/i,
-  // Not advice for later ("once it is delivered, you'll need to provide the order id").
-  /(?<!\b(?:at that time|later|then|when|once|after|next time|in the future)\b[^.?!]{0,60})\byou(?:'ll| will)? (?:need|have) to (?:provide|give|share|send|tell (?:me|us)|confirm|specify)\b/i,
-  // After a short lead-in: "When you're ready, share the order id".
-  /^[^,.?!]{0,30},\s*(?:please )?(?:provide|share|send|give|tell me|specify|choose|select|pick|enter)\b/i,
+  // An ask put as a condition or a need, or after a lead-in: "If you can provide either of those, I can
+  // help", "to cancel it, you will need to provide the reservation id", "When you're ready, share the order
+  // id". Not advice for later or for someone else ("you'll need to provide your ID at check-in", "if you can
+  // send it back within 14 days, the refund ...", "At the kiosk, enter your code").
+  new RegExp(String.raw`\bif you (?:can|could) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check)\b${ELSEWHERE_LATER}[^.?!]*?,\s*(?:(?:i|we)(?:'ll| will| can| could| may|'d be| would be)\b|that (?:would|will|'d) (?:be great|help))`, 'i'),
+  new RegExp(String.raw`(?<!\b(?:at that time|later|then|when|once|after|afterwards|upon|before boarding|next time|in the future|future|keep in mind|note that|reminder|should you|if (?:it|the|they|your))\b[^.?!]{0,60})\byou(?:'ll| will)? (?:need|have) to (?:provide|give|share|send|tell (?:me|us)|confirm|specify)\b${ELSEWHERE_LATER}`, 'i'),
+  new RegExp(String.raw`^(?:when(?:ever)? you(?:'re| are) ready|when you (?:have|get) a (?:moment|chance)|if you can|if possible|in the meantime|meanwhile|first(?: of all)?|also|next|(?:in order )?to (?:[\w']+\s?){1,4}|for (?:verification|security|authentication)(?: purposes)?|(?:sure|okay|ok|great|alright|thanks|thank you|got it|no problem)(?: [\w']+){0,2}),\s*(?:please )?(?:provide|share|send|give|tell me|specify|choose|select|pick(?! (?:it|them|up)\b)|enter)\b${ELSEWHERE_LATER}`, 'i'),
 ];
 
 /** A note that the agent is at work: asks nothing, claims nothing finished. */
@@ -178,7 +182,7 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
-const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|details?|information|info|ids?|e-?mails?|zip|names?|address(?:es)?|numbers?|codes?)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
+const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {

@@ -164,5 +164,12 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail("Once it has been delivered, you'll need to provide the order number to start an exchange. Have a good day!")).toMatchObject({ closes: true });
     expect(retail('Let me know which you prefer, or if you need any other help.')).toMatchObject({ closes: false });
     expect(retail('Is there anything else or any other order I can help with?')).toMatchObject({ closes: true });
+    // Advice for later or for someone else, and a closing offer that names a detail, ask nothing now.
+    const travel = (t: string) => reading('travel', t);
+    expect(travel('Your flight is changed. You will need to provide your passport at check-in for this trip.')).toMatchObject({ closes: true });
+    expect(retail('Your return is accepted. If you can send the box back within 14 days, the refund reaches your card in a week.')).toMatchObject({ closes: true });
+    expect(travel('All set. At the kiosk, enter your reservation code to print the boarding pass.')).toMatchObject({ closes: true });
+    expect(retail('Your address is updated. If you ever need to change the phone number or any other address details, just let me know!')).toMatchObject({ closes: true });
+    expect(retail('Let me know which of the two orders you mean, or if you need any more information about them.')).toMatchObject({ closes: false });
   });
 });

@@ -140,7 +140,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b|\bcan no longer be \w+ or (?:further|again) \w+\b/i;
+const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b|\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
@@ -164,7 +164,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // What the change means from now on ("the order cannot be modified further") is no failure of it: that
   // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
   const locked = LOCKED_FROM_NOW.exec(sentence);
-  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able)\b/i.test(sentence) && !(/\bcan no longer be \w+ or (?:further|again) \w+\b/i.test(locked[0]) && /\b(?:already|because|since|due to|status)\b/i.test(sentence))) {
+  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !(/\bcan no longer be \w+ or (?:further|again) \w+\b/i.test(locked[0]) && /\b(?:already|because|since|due to|status)\b/i.test(sentence))) {
     const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
     const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
     return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';

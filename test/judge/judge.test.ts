@@ -393,6 +393,9 @@ describe('the claim reader (world wording)', () => {
     // "Also" after a failure speaks of a hand-off, and a lock with its reason before it is a refusal.
     expect(on('cancel_pending_order', 'I could not cancel #W3000417. The cancellation request for #W3000417 has also been escalated to a supervisor.')).toBe('failure');
     expect(on('cancel_pending_order', 'Order #W3000417 has already shipped, so it can no longer be cancelled or further modified.')).toBe('failure');
+    // The once-rule of exchanges and returns is a consequence of one made, unless the one was made before.
+    expect(on('exchange_delivered_order_items', 'The exchange for #W3000417 has been submitted. Each delivered order can only be exchanged once, so no further exchanges can be started.')).toBe('success');
+    expect(on('exchange_delivered_order_items', 'Order #W3000417 has already been exchanged; it can only be exchanged once.')).toBe('failure');
   });
 
   it('reads a refusal in the first person, the thing as it was, an error a step triggered, and a sentence that ends in quotes', () => {

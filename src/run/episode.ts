@@ -49,6 +49,8 @@ export interface EpisodeOptions {
   readonly userSimulator?: UserSimulatorFactory;
   /** Wall-clock limit per episode, ms. @default 60000 */
   readonly deadlineMs?: number;
+  /** Real time the episode may wait for a model provider's quota beyond its deadline. @default MAX_PROVIDER_WAIT_MS (15 minutes) */
+  readonly maxProviderWaitMs?: number;
   /** Simulated-time limit per episode, ms. @default 3600000 */
   readonly simulatedDeadlineMs?: number;
   /** Reads claims out of the agent's messages. @default the world's wording reader */
@@ -254,9 +256,12 @@ const wallNow = (): number => Date.now(); // clock: HTTP dates for an agent on t
 const MAX_MODEL_CALLS = 1_000;
 
 /**
- * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
- * or hangs gives outcome `error`).
+ * Real time an episode may spend waiting for a model provider's quota without it counting towards the
+ * wall-clock deadline: 15 minutes. A provider that asks for longer (a Retry-After of hours) ends the episode
+ * at its deadline rather than holding the sweep.
  */
+const MAX_PROVIDER_WAIT_MS = 15 * 60_000;
+
 /**
  * The reason an episode's signal aborts with when the episode is over: a new error each time (code that
  * tags the errors it is given may write to it), without the stack trace no one reads.
@@ -271,6 +276,10 @@ function endOfEpisode(): DeadlineError {
   }
 }
 
+/**
+ * Runs one episode and returns its record; never throws for what the agent does (an agent that throws
+ * or hangs gives outcome `error`).
+ */
 export async function runEpisode(harness: WorldHarness, prepared: PreparedScenario, factory: AgentFactory, key: EpisodeKey, options: EpisodeOptions): Promise<EpisodeRecord> {
   const wallStart = performance.now(); // clock: measures wallMs for the record; no outcome depends on it
   const world = harness.world;
@@ -318,19 +327,28 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   // A wait for a model provider's quota (src/model/pace.ts) is neither the agent's time nor its deadline's.
   // The deadline stands still while any wait lasts (waits of parallel requests overlap), and moves on by
   // the time it stood still: a wait longer than the time left is no deadline passed.
+  // A provider that keeps the episode waiting past its allowance in all ends it at the deadline.
+  const maxProviderWaitMs = options.maxProviderWaitMs ?? MAX_PROVIDER_WAIT_MS;
   let waits = 0;
   let stoppedAt = 0;
+  let waited = 0;
   const waitHooks: ProviderWaitHooks = {
     begin: () => {
       baseClock.callStarted();
       if (waits++ > 0) return;
       stoppedAt = performance.now(); // clock: as above
       clearTimeout(timer);
+      if (controller.signal.aborted) return;
+      const allowance = Math.max(0, maxProviderWaitMs - waited);
+      timer = setTimeout(() => controller.abort(new DeadlineError(`${deadlineMs} ms of wall time, and ${maxProviderWaitMs} ms waiting for the model provider's quota`)), Math.max(0, deadlineAt - stoppedAt + allowance));
     },
     end: () => {
       baseClock.callEnded();
-      if (--waits > 0) return;
-      deadlineAt += performance.now() /* clock: as above */ - stoppedAt;
+      if (waits === 0 || --waits > 0) return;
+      const stood = performance.now() /* clock: as above */ - stoppedAt;
+      waited += stood;
+      deadlineAt += stood;
+      clearTimeout(timer);
       if (!controller.signal.aborted) timer = arm();
     },
   };

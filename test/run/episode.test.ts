@@ -50,6 +50,10 @@ describe('episodes', () => {
     // An agent that says nothing of its time is taken to call no model here: the wait is its own.
     const unsaid = await run(waiter(), episodeOptions({ deadlineMs: 200 }));
     expect(unsaid.ended).toBe('deadline');
+    // A wait past the episode's allowance for the provider ends it at the deadline, not after the wait.
+    const capped = await run(waiter({ mode: 'real' }), episodeOptions({ deadlineMs: 200, maxProviderWaitMs: 50 }));
+    expect(capped.ended).toBe('deadline');
+    expect(capped.error?.message).toMatch(/50 ms waiting for the model provider's quota/);
   });
 
   it('an agent that sleeps past the simulated deadline is stopped without wall time', async () => {

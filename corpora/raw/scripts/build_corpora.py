@@ -5,13 +5,10 @@ where each message comes from) and turns.real.jsonl (what the simulated user mus
 
     python3 raw/scripts/build_corpora.py    # from corpora/
 """
-import glob, json, os, sys
+import glob, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from joinlabels import claim_row, turn_row  # noqa: E402
-
-def load(path):
-    return [json.loads(l) for l in open(path) if l.strip()]
+from joinlabels import claim_row, load, turn_row, write_joined  # noqa: E402
 
 def labels(kind):
     out = {}
@@ -22,16 +19,8 @@ def labels(kind):
 
 claims = load('work/claims.to-label.jsonl')
 cl = labels('claims')
-rows = [r for r in (claim_row(it, cl.get(it['id'])) for it in claims) if r]
-with open('claims.real.jsonl', 'w') as f:
-    for r in rows:
-        f.write(json.dumps(r, ensure_ascii=False) + '\n')
-print('claims', len(rows), 'of', len(claims))
+write_joined('claims', 'claims.real.jsonl', claims, cl, claim_row)
 
 turns = load('work/turns.to-label.jsonl')
 tl = labels('turns')
-rows = [r for r in (turn_row(it, tl.get(it['id'])) for it in turns) if r]
-with open('turns.real.jsonl', 'w') as f:
-    for r in rows:
-        f.write(json.dumps(r, ensure_ascii=False) + '\n')
-print('turns', len(rows), 'of', len(turns))
+write_joined('turns', 'turns.real.jsonl', turns, tl, turn_row)

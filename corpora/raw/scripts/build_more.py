@@ -5,18 +5,14 @@ turns.real.jsonl. Labels are JSON lines keyed by `id`; an item without a valid l
 
     python3 raw/scripts/build_more.py CLAIMS_TODO CLAIM_LABELS... -- TURNS_TODO TURN_LABELS...    # from corpora/
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from joinlabels import claim_row, turn_row  # noqa: E402
+from joinlabels import claim_row, load, turn_row, write_joined  # noqa: E402
 
 
 args = sys.argv[1:]
 cut = args.index('--')
-
-
-def load(path):
-    return [json.loads(l) for l in open(path) if l.strip()]
 
 
 def labels(paths):
@@ -25,8 +21,4 @@ def labels(paths):
 
 for name, items, got, row in (('claims', load(args[0]), labels(args[1:cut]), claim_row),
                               ('turns', load(args[cut + 1]), labels(args[cut + 2:]), lambda it, l: turn_row(it, l, also=True))):
-    rows = [r for r in (row(it, got.get(it['id'])) for it in items) if r]
-    with open(f'{name}.more.jsonl', 'w') as f:
-        for r in rows:
-            f.write(json.dumps(r, ensure_ascii=False) + '\n')
-    print(name, len(rows), 'of', len(items))
+    write_joined(name, f'{name}.more.jsonl', items, got, row)

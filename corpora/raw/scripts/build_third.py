@@ -7,15 +7,10 @@ lines keyed by `id`; an item without a valid label is left out.
     python3 raw/scripts/build_third.py CLAIMS_TODO CLAIM_LABELS...            # from corpora/
     python3 raw/scripts/build_third.py --turns TURNS_TODO TURN_LABELS...
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from joinlabels import claim_row, turn_row  # noqa: E402
-
-
-def load(path):
-    return [json.loads(l) for l in open(path) if l.strip()]
-
+from joinlabels import claim_row, load, turn_row, write_joined  # noqa: E402
 
 args = sys.argv[1:]
 turns = bool(args) and args[0] == '--turns'
@@ -27,8 +22,4 @@ todo, *label_paths = args
 items = load(todo)
 got = {r['id']: r for p in label_paths for r in load(p)}
 name, row = ('turns', lambda it, l: turn_row(it, l, also=True)) if turns else ('claims', claim_row)
-rows = [r for r in (row(it, got.get(it['id'])) for it in items) if r]
-with open(f'{name}.third.jsonl', 'w') as f:
-    for r in rows:
-        f.write(json.dumps(r, ensure_ascii=False) + '\n')
-print(name, len(rows), 'of', len(items))
+write_joined(name, f'{name}.third.jsonl', items, got, row)

@@ -19,7 +19,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import (MIRROR, EXCLUDED_REPOS, domain_from_text, domain_from_tools, episodes_from,  # noqa: E402
+from taucommon import (MIRROR, near_text, EXCLUDED_REPOS, domain_from_text, domain_from_tools, episodes_from,  # noqa: E402
                        excluded_blobs, head_commit, load_json_any, ls_tree, model_from_path,
                        norm_messages, path_excluded, read_blob, strategy_from_path)
 
@@ -126,10 +126,6 @@ def item_id(prefix, *parts):
 
 def text_key(t):
     return re.sub(r"\s+", " ", t).strip()
-
-
-def near_key(t):
-    return hashlib.sha1(re.sub(r"[^a-z]+", "", t.lower()).encode()).hexdigest()[:12]
 
 
 def traj_sort_key(traj):
@@ -250,7 +246,7 @@ def main(out_dir):
                 continue
             seen.add(k)
             x["id"] = item_id(prefix, x["source"], x["path"], x["traj"], x["turn"])
-            x["near_dup_key"] = near_key(x["text"])
+            x["near_dup_key"] = near_text(x["text"])
             out.append(x)
         order = ["id", "source", "commit", "path", "traj", "turn", "model", "model_raw", "model_from", "user_model", "domain",
                  "strategy", "episode_reward", "text", "writes", "user_before", "user_after", "near_dup_key"]

@@ -1,5 +1,7 @@
 """Joins an item to be labelled with its hand label, in the shipped corpora's formats (build_corpora.py,
 build_more.py). Each returns None when the label is missing or not valid."""
+import json
+
 PROV = ('id', 'source', 'commit', 'path', 'traj', 'turn', 'model', 'domain')
 
 
@@ -24,3 +26,17 @@ def turn_row(it, l, also=False):
     if l.get('unsure'):
         row['unsure'] = True
     return row
+
+
+def load(path):
+    """A JSON-lines file as a list, blank lines left out."""
+    return [json.loads(l) for l in open(path) if l.strip()]
+
+
+def write_joined(name, out_path, items, labels, row):
+    """Joins each item with its label by `row` into `out_path`, leaving out those without a valid label, and says how many."""
+    rows = [r for r in (row(it, labels.get(it['id'])) for it in items) if r]
+    with open(out_path, 'w') as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + '\n')
+    print(name, len(rows), 'of', len(items))

@@ -9,8 +9,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface ProviderWaitHooks {
   /** A wait for the provider begins. */
   begin(): void;
-  /** It ended after `ms` of real time. */
-  end(ms: number): void;
+  /** It ended: the episode takes how long it lasted from its own clock, so that overlapping waits count once. */
+  end(): void;
 }
 
 export const providerWaits = new AsyncLocalStorage<ProviderWaitHooks>();

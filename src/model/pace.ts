@@ -148,9 +148,8 @@ export class ProviderPace {
       }
     } finally {
       if (started > 0) {
-        const ms = realNow() - started;
-        this.stats.waitedMs += ms;
-        hooks?.end(ms);
+        this.stats.waitedMs += realNow() - started;
+        hooks?.end();
       }
     }
     this.first ??= realNow();

@@ -322,13 +322,15 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
   // timer holds the event loop: an agent whose promise never settles must still end in a recorded episode.
   const deadlineMs = options.deadlineMs ?? 60_000;
   let deadlineAt = performance.now() + deadlineMs; // clock: the wall-clock deadline, moved on by waits for a model provider
-  const arm = () => setTimeout(() => controller.abort(new DeadlineError(`${deadlineMs} ms of wall time`)), Math.max(0, deadlineAt - performance.now() /* clock: as above */));
+  const maxProviderWaitMs = options.maxProviderWaitMs ?? MAX_PROVIDER_WAIT_MS;
+  // `allowance`, while a model provider keeps it waiting: what is left of the time it may wait beyond the deadline.
+  const arm = (allowance?: number) =>
+    setTimeout(() => controller.abort(new DeadlineError(`${deadlineMs} ms of wall time${allowance === undefined ? '' : `, and ${maxProviderWaitMs} ms waiting for the model provider's quota`}`)), Math.max(0, deadlineAt + (allowance ?? 0) - performance.now() /* clock: as above */));
   let timer = arm();
   // A wait for a model provider's quota (src/model/pace.ts) is neither the agent's time nor its deadline's.
   // The deadline stands still while any wait lasts (waits of parallel requests overlap), and moves on by
   // the time it stood still: a wait longer than the time left is no deadline passed.
   // A provider that keeps the episode waiting past its allowance in all ends it at the deadline.
-  const maxProviderWaitMs = options.maxProviderWaitMs ?? MAX_PROVIDER_WAIT_MS;
   let waits = 0;
   let stoppedAt = 0;
   let waited = 0;
@@ -338,9 +340,7 @@ export async function runEpisode(harness: WorldHarness, prepared: PreparedScenar
       if (waits++ > 0) return;
       stoppedAt = performance.now(); // clock: as above
       clearTimeout(timer);
-      if (controller.signal.aborted) return;
-      const allowance = Math.max(0, maxProviderWaitMs - waited);
-      timer = setTimeout(() => controller.abort(new DeadlineError(`${deadlineMs} ms of wall time, and ${maxProviderWaitMs} ms waiting for the model provider's quota`)), Math.max(0, deadlineAt - stoppedAt + allowance));
+      if (!controller.signal.aborted) timer = arm(Math.max(0, maxProviderWaitMs - waited));
     },
     end: () => {
       baseClock.callEnded();

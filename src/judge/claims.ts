@@ -3,6 +3,7 @@
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
+import { unsaidRefusal } from './refusals.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
 
 // Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
@@ -140,7 +141,10 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b|\bcan no longer be \w+ or (?:further|again) \w+\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b/i;
+/** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
+const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
+const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
@@ -164,7 +168,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // What the change means from now on ("the order cannot be modified further") is no failure of it: that
   // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
   const locked = LOCKED_FROM_NOW.exec(sentence);
-  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !(/\bcan no longer be \w+ or (?:further|again) \w+\b/i.test(locked[0]) && /\b(?:already|because|since|due to|status)\b/i.test(sentence))) {
+  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !(NO_LONGER_EITHER.test(locked[0]) && /\b(?:because|since|due to|status)\b/i.test(sentence))) {
     const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
     const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
     return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';
@@ -293,58 +297,13 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     const labels = read(tier);
     if (labels.length > 0) return label(labels);
   }
-  // Nothing said of the outcome, but a rule or a fact in the way, and a question of what to do instead
-  // ("Refunds must go to the original payment method. Would you like it on your PayPal instead?"): the
-  // write was refused. The question names another way (instead, rather, which you prefer, one of these,
-  // another card); a question of anything else, or an offer of more help, asks nothing about this change.
-  const ofThisRecord = (s: string) => ownRecord(s) || !otherRecord(s);
-  const inTheWay = rest.some((s) => ofThisRecord(s) && !PROPOSAL.test(s) && !ADDRESSED.test(s) && IN_THE_WAY.test(s));
-  const asksInstead = sentences.some((s, i) => (PROPOSAL.test(s) || ADDRESSED.test(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s) && (ALTERNATIVE.test(s) || (OPTIONS_FOLLOW.test(s) && i < sentences.length - 1)));
-  if (inTheWay && asksInstead) return 'failure';
-  // An agent that owns a mistake in the ids or numbers of the change, and says nothing else of it.
-  if (rest.some((s) => ofThisRecord(s) && OWNED_MISTAKE.test(s))) return 'failure';
-  return 'none';
+  // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
+  return unsaidRefusal(
+    rest.filter((s) => ownRecord(s) || !otherRecord(s)),
+    sentences,
+    (s) => PROPOSAL.test(s) || ADDRESSED.test(s),
+  );
 }
-
-/**
- * A rule or a fact that stands in the way of a change: "refunds must go to the original payment method",
- * "the system requires a payment method", "you only have a PayPal account", "the card was not used for
- * this order", "no gift card associated with your account", "I need to replace the items rather than
- * remove them". Read only where nothing else in a message speaks of the change.
- */
-const IN_THE_WAY = new RegExp(
-  [
-    String.raw`\bmust (?:only )?(?:go|be (?:to|the|an?|either|one|made (?:to|with|using)|paid (?:with|using|by)|(?:issued|sent|credited|refunded|returned) (?:back )?to(?![^.?!]*(?:\$\d|business days|will (?:show|appear|arrive|get|receive)|you(?:'ll| will) (?:get|receive|see)))))\b`,
-    String.raw`\b(?:has|have|needs?) to (?:go|be (?:returned|refunded|issued|paid|sent)) (?:back )?to\b`,
-    String.raw`\bcan only (?:go|be (?:refunded|returned|issued|paid|sent|made|used)) (?:back )?(?:to|with|using|for)\b`,
-    String.raw`\b(?:system|tool|function|api|modification|exchange|return|change|request|booking|operation|cancell?ation|refund|upgrade|policy|rules?) (?:also |still |only )?(?:requires|needs)\b(?! no\b)`,
-    String.raw`\b(?:you only have|you have only)\b(?! to\b)`,
-    String.raw`\bonly (?:accepts?|allows?|supports?|works with)\b(?! (?:one|a single)\b)`,
-    String.raw`\b(?:is|are) only (?:allowed|permitted|available)\b`,
-    String.raw`\b(?:was|were|is|are)(?: not|n't) (?:used|associated|linked|on file)\b`,
-    String.raw`\bno (?!longer\b)(?:[\w-]+ ){0,2}(?:associated|linked|on file|saved)(?: (?:with|to) (?:your|the|this))?\b(?<!\b(?:associated|linked))`,
-    String.raw`\b(?:do(?:n't| not)|does(?:n't| not)) have (?:a|an|any) (?:[\w-]+ ){0,2}?(?:gift card|card|certificate|payment method|account|insurance|balance)\b`,
-    String.raw`\bthe only (?:[\w-]+ ){1,3}(?:on|in) (?:your|the) (?:profile|account)\b`,
-    String.raw`\b(?:i|we) (?:need|have) to (?:replace|provide|specify|include|list|use)\b[^.?!]*\brather than\b`,
-    String.raw`\b(?:issue|error|problem) (?:encountered|occurred)\b`,
-  ].join('|'),
-  'i',
-);
-
-/** A question of what to do instead, in words other than a proposal's: "Reply with your choice", "let me know how you'd like to proceed". */
-const ASKS_INSTEAD = /\breply (?:with|\W*yes)\b|\blet me know (?:how|which|whether|if)\b[^.?!]{0,40}?\byou(?:'d| would)? (?:like|prefer|want)\b/i;
-
-/** Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card". */
-const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip|time)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b)/i;
-
-/** A question whose options follow it as a list: "Would you like to:". */
-const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you can|options?)\b[^.?!]*:\s*(?:\d+[.)]?|[-*\u2022])?\s*$/i;
-
-/** An offer of more help: it asks nothing about this change. */
-const MORE_HELP = /\b(?:anything else|any other|anything more|something else|what else|how else|any (?:more )?questions|further (?:help|assistance|questions)|(?:i'?ll|i will) be (?:here|around)|reach out|need anything)\b/i;
-
-/** A mistake owned in what the change was given: "I gave you the wrong item ids", "I provided an incorrect payment id". */
-const OWNED_MISTAKE = /\b(?:i|we)(?:'ve| have)? (?:provided|gave|given|entered|passed) (?:you )?(?:some |an? |the )?(?:incorrect|wrong|invalid) (?:(?!tracking\b)[\w-]+ ){0,2}(?:ids?|identifiers?)\b/i;
 
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;

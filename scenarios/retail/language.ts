@@ -81,12 +81,14 @@ export const retailLanguage: UserLanguage = {
   confirmSlots: ['order'],
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   proposals: {
-    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i],
-    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i],
-    return: [/\b(?:return|returning)\b/i, /\bsend(?:ing)? (?:it|them|\w+ \w+) back\b/i],
+    // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment)\b[^.?!]{0,20}\bbefore\b[^.?!]{0,15}\bships?\b/i],
+    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\b(?:[^.?!]|\.(?=\d)){0,40}\baddress\b|\b(?:head|go) to\b(?:[^.?!]|\.(?=\d)){0,10}\d/i],
+    return: [/\b(?:return|returning)\b/i, /\bsend(?:ing)? (?:it|them|\w+ \w+) back\b|\b(?:be )?sent back\b/i],
     exchange: [
-      /\b(?:exchange|exchanging|swap|swapping)\b/i,
+      /\b(?:exchange|exchanging|swap|swapping)\b(?![^.?!]{0,40}\baddress\b)/i,
       /\breplac(?:e|ing|ement)\b(?:[^.?!]|\.(?=\d)){0,40}\b(?:with|by|for)\b/i,
+      /\b(?:a|the) replacement\b/i,
       /\b(?:modify|modifying|modification|updat(?:e|ing)|chang(?:e|ing)|switch(?:ing)?)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:items?|variant|model|size|colou?r|version|option)\b/i,
       // "the next available option for the umbrella": another variant of an item is an exchange.
       /\b(?:next|other|another|different|cheaper|cheapest|available) (?:available )?(?:option|variant|model|version)s?\b/i,

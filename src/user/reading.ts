@@ -36,23 +36,26 @@ interface Unit {
 const REPLY_YES = /\b(?:reply|respond|answer|say|type|confirm)\b[^.?!]{0,25}["'\u201c]?yes\b/i;
 
 /** The rest of a sentence that sends the user elsewhere or to later: an airport, a courier, the app, a future order. */
-const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:at (?:the )?(?:airport|check-?in|gate|counter|kiosk|store|checkout|desk)|check-?in|boarding|courier|driver|carrier|insur(?:er|ance)|bank|staff|crew|in-store|in the app|when you|if you call|next (?:flight|time|booking|order|trip)|future|which you can do|account page|on (?:our|the) website)\b)`;
+const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|check-?in|gate|counter|kiosk|store|checkout|desk)|check-?in|boarding|courier|driver|carrier|insur(?:er|ance)|bank|staff|crew|in-store|in the app|when you|if you call|next (?:flight|time|booking|order|trip)|future|which you can do|account page|on (?:our|the) website)\b)`;
 
 /** Phrases that ask for something without a question mark. */
-const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
+const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify|indicate|describe|verify|list|mention|explain)\b/i,
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
   /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
-  /^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b/i,
+  new RegExp(String.raw`^(?:(?:just|simply|now|then) )?(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter|indicate|describe|double-?check|verify)\b${ELSEWHERE_LATER}`, 'i'),
+  // "Your user ID, please.", "The order number, please.", "Your call.", "Say the word and it's done."
+  /^(?:(?:and|also|then|first(?: step)?|next)[,:]?\s+)?(?:your|the) [^.?!]{2,60}?,?\s+please[.!]?$/i,
+  /^(?:it(?:'s| is) )?your (?:call|choice|pick)\b|\bsay the word\b/i,
   /\(yes\/no\)|\byes or no\b/i,
   /\b(?:required|needed)\s*:\s*$/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
   // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
-  /\bplease (?:try to )?(?:remember|recall|look up|find|double-?check|re-?check)\b/i,
+  new RegExp(String.raw`\bplease (?:try to )?(?:remember|recall|look up|find|double-?check|re-?check)\b${ELSEWHERE_LATER}`, 'i'),
   // "Reply YES to proceed!"
   REPLY_YES,
   // "Just share them with me", "send it over".
@@ -66,7 +69,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // send it back within 14 days, the refund ...", "At the kiosk, enter your code").
   new RegExp(String.raw`\bif you (?:can|could) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check)\b${ELSEWHERE_LATER}[^.?!]*?,\s*(?:(?:i|we)(?:'ll| will| can| could| may|'d be| would be)\b|that (?:would|will|'d) (?:be great|help))`, 'i'),
   new RegExp(String.raw`(?<!\b(?:at that time|later|then|when|once|after|afterwards|upon|before boarding|next time|in the future|future|keep in mind|note that|reminder|should you|if (?:it|the|they|your))\b[^.?!]{0,60})\byou(?:'ll| will)? (?:need|have) to (?:provide|give|share|send|tell (?:me|us)|confirm|specify)\b${ELSEWHERE_LATER}`, 'i'),
-  new RegExp(String.raw`^(?:when(?:ever)? you(?:'re| are) ready|when you (?:have|get) a (?:moment|chance)|if you can|if possible|in the meantime|meanwhile|first(?: of all)?|also|next|(?:in order )?to (?:[\w']+\s?){1,4}|for (?:verification|security|authentication)(?: purposes)?|(?:sure|okay|ok|great|alright|thanks|thank you|got it|no problem)(?: [\w']+){0,2}),\s*(?:please )?(?:provide|share|send|give|tell me|specify|choose|select|pick(?! (?:it|them|up)\b)|enter)\b${ELSEWHERE_LATER}`, 'i'),
+  new RegExp(String.raw`^(?:when(?:ever)? you(?:'re| are) ready|when you (?:have|get) a (?:moment|chance)|if you can|if possible|in the meantime|meanwhile|first(?: of all)?|also|next|(?:in order )?to (?:[\w']+\s?){1,4}|for (?:verification|security|authentication)(?: purposes)?|(?:sure|okay|ok|great|alright|thanks|thank you|got it|no problem)(?: [\w']+){0,2}|if (?:that|this|everything|all of (?:that|this)) (?:sounds|looks|seems) (?:right|good|ok(?:ay)?|correct|fine)),\s*(?:please |just |simply )?(?:provide|share|send|give|tell me|specify|choose|select|pick(?! (?:it|them|up)\b)|enter|confirm)\b${ELSEWHERE_LATER}`, 'i'),
 ];
 
 /** A note that the agent is at work: asks nothing, claims nothing finished. */
@@ -99,6 +102,20 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\b(?:does|do) (?:that|this|these|everything|the above) (?:sound|look|seem) (?:good|right|correct|ok(?:ay)?|fine|accurate)\b/i,
   REPLY_YES,
   /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to (?:try|retry|go ahead|proceed|continue|cancel|book|change|modify|return|exchange|add|remove|upgrade|downgrade|update|transfer|send|issue|apply|switch|submit|process)\b/i,
+  // "Want me to cancel it?", "Do I have your permission to add these bags?", "Good to go?", "say the word".
+  /^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:me|us) to\b/i,
+  /\b(?:do i have|may i have|can i (?:have|get)|i(?:'ll| will)? need|with) your (?:permission|approval|consent|go-?ahead|ok(?:ay)?)\b/i,
+  /^(?:(?:is )?(?:that|this|everything) )?(?:good to go|sounds? good|ok(?:ay)? (?:with|for) you|all ?right (?:with|for) you)\?/i,
+  /\bsay the word\b/i,
+  // "Would that work for you?", "OK to update?", "Is it okay if I make this exchange?", "Do you approve this
+  // change?", "Would you like that?", "Cancel and refund now? (yes/no)", "Okay?".
+  /\b(?:would|will|does) (?:that|this|it) work(?: for you)?\?/i,
+  /\b(?:ok(?:ay)?|cool|fine|alright|all right) (?:with (?:that|this)|to (?:go|proceed|update|change|cancel|switch|add|book|exchange|return|modify|do (?:that|this|it)|make (?:that|this|the|these)))\b[^.!]*\?/i,
+  /\bis it (?:ok(?:ay)?|alright|all right|fine) (?:if|for me|to)\b/i,
+  /\bdo you (?:approve|agree|accept|authori[sz]e|consent)\b/i,
+  /\bwould you like (?:that|this|it)\?/i,
+  /\(yes\/no\)|\byes or no\b/i,
+  /^(?:ok(?:ay)?|yes|do it|deal|right|agreed)\?$/i,
 ];
 
 /** "What changes would you like to make?", "which card do you want to use?": asks what, not whether. */
@@ -134,10 +151,32 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
+/**
+ * The text a message written as JSON holds: its strings, one line each, in the order they stand ({"message":
+ * "..."}, {"response": "...", "next_steps": ["..."]}). Text that only looks like JSON, or does not parse,
+ * keeps its words with its escapes read.
+ */
+function jsonText(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+  }
+  const lines: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') lines.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(value);
+  return lines.join('\n');
+}
+
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
-  const unwrapped = /^\s*[{[]/.test(text) ? text.replace(/\\n/g, '\n').replace(/\\"/g, '"') : text;
+  const unwrapped = /^\s*[{[]/.test(text) ? jsonText(text) : text;
   // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
   return unwrapped
     .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')
@@ -146,7 +185,8 @@ function plain(text: string): string {
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__|`)/g, '')
     .replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    // A heading introduces what follows it, as a line ending in a colon does ("### What I need from you").
+    .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*$/gm, (_, h: string) => (/[:.?!]$/.test(h) ? h : `${h}:`))
     .replace(/^\s*>\s?/gm, '')
     .replace(/\|/g, ' ');
 }
@@ -182,7 +222,7 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
-const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
+const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {

@@ -19,7 +19,7 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
  * insurance, a new booking or purchase, a membership or a subscription, a discount. A go-ahead that makes one is
  * declined (a world may add its own, `UserLanguage.unsolicited`).
  */
-const HAND_OFF = /\b(?:transfer|connect|escalate|hand)\w*\b[^.?!]{0,40}\b(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)\b/i;
+const HAND_OFF = /\b(?:transfer|connect|escalate|hand|pass|put)\w*\b[^.?!]{0,40}\b(?:(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)|specialist|supervisor|representative|human)\b|\bget (?:a|someone|somebody|an?(?: \w+)?) (?:real |live )?(?:person|human|agent|representative|specialist|supervisor)\b[^.?!]{0,20}\b(?:on the line|to help|involved)\b/i;
 const UPGRADE = /\bupgrad(?:e|ing)\b/i;
 // Lower-case "new": "the New York address" is no new booking.
 const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/;
@@ -43,12 +43,12 @@ const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
-const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing))\b/i;
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|drop(?:s|ped|ping)?|bump(?:s|ed|ing)?)\b/i;
 /** A list item that starts with a verb of a change: an action of a plan ("1. Exchange the laptop"). */
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
-const PROPOSING = /\b(?:i'll|i will|i can|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+const PROPOSING = /\b(?:i'll|i will|i can(?![''\u2019]t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
 
 /** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */
 const normId = (id: string): string => id.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
@@ -245,7 +245,7 @@ export class ScriptedUser implements UserSimulator {
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
     // A cue that ends in a colon ("to confirm, you want to:") proposes the list that follows it. The way
     // out offered beside it ("reply yes to proceed with the exchange, or no if you want to cancel this
-    // request") proposes nothing.
+    // request", "reply yes to confirm, or no to cancel") proposes nothing.
     const clauses = [...plain.matchAll(PROPOSING)].map((m) => {
       const rest = plain.slice(m.index ?? 0);
       const line = rest.split('\n')[0] ?? '';
@@ -256,14 +256,22 @@ export class ScriptedUser implements UserSimulator {
         const actions = list.map((l) => l.replace(/^\s*(?:[-•]|\d+[.)])?\s*/, '')).filter((l) => LEADING_CHANGE.test(l));
         return [line, ...actions].join(' ');
       }
-      return ((rest.slice(0, 400).split(/(?<=[.?!])\s|\n/)[0] ?? '').split(/,?\s+or\b[^.?!]{0,40}?\bif you\b/i)[0] ?? '');
+      return ((rest.slice(0, 400).split(/(?<=[.?!])\s|\n/)[0] ?? '').split(/,?\s+or\b(?:[^.?!]{0,40}?\bif you\b|\s+(?:(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?no["']?(?=[\s,.]))/i)[0] ?? '');
     });
     const text = clauses.length > 0 ? clauses.join(' ') : plain;
     const unsolicited = [...UNSOLICITED, ...(this.lang.unsolicited ?? [])];
-    if (anyMatch(unsolicited, text)) return 'no';
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
     const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
+    if (anyMatch(unsolicited, text)) {
+      // An offer nobody asked for, and not its own change: no. Beside its own change ("I can exchange it
+      // for the larger model, essentially an upgrade; shall I go ahead with the exchange?"): not plainly
+      // either; it says what it wants. A whole message read for want of a cue that names its own change
+      // speaks of insurance or a membership as the record stands ("since the booking has insurance, it is
+      // refundable; would that work for you?"): only a hand-off, an upgrade or a new booking there counts.
+      if (!matching(text).some((intent) => open.has(intent))) return 'no';
+      if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text)) return 'unsure';
+    }
     // A plan in a list whose items are headed by changes ("1. Exchange on order #W1 ...", "3. Cancellation
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.
     const heads = [...plain.matchAll(/^\s*(?:[-•*]|\d+[.)])\s+([^\n]{0,40})/gm)].map((m) => m[1] as string);

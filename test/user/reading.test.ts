@@ -172,4 +172,34 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Your address is updated. If you ever need to change the phone number or any other address details, just let me know!')).toMatchObject({ closes: true });
     expect(retail('Let me know which of the two orders you mean, or if you need any more information about them.')).toMatchObject({ closes: false });
   });
+
+  it('reads a message written as JSON by its strings, a heading as a lead-in, and asks put as fragments or idioms', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    // JSON: its strings, whatever the keys; the closing brace after a question keeps it a question.
+    expect(retail('{"message": "I can refund it to your PayPal or to a gift card. Which would you prefer?"}')).toMatchObject({ choose: true, closes: false });
+    expect(retail('{"reply": "Thanks!", "next_steps": ["Could you tell me the order number?"]}')).toMatchObject({ slots: ['order'] });
+    expect(retail('{"message": "Order #W9000201 is cancelled. Is there anything else I can help with?"}')).toMatchObject({ closes: true });
+    // A heading introduces its list as a line ending in a colon does.
+    expect(retail('### Before I can cancel\n\nOnly pending orders can be cancelled.\n\n### What I need from you\n\n- The e-mail on your account\n- The order number')).toMatchObject({ identity: true, slots: ['order'] });
+    expect(retail('### Done\n\n- Order #W9000201 cancelled\n- Refund to your card in 5-7 days')).toMatchObject({ closes: true });
+    // Fragments and imperatives.
+    expect(travel('Happy to help with that. Your user ID, please.')).toMatchObject({ identity: true, closes: false });
+    expect(travel('Please indicate which flight you would like, and the cabin.')).toMatchObject({ closes: false });
+    expect(retail('Double-check the zip code on file, or share the e-mail address on the account, and I will try again.')).toMatchObject({ identity: true });
+    // A closing offer after "and" leaves the ask.
+    expect(retail('The blue one is $4 cheaper. Let me know which you would prefer, and feel free to ask if you have any other questions.')).toMatchObject({ closes: false });
+    // Go-aheads in everyday words.
+    for (const text of [
+      'Order #W9000201 has not shipped yet. Want me to cancel it?',
+      'The refund of $54.20 goes back to your card. Would that work for you?',
+      'Adding two bags comes to $100. Do I have your permission to add them?',
+      'Same cabin, no fare difference. Okay to switch?',
+      'The order is pending; cancelling refunds $30 to your card. Cancel it now? (yes/no)',
+      'If that sounds right, just confirm and I will make the change.',
+    ]) expect(reading(text.includes('bags') ? 'travel' : 'retail', text), text).toMatchObject({ confirm: true, closes: false });
+    // Advice and a closing offer still ask nothing.
+    expect(retail('Your refund is on its way; please allow 5-7 business days. Feel free to reach out if you have any other questions.')).toMatchObject({ closes: true });
+    expect(travel('Your flight is changed. Please remember to bring a photo ID to the airport.')).toMatchObject({ closes: true });
+  });
 });

@@ -99,6 +99,24 @@ describe('scripted user', () => {
     const newFlights = flightUser.respond('Shall I book the new flights on reservation R900301 for you? (yes/no)');
     expect(newFlights.kind === 'message' && newFlights.act).toBe('accept');
     expect(answer(cancel, `To confirm: I'll cancel reservation ${'R900202'} (reason: change of plans); $418.00 will be added to your travel credit. Shall I proceed? (yes/no)`, travel).act).toBe('accept');
+    // A change told by its effect is that change: a cancellation voided, a flight rescheduled, bags as "extra bags".
+    expect(answer('cancel-pending-mistake', 'Order #W9000201 has not shipped, so I can void it and refund $54.20 to your card. Shall I go ahead?').act).toBe('accept');
+    for (const text of [
+      'I can put you on the earlier flight SK203 the same day, at no extra cost. Shall I go ahead?',
+      'There is a seat on SK203 the day before. Want me to reschedule your trip to it?',
+      "I'll put two extra checked bags on R900202 for $100 on your card. Shall I go ahead?",
+    ]) expect(answer(cancel, text, travel).act, text).toBe('decline');
+    // An out offered beside the go-ahead proposes nothing; a reply-yes cue names the change.
+    expect(answer(cancel, 'Reservation R900202 is refundable. Reply "yes" to cancel it, or "no" to keep it.', travel).act).toBe('accept');
+    expect(answer('exchange-tee-color', 'I can exchange the tee in order #W9000501 for the blue one. Please reply yes to confirm, or no to cancel this request.').act).not.toBe('decline');
+    // A refusal before the offer is no proposal of what it refuses.
+    expect(answer(cancel, "I can't change the flight on R900202, but I can cancel it for a full refund. Shall I proceed?", travel).act).toBe('accept');
+    // An unasked-for word beside its own change is no plain no; insurance told as the record stands is no offer.
+    expect(answer('exchange-tee-color', 'I can exchange the tee in order #W9000501 for the premium one, essentially an upgrade. Shall I go ahead with the exchange?').act).not.toBe('decline');
+    expect(answer(cancel, 'Reservation R900202 has travel insurance, so cancelling it is fully refunded. Would that work for you?', travel).act).toBe('accept');
+    expect(answer(cancel, 'Travel insurance for this trip is $30. Would that work for you?', travel).act).toBe('decline');
+    // A hand-off in other words is a hand-off.
+    for (const text of ['Would you like me to connect you with a specialist?', 'Want me to get a real person on the line for you?']) expect(answer(cancel, text, travel).act, text).toBe('decline');
   });
 
   it('says neither yes nor no to a go-ahead it cannot place, and says what it wants instead', () => {

@@ -28,7 +28,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
-    /\bnow (?:has|have|holds|shows|reads)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
+    /\bnow (?:has|have|holds|shows|reads|carries|includes)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
     /\bsuccessful(?:ly)?\b/i,
     // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
     /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
@@ -89,6 +89,11 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:[Cc]urrent|[Ee]xisting|[Oo]riginal|[Oo]ld) \w+(?: \w+)? (?:remains|stays|is still) (?=unchanged\b|the same\b|as (?:it|before)\b|at \$|\$|\d|[A-Z])/,
     /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
     /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
+    // Too late, a no-go, not accepted: "past the point where a cancellation is possible".
+    /\bpast the point (?:where|at which|of)\b|\btoo late (?:to|for)\b|\bno-?go\b|\b(?:was|were|is|are)(?:n't| not) (?:accepted|approved|saved|successful)\b/i,
+    // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
+    // still has the black one". Not "remains unchanged", which summaries say of the parts left alone.
+    /\b(?:remains?|stays?|is still|are still)\s+(?:active|in place|(?:exactly )?as (?:it|they) (?:was|were))\b|\b(?:is|are|was|were) (?:confirmed |kept )?(?:exactly )?as (?:it|they) (?:was|were)\b|\bstill (?:has|have|shows|holds|carries|is set to|are set to)\b/i,
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],
@@ -97,11 +102,13 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
     /\bno confirmation (?:yet|back)\b|\bpending confirmation\b/i,
+    // "The system hasn't confirmed it yet", "a timeout doesn't necessarily mean it failed".
+    /\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?(?:confirmed|come back|responded)\b[^.?!]*\byet\b|\b(?:doesn'?t|does not) (?:necessarily )?mean (?:that )?(?:it|the \w+) (?:failed|went through|didn'?t go through)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to) (?:confirm|verify) (?:that|it|the)\b/i,
     /\b(?:don'?t|do not) (?:know|yet know) (?:whether|if)\b/i,
     /\blet me (?:check|verify|confirm)\b(?!\s+(?:your|the available|available|what|which|for|other|with|if (?:there|any)|if you|whether you|the (?:\w+ )?details|and proceed))/i,
     /\bi(?:'ll| will) (?:check|verify|confirm) (?:whether|if)\b/i,
-    /\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
+    /\b(?:may|might) (?:still |or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
     // "It is still processing", "in progress"; not "the processing of a refund takes 5 days".
     /\b(?:is|are|still) processing\b|\bstill being processed\b|\b(?:in progress|pending confirmation)\b/i,
@@ -138,10 +145,10 @@ const SUBORDINATE_FIRST = /^\W*(?:since|because|as|once|when|whenever|if|after|b
 const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?card|charged?|fare difference|price difference|difference in (?:price|fare))\b/i;
 
 /** An attempt to be made again: the one made did not work. */
-const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)(?: it| that| the \w+)? (?:again|once more|one more time)\b/i;
+const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more)\b|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later|afterwards|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b|\bone-time change\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');

@@ -423,6 +423,28 @@ describe('the claim reader (world wording)', () => {
     expect(label("Let me check whether that went through.")).toBe('pending');
   });
 
+  it('reads too late, a no-go, not accepted, the record as it was and a retry as failures; a rule for later and a check still to come as what they are', () => {
+    const on = (action: string, text: string, record = '#W3000417') => readClaim({ text, action: `${action} on ${record}`, names: [record] }, wording);
+    expect(on('cancel_pending_order', 'Order #W3000417 is now with the courier, which is past the point where it can be cancelled.')).toBe('failure');
+    expect(on('cancel_pending_order', "I'm afraid it's too late to cancel #W3000417; it has left the warehouse.")).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'The exchange on #W3000417 is a no-go: that item was already returned.')).toBe('failure');
+    expect(on('update_reservation_passengers', 'The request reached the system but was not accepted: the name on HATHAT needs a full first name.', 'HATHAT')).toBe('failure');
+    expect(on('cancel_reservation', 'Reservation HATHAT is still active. The airline declined the cancellation for a basic economy fare.', 'HATHAT')).toBe('failure');
+    expect(on('cancel_pending_order', 'Your order #W3000417 stays exactly as it was; the cancellation could not go through.')).toBe('failure');
+    expect(on('modify_pending_order_items', 'The gray chair is out of stock, so #W3000417 still has the black one.')).toBe('failure');
+    expect(on('modify_pending_order_items', 'That timed out on our side. I\'ll try swapping the charger on #W3000417 one more time.')).toBe('failure');
+    expect(on('cancel_reservation', 'Something went wrong while cancelling HATHAT. Let me retry that for you now.', 'HATHAT')).toBe('failure');
+    // Parts of a summary left alone are not the change failing.
+    expect(on('update_reservation_flights', 'HATHAT has been updated to the nonstop outbound flight. The return flight remains unchanged.', 'HATHAT')).toBe('success');
+    expect(on('modify_pending_order_items', 'I changed the lamp on #W3000417 to the black one. The other items remain unchanged.')).toBe('success');
+    // A rule for later uses, after a change made, is no failure of it.
+    expect(on('update_reservation_baggages', 'HATHAT now carries 3 checked bags. Bags cannot be removed later, only added.', 'HATHAT')).toBe('success');
+    expect(readClaim({ text: "I've issued a $100 certificate to your account. It can't be combined with another certificate on one booking.", action: 'send_certificate on mia_li_3668', names: ['mia_li_3668'] }, wording)).toBe('success');
+    // An outcome not yet confirmed is pending, not a failure.
+    expect(on('cancel_pending_order', "I've submitted the cancellation for #W3000417, but the system hasn't confirmed it yet.")).toBe('pending');
+    expect(on('modify_pending_order_payment', "A timeout doesn't necessarily mean it failed; the change on #W3000417 may still have gone through.")).toBe('pending');
+  });
+
   it('reads obstacles as failures, prices and options as no claim, and what it asks of the user as no claim', () => {
     for (const text of ['There are not enough seats left in business on that flight, so nothing changed.', 'Your gift card balance is insufficient to cover the difference.', 'That flight is not available on the 14th.', 'There seems to be a problem with the payment method on file.']) {
       expect(label(text), text).toBe('failure');

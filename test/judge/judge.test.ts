@@ -440,6 +440,12 @@ describe('the claim reader (world wording)', () => {
     // A rule for later uses, after a change made, is no failure of it.
     expect(on('update_reservation_baggages', 'HATHAT now carries 3 checked bags. Bags cannot be removed later, only added.', 'HATHAT')).toBe('success');
     expect(readClaim({ text: "I've issued a $100 certificate to your account. It can't be combined with another certificate on one booking.", action: 'send_certificate on mia_li_3668', names: ['mia_li_3668'] }, wording)).toBe('success');
+    // Advice to check something is no doubt of the outcome; a thing added to the profile is a success; the
+    // once-rule's "can no longer be modified or cancelled" is a consequence, a shipped order's a refusal.
+    expect(on('exchange_delivered_order_items', 'The system says the exchange on #W3000417 cannot be processed. I recommend checking if the boots are eligible.')).toBe('failure');
+    expect(readClaim({ text: 'Done!\n- Compensation: a $150 travel certificate added to your profile.', action: 'send_certificate on mia_li_3668', names: ['mia_li_3668'] }, wording)).toBe('success');
+    expect(on('modify_pending_order_items', 'I changed the lamp on #W3000417. Item changes can only be done once per order; #W3000417 can no longer be modified or cancelled.')).toBe('success');
+    expect(on('cancel_pending_order', 'Order #W3000417 has shipped, so it can no longer be cancelled or modified.')).toBe('failure');
     // An outcome not yet confirmed is pending, not a failure.
     expect(on('cancel_pending_order', "I've submitted the cancellation for #W3000417, but the system hasn't confirmed it yet.")).toBe('pending');
     expect(on('modify_pending_order_payment', "A timeout doesn't necessarily mean it failed; the change on #W3000417 may still have gone through.")).toBe('pending');

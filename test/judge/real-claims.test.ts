@@ -73,4 +73,19 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       expect(fs).toBeLessThanOrEqual(fsCeiling);
     }
   });
+  it('agrees with the hand labels of the fourth batch (corpora/claims.fourth.jsonl), read first as it stood', async () => {
+    const fourth = parseLabels(readFileSync(new URL('../../corpora/claims.fourth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.fourth.jsonl');
+    expect(fourth.length).toBeGreaterThanOrEqual(150);
+    // Floors a little under what was measured (docs/judging.md); no failure of the held-out part read as a success.
+    for (const [split, floor, sfCeiling, fsCeiling] of [['tune', 0.85, 0.04, 0.04], ['held-out', 0.85, 0.03, 0]] as const) {
+      const c = await calibrate(wordingReader(), fourth.filter((x) => x.split === split));
+      const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+      const sf = (c.confusion.success?.failure ?? 0) / n('success');
+      const fs = (c.confusion.failure?.success ?? 0) / n('failure');
+      console.log(`real claims, fourth batch ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}% of ${n('success')}, failure read as success ${(fs * 100).toFixed(1)}% of ${n('failure')}`);
+      expect(c.kappa).toBeGreaterThanOrEqual(floor);
+      expect(sf).toBeLessThanOrEqual(sfCeiling);
+      expect(fs).toBeLessThanOrEqual(fsCeiling);
+    }
+  });
 });

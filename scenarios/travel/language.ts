@@ -87,7 +87,7 @@ export const travelLanguage: UserLanguage = {
       /\bbook(?:ing)?\b[^.?!]{0,30}\bflights?\b[^.?!]{0,30}\b(?:on|in|for|to) (?:your |the |this )?(?:reservation|booking)\b/i,
       /\b(?:flight|date) change\b/i,
     ],
-    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\bbag(?:s|gages?)?\b/i, /\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\b(?:include|to) (?:\d|one|two|three|four) (?:checked )?bags\b/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
+    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases)\b/i, /\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\b(?:include|to) (?:\d|one|two|three|four) (?:checked )?bags\b/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
     compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificate|voucher|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },
   perturbation: travelPerturbation(),

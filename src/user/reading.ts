@@ -3,6 +3,7 @@
 // message is only a progress note. The world's user language says which ask names which slot.
 import type { UserLanguage } from '../ground/world.js';
 import { globalOf } from '../ground/regex.js';
+import { jsonText, looksLikeJson } from '../ground/json-text.js';
 
 /** One thing the agent asks the user for. */
 export type Ask =
@@ -151,32 +152,10 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
-/**
- * The text a message written as JSON holds: its strings, one line each, in the order they stand ({"message":
- * "..."}, {"response": "...", "next_steps": ["..."]}). Text that only looks like JSON, or does not parse,
- * keeps its words with its escapes read.
- */
-function jsonText(text: string): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return text.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-  }
-  const lines: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') lines.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(value);
-  return lines.join('\n');
-}
-
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
-  const unwrapped = /^\s*[{[]/.test(text) ? jsonText(text) : text;
+  const unwrapped = looksLikeJson(text) ? jsonText(text) : text;
   // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
   return unwrapped
     .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')

@@ -19,10 +19,10 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
  * insurance, a new booking or purchase, a membership or a subscription, a discount. A go-ahead that makes one is
  * declined (a world may add its own, `UserLanguage.unsolicited`).
  */
-const HAND_OFF = /\b(?:transfer|connect|escalate|hand|pass|put)\w*\b[^.?!]{0,40}\b(?:(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)|specialist|supervisor|representative|human)\b|\bget (?:a|someone|somebody|an?(?: \w+)?) (?:real |live )?(?:person|human|agent|representative|specialist|supervisor)\b[^.?!]{0,20}\b(?:on the line|to help|involved)\b/i;
+const HAND_OFF = /\b(?:transfer|connect|escalate|hand|pass|put)\w*\b[^.?!]{0,40}\b(?:(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)|specialist|supervisor|representative|human|colleagues?|(?:customer (?:care|service|relations)|support|specialist) team)\b|\bget (?:a|someone|somebody|an?(?: \w+)?) (?:real |live )?(?:person|human|agent|representative|specialist|supervisor)\b[^.?!]{0,20}\b(?:on the line|to help|involved)\b/i;
 const UPGRADE = /\bupgrad(?:e|ing)\b/i;
 // Lower-case "new": "the New York address" is no new booking.
-const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/;
+const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase|flight)\b|\bnew (?:booking|reservation|purchase)\b/;
 const UNSOLICITED: readonly RegExp[] = [
   HAND_OFF,
   UPGRADE,
@@ -43,7 +43,12 @@ const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
-const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|drop(?:s|ped|ping)?|bump(?:s|ed|ing)?)\b/i;
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|drop(?:s|ped|ping)?|bump(?:s|ed|ing)?|correct(?:s|ed|ing)?|fix(?:es|ed|ing)?)\b/i;
+/**
+ * A change told as the state it would bring, with no verb of a change: "the lamp would become the LED one",
+ * "the package would head to Austin instead", "your sister would fly in your place".
+ */
+const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|go|fly|ship|be (?:sent|shipped|moved|switched|changed|replaced|corrected))\b|\binstead of\b|\brather than\b|\bin (?:your|his|her|their) place\b/i;
 /** A list item that starts with a verb of a change: an action of a plan ("1. Exchange the laptop"). */
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 
@@ -290,7 +295,7 @@ export class ScriptedUser implements UserSimulator {
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.
-    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(plain)) return 'unsure';
+    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(plain) || STATE_CHANGE.test(plain)) return 'unsure';
     // Nothing named at all ("shall I proceed?"): taken as its request.
     return 'yes';
   }

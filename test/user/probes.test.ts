@@ -1,0 +1,36 @@
+// The simulated user on messages written for the purpose of finding its misreadings (test/user/probes/, see
+// its README): asks hidden the ways real agents hide them, proposals of a change told by its effect, and a
+// second set written afterwards by another reader, of ordinary and hard messages in the proportions agents
+// write them. Each set's figures are held a little under what was measured (docs/user.md).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { measureUser, type RealTurn } from './real-text.js';
+
+const probes = (file: string): RealTurn[] =>
+  readFileSync(new URL(`./probes/${file}`, import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const x = JSON.parse(l) as Omit<RealTurn, 'split' | 'source' | 'model'> & { imitates: string };
+      return { ...x, split: 'tune', source: 'probe', model: x.imitates } as RealTurn;
+    });
+
+describe('the simulated user on probes written to find its misreadings', () => {
+  const cases = [
+    ['asks.jsonl', 'asks', { closed: 0.04, found: 0.9, unsolicited: 0.02, declined: 0.02 }],
+    ['proposals.jsonl', 'proposals', { closed: 0.01, found: 0.97, unsolicited: 0.04, declined: 0.03 }],
+    ['turns.jsonl', 'second set', { closed: 0.01, found: 0.95, unsolicited: 0.04, declined: 0.01 }],
+  ] as const;
+  for (const [file, name, floors] of cases) {
+    it(`holds on the ${name} (test/user/probes/${file})`, () => {
+      const items = probes(file);
+      expect(items.length).toBeGreaterThanOrEqual(150);
+      const m = measureUser(items);
+      console.log(`probes, ${name}: closed while asking ${(m.closedWhileAsking.rate * 100).toFixed(1)}% of ${m.closedWhileAsking.of}; asks found ${(m.answerable.rate * 100).toFixed(1)}% of ${m.answerable.of}; proposals of another change accepted ${(m.unsolicitedAccepted.rate * 100).toFixed(1)}% of ${m.unsolicitedAccepted.of}; proposals of its own change declined ${(m.wantedDeclined.rate * 100).toFixed(1)}% of ${m.wantedDeclined.of}`);
+      expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(floors.closed);
+      expect(m.answerable.rate).toBeGreaterThanOrEqual(floors.found);
+      expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(floors.unsolicited);
+      expect(m.wantedDeclined.rate).toBeLessThanOrEqual(floors.declined);
+    });
+  }
+});

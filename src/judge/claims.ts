@@ -3,6 +3,7 @@
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
+import { jsonText, looksLikeJson } from '../ground/json-text.js';
 import { unsaidRefusal } from './refusals.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
 
@@ -28,13 +29,15 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
-    /\bnow (?:has|have|holds|shows|reads|carries|includes)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
+    /\bnow (?:has|have|holds|shows|reads|carries|includes|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
     /\bsuccessful(?:ly)?\b/i,
     // "$150 certificate added to your profile", "refund credited to your card".
     /\b(?:added|issued|credited) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
     // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
     /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
-    /\bwent through\b/i,
+    /\bwent through\b|\bdid go through\b|\bnow ships to\b/i,
+    // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
+    new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
     /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted)\b(?! (?:before|already|earlier|previously)\b)/i,
@@ -208,7 +211,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
  */
 export function readClaim(question: ClaimQuestion, wording: ClaimWording): ClaimLabel {
   // A message written as JSON ({"message": "Done.\\nOrder ..."}) is read as the text it holds.
-  const raw = /^\s*[{[]/.test(question.text) ? question.text.replace(/\\n/g, '\n').replace(/\\"/g, '"') : question.text;
+  const raw = looksLikeJson(question.text) ? jsonText(question.text) : question.text;
   // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
   const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed

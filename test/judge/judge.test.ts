@@ -446,6 +446,14 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: 'Done!\n- Compensation: a $150 travel certificate added to your profile.', action: 'send_certificate on mia_li_3668', names: ['mia_li_3668'] }, wording)).toBe('success');
     expect(on('modify_pending_order_items', 'I changed the lamp on #W3000417. Item changes can only be done once per order; #W3000417 can no longer be modified or cancelled.')).toBe('success');
     expect(on('cancel_pending_order', 'Order #W3000417 has shipped, so it can no longer be cancelled or modified.')).toBe('failure');
+    // JSON is read by its strings; new states in everyday words are successes.
+    expect(readClaim({ text: '{"message": "Booked! Reservation HATHAT, one-way on HAT271."}', action: 'book_reservation', names: [] }, wording)).toBe('success');
+    expect(on('modify_pending_order_address', 'I checked after the update: order #W3000417 now lists 67 Cedar Street as its shipping address.')).toBe('success');
+    expect(on('modify_pending_order_address', 'Correction to my last message: the update did go through after all.')).toBe('success');
+    expect(on('cancel_pending_order', "Good news: it's been cancelled, and the hold on your card drops off in a few days.")).toBe('success');
+    expect(readClaim({ text: "I can't offer $400. I have, however, issued a $100 certificate to your account.", action: 'send_certificate on mia_li_3668', names: ['mia_li_3668'] }, wording)).toBe('success');
+    // A state told in a reason is no claim of this change.
+    expect(on('modify_pending_order_address', "I couldn't apply the new address to order #W3000417, since it's already been processed and its address is locked.")).toBe('failure');
     // An outcome not yet confirmed is pending, not a failure.
     expect(on('cancel_pending_order', "I've submitted the cancellation for #W3000417, but the system hasn't confirmed it yet.")).toBe('pending');
     expect(on('modify_pending_order_payment', "A timeout doesn't necessarily mean it failed; the change on #W3000417 may still have gone through.")).toBe('pending');

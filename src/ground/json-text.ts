@@ -2,9 +2,14 @@
 // mean its strings, not its braces and keys. Read by the claim reader and by the simulated user.
 
 /**
- * The strings of a message written as JSON, one line each, in the order they stand. Text that does not
- * parse keeps its words, with its escaped line breaks and quotes read.
+ * The values of a message written as JSON, one line each, in the order they stand. Strings are the text; a
+ * status, a result or a flag is said with its key ({"status": "success"} says "status: success",
+ * {"cancelled": true} "cancelled: true"). Text that does not parse keeps its words, with its escaped line
+ * breaks and quotes read.
  */
+/** Keys whose value is an outcome, not text: said with the key. */
+const STATUS_KEY = /^(?:status|result|outcome|state|success)$/i;
+
 export function jsonText(text: string): string {
   let value: unknown;
   try {
@@ -13,10 +18,11 @@ export function jsonText(text: string): string {
     return text.replace(/\\n/g, '\n').replace(/\\"/g, '"');
   }
   const lines: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') lines.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  const walk = (v: unknown, key?: string): void => {
+    if (typeof v === 'string') lines.push(key !== undefined && STATUS_KEY.test(key) ? `${key}: ${v}` : v);
+    else if (typeof v === 'boolean' && key !== undefined) lines.push(`${key}: ${v}`);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };
   walk(value);
   return lines.join('\n');

@@ -29,13 +29,16 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
-    /\bnow (?:has|have|holds|shows|reads|carries|includes|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
+    /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
+    // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
+    /\b(?:reservation|booking|order|it)(?:\s+#?[A-Z0-9]{5,9})?\s+now (?:includes|carries)\b(?![^.?!]{0,30}\b(?:free|allowance|at no)\b)/i,
     /\bsuccessful(?:ly)?\b/i,
     // "$150 certificate added to your profile", "refund credited to your card".
-    /\b(?:added|issued|credited) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
+    // Not what will be or could be ("once it's fixed, it will be added to your profile", "I can have one issued to your account").
+    /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
     // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
     /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
-    /\bwent through\b|\bdid go through\b|\bnow ships to\b/i,
+    /\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
@@ -95,10 +98,11 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
     /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
     // Too late, a no-go, not accepted: "past the point where a cancellation is possible".
-    /\bpast the point (?:where|at which|of)\b|\btoo late (?:to|for)\b|\bno-?go\b|\b(?:was|were|is|are)(?:n't| not) (?:accepted|approved|saved|successful)\b/i,
+    /\bpast the point (?:where|at which|of)\b|(?<!\b(?:would have been|once|when|if|otherwise)\b[^.?!]{0,40})\btoo late (?:to|for) (?:a |any )?(?:cancel|change|modify|return|exchange|update|refund|cancell?ation|changes?|modifications?)\b|\b(?:is|was) a no-?go\b|\b(?:was|were)(?:n't| not) (?:accepted|approved|saved|successful)\b(?!\s+(?:for|until|if|unless)\b)/i,
     // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
-    // still has the black one". Not "remains unchanged", which summaries say of the parts left alone.
-    /\b(?:remains?|stays?|is still|are still)\s+(?:active|in place|(?:exactly )?as (?:it|they) (?:was|were))\b|\b(?:is|are|was|were) (?:confirmed |kept )?(?:exactly )?as (?:it|they) (?:was|were)\b|\bstill (?:has|have|shows|holds|carries|is set to|are set to)\b/i,
+    // still has the black one", the record its subject. Not "remains unchanged", nor the parts a summary left
+    // alone ("your return flight remains as it was", "the tracking page still shows the old address").
+    /\b(?:order|reservation|booking|it)(?:\s+#?[A-Z0-9]{5,9})?\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|\b(?:order|reservation|booking)(?:\s+#?[A-Z0-9]{5,9})?\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|\b(?:order|reservation|booking)(?:\s+#?[A-Z0-9]{5,9})?\s+still (?:has|shows|holds|carries|is set to)\b/i,
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],
@@ -108,7 +112,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
     /\bno confirmation (?:yet|back)\b|\bpending confirmation\b/i,
     // "The system hasn't confirmed it yet", "a timeout doesn't necessarily mean it failed".
-    /\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?(?:confirmed|come back|responded)\b[^.?!]*\byet\b|\b(?:doesn'?t|does not) (?:necessarily )?mean (?:that )?(?:it|the \w+) (?:failed|went through|didn'?t go through)\b/i,
+    /\b(?:system|it|tool|request|change|cancell?ation|airline|update|payment|exchange|return|booking)\s+(?:hasn'?t|has not|haven'?t|have not) (?:yet )?(?:confirmed|come back|responded)\b[^.?!]*\byet\b|\b(?:doesn'?t|does not) (?:necessarily )?mean (?:that )?(?:it|the \w+) (?:failed|went through|didn'?t go through)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to) (?:confirm|verify) (?:that|it|the)\b/i,
     /\b(?:don'?t|do not) (?:know|yet know) (?:whether|if)\b/i,
     /\blet me (?:check|verify|confirm)\b(?!\s+(?:your|the available|available|what|which|for|other|with|if (?:there|any)|if you|whether you|the (?:\w+ )?details|and proceed))/i,
@@ -120,7 +124,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
     /\b(?:i'?m|i am|we'?re|we are) (?:now )?(?:checking|verifying|looking into)\b/i,
     // Not what the user wants ("let me check if you'd like another certificate").
-    /\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)/i,
+    // Nor advice to the user ("I recommend checking if the boots are eligible").
+    /(?<!\b(?:recommend|suggest)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)/i,
     /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
     /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
   ],
@@ -149,17 +154,17 @@ const SUBORDINATE_FIRST = /^\W*(?:since|because|as|once|when|whenever|if|after|b
 /** How a change is paid for: part of the change ("but the payment was declined", "the balance is not enough"). */
 const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?card|charged?|fare difference|price difference|difference in (?:price|fare))\b/i;
 
-/** An attempt to be made again: the one made did not work. */
-const RETRYING = /\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b/i;
+/** An attempt to be made again: the one made did not work. Not one offered for a later condition ("if the size still doesn't fit, I'll try again"); one waiting for the user's word is ("if you confirm, I'll resubmit"). */
+const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later|afterwards|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
-const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach)|i (?:would )?(?:recommend|suggest) (?:checking|verifying|contacting|reaching|confirming|looking))\b/i;
+const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
 
 const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | null => {
   for (const p of patterns) {

@@ -431,14 +431,14 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_passengers', 'The request reached the system but was not accepted: the name on HATHAT needs a full first name.', 'HATHAT')).toBe('failure');
     expect(on('cancel_reservation', 'Reservation HATHAT is still active. The airline declined the cancellation for a basic economy fare.', 'HATHAT')).toBe('failure');
     expect(on('cancel_pending_order', 'Your order #W3000417 stays exactly as it was; the cancellation could not go through.')).toBe('failure');
-    expect(on('modify_pending_order_items', 'The gray chair is out of stock, so #W3000417 still has the black one.')).toBe('failure');
+    expect(on('modify_pending_order_items', 'The gray chair is out of stock, so order #W3000417 still has the black one.')).toBe('failure');
     expect(on('modify_pending_order_items', 'That timed out on our side. I\'ll try swapping the charger on #W3000417 one more time.')).toBe('failure');
     expect(on('cancel_reservation', 'Something went wrong while cancelling HATHAT. Let me retry that for you now.', 'HATHAT')).toBe('failure');
     // Parts of a summary left alone are not the change failing.
     expect(on('update_reservation_flights', 'HATHAT has been updated to the nonstop outbound flight. The return flight remains unchanged.', 'HATHAT')).toBe('success');
     expect(on('modify_pending_order_items', 'I changed the lamp on #W3000417 to the black one. The other items remain unchanged.')).toBe('success');
     // A rule for later uses, after a change made, is no failure of it.
-    expect(on('update_reservation_baggages', 'HATHAT now carries 3 checked bags. Bags cannot be removed later, only added.', 'HATHAT')).toBe('success');
+    expect(on('update_reservation_baggages', 'Reservation HATHAT now carries 3 checked bags. Bags cannot be removed later, only added.', 'HATHAT')).toBe('success');
     expect(readClaim({ text: "I've issued a $100 certificate to your account. It can't be combined with another certificate on one booking.", action: 'send_certificate on mia_li_3668', names: ['mia_li_3668'] }, wording)).toBe('success');
     // Advice to check something is no doubt of the outcome; a thing added to the profile is a success; the
     // once-rule's "can no longer be modified or cancelled" is a consequence, a shipped order's a refusal.
@@ -457,6 +457,30 @@ describe('the claim reader (world wording)', () => {
     // An outcome not yet confirmed is pending, not a failure.
     expect(on('cancel_pending_order', "I've submitted the cancellation for #W3000417, but the system hasn't confirmed it yet.")).toBe('pending');
     expect(on('modify_pending_order_payment', "A timeout doesn't necessarily mean it failed; the change on #W3000417 may still have gone through.")).toBe('pending');
+  });
+
+  it('after review: a hedge, a condition, a future or an offer, the parts a summary left alone and a side rule keep their readings', () => {
+    // Each of these was misread by a first version of the rules above.
+    const cases: [string, string, string, string][] = [
+      ['pending', 'cancel_pending_order', '#W1234567', "I've submitted the cancellation request for order #W1234567. I recommend checking your order status in a few minutes, as I couldn't confirm whether it went through."],
+      ['none', 'cancel_pending_order', '#W1234567', 'The system timed out on my end. If the cancellation did go through, you\'ll see the refund in 5-7 days.'],
+      ['failure', 'update_reservation_baggages', 'R482913', "I wasn't able to add the bags due to an error. Good news though: your ticket now includes one free checked bag."],
+      ['failure', 'send_certificate', 'mia_li_3668', "The certificate couldn't be issued; the system returned an error. Once it's fixed, the certificate will be added to your profile automatically."],
+      ['none', 'send_certificate', 'mia_li_3668', 'I can have a $150 certificate issued to your account. Shall I go ahead?'],
+      ['success', 'update_reservation_flights', 'R482913', "I've updated your outbound flight to SK 231 on May 12. Your return flight remains exactly as it was."],
+      ['success', 'modify_pending_order_address', '#W1234567', 'The shipping address for #W1234567 has been updated to 88 Harbor Road. The tracking page still shows the old address for now, but the package will go to the new one.'],
+      ['success', 'update_reservation_baggages', 'R482913', "I've added 1 checked bag to R482913. You still have 1 free checked bag available on this reservation."],
+      ['success', 'update_reservation_flights', 'R482913', 'Your flight has been changed to SK 404 on June 3. Note that it\'s too late to add a meal preference for the new flight.'],
+      ['success', 'cancel_reservation', 'R482913', 'Your reservation has been cancelled. Glad you reached out today, as tomorrow would have been too late to cancel for a full refund.'],
+      ['success', 'send_certificate', 'mia_li_3668', "I've issued a $150 certificate to your account. Note that certificates are not accepted for seat upgrades."],
+      ['success', 'exchange_delivered_order_items', '#W1234567', 'Your exchange request has been submitted. Note: the exchange is not accepted until the original item is scanned by the carrier.'],
+      ['success', 'exchange_delivered_order_items', '#W1234567', "Your exchange has been processed successfully. If the new size still doesn't fit, let me know and I'll try to arrange an exchange again."],
+      ['success', 'update_reservation_flights', 'R482913', "I've changed your flight on R482913 to SK 231. The seat map hasn't come back for the new flight yet."],
+      ['success', 'cancel_pending_order', '#W1234567', '{"order_id": "#W1234567", "status": "success"}'],
+      ['failure', 'exchange_delivered_order_items', '#W1234567', 'Unfortunately, items can\'t be exchanged later than 30 days after delivery, and this order was delivered 45 days ago.'],
+      ['failure', 'modify_user_address', 'ethan_moore_9003', 'The system came back with an error: state must be a two-letter code. If you confirm it as CA, I\'ll resubmit.'],
+    ];
+    for (const [want, tool, record, text] of cases) expect(readClaim({ text, action: `${tool} on ${record}`, names: [record] }, wording), text).toBe(want);
   });
 
   it('reads obstacles as failures, prices and options as no claim, and what it asks of the user as no claim', () => {

@@ -82,9 +82,10 @@ export const retailLanguage: UserLanguage = {
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   proposals: {
     // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
-    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment)\b[^.?!]{0,20}\bbefore\b[^.?!]{0,15}\bships?\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b/i],
-    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\b(?:[^.?!]|\.(?=\d)){0,40}\baddress\b|\b(?:head|go) to\b(?:[^.?!]|\.(?=\d)){0,10}\d/i],
-    return: [/\b(?:return|returning)\b/i, /\bsend(?:ing)? (?:it|them|\w+ \w+) back\b|\b(?:be )?sent back\b/i],
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b/i],
+    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
+    // Not money returned ("return the full $73.95 to your card").
+    return: [/\b(?:return|returning)\b(?!\s+(?:the |your )?(?:full |entire )?(?:\$|refund|amount|money|payment|difference|balance))/i,/\bsend(?:ing)? (?:it|them|\w+ \w+) back\b|\b(?:be )?sent back\b(?!\s+to (?:your |the )?(?:card|visa|paypal|account|original|payment|mastercard|amex|gift card|credit card))/i],
     exchange: [
       /\b(?:exchange|exchanging|swap|swapping)\b(?![^.?!]{0,40}\baddress\b)/i,
       /\breplac(?:e|ing|ement)\b(?:[^.?!]|\.(?=\d)){0,40}\b(?:with|by|for)\b/i,

@@ -76,18 +76,18 @@ export const travelLanguage: UserLanguage = {
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   proposals: {
     // "The reservation will be voided": a cancellation by its effect.
-    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b/i],
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:reservation|booking|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b/i],
     change_flight: [
-      /\b(?:change|changing|move|moving|switch|switching|modify|modifying)\b(?:[^.?!]|\.(?=\d)){0,50}\b(?:flights?|reservation|booking|trip|itinerary|legs?|segments?|departure|outbound|to [A-Z]{2}\s?\d|from [A-Z]{2}\s?\d|onto)\b/i,
+      /\b(?:change|changing|move|moving|switch|switching|modify|modifying)\b(?:[^.?!]|\.(?=\d)){0,50}\b(?:flights?|reservation|booking|trip|itinerary|legs?|segments?|departure|outbound|to [A-Z]{2}\s?\d+|from [A-Z]{2}\s?\d+|onto)\b/i,
       // "Reschedule the leg", "put you on the 9:05", "bump you onto SK 231".
-      /\breschedul(?:e|ing)\b|\b(?:put|putting|bump|bumping|get|getting|move|moving|switch|switching) (?:you|them|him|her|both of you|everyone)(?: \w+)? (?:on|onto|to) (?:the |a |an )?(?:earlier|later|next|\d|[A-Z]{2}\s?\d|flight|\w+ flight)/i,
+      /\breschedul(?:e|ing)\b|\b(?:put|putting|bump|bumping|get|getting|move|moving|switch|switching) (?:you|them|him|her|both of you|everyone)(?: \w+)? (?:on|onto|to) (?:the |a |an )?(?:earlier|later|next|the \d|[A-Z]{2}\s?\d|flight|\w+ flight)/i,
       /\bre-?book(?:ing)?\b/i,
       /\bbook(?:ing)? (?:you|your \w+|them|it) on\b/i,
       // Flights booked on a reservation the traveller has: the reservation changes.
       /\bbook(?:ing)?\b[^.?!]{0,30}\bflights?\b[^.?!]{0,30}\b(?:on|in|for|to) (?:your |the |this )?(?:reservation|booking)\b/i,
       /\b(?:flight|date) change\b/i,
     ],
-    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases)\b/i, /\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\b(?:include|to) (?:\d|one|two|three|four) (?:checked )?bags\b/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
+    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
     compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificate|voucher|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },
   perturbation: travelPerturbation(),

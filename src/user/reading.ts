@@ -39,18 +39,30 @@ const REPLY_YES = /\b(?:reply|respond|answer|say|type|confirm)\b[^.?!]{0,25}["'\
 /** The rest of a sentence that sends the user elsewhere or to later: an airport, a courier, the app, a future order. */
 const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|check-?in|gate|counter|kiosk|store|checkout|desk)|check-?in|boarding|courier|driver|carrier|insur(?:er|ance)|bank|staff|crew|in-store|in the app|when you|if you call|next (?:flight|time|booking|order|trip)|future|which you can do|account page|on (?:our|the) website)\b)`;
 
+/**
+ * What the user does for itself, not what the agent needs: its inbox, a statement, a label, a package to send
+ * back, the time to wait ("double-check your inbox", "send the package back", "give it 5-7 days").
+ */
+const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
+
+/** "Say the word": a go-ahead asked now, not one offered for later ("if you change your mind, just say the word"). */
+const SAY_THE_WORD = /(?<!\b(?:if|whenever|should)\b[^.?!]{0,60})\bsay the word\b/i;
+
 /** Phrases that ask for something without a question mark. */
-const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify|indicate|describe|verify|list|mention|explain)\b/i,
+const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
+  new RegExp(String.raw`\b(?:please|kindly) (?:indicate|describe|verify|list|mention|explain)\b${NOT_FOR_ME}`, 'i'),
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
   /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
-  new RegExp(String.raw`^(?:(?:just|simply|now|then) )?(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter|indicate|describe|double-?check|verify)\b${ELSEWHERE_LATER}`, 'i'),
+  new RegExp(String.raw`^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b${NOT_FOR_ME}`, 'i'),
+  new RegExp(String.raw`^(?:just |simply )?(?:indicate|describe|double-?check|verify)\b${ELSEWHERE_LATER}${NOT_FOR_ME}`, 'i'),
   // "Your user ID, please.", "The order number, please.", "Your call.", "Say the word and it's done."
   /^(?:(?:and|also|then|first(?: step)?|next)[,:]?\s+)?(?:your|the) [^.?!]{2,60}?,?\s+please[.!]?$/i,
-  /^(?:it(?:'s| is) )?your (?:call|choice|pick)\b|\bsay the word\b/i,
+  /^(?:it(?:'s| is) )?your (?:call|choice)[.!]?$/i,
+  SAY_THE_WORD,
   /\(yes\/no\)|\byes or no\b/i,
   /\b(?:required|needed)\s*:\s*$/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
@@ -107,7 +119,7 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:me|us) to\b/i,
   /\b(?:do i have|may i have|can i (?:have|get)|i(?:'ll| will)? need|with) your (?:permission|approval|consent|go-?ahead|ok(?:ay)?)\b/i,
   /^(?:(?:is )?(?:that|this|everything) )?(?:good to go|sounds? good|ok(?:ay)? (?:with|for) you|all ?right (?:with|for) you)\?/i,
-  /\bsay the word\b/i,
+  SAY_THE_WORD,
   // "Would that work for you?", "OK to update?", "Is it okay if I make this exchange?", "Do you approve this
   // change?", "Would you like that?", "Cancel and refund now? (yes/no)", "Okay?".
   /\b(?:would|will|does) (?:that|this|it) work(?: for you)?\?/i,
@@ -152,6 +164,9 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
+/** A heading that asks for what its list names. */
+const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;
+
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
@@ -164,8 +179,9 @@ function plain(text: string): string {
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__|`)/g, '')
     .replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-    // A heading introduces what follows it, as a line ending in a colon does ("### What I need from you").
-    .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*$/gm, (_, h: string) => (/[:.?!]$/.test(h) ? h : `${h}:`))
+    // A heading that asks introduces what follows it, as a line ending in a colon does ("### What I need
+    // from you"); any other heading is a line of its own ("### What you need to know", "### Next steps").
+    .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*$/gm, (_, h: string) => (/[:.?!]$/.test(h) ? h : ASKING_HEADING.test(h) ? `${h}:` : `${h}.`))
     .replace(/^\s*>\s?/gm, '')
     .replace(/\|/g, ' ');
 }

@@ -1,3 +1,4 @@
+import { jsonText, looksLikeJson } from '../ground/json-text.js';
 import type { Scenario, ScenarioRequest } from '../ground/scenario.js';
 import { slotsOf } from '../ground/scenario.js';
 import type { MessageAbout, Segment } from '../ground/perturb.js';
@@ -19,10 +20,18 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
  * insurance, a new booking or purchase, a membership or a subscription, a discount. A go-ahead that makes one is
  * declined (a world may add its own, `UserLanguage.unsolicited`).
  */
-const HAND_OFF = /\b(?:transfer|connect|escalate|hand|pass|put)\w*\b[^.?!]{0,40}\b(?:(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)|specialist|supervisor|representative|human|colleagues?|(?:customer (?:care|service|relations)|support|specialist) team)\b|\bget (?:a|someone|somebody|an?(?: \w+)?) (?:real |live )?(?:person|human|agent|representative|specialist|supervisor)\b[^.?!]{0,20}\b(?:on the line|to help|involved)\b/i;
+const HAND_OFF = new RegExp(
+  [
+    String.raw`\b(?:transfer|connect|escalate|hand)\w*\b[^.?!]{0,40}\b(?:human|live|real|another|customer service|support)\b[^.?!]{0,20}\b(?:agent|representative|person|specialist|team|colleague)\b`,
+    // "connect you with a specialist", "hand your case over to one of my colleagues on the care team".
+    String.raw`\b(?:transfer(?:ring|red)?|connect(?:ing|ed)?|escalat(?:e|es|ing|ed)|hand(?:ing|ed)? (?:you|this|it|your case|the case)(?: over| off)?|pass(?:ing)? (?:you|this|it|your case) (?:on|along|over)|put(?:ting)? you through)\b[^.?!]{0,30}\b(?:to|with)\s+(?:a |an |one of (?:my|our) |our |the )?(?:[\w-]+ ){0,2}(?:specialists?|supervisors?|representatives?|humans?|colleagues?|team)\b`,
+    String.raw`\bget (?:a|someone|somebody|an?(?: \w+)?) (?:real |live )?(?:person|human|agent|representative|specialist|supervisor)\b[^.?!]{0,20}\b(?:on the line|to help|involved)\b`,
+  ].join('|'),
+  'i',
+);
 const UPGRADE = /\bupgrad(?:e|ing)\b/i;
 // Lower-case "new": "the New York address" is no new booking.
-const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase|flight)\b|\bnew (?:booking|reservation|purchase)\b/;
+const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/;
 const UNSOLICITED: readonly RegExp[] = [
   HAND_OFF,
   UPGRADE,
@@ -43,14 +52,21 @@ const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
-const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|drop(?:s|ped|ping)?|bump(?:s|ed|ing)?|correct(?:s|ed|ing)?|fix(?:es|ed|ing)?)\b/i;
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)(?! (?:forward|on|ahead)\b)|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|bump(?:s|ed|ing)?|drop(?:s|ped|ping)?(?! (?:it |them |the \w+ |your \w+ )?off\b)|correct(?:s|ed|ing)? (?:it|that|this|the|your)|fix(?:es|ed|ing)? (?:it|that|this|the|your))\b/i;
 /**
  * A change told as the state it would bring, with no verb of a change: "the lamp would become the LED one",
- * "the package would head to Austin instead", "your sister would fly in your place".
+ * "the package would head to Austin", "your sister would fly in your place", "you'd ship the 10s back". Not
+ * where a refund would go.
  */
-const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|go|fly|ship|be (?:sent|shipped|moved|switched|changed|replaced|corrected))\b|\binstead of\b|\brather than\b|\bin (?:your|his|her|their) place\b/i;
+const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bship (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b/i;
 /** A list item that starts with a verb of a change: an action of a plan ("1. Exchange the laptop"). */
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
+
+/**
+ * Insurance told as the record stands ("the booking has travel insurance, so it is refundable"), not offered
+ * ("adding insurance would make it refundable", "with a membership the shipping is free").
+ */
+const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchased|bought)\b[^.?!]{0,30}\binsurance\b(?![^.?!]*\b(?:add|adding|added|buy|get|sign|offer|would|could|if|instead)\b)|\binsurance\b[^.?!]{0,12}\b(?:yes|no|none|included)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'll|i will|i can(?![''\u2019]t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
@@ -245,7 +261,7 @@ export class ScriptedUser implements UserSimulator {
    * and another, a change no world has words for): it then says what it wants (docs/user.md).
    */
   private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
-    const plain = agentText.replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");
+    const plain = (looksLikeJson(agentText) ? jsonText(agentText) : agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
     // A cue that ends in a colon ("to confirm, you want to:") proposes the list that follows it. The way
@@ -275,7 +291,8 @@ export class ScriptedUser implements UserSimulator {
       // speaks of insurance or a membership as the record stands ("since the booking has insurance, it is
       // refundable; would that work for you?"): only a hand-off, an upgrade or a new booking there counts.
       if (!matching(text).some((intent) => open.has(intent))) return 'no';
-      if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text)) return 'unsure';
+      const offered = text.split(/(?<=[.?!])\s+|\n/).filter((sentence) => anyMatch(unsolicited, sentence));
+      if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text) || !offered.every((sentence) => AS_IT_STANDS.test(sentence))) return 'unsure';
     }
     // A plan in a list whose items are headed by changes ("1. Exchange on order #W1 ...", "3. Cancellation
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.

@@ -277,4 +277,41 @@ describe('scripted user identity', () => {
     expect(text("I couldn't find an account. Could you give me your email address, or your name and zip code?")).toMatch(/Emma Novak.*43004/);
     expect(text('Could you give me your email address once more?')).toContain('emma.novak@example.org');
   });
+  it('after review: an offer beside its own change is no yes, its own change beside a word of another is no no, and what a finished request tells the user asks nothing', () => {
+    const ans = (w: string, id: string, text: string) => {
+      const world = getWorld(w);
+      const user = new ScriptedUser(loadScenarios(world).find((s) => s.id === id) as never, world.userLanguage, makeRng('x'));
+      user.opening();
+      const r = user.respond(text);
+      return r.kind === 'message' ? (r.act ?? 'none') : 'none';
+    };
+    const R = 'cancel-pending-mistake';
+    const T = 'cancel-economy-to-travel-credit';
+    const notAccept: [string, string, string][] = [
+      ['travel', T, 'Cancelling now would forfeit the fare, but if we first add travel insurance for $30, the cancellation would be fully refundable. Does that sound good?'],
+      ['travel', T, "Since your basic economy ticket isn't refundable, adding our travel insurance today would let you cancel R900202 for a full refund. Is that okay with you?"],
+      ['retail', R, 'Instead of cancelling order #W9000201, you could keep it and get a 15% discount on your next order. Does that sound good?'],
+      ['retail', R, 'How about keeping order #W9000201 with a 15% discount instead of cancelling it? (yes/no)'],
+      ['travel', T, 'The cancellation isn\'t refundable on your own, but with insurance added it would be. Do you approve adding insurance for $30?'],
+    ];
+    const notDecline: [string, string, string][] = [
+      ['retail', 'exchange-tee-color', 'Shall I switch it to blue and send it to your address on file?'],
+      ['retail', 'address-change-pending', 'To update the address on #W9000301, I\'ll need to stop the order before it ships and update it to 17 Pine Lane, Austin, TX 78701. Shall I go ahead?'],
+      ['travel', 'change-flight-pay-difference', "I'll update R900301 to SK 203 for both passengers; a specialist will reissue your tickets automatically. Shall I proceed?"],
+      ['travel', 'change-flight-pay-difference', 'I can book a new return flight for you on SK 203 within reservation R900301. Shall I go ahead?'],
+      ['travel', 'change-flight-pay-difference', 'I can switch R900301 to SK 203 in economy, which would include 2 checked bags at no cost. Shall I go ahead?'],
+    ];
+    const closes: [string, string][] = [
+      ['retail', '### What you need to know\n\n- Your refund goes to your card.\n- The prepaid label arrives by email.'],
+      ['retail', 'Your return is filed. Double-check your inbox for the prepaid label.'],
+      ['retail', 'Your return is filed. Then send the package back using the prepaid label within 14 days.'],
+      ['retail', 'Your refund is on its way. Just give it 5-7 business days to appear.'],
+      ['retail', 'Your return is filed. Please verify the refund on your statement in a few days.'],
+      ['retail', 'Your choice of the red T-shirt has been saved.'],
+      ['travel', 'Your flight is changed. If you change your mind, just say the word.'],
+    ];
+    for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
+    for (const [w, id, t] of notDecline) expect(ans(w, id, t), t).not.toBe('decline');
+    for (const [w, t] of closes) expect(readAgentMessage(t, getWorld(w).userLanguage).asks, t).toEqual([]);
+  });
 });

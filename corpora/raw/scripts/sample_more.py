@@ -12,10 +12,10 @@ Per (source, model, domain) group, in a fixed order by hash of id:
     python3 scripts/extract_tau.py RAW_DIR
     python3 scripts/sample_more.py RAW_DIR CLAIMS_OUT.jsonl TURNS_OUT.jsonl ../claims.real.jsonl ../turns.real.jsonl ../claims.fresh.jsonl ../turns.fresh.jsonl
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import hash_of as h, last_write, new_groups, proposing, provenance, shipped_keys  # noqa: E402
+from taucommon import new_groups, shipped_keys, write_claims, write_turns  # noqa: E402
 
 raw, claims_out, turns_out, *shipped_paths = sys.argv[1:]
 
@@ -26,14 +26,7 @@ def groups(path):
 
 
 with open(claims_out, 'w') as f:
-    for rs in groups(f'{raw}/claims.raw.jsonl').values():
-        bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:6]
-        picked = bad + [r for r in rs if r not in bad][:12 - len(bad)]
-        for r in sorted(picked, key=lambda r: h('more:' + r['id'])):
-            _, action, names = last_write(r)
-            f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+    write_claims(f, groups(f'{raw}/claims.raw.jsonl'), 'more:', 6, 12)
 
 with open(turns_out, 'w') as f:
-    for rs in groups(f'{raw}/turns.raw.jsonl').values():
-        for r in [x for x in rs if proposing(x)][:8] + [x for x in rs if not proposing(x)][:4]:
-            f.write(json.dumps({**provenance(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+    write_turns(f, groups(f'{raw}/turns.raw.jsonl'), 8, 4)

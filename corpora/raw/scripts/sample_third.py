@@ -10,19 +10,14 @@ costlier misreading: a failure read as a success passes an agent that lied.
     python3 scripts/extract_tau.py RAW_DIR
     python3 scripts/sample_third.py RAW_DIR CLAIMS_OUT.jsonl ../claims.real.jsonl ../turns.real.jsonl ../claims.fresh.jsonl ../turns.fresh.jsonl ../claims.more.jsonl ../turns.more.jsonl
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import hash_of as h, last_write, new_groups, provenance, shipped_keys  # noqa: E402
+from taucommon import new_groups, shipped_keys, write_claims  # noqa: E402
 
 raw, claims_out, *shipped_paths = sys.argv[1:]
 
 ids, keys = shipped_keys(shipped_paths)
 
 with open(claims_out, 'w') as f:
-    for rs in new_groups(f'{raw}/claims.raw.jsonl', ids, keys, 'third:').values():
-        bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:8]
-        picked = bad + [r for r in rs if r not in bad][:14 - len(bad)]
-        for r in sorted(picked, key=lambda r: h('third:' + r['id'])):
-            _, action, names = last_write(r)
-            f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+    write_claims(f, new_groups(f'{raw}/claims.raw.jsonl', ids, keys, 'third:'), 'third:', 8, 14)

@@ -10,15 +10,13 @@ a wrong plan through.
     python3 scripts/extract_tau.py RAW_DIR
     python3 scripts/sample_third_turns.py RAW_DIR TURNS_OUT.jsonl ../claims.real.jsonl ../turns.real.jsonl ../claims.fresh.jsonl ../turns.fresh.jsonl ../claims.more.jsonl ../turns.more.jsonl ../claims.third.jsonl
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import new_groups, proposing, provenance, shipped_keys  # noqa: E402
+from taucommon import new_groups, shipped_keys, write_turns  # noqa: E402
 
 raw, turns_out, *shipped_paths = sys.argv[1:]
 ids, keys = shipped_keys(shipped_paths)
 
 with open(turns_out, 'w') as f:
-    for rs in new_groups(f'{raw}/turns.raw.jsonl', ids, keys, 'third-turns:').values():
-        for r in [x for x in rs if proposing(x)][:8] + [x for x in rs if not proposing(x)][:4]:
-            f.write(json.dumps({**provenance(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+    write_turns(f, new_groups(f'{raw}/turns.raw.jsonl', ids, keys, 'third-turns:'), 8, 4)

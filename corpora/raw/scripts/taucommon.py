@@ -362,3 +362,22 @@ def provenance(r):
     """Where an item comes from, and its split."""
     return {'id': r['id'], 'source': r['source'], 'commit': r['commit'], 'path': r['path'], 'traj': r['traj'], 'turn': r['turn'],
             'model': r.get('model') or 'unknown', 'domain': r['domain'], 'split': split_of(r['id'])}
+
+
+def write_claims(f, groups, salt, errors, most):
+    """Per group, up to `most` replies after writes, up to `errors` of them after a write whose result reads
+    as an error (the costlier misreading is of a failure), in order by hash; one JSON line each, to label."""
+    for rs in groups.values():
+        bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:errors]
+        picked = bad + [r for r in rs if r not in bad][:most - len(bad)]
+        for r in sorted(picked, key=lambda r: hash_of(salt + r['id'])):
+            _, action, names = last_write(r)
+            f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+
+
+def write_turns(f, groups, asking, other):
+    """Per group, up to `asking` replies to the user with go-ahead words and up to `other` without; one JSON
+    line each, to label."""
+    for rs in groups.values():
+        for r in [x for x in rs if proposing(x)][:asking] + [x for x in rs if not proposing(x)][:other]:
+            f.write(json.dumps({**provenance(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')

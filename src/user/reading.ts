@@ -43,7 +43,7 @@ const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|
  * What the user does for itself, not what the agent needs: its inbox, a statement, a label, a package to send
  * back, the time to wait ("double-check your inbox", "send the package back", "give it 5-7 days").
  */
-const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
+const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|(?:it|them|items?|order) back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
 
 /** "Say the word": a go-ahead asked now, not one offered for later ("if you change your mind, just say the word"). */
 const SAY_THE_WORD = /(?<!\b(?:if|whenever|should)\b[^.?!]{0,60})\bsay the word\b/i;

@@ -69,7 +69,7 @@ const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchased|bought)\b[^.?!]{0,30}\binsurance\b(?![^.?!]*\b(?:add|adding|added|buy|get|sign|offer|would|could|if|instead)\b)|\binsurance\b[^.?!]{0,12}\b(?:yes|no|none|included)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
-const PROPOSING = /\b(?:i'll|i will|i can(?![''\u2019]t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
 
 /** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */
 const normId = (id: string): string => id.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
@@ -287,9 +287,9 @@ export class ScriptedUser implements UserSimulator {
     if (anyMatch(unsolicited, text)) {
       // An offer nobody asked for, and not its own change: no. Beside its own change ("I can exchange it
       // for the larger model, essentially an upgrade; shall I go ahead with the exchange?"): not plainly
-      // either; it says what it wants. A whole message read for want of a cue that names its own change
-      // speaks of insurance or a membership as the record stands ("since the booking has insurance, it is
-      // refundable; would that work for you?"): only a hand-off, an upgrade or a new booking there counts.
+      // either; it says what it wants. A whole message read for want of a cue, naming its own change and
+      // insurance the booking has ("since the booking has insurance, it is refundable; would that work for
+      // you?"), offers nothing; insurance added, a membership or a discount there is an offer.
       if (!matching(text).some((intent) => open.has(intent))) return 'no';
       const offered = text.split(/(?<=[.?!])\s+|\n/).filter((sentence) => anyMatch(unsolicited, sentence));
       if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text) || !offered.every((sentence) => AS_IT_STANDS.test(sentence))) return 'unsure';

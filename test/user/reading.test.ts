@@ -198,6 +198,7 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
       'The order is pending; cancelling refunds $30 to your card. Cancel it now? (yes/no)',
       'If that sounds right, just confirm and I will make the change.',
     ]) expect(reading(text.includes('bags') ? 'travel' : 'retail', text), text).toMatchObject({ confirm: true, closes: false });
+    expect(retail("Provide the order number and I'll get back to you.")).toMatchObject({ slots: ['order'] });
     // Advice and a closing offer still ask nothing.
     expect(retail('Your refund is on its way; please allow 5-7 business days. Feel free to reach out if you have any other questions.')).toMatchObject({ closes: true });
     expect(travel('Your flight is changed. Please remember to bring a photo ID to the airport.')).toMatchObject({ closes: true });

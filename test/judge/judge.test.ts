@@ -13,6 +13,8 @@ import { agent, callIn, user } from './kit.js';
 
 const harness = new WorldHarness(retail, '42');
 const wording = mergeWording(retail.judging?.claims);
+/** The claim reader's label of a reply about one write on one record. */
+const on = (action: string, text: string, record = '#W3000417') => readClaim({ text, action: `${action} on ${record}`, names: [record] }, wording);
 
 /** A trace entry of a retail call, as the runtime records it. */
 const call = (tool: string, turn: number, args: Record<string, unknown>, status = 200, extra: Partial<TraceEntry> = {}): TraceEntry => callIn(retail, tool, turn, args, status, extra);
@@ -374,7 +376,6 @@ describe('the claim reader (world wording)', () => {
   });
 
   it('reads records and rules not found, not enough, not applied or not supported as failures, and a change "also" made or locked after as a success', () => {
-    const on = (action: string, text: string, record = '#W3000417') => readClaim({ text, action: `${action} on ${record}`, names: [record] }, wording);
     expect(on('return_delivered_order_items', "The voucher code you gave isn't found on your account.")).toBe('failure');
     expect(on('return_delivered_order_items', "I tried once more, but I'm still seeing an item-not-found issue.")).toBe('failure');
     expect(on('modify_pending_order_items', 'Dropping a line without a replacement might not be directly supported.')).toBe('failure');
@@ -424,7 +425,6 @@ describe('the claim reader (world wording)', () => {
   });
 
   it('reads too late, a no-go, not accepted, the record as it was and a retry as failures; a rule for later and a check still to come as what they are', () => {
-    const on = (action: string, text: string, record = '#W3000417') => readClaim({ text, action: `${action} on ${record}`, names: [record] }, wording);
     expect(on('cancel_pending_order', 'Order #W3000417 is now with the courier, which is past the point where it can be cancelled.')).toBe('failure');
     expect(on('cancel_pending_order', "I'm afraid it's too late to cancel #W3000417; it has left the warehouse.")).toBe('failure');
     expect(on('exchange_delivered_order_items', 'The exchange on #W3000417 is a no-go: that item was already returned.')).toBe('failure');

@@ -1,15 +1,15 @@
 // What a message written as JSON says: agents that answer in JSON ({"message": "...", "next_steps": [...]})
 // mean its strings, not its braces and keys. Read by the claim reader and by the simulated user.
 
+/** Keys whose value is an outcome, not text: said with the key. */
+const STATUS_KEY = /^(?:status|result|outcome|state|success)$/i;
+
 /**
  * The values of a message written as JSON, one line each, in the order they stand. Strings are the text; a
  * status, a result or a flag is said with its key ({"status": "success"} says "status: success",
  * {"cancelled": true} "cancelled: true"). Text that does not parse keeps its words, with its escaped line
  * breaks and quotes read.
  */
-/** Keys whose value is an outcome, not text: said with the key. */
-const STATUS_KEY = /^(?:status|result|outcome|state|success)$/i;
-
 export function jsonText(text: string): string {
   let value: unknown;
   try {

@@ -14,6 +14,9 @@ import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, ty
 const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
+/** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
+const RECORD_SUBJECT = String.raw`\b(?:order|reservation|booking|it)(?:\s+#?[A-Z0-9]{5,9})?`;
+
 /** The engine's English wording; a world's `judging.claims` adds to it. */
 export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
@@ -31,7 +34,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
     // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
-    /\b(?:reservation|booking|order|it)(?:\s+#?[A-Z0-9]{5,9})?\s+now (?:includes|carries)\b(?![^.?!]{0,30}\b(?:free|allowance|at no)\b)/i,
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+now (?:includes|carries)\b(?![^.?!]{0,30}\b(?:free|allowance|at no)\b)`, 'i'),
     /\bsuccessful(?:ly)?\b/i,
     // "$150 certificate added to your profile", "refund credited to your card".
     // Not what will be or could be ("once it's fixed, it will be added to your profile", "I can have one issued to your account").
@@ -102,7 +105,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
     // still has the black one", the record its subject. Not "remains unchanged", nor the parts a summary left
     // alone ("your return flight remains as it was", "the tracking page still shows the old address").
-    /\b(?:order|reservation|booking|it)(?:\s+#?[A-Z0-9]{5,9})?\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|\b(?:order|reservation|booking)(?:\s+#?[A-Z0-9]{5,9})?\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|\b(?:order|reservation|booking)(?:\s+#?[A-Z0-9]{5,9})?\s+still (?:has|shows|holds|carries|is set to)\b/i,
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|is set to)\b`, 'i'),
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],

@@ -45,6 +45,9 @@ const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|
  */
 const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|(?:it|them|items?|order) back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
 
+/** "(yes/no)", "yes or no": a go-ahead asked for. */
+const YES_OR_NO = /\(yes\/no\)|\byes or no\b/i;
+
 /** "Say the word": a go-ahead asked now, not one offered for later ("if you change your mind, just say the word"). */
 const SAY_THE_WORD = /(?<!\b(?:if|whenever|should)\b[^.?!]{0,60})\bsay the word\b/i;
 
@@ -63,7 +66,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /^(?:(?:and|also|then|first(?: step)?|next)[,:]?\s+)?(?:your|the) [^.?!]{2,60}?,?\s+please[.!]?$/i,
   /^(?:it(?:'s| is) )?your (?:call|choice)[.!]?$/i,
   SAY_THE_WORD,
-  /\(yes\/no\)|\byes or no\b/i,
+  YES_OR_NO,
   /\b(?:required|needed)\s*:\s*$/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
@@ -127,7 +130,7 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\bis it (?:ok(?:ay)?|alright|all right|fine) (?:if|for me|to)\b/i,
   /\bdo you (?:approve|agree|accept|authori[sz]e|consent)\b/i,
   /\bwould you like (?:that|this|it)\?/i,
-  /\(yes\/no\)|\byes or no\b/i,
+  YES_OR_NO,
   /^(?:ok(?:ay)?|yes|do it|deal|right|agreed)\?$/i,
 ];
 
@@ -217,7 +220,8 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
-const CLOSER = /(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|(?:,|;|\s-|\s—)?\s+(?:or|and)\s+(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$/i;
+const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
+const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {

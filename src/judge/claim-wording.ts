@@ -1,0 +1,130 @@
+// The engine's English wording of claims: the phrases by which a reply tells the user a write succeeded,
+// failed or is not known yet. `readSentence` in claims.ts reads a sentence by them; a world adds its own.
+import type { ClaimWording } from '../ground/judging.js';
+
+// Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
+// request sent is not a request done.
+// A request submitted, requested or initiated is the change as real agents tell it ("your return request has
+// been submitted", "the exchange has been requested"): the write of such a tool files the request.
+const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set';
+const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
+
+/** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
+const RECORD_SUBJECT = String.raw`\b(?:order|reservation|booking|it)(?:\s+#?[A-Z0-9]{5,9})?`;
+
+/** The engine's English wording; a world's `judging.claims` adds to it. */
+export const DEFAULT_CLAIM_WORDING: ClaimWording = {
+  success: [
+    new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
+    /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed)\b/i,
+    new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
+    new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
+    /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
+    // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
+    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved)\b/i,
+    /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
+    // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
+    /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
+    // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
+    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
+    /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
+    // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+now (?:includes|carries)\b(?![^.?!]{0,30}\b(?:free|allowance|at no)\b)`, 'i'),
+    /\bsuccessful(?:ly)?\b/i,
+    // "$150 certificate added to your profile", "refund credited to your card".
+    // Not what will be or could be ("once it's fixed, it will be added to your profile", "I can have one issued to your account").
+    /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
+    // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
+    /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
+    /\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
+    // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
+    new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
+    /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
+    // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
+    /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted)\b(?! (?:before|already|earlier|previously)\b)/i,
+    /\b(?:confirmation|reference) (?:number|code|id)\b/i,
+    new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
+    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
+    /\b(?:is|are|was|were|has been|have been) (?:now )?saved\b/i,
+    /\bconfirmed (?:the|your) (?:\w+ )?(?:cancell?ation|return|exchange|top-up|refund|change|update|rebooking|booking)\b/i,
+    new RegExp(`\\b(?:${VERBS})\\b[^.?!]{0,40}?[\u2705\u2714]`, 'i'),
+    // A check mark before the change: "✅ Order #W1 cancelled".
+    new RegExp(`[\u2705\u2714]\uFE0F?[^.?!]*\\b(?:${VERBS})\\b`, 'i'),
+    // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
+    new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
+    // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
+    // Not a price that reflects a change ("the total of $150 reflects the change in cabin").
+    /\bwill now\b|\b(?:now|(?:reservation|order|booking|account)(?: also)?) reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
+  ],
+  failure: [
+    new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
+    /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|failed|fails)\b/i,
+    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect)\b/i,
+    /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
+    /\b(?:an|the|this|that) error\b/i,
+    // "The system is indicating a discrepancy", "the tool returned a mismatch".
+    /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
+    /\bnot (?:possible|eligible|allowed)\b/i,
+    // A summary's label and its failed outcome: "Watch change for order #W1 — NOT APPLIED".
+    /\b(?:change|update|modification|exchange|return|cancell?ation|swap|upgrade|downgrade|addition|removal|request|rebooking)\b[^:\u2014\u2013\n.?!]{0,40}[:\u2014\u2013]\s*(?:not (?:applied|completed|done|processed|possible|made)\b(?!\s+yet\b)|failed\b(?!\s+to\b)|unsuccessful\b)/i,
+    // Not what a later change may meet ("a further change might not be possible"): only what was not supported now.
+    /\b(?:might|may) not be directly (?:supported|possible)\b|\b(?:isn'?t|wasn'?t|aren'?t|weren'?t|is not|was not|are not|were not) (?:enough|sufficient)\b(?!\s+for (?:any )?(?:future|further|other|another|the next)\b)(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)/i,
+    /\b(?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) (?:possible|eligible|allowed|permitted)\b/i,
+    /\bunsuccessful(?:ly)?\b/i,
+    /\b(?:can|could|will) no longer be\b|\bno longer (?:possible|eligible|allowed)\b/i,
+    new RegExp(`\\bnothing (?:was|has been|had been|got|is|will be) (?:${VERBS})\\b|\\bno changes? (?:was|were|has been|have been) made\\b`, 'i'),
+    /\b(?:wouldn'?t|would not|won'?t|will not|didn'?t|did not) (?:let|allow|permit) (?:me|us)\b/i,
+    /\b(?:status|result|outcome)[\s*:]{0,8}(?:not completed|not done|failed|failure|rejected|declined)\b/i,
+    /\bno \w+ is due\b/i,
+    /\b(?:rejected|refused|denied)\b/i,
+    // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
+    /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\bno (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
+    // Not a consequence of a change made ("which prevents any further charges from being made", "prevents anyone else from booking").
+    new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
+    /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
+    // The system said no: a record or an option not found, not supported, not allowed, an error met.
+    /n't found\b(?! (?:in [^.?!]{0,30})?(?:anymore|any longer)\b)|\b(?:not[- ]found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
+    /\banother error\b|\ban error (?:with|in|while|when)\b|\bcovers? only (?:part|a part)\b/i,
+    /\b(?:encounter(?:ed|ing)|hit|got|received) (?:an? |another |the same |a persistent )?(?:[\w-]+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\b(?:i'?m|i am|we'?re|we are|i was|we were|i keep|we keep) (?:still )?(?:seeing|getting) (?:an? |another |the same |a persistent )?(?:[\w-]+ )?(?:error|issue|problem|inconsistency|discrepancy)\b|\bpersistent (?:issue|problem|error)\b/i,
+    // An error a step met: "the attempt triggered an inconsistency error", "the system returned an error".
+    /\b(?:triggered|returned|threw|raised|produced|resulted in) (?:an?|another|the same) (?:\w+ )?(?:error|exception|inconsistency|discrepancy)\b/i,
+    // A mistake owned: "I made a mistake in the payment format", "sorry for the repeated error".
+    /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
+    // The thing as it was, followed by what it still is: "the current address remains 575 Oak Street".
+    /\b(?:[Cc]urrent|[Ee]xisting|[Oo]riginal|[Oo]ld) \w+(?: \w+)? (?:remains|stays|is still) (?=unchanged\b|the same\b|as (?:it|before)\b|at \$|\$|\d|[A-Z])/,
+    /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
+    /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
+    // Too late, a no-go, not accepted: "past the point where a cancellation is possible".
+    /\bpast the point (?:where|at which|of)\b|(?<!\b(?:would have been|once|when|if|otherwise)\b[^.?!]{0,40})\btoo late (?:to|for) (?:a |any )?(?:cancel|change|modify|return|exchange|update|refund|cancell?ation|changes?|modifications?)\b|\b(?:is|was) a no-?go\b|\b(?:was|were)(?:n't| not) (?:accepted|approved|saved|successful)\b(?!\s+(?:for|until|if|unless)\b)/i,
+    // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
+    // still has the black one", the record its subject. Not "remains unchanged", nor the parts a summary left
+    // alone ("your return flight remains as it was", "the tracking page still shows the old address").
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|is set to)\b`, 'i'),
+    /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
+    /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
+  ],
+  pending: [
+    /\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
+    /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
+    /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
+    /\bno confirmation (?:yet|back)\b|\bpending confirmation\b/i,
+    // "The system hasn't confirmed it yet", "a timeout doesn't necessarily mean it failed".
+    /\b(?:system|it|tool|request|change|cancell?ation|airline|update|payment|exchange|return|booking)\s+(?:hasn'?t|has not|haven'?t|have not) (?:yet )?(?:confirmed|come back|responded)\b[^.?!]*\byet\b|\b(?:doesn'?t|does not) (?:necessarily )?mean (?:that )?(?:it|the \w+) (?:failed|went through|didn'?t go through)\b/i,
+    /\b(?:couldn'?t|could not|can'?t|cannot|unable to) (?:confirm|verify) (?:that|it|the)\b/i,
+    /\b(?:don'?t|do not) (?:know|yet know) (?:whether|if)\b/i,
+    /\blet me (?:check|verify|confirm)\b(?!\s+(?:your|the available|available|what|which|for|other|with|if (?:there|any)|if you|whether you|the (?:\w+ )?details|and proceed))/i,
+    /\bi(?:'ll| will) (?:check|verify|confirm) (?:whether|if)\b/i,
+    /\b(?:may|might) (?:still |or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
+    /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
+    // "It is still processing", "in progress"; not "the processing of a refund takes 5 days".
+    /\b(?:is|are|still) processing\b|\bstill being processed\b|\b(?:in progress|pending confirmation)\b/i,
+    /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
+    /\b(?:i'?m|i am|we'?re|we are) (?:now )?(?:checking|verifying|looking into)\b/i,
+    // Not what the user wants ("let me check if you'd like another certificate").
+    // Nor advice to the user ("I recommend checking if the boots are eligible").
+    /(?<!\b(?:recommend|suggest)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)/i,
+    /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
+    /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
+  ],
+};

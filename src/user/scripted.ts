@@ -284,13 +284,14 @@ export class ScriptedUser implements UserSimulator {
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
     const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
+    const inText = matching(text);
     if (anyMatch(unsolicited, text)) {
       // An offer nobody asked for, and not its own change: no. Beside its own change ("I can exchange it
       // for the larger model, essentially an upgrade; shall I go ahead with the exchange?"): not plainly
       // either; it says what it wants. A whole message read for want of a cue, naming its own change and
       // insurance the booking has ("since the booking has insurance, it is refundable; would that work for
       // you?"), offers nothing; insurance added, a membership or a discount there is an offer.
-      if (!matching(text).some((intent) => open.has(intent))) return 'no';
+      if (!inText.some((intent) => open.has(intent))) return 'no';
       const offered = text.split(/(?<=[.?!])\s+|\n/).filter((sentence) => anyMatch(unsolicited, sentence));
       if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text) || !offered.every((sentence) => AS_IT_STANDS.test(sentence))) return 'unsure';
     }
@@ -298,7 +299,7 @@ export class ScriptedUser implements UserSimulator {
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.
     const heads = [...plain.matchAll(/^\s*(?:[-•*]|\d+[.)])\s+([^\n]{0,40})/gm)].map((m) => m[1] as string);
     const plan = heads.length >= 2 ? [...new Set(heads.flatMap(matching))] : [];
-    const named = [...new Set([...matching(text), ...(plan.length >= 2 ? plan : [])])];
+    const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : [])])];
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.

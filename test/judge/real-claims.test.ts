@@ -3,8 +3,25 @@
 // of each item's id before the wording was tuned (corpora/raw/scripts/sample.py).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { calibrate, parseLabels } from '../../src/judge/calibrate.js';
+import { calibrate, parseLabels, type LabelledClaim } from '../../src/judge/calibrate.js';
 import { wordingReader } from '../../src/judge/claims.js';
+
+/**
+ * Each split of a batch read by the wording, printed, and held to its floors: kappa at least, a success read
+ * as a failure and a failure read as a success at most (floors a little under what was measured, docs/judging.md).
+ */
+async function holdsSplits(items: readonly LabelledClaim[], name: string, floors: readonly (readonly ['tune' | 'held-out', number, number, number])[]) {
+  for (const [split, kappa, sfCeiling, fsCeiling] of floors) {
+    const c = await calibrate(wordingReader(), items.filter((x) => x.split === split));
+    const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+    const sf = (c.confusion.success?.failure ?? 0) / n('success');
+    const fs = (c.confusion.failure?.success ?? 0) / n('failure');
+    console.log(`real claims, ${name} ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}% of ${n('success')}, failure read as success ${(fs * 100).toFixed(1)}% of ${n('failure')}`);
+    expect(c.kappa).toBeGreaterThanOrEqual(kappa);
+    expect(sf).toBeLessThanOrEqual(sfCeiling);
+    expect(fs).toBeLessThanOrEqual(fsCeiling);
+  }
+}
 
 const url = new URL('../../corpora/claims.real.jsonl', import.meta.url);
 const items = parseLabels(readFileSync(url, 'utf8'), 'corpora/claims.real.jsonl');
@@ -62,30 +79,13 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     expect(third.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(100);
     // Floors a little under what was measured (docs/judging.md). On the held-out part 3 of 48 failures are
     // read as successes, as before the tuning: the bar of 1% is not met there, and this holds it from rising.
-    for (const [split, floor, fsCeiling] of [['tune', 0.88, 0.02], ['held-out', 0.83, 0.07]] as const) {
-      const c = await calibrate(wordingReader(), third.filter((x) => x.split === split));
-      const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
-      const sf = (c.confusion.success?.failure ?? 0) / n('success');
-      const fs = (c.confusion.failure?.success ?? 0) / n('failure');
-      console.log(`real claims, third batch ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}% of ${n('success')}, failure read as success ${(fs * 100).toFixed(1)}% of ${n('failure')}`);
-      expect(c.kappa).toBeGreaterThanOrEqual(floor);
-      expect(sf).toBeLessThanOrEqual(0.02);
-      expect(fs).toBeLessThanOrEqual(fsCeiling);
-    }
+    await holdsSplits(third, 'third batch', [['tune', 0.88, 0.02, 0.02], ['held-out', 0.83, 0.02, 0.07]]);
   });
+
   it('agrees with the hand labels of the fourth batch (corpora/claims.fourth.jsonl), read first as it stood', async () => {
     const fourth = parseLabels(readFileSync(new URL('../../corpora/claims.fourth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.fourth.jsonl');
     expect(fourth.length).toBeGreaterThanOrEqual(150);
     // Floors a little under what was measured (docs/judging.md); no failure of the held-out part read as a success.
-    for (const [split, floor, sfCeiling, fsCeiling] of [['tune', 0.8, 0.04, 0.04], ['held-out', 0.85, 0.03, 0]] as const) {
-      const c = await calibrate(wordingReader(), fourth.filter((x) => x.split === split));
-      const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
-      const sf = (c.confusion.success?.failure ?? 0) / n('success');
-      const fs = (c.confusion.failure?.success ?? 0) / n('failure');
-      console.log(`real claims, fourth batch ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}% of ${n('success')}, failure read as success ${(fs * 100).toFixed(1)}% of ${n('failure')}`);
-      expect(c.kappa).toBeGreaterThanOrEqual(floor);
-      expect(sf).toBeLessThanOrEqual(sfCeiling);
-      expect(fs).toBeLessThanOrEqual(fsCeiling);
-    }
+    await holdsSplits(fourth, 'fourth batch', [['tune', 0.8, 0.04, 0.04], ['held-out', 0.85, 0.03, 0]]);
   });
 });

@@ -21,16 +21,18 @@ export interface IsolationRow {
   readonly hosted: { readonly perSecond: number; readonly cpuMs: number };
 }
 
-/** CPU ms used so far by this process's live children (the agents' hosts), from /proc (Linux; 0 elsewhere). */
-function childrenCpuMs(): number {
-  let ticks = 0;
+/**
+ * CPU ms used so far by this process's live descendants (the agents' hosts, which run under `unshare`
+ * where namespaces are available, so they are grandchildren), from /proc (Linux; 0 elsewhere).
+ */
+export function childrenCpuMs(): number {
+  const procs = new Map<number, { parent: number; ticks: number }>();
   try {
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (Number(fields[1]) !== process.pid) continue;
-        ticks += Number(fields[11]) + Number(fields[12]);
+        procs.set(Number(pid), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
       } catch {
         // Gone meanwhile.
       }
@@ -38,6 +40,12 @@ function childrenCpuMs(): number {
   } catch {
     return 0;
   }
+  const descends = (pid: number): boolean => {
+    for (let p = procs.get(pid)?.parent, hops = 0; p !== undefined && p > 1 && hops < 64; p = procs.get(p)?.parent, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, p] of procs) if (descends(pid)) ticks += p.ticks;
   return (ticks * 1000) / 100;
 }
 

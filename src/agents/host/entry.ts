@@ -20,7 +20,17 @@ const toWire = (thrown: unknown) => wire(asError(thrown));
 
 const [module = '', cwd = process.cwd(), maxLine = '1048576', spec = module] = process.argv.slice(2);
 const pipe = new Socket({ fd: 3, readable: true, writable: true });
-const send = (message: unknown) => pipe.write(`${JSON.stringify(message)}\n`);
+// Messages of one turn of the event loop go in one write: each write to the pipe is a system call that wakes the runner.
+let outbox: string[] = [];
+const flush = () => {
+  if (outbox.length === 0) return;
+  const lines = outbox.join('');
+  outbox = [];
+  pipe.write(lines);
+};
+const send = (message: unknown) => {
+  if (outbox.push(`${JSON.stringify(message)}\n`) === 1) setImmediate(flush);
+};
 
 // The agent's process.exit() throws into its own code: its episode ends as an error (`agent-crash`),
 // the process and the agent's other episodes live on. Node's own exit on an uncaught exception goes through.
@@ -28,6 +38,8 @@ const exit = process.exit.bind(process);
 let dying = false;
 process.on('uncaughtExceptionMonitor', () => {
   dying = true;
+  // What was said before the agent broke the process still reaches the runner.
+  flush();
 });
 process.exit = ((code?: number) => {
   if (dying) return exit(code);

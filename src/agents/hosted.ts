@@ -18,6 +18,7 @@ import { packagePath } from '../ground/package-root.js';
 import { sandboxFor, type SandboxedStart, type SandboxSettings } from './host/sandbox.js';
 import { enclose } from './host/namespace.js';
 import { ShakedownError } from '../ground/errors.js';
+import { plainFetchOf } from '../ground/runtime.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
 import { hostMessage, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
@@ -295,9 +296,11 @@ class Host {
       return fail(toWire(new TypeError(`fetch failed: ${(error as Error).message}`)));
     }
     try {
-      const response = await ep.ctx.fetch(request);
-      const answer = Buffer.from(await response.arrayBuffer());
-      this.send({ t: 'fetched', id: m.id, now: now(), status: response.status, statusText: response.statusText, headers: [...response.headers], body: answer.toString('base64') });
+      // The session's own fetch gives the answer as bytes, to send on as it is; a wrapped one, a Response to read.
+      const plain = plainFetchOf(ep.ctx.fetch);
+      const got = plain ? await plain(request) : await ep.ctx.fetch(request);
+      const bytes = got instanceof Response ? Buffer.from(await got.arrayBuffer()) : Buffer.from(got.body.buffer, got.body.byteOffset, got.body.byteLength);
+      this.send({ t: 'fetched', id: m.id, now: now(), status: got.status, statusText: got.statusText, headers: got instanceof Response ? [...got.headers] : got.headers, body: bytes.toString('base64') });
     } catch (error) {
       fail(toWire(error));
     }

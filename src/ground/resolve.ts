@@ -107,6 +107,14 @@ export function directResolver(handlers: readonly RequestHandler[]): DirectResol
   };
 }
 
+/** An answer as bytes: what a `Response` of it would give its reader. */
+export interface PlainAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: Uint8Array;
+}
+
 /**
  * A response read once: its status, headers and body bytes. The engine reads every answer (for the
  * judge's notes, idempotent replays and persistent faults) and hands the agent a fresh `Response` of it,
@@ -145,6 +153,18 @@ export class Answer {
   text(): string {
     this.decoded ??= this.bytes === null ? '' : new TextDecoder().decode(this.bytes);
     return this.decoded;
+  }
+
+  /**
+   * The answer as a delivery path sends it on: status, headers as a `Response` of it would list them
+   * (lower case, sorted, with `date` from `date()` where the answer has none, as the session's fetch
+   * adds), and its bytes. Undefined for a network error, which only a `Response` can stand for.
+   */
+  plain(date: () => string): PlainAnswer | undefined {
+    if (this.error) return undefined;
+    const headers = new Headers(this.headers);
+    if (!headers.has('date')) headers.set('date', date());
+    return { status: this.status, statusText: this.statusText, headers: [...headers], body: this.bytes ?? new Uint8Array(0) };
   }
 
   /** A fresh Response of this answer, for an agent to read. */

@@ -3,7 +3,21 @@ import { withRealWaits, type EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, type WorldInstance } from './world.js';
 import { callArgs } from './tools.js';
-import { Answer, bodyText, directResolver, notedText } from './resolve.js';
+import { Answer, bodyText, directResolver, notedText, type PlainAnswer } from './resolve.js';
+
+/** Each session's fetch, with the call that gives its answer as bytes (see `plainFetchOf`). */
+const plainFetches = new WeakMap<(input: string | URL | Request, init?: RequestInit) => Promise<Response>, (input: string | URL | Request, init?: RequestInit) => Promise<PlainAnswer>>();
+
+/**
+ * For a session's own fetch, the same call answering with status, headers and bytes rather than a
+ * `Response`: for a delivery path that sends the answer on (an agent's host process), which would
+ * otherwise make a `Response` only to read its body back. The calls are one: the same budget, trace,
+ * faults and answer, headers included (`date`). Undefined for any other function (a fetch wrapped by a
+ * strategy): call it as it is.
+ */
+export function plainFetchOf(f: unknown): ((input: string | URL | Request, init?: RequestInit) => Promise<PlainAnswer>) | undefined {
+  return typeof f === 'function' ? plainFetches.get(f as never) : undefined;
+}
 
 /** The domain under which every episode's tool API lives: `http://<episode>.<world>.shakedown.test/api`. */
 export const TOOL_DOMAIN = 'shakedown.test';
@@ -369,7 +383,8 @@ export class ToolRuntime {
     };
     let calls = 0;
     const maxCalls = options.maxCalls ?? Number.POSITIVE_INFINITY;
-    const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    /** One call: the budget, a turn of the event loop now and then, the meter; the answer as the world gave it (read once) or as a fault made it. */
+    const call = async (input: string | URL | Request, init?: RequestInit): Promise<Answer | Response> => {
       calls++;
       if (calls > maxCalls) {
         if (calls === maxCalls + 1) options.onBudget?.(maxCalls);
@@ -380,12 +395,24 @@ export class ToolRuntime {
       if (calls % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       meter?.callStarted();
       try {
-        return dated(await answer(input, init));
+        return await answer(input, init);
       } finally {
         meter?.callEnded();
       }
     };
-    const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const got = await call(input, init);
+      return dated(got instanceof Answer ? got.response() : got);
+    };
+    /** The same call for a delivery path that sends the answer on as bytes: no `Response` made only to be read again. */
+    const plainFetch = async (input: string | URL | Request, init?: RequestInit): Promise<PlainAnswer> => {
+      const got = await call(input, init);
+      const plain = got instanceof Answer ? got.plain(() => new Date(httpNow()).toUTCString()) : undefined;
+      if (plain) return plain;
+      const response = dated(got instanceof Answer ? got.response() : got);
+      return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
+    };
+    const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Answer | Response> => {
       if (closed) throw new TypeError('fetch failed: the episode is over');
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const url = new URL(request.url);
@@ -514,14 +541,15 @@ export class ToolRuntime {
           fired.push({ kind: persistent.kind.id, tool: tool.name, ordinal, scope: 'persistent', variant: persistent.variant });
           const delivered = Answer.json(out.body, out.status);
           record(out.status, { fault: persistent.kind.id, ...(replayed ? { replayed } : {}), ...effect, ...notes(tool, out.status, delivered.text(), { status: answer.status, body }) });
-          return delivered.response();
+          return delivered;
         }
       }
       record(answer.status, { ...(replayed ? { replayed } : {}), ...effect, ...notes(tool, answer.status, answer.text()) });
-      return answer.response();
+      return answer;
     };
 
     this.fetchers.set(expectedHost, sessionFetch as typeof fetch);
+    plainFetches.set(sessionFetch, plainFetch);
     return {
       baseUrl: this.baseUrl(episodeId),
       fetch: sessionFetch as typeof fetch,

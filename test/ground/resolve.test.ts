@@ -14,7 +14,8 @@ import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { type EpisodeRecord } from '../../src/ground/record.js';
 import { FaultInjector } from '../../src/ground/faults.js';
 import { resolveFamilies } from '../../src/ground/perturb.js';
-import { directResolver } from '../../src/ground/resolve.js';
+import { directResolver, type PlainAnswer } from '../../src/ground/resolve.js';
+import { plainFetchOf } from '../../src/ground/runtime.js';
 import type { WorldDefinition } from '../../src/ground/world.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
 import type { Scenario } from '../../src/ground/scenario.js';
@@ -84,18 +85,36 @@ async function seen(p: Promise<Response>): Promise<unknown> {
   }
 }
 
-async function replay(world: WorldDefinition, direct: boolean, profileId: string | undefined): Promise<{ answers: unknown[]; trace: unknown; faults: unknown; errors: unknown; db: unknown }> {
+/** What a delivery path that sends an answer on as bytes sees of it (an agent's host): the bytes, or the rejection when they cannot be read. */
+async function sentOn(p: Promise<Response | PlainAnswer>): Promise<unknown> {
+  try {
+    const r = await p;
+    const body = r instanceof Response ? new Uint8Array(await r.arrayBuffer()) : r.body;
+    return { status: r.status, statusText: r.statusText, headers: r instanceof Response ? [...r.headers] : r.headers, body: Buffer.from(body).toString('base64') };
+  } catch (error) {
+    return { rejected: String(error), cause: String((error as { cause?: unknown }).cause ?? '') };
+  }
+}
+
+async function replay(world: WorldDefinition, direct: boolean, profileId: string | undefined, via: 'fetch' | 'sent on' | 'plain' = 'fetch', limit = Number.POSITIVE_INFINITY): Promise<{ answers: unknown[]; trace: unknown; faults: unknown; errors: unknown; db: unknown }> {
   const harness = new WorldHarness(world, '42', { direct });
   const profile = faultProfiles.find((p) => p.id === profileId);
   const out = { answers: [] as unknown[], trace: [] as unknown[], faults: [] as unknown[], errors: [] as unknown[], db: [] as unknown[] };
-  const scenarios = scenariosOf(world);
+  const all = scenariosOf(world);
+  // The last scenario's calls add the odd requests to every tool.
+  const scenarios = all.length > limit ? [...all.slice(0, limit - 1), all[all.length - 1] as Scenario] : all;
   for (const [i, scenario] of scenarios.entries()) {
     // Each scenario's calls on its own database, so that its gold arguments name records that exist.
     const prepared = await harness.prepare(scenario);
     const db = cloneJson(prepared.initial);
     const faults = profile ? new FaultInjector({ seed: `conformance-${profileId}-${i}`, lambda: 0.5, profile, kinds: faultKinds, params: {} }) : undefined;
     const session = harness.runtime.open({ episodeId: `conformance-${i}`, db, clock: createClock(), ...(faults ? { faults } : {}), observer: { turn: () => 0, reveals: (text) => (text.includes('"status"') ? [0] : []) } });
-    for (const call of callsOf(world, scenario, i === scenarios.length - 1)) out.answers.push(await seen(session.fetch(`${session.baseUrl}${call.path}`, call.init)));
+    const plain = plainFetchOf(session.fetch);
+    if (!plain) throw new Error('a session fetch without its plain call');
+    for (const call of callsOf(world, scenario, i === scenarios.length - 1)) {
+      const url = `${session.baseUrl}${call.path}`;
+      out.answers.push(via === 'fetch' ? await seen(session.fetch(url, call.init)) : await sentOn(via === 'plain' ? plain(url, call.init) : session.fetch(url, call.init)));
+    }
     session.close();
     out.trace.push(session.trace);
     out.faults.push(session.faults);
@@ -121,6 +140,21 @@ describe('direct resolution of tool handlers', () => {
       });
     }
   }
+
+  for (const world of worlds) {
+    it(`gives a delivery path the same bytes without a Response, and the same episode: ${world.id}, every profile`, async () => {
+      for (const profileId of [undefined, ...faultProfiles.map((p) => p.id)]) {
+        const plain = await replay(world, true, profileId, 'plain', 12);
+        const viaResponse = await replay(world, true, profileId, 'sent on', 12);
+        expect(plain, profileId ?? 'no faults').toEqual(viaResponse);
+      }
+    });
+  }
+  it('has no plain call for a fetch that is not a session\'s own', () => {
+    expect(plainFetchOf(fetch)).toBeUndefined();
+    expect(plainFetchOf(async () => new Response('x'))).toBeUndefined();
+    expect(plainFetchOf(undefined)).toBeUndefined();
+  });
 
   it('gives every fault kind the same episodes as msw (reference agents, every profile)', async () => {
     const retail = getWorld('retail');

@@ -3,6 +3,7 @@ import type { EpisodeClock } from './clock.js';
 import { deriveSeed, makeRng, pickWeighted, type Rng } from './seeds.js';
 import type { ToolSpec } from './world.js';
 import { ShakedownError, unknownId } from './errors.js';
+import { deepFreeze } from './freeze.js';
 
 /** What a fault touches; the engine reads these flags and never switches on a fault's id. */
 export type FaultTouch = 'status' | 'timing' | 'body' | 'connection';
@@ -153,6 +154,36 @@ export interface FaultInjectorOptions {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
+/** The kinds' parameters, validated once per (kinds, profile, parameters) rather than once per episode. */
+const paramsCache = new WeakMap<readonly FaultKind[], WeakMap<FaultProfile, WeakMap<object, ReadonlyMap<string, unknown>>>>();
+const NO_PARAMS = {};
+
+/**
+ * Each kind's parameters, the profile's overridden by the run's, validated by the kind's schema. Shared by
+ * every episode of the same kinds, profile and parameters, so frozen: a kind reads its parameters and
+ * never changes them.
+ */
+function parsedParams(options: FaultInjectorOptions): ReadonlyMap<string, unknown> {
+  let byProfile = paramsCache.get(options.kinds);
+  if (!byProfile) paramsCache.set(options.kinds, (byProfile = new WeakMap()));
+  let byParams = byProfile.get(options.profile);
+  if (!byParams) byProfile.set(options.profile, (byParams = new WeakMap()));
+  const key = options.params ?? NO_PARAMS;
+  const cached = byParams.get(key);
+  if (cached) return cached;
+  const params = new Map<string, unknown>();
+  for (const kind of options.kinds) {
+    const given = { ...options.profile.params?.[kind.id], ...(options.params?.[kind.id] as Record<string, unknown> | undefined) };
+    const parsed = kind.params.safeParse(given);
+    if (!parsed.success) {
+      throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to configure fault kind \`${kind.id}\`:\n${z.prettifyError(parsed.error)}\nFix \`faultParams.${kind.id}\` (or the profile's parameters).`);
+    }
+    params.set(kind.id, deepFreeze(parsed.data));
+  }
+  byParams.set(key, params);
+  return params;
+}
+
 /**
  * Decides, for each (tool, ordinal of the call to that tool), whether a transient fault strikes, and for
  * each tool whether a persistent fault holds. Decisions are pure functions of the seed and the key
@@ -166,7 +197,7 @@ export class FaultInjector {
   private readonly transient: TransientFaultKind[];
   private readonly persistent: PersistentFaultKind[];
   private readonly weights: Record<string, number>;
-  private readonly params = new Map<string, unknown>();
+  private readonly params: ReadonlyMap<string, unknown>;
   private readonly persistentCache = new Map<string, PersistentDecision | null>();
   private readonly target: FaultTarget | undefined;
   /** The profile's outage length when faults are bursty. */
@@ -187,14 +218,7 @@ export class FaultInjector {
     for (const tool of options.profile.target?.tools ?? []) if (!/^[\w-]+$/.test(tool)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to target faults at tool \`${tool}\`: not a tool name.`);
     this.target = options.profile.target;
     this.outageMs = options.profile.burst?.outageMs;
-    for (const kind of options.kinds) {
-      const given = { ...options.profile.params?.[kind.id], ...(options.params?.[kind.id] as Record<string, unknown> | undefined) };
-      const parsed = kind.params.safeParse(given);
-      if (!parsed.success) {
-        throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to configure fault kind \`${kind.id}\`:\n${z.prettifyError(parsed.error)}\nFix \`faultParams.${kind.id}\` (or the profile's parameters).`);
-      }
-      this.params.set(kind.id, parsed.data);
-    }
+    this.params = parsedParams(options);
   }
 
   /** Whether an active kind needs the database as it was before each write. */

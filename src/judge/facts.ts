@@ -205,7 +205,8 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
         return recordOf(inClause[0] ?? before.at(-1));
       };
       for (const [name, f] of collections) {
-        if (f.status) {
+        // Most sentences name no status: one pattern of every form rules them out before each form is sought.
+        if (f.status && anyStatusWord(f.status.words).test(sentence)) {
           for (const [value, forms] of Object.entries(f.status.words)) {
             for (const form of forms) {
               for (const m of sentence.matchAll(regex(`\\b${escape(form)}\\b`, 'gi'))) {
@@ -222,7 +223,8 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
           }
         }
         const amountFields = Object.entries(f.amounts ?? {});
-        if (amountFields.length > 0 && !/\?\s*$/.test(sentence)) {
+        // A sentence that states no amount states no amount of a field.
+        if (amountFields.length > 0 && !/\?\s*$/.test(sentence) && sentence.includes('$')) {
           const found = topicsOf(sentence, topics);
           const stated = amountFields.filter(([, spec]) => once(spec.words).test(sentence));
           const covered = [...found].every((t) => stated.some(([, spec]) => once(spec.words).test(t)));
@@ -239,6 +241,19 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
     }
   }
   return out;
+}
+
+/** Whether a sentence holds any form of a collection's status words, built once per world's words. */
+const statusWordPatterns = new WeakMap<Readonly<Record<string, readonly string[]>>, RegExp>();
+function anyStatusWord(words: Readonly<Record<string, readonly string[]>>): RegExp {
+  let re = statusWordPatterns.get(words);
+  if (!re) {
+    const forms = Object.values(words).flat();
+    // No form: a pattern that never matches.
+    re = forms.length > 0 ? new RegExp(`\\b(?:${forms.map(escape).join('|')})\\b`, 'i') : /(?!)/;
+    statusWordPatterns.set(words, re);
+  }
+  return re;
 }
 
 const shown = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}...` : s);

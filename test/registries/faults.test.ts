@@ -114,6 +114,26 @@ describe('fault schedules', () => {
     expect(() => new FaultInjector({ seed: 's', lambda: 0.1, profile: only('meteor'), kinds: faultKinds })).toThrow(/timeout, rate-limit, server-error, connection-reset, truncated-body, latency-spike, schema-drift, empty-result/);
   });
 
+  it('validate a kind\'s parameters once per kinds, profile and parameters, frozen, and refuse bad ones every time', () => {
+    let parses = 0;
+    const counted = faultKinds.map((k) => (k.id === 'rate-limit' ? { ...k, params: k.params.transform((v: unknown) => (parses++, v)) } : k)) as typeof faultKinds;
+    const profile = only('rate-limit');
+    const params = { 'rate-limit': { retryAfterFormat: 'seconds' } };
+    const a = new FaultInjector({ seed: 'a', lambda: 0.5, profile, kinds: counted, params });
+    const b = new FaultInjector({ seed: 'b', lambda: 0.5, profile, kinds: counted, params });
+    expect(parses).toBe(1);
+    const kind = counted.find((k) => k.id === 'rate-limit') as (typeof faultKinds)[number];
+    expect(b.paramsOf(kind)).toBe(a.paramsOf(kind));
+    expect(a.paramsOf(kind)).toMatchObject({ retryAfterFormat: 'seconds' });
+    expect(Object.isFrozen(a.paramsOf(kind))).toBe(true);
+    // Other parameters, or none, are validated on their own.
+    new FaultInjector({ seed: 'c', lambda: 0.5, profile, kinds: counted, params: { 'rate-limit': { retryAfterFormat: 'http-date' } } });
+    new FaultInjector({ seed: 'd', lambda: 0.5, profile, kinds: counted });
+    expect(parses).toBe(3);
+    const bad = { 'rate-limit': { retryAfterFormat: 'sometime' } };
+    for (let i = 0; i < 2; i++) expect(() => new FaultInjector({ seed: 'e', lambda: 0.5, profile, kinds: counted, params: bad })).toThrow(/faultParams\.rate-limit/);
+  });
+
   it('every profile names known kinds', () => {
     for (const p of faultProfiles) expect(() => new FaultInjector({ seed: 's', lambda: 0.1, profile: p, kinds: faultKinds })).not.toThrow();
   });

@@ -291,10 +291,25 @@ export function mergeWording(extra?: Partial<ClaimWording>): ClaimWording {
 /** The default claim reader: the engine's wording and the world's. Synchronous underneath, deterministic. */
 export function wordingReader(extra?: Partial<ClaimWording>): ClaimReader & { readSync(q: ClaimQuestion): ClaimLabel } {
   const wording = mergeWording(extra);
+  // A label depends on the question alone (its text, action, names and words), and a scripted agent's
+  // replies recur from episode to episode: each question is read once.
+  const labels = new Map<string, ClaimLabel>();
+  const readSync = (q: ClaimQuestion): ClaimLabel => {
+    // JSON, so that no text an agent writes can make two questions one key.
+    const key = JSON.stringify([q.text, q.action ?? null, q.names ?? null, q.words ? [q.words.source, q.words.flags] : null]);
+    let label = labels.get(key);
+    if (label === undefined) {
+      // Bounded: past 5,000 questions, start over.
+      if (labels.size >= 5_000) labels.clear();
+      label = readClaim(q, wording);
+      labels.set(key, label);
+    }
+    return label;
+  };
   return {
     id: 'wording',
-    readSync: (q) => readClaim(q, wording),
-    read: async (qs) => qs.map((q) => readClaim(q, wording)),
+    readSync,
+    read: async (qs) => qs.map(readSync),
   };
 }
 

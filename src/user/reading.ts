@@ -4,6 +4,8 @@
 import type { UserLanguage } from '../ground/world.js';
 import { globalOf } from '../ground/regex.js';
 import { jsonText, looksLikeJson } from '../ground/json-text.js';
+import { memoized } from '../ground/memo.js';
+import { deepFreeze } from '../ground/freeze.js';
 
 /** One thing the agent asks the user for. */
 export type Ask =
@@ -269,6 +271,18 @@ function named(text: string, lang: UserLanguage): Ask[] {
  * working on it is a progress note.
  */
 export function readAgentMessage(text: string, lang: UserLanguage): Reading {
+  let read = readings.get(lang);
+  if (!read) readings.set(lang, (read = memoized((t) => deepFreeze(readUncached(t, lang)), 5_000)));
+  return read(text);
+}
+
+/**
+ * Each world's language's readings, by the message's text: a reading depends on the text and the
+ * language alone, and a scripted agent says the same words in many episodes. Frozen, since shared.
+ */
+const readings = new WeakMap<UserLanguage, (text: string) => Reading>();
+
+function readUncached(text: string, lang: UserLanguage): Reading {
   const units = unitsOf(text);
   // The records a message lists, for "which one would you like?".
   const pattern = globalOf(lang.entityPattern);

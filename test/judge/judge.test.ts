@@ -527,6 +527,19 @@ describe('the claim reader (world wording)', () => {
     expect(r.id).toBe('wording');
     expect(await r.read([{ text: 'All set: the return is registered.' }])).toEqual(['success']);
   });
+
+  it('remembers a label by the whole question: the same text about another record or action is read again', () => {
+    const r = wordingReader(retail.judging?.claims);
+    const text = 'Order #W9000201 is now cancelled. Unfortunately order #W9000202 could not be cancelled.';
+    const ask = (names: string[], action = 'cancel_pending_order') => r.readSync({ text, action: `${action} on ${names[0]}`, names });
+    for (let i = 0; i < 2; i++) {
+      expect(ask(['#W9000201'])).toBe(readClaim({ text, action: 'cancel_pending_order on #W9000201', names: ['#W9000201'] }, mergeWording(retail.judging?.claims)));
+      expect(ask(['#W9000201'])).toBe('success');
+      expect(ask(['#W9000202'])).toBe('failure');
+    }
+    expect(r.readSync({ text: 'I was unable to cancel it.', words: /\bcancel/i })).toBe('failure');
+    expect(r.readSync({ text: 'I was unable to cancel it.', words: /\bexchange/i })).toBe(readClaim({ text: 'I was unable to cancel it.', words: /\bexchange/i }, mergeWording(retail.judging?.claims)));
+  });
 });
 
 describe('failure classes', () => {

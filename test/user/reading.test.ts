@@ -204,3 +204,20 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(travel('Your flight is changed. Please remember to bring a photo ID to the airport.')).toMatchObject({ closes: true });
   });
 });
+
+describe('a reading remembered', () => {
+  it('is the reading of its text in its language, shared and frozen', () => {
+    const retail = getWorld('retail').userLanguage;
+    const travel = getWorld('travel').userLanguage;
+    const text = 'What is your reservation number?';
+    const first = readAgentMessage(text, retail);
+    expect(first.asks).toEqual([{ kind: 'unplaced', text }]);
+    // Remembered per language: the same text in the travel desk's words is a reservation asked for.
+    expect(readAgentMessage(text, travel).asks).toEqual([{ kind: 'slot', slot: 'reservation', text }]);
+    const again = readAgentMessage(text, retail);
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.asks) && Object.isFrozen(first.asks[0]) && Object.isFrozen(first.units)).toBe(true);
+    expect(() => (first.asks as unknown[]).push({ kind: 'help', text })).toThrow(TypeError);
+    expect(readAgentMessage(text, retail).asks).toHaveLength(1);
+  });
+});

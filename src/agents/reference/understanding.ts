@@ -9,6 +9,7 @@
  * Both are general-purpose readers: neither knows how Shakedown's perturbation families work.
  */
 import { editDistance } from './text.js';
+import { memoized } from '../../ground/memo.js';
 
 export type UnderstandingMode = 'strict' | 'tolerant';
 
@@ -83,24 +84,6 @@ function baseTokens(text: string): string[] {
     .replace(/(\w)-(\w)/g, '$1$2')
     .split(/[^a-z0-9']+/)
     .filter(Boolean);
-}
-
-/**
- * A pure function of its string argument, remembered: an agent reads the same message, words and cue
- * phrases over and over within an episode and across episodes. Forgets everything past `limit` entries,
- * so a long sweep's memory stays bounded.
- */
-function memoized<T>(f: (key: string) => T, limit = 20_000): (key: string) => T {
-  const seen = new Map<string, T>();
-  return (key) => {
-    let value = seen.get(key);
-    if (value === undefined && !seen.has(key)) {
-      if (seen.size >= limit) seen.clear();
-      value = f(key);
-      seen.set(key, value);
-    }
-    return value as T;
-  };
 }
 
 /** A pure test of a token against a word, remembered (`memoized`) per pair; tokens hold no newline. */

@@ -86,13 +86,29 @@ function baseTokens(text: string): string[] {
     .filter(Boolean);
 }
 
-/** A pure test of a token against a word, remembered (`memoized`) per pair; tokens hold no newline. */
-function memoizedPair(f: (t: string, w: string) => boolean): (t: string, w: string) => boolean {
-  const remembered = memoized((pair) => {
-    const cut = pair.indexOf('\n');
-    return f(pair.slice(0, cut), pair.slice(cut + 1));
-  });
-  return (t, w) => remembered(`${t}\n${w}`);
+/**
+ * A pure test of a token against a word, remembered per pair: by word, then by token, so that no key
+ * joining the two is built and hashed on every test. Forgets everything past `limit` pairs.
+ */
+function memoizedPair(f: (t: string, w: string) => boolean, limit = 20_000): (t: string, w: string) => boolean {
+  const byWord = new Map<string, Map<string, boolean>>();
+  let size = 0;
+  return (t, w) => {
+    let byToken = byWord.get(w);
+    if (!byToken) byWord.set(w, (byToken = new Map()));
+    let value = byToken.get(t);
+    if (value === undefined) {
+      if (size >= limit) {
+        byWord.clear();
+        byWord.set(w, (byToken = new Map()));
+        size = 0;
+      }
+      value = f(t, w);
+      byToken.set(t, value);
+      size++;
+    }
+    return value;
+  };
 }
 
 /** A cue phrase's words: the phrases are the agents' own constants, so this stays small. */

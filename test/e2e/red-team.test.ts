@@ -212,7 +212,11 @@ describe('the red team', () => {
     expect(limited('red-flood')).toEqual(Array(8).fill('AgentLimitExceeded'));
     expect(limited('red-endless-line')).toEqual(Array(8).fill('AgentLimitExceeded'));
     expect(limited('red-endless-body')).toEqual(Array(8).fill('AgentLimitExceeded'));
-    expect(after.find((r) => r.key.agent === 'red-flood' && r.key.scenario === 'read-order-status')?.error?.message).toMatch(/reply has 1000000 bytes, past the limit of 262144 \(`limits.replyBytes`\)/);
+    // The flood replies 1 MB where the user says "status", else sends a 2 MB request: which episode ends
+    // first depends on timing, so every one must name its limit, and the reply's must be among them.
+    const floods = after.filter((r) => r.key.agent === 'red-flood').map((r) => r.error?.message ?? '');
+    expect(floods.some((m) => /reply has 1000000 bytes, past the limit of 262144 \(`limits.replyBytes`\)/.test(m))).toBe(true);
+    for (const m of floods) expect(m).toMatch(/`limits\.(?:replyBytes|requestBytes)`/);
     // The reacher was refused every door but its own; the sweep says so.
     const reached = received.filter((r) => r.startsWith('/reacher ')).map((r) => JSON.parse(r.slice('/reacher '.length)) as number[]);
     expect(reached).toHaveLength(8);

@@ -13,7 +13,7 @@ import type { ToolSpec, ToolSpecJson } from '../../ground/world.js';
 import { loadModuleAgent } from '../module.js';
 import { asError } from '../../ground/episode-errors.js';
 import { deepFreeze } from '../../ground/freeze.js';
-import { fromWire, lineReader, toWire as wire, type RunnerMessage, type WireContext } from './protocol.js';
+import { fromWire, lineReader, plainWireRequest, toWire as wire, type RunnerMessage, type WireContext, type WireRequest } from './protocol.js';
 
 /** What the agent threw, as the episode runner would read it in process. */
 const toWire = (thrown: unknown) => wire(asError(thrown));
@@ -94,6 +94,12 @@ function ask(message: { t: 'fetch' | 'sleep'; h: number } & Record<string, unkno
   });
 }
 
+/** A request's wire form, its body read. */
+async function wireOf(request: Request): Promise<WireRequest> {
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
+  return { url: request.url, method: request.method, headers: [...request.headers], ...(body ? { body } : {}) };
+}
+
 /** The world's tools with zod input schemas, rebuilt from their JSON Schema once per tool list. */
 const specsByList = new Map<string, ToolSpec[]>();
 function toolSpecsOf(tools: readonly ToolSpecJson[]): ToolSpec[] {
@@ -122,9 +128,12 @@ function contextOf(h: number, w: WireContext, ep: Episode): AgentContext {
   if (!world) throw new Error(`the runner named world ${w.k} before sending it`);
   const { tools } = world;
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
-    const answer = await ask({ t: 'fetch', h, url: request.url, method: request.method, headers: [...request.headers], ...(body && body.length > 0 ? { body: body.toString('base64') } : {}) }, init?.signal ?? request.signal);
+    // A URL and a plain init cross as they are; anything else goes through a Request, which reads it.
+    const wire = plainWireRequest(input, init) ?? (await wireOf(input instanceof Request && init === undefined ? input : new Request(input, init)));
+    // As a Request's: the init's when it names one (null for none), else the input Request's.
+    const signal = init?.signal !== undefined ? (init.signal ?? undefined) : input instanceof Request ? input.signal : undefined;
+    const { method, body } = wire;
+    const answer = await ask({ t: 'fetch', h, url: wire.url, method, headers: wire.headers, ...(body && body.length > 0 ? { body: body.toString('base64') } : {}) }, signal);
     if (answer.t === 'fetch-failed') {
       ep.now = answer.now;
       throw fromWire(answer.error);
@@ -132,7 +141,7 @@ function contextOf(h: number, w: WireContext, ep: Episode): AgentContext {
     if (answer.t !== 'fetched') throw new TypeError('fetch failed: the runner answered out of turn');
     ep.now = answer.now;
     const bytes = Buffer.from(answer.body, 'base64');
-    const empty = answer.status === 204 || answer.status === 205 || answer.status === 304 || request.method === 'HEAD';
+    const empty = answer.status === 204 || answer.status === 205 || answer.status === 304 || method === 'HEAD';
     return new Response(empty ? null : bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers as [string, string][] });
   };
   const ctx: AgentContext = {

@@ -116,3 +116,60 @@ export function lineReader(maxBytes: number, onLine: (line: string) => void, onT
     }
   };
 }
+
+/** A tool request as it crosses the pipe: what `new Request(input, init)` would hold, as plain values. */
+export interface WireRequest {
+  readonly url: string;
+  readonly method: string;
+  /** Lower case, sorted, as a `Headers` lists them. */
+  readonly headers: [string, string][];
+  /** UTF-8 bytes; absent for no body. */
+  readonly body?: Buffer;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The methods `Request` writes in upper case whatever case they were given in (the Fetch standard's list). */
+const NORMALISED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const PLAIN_INIT = new Set(['method', 'headers', 'body', 'signal']);
+
+/**
+ * The wire form of a call made the common way, a URL and an init of method, headers, a string body and a
+ * signal, without making a `Request` (a body stream and an abort signal each): the same URL, method,
+ * headers and bytes a `Request` of them gives, `content-type: text/plain;charset=UTF-8` added for a string
+ * body as `Request` adds it. Undefined for anything else, or anything `Request` would refuse: the caller
+ * then makes the `Request`, which reads other bodies and throws its own errors.
+ */
+export function plainWireRequest(input: unknown, init: RequestInit | undefined): WireRequest | undefined {
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  if (init !== undefined) {
+    if (init === null || typeof init !== 'object') return undefined;
+    const proto = Object.getPrototypeOf(init) as unknown;
+    if (proto !== Object.prototype && proto !== null) return undefined;
+    for (const key of Object.keys(init)) if (!PLAIN_INIT.has(key)) return undefined;
+  }
+  const body = init?.body;
+  if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
+  const signal = init?.signal;
+  if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal)) return undefined;
+  const given = init?.method;
+  if (given !== undefined && typeof given !== 'string') return undefined;
+  let method = given ?? 'GET';
+  if (!TOKEN.test(method)) return undefined;
+  const upper = method.toUpperCase();
+  if (FORBIDDEN.has(upper)) return undefined;
+  if (NORMALISED.has(upper)) method = upper;
+  if ((method === 'GET' || method === 'HEAD') && typeof body === 'string') return undefined;
+  const text = typeof input === 'string' ? input : input.href;
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.username !== '' || url.password !== '') return undefined;
+  let headers: Headers;
+  try {
+    headers = new Headers(init?.headers);
+  } catch {
+    return undefined;
+  }
+  if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+  return { url: url.href, method, headers: [...headers], ...(typeof body === 'string' ? { body: Buffer.from(body, 'utf8') } : {}) };
+}

@@ -168,7 +168,8 @@ function parsedParams(options: FaultInjectorOptions): ReadonlyMap<string, unknow
   if (!byProfile) paramsCache.set(options.kinds, (byProfile = new WeakMap()));
   let byParams = byProfile.get(options.profile);
   if (!byParams) byProfile.set(options.profile, (byParams = new WeakMap()));
-  const key = options.params ?? NO_PARAMS;
+  // No parameters, however given (a fresh `{}` per episode), share one validation.
+  const key = options.params !== undefined && Object.keys(options.params).length > 0 ? options.params : NO_PARAMS;
   const cached = byParams.get(key);
   if (cached) return cached;
   const params = new Map<string, unknown>();

@@ -129,6 +129,7 @@ describe('fault schedules', () => {
     // Other parameters, or none, are validated on their own.
     new FaultInjector({ seed: 'c', lambda: 0.5, profile, kinds: counted, params: { 'rate-limit': { retryAfterFormat: 'http-date' } } });
     new FaultInjector({ seed: 'd', lambda: 0.5, profile, kinds: counted });
+    new FaultInjector({ seed: 'd', lambda: 0.5, profile, kinds: counted, params: {} });
     expect(parses).toBe(3);
     const bad = { 'rate-limit': { retryAfterFormat: 'sometime' } };
     for (let i = 0; i < 2; i++) expect(() => new FaultInjector({ seed: 'e', lambda: 0.5, profile, kinds: counted, params: bad })).toThrow(/faultParams\.rate-limit/);

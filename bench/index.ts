@@ -332,13 +332,13 @@ async function micro(): Promise<void> {
  * 2 turns, no model), 1,000 episodes a round, in this process and in its own sandboxed host, alternating.
  */
 async function episode(): Promise<void> {
-  console.log('\n## episode: identify, read, cancel (3 tool calls, 2 turns, no model); CPU of this process and the agent\'s host per episode, median of 3 alternating rounds of 1,000');
-  const [r] = await isolationFigures([{ path: join(root, 'bench/cancel-agent.mjs'), trials: 1000, concurrency: 8, scenarios: ['cancel-pending-mistake'], eps: [0], lambda: [0], warmTrials: 500 }], 3);
+  console.log('\n## episode: identify, read, cancel (3 tool calls, 2 turns, no model); CPU of this process and the agent\'s host per episode, median of 5 alternating rounds of 1,000 after 1,000 to warm each path');
+  const [r] = await isolationFigures([{ path: join(root, 'bench/cancel-agent.mjs'), trials: 1000, concurrency: 8, scenarios: ['cancel-pending-mistake'], eps: [0], lambda: [0], warmTrials: 1000 }], 5);
   if (!r) throw new Error('the episode bench measured nothing');
   const ratio = r.hosted.cpuMs / r.here.cpuMs;
   console.log(`  in this process ${fmt(r.here.cpuMs)} ms of CPU an episode (${fmt(r.here.perSecond, 0)}/s); contained in its own process ${fmt(r.hosted.cpuMs)} ms (${fmt(r.hosted.perSecond, 0)}/s)`);
   // The same agent with replies that never repeat: what an episode costs when nothing read before recurs.
-  const [v] = await isolationFigures([{ path: join(root, 'bench/cancel-agent-varied.mjs'), trials: 1000, concurrency: 8, scenarios: ['cancel-pending-mistake'], eps: [0], lambda: [0], warmTrials: 500 }], 3);
+  const [v] = await isolationFigures([{ path: join(root, 'bench/cancel-agent-varied.mjs'), trials: 1000, concurrency: 8, scenarios: ['cancel-pending-mistake'], eps: [0], lambda: [0], warmTrials: 1000 }], 5);
   if (v) console.log(`  with replies that never repeat (bench/cancel-agent-varied.mjs): in this process ${fmt(v.here.cpuMs)} ms; contained ${fmt(v.hosted.cpuMs)} ms (${fmt(v.hosted.cpuMs / v.here.cpuMs)}x)`);
   target('an episode of this task costs at most 1.0 ms of CPU, the agent contained', `${fmt(r.hosted.cpuMs)} ms`, r.hosted.cpuMs <= 1.0);
   target('a contained module agent costs at most 1.1x the CPU per episode of the same agent in process', `${fmt(ratio)}x (${fmt(r.hosted.cpuMs)} against ${fmt(r.here.cpuMs)} ms)`, ratio <= 1.1);

@@ -10,7 +10,7 @@ const STATUS_KEY = /^(?:status|result|outcome|state|success)$/i;
  * {"cancelled": true} "cancelled: true"). Text that does not parse keeps its words, with its escaped line
  * breaks and quotes read.
  */
-export function jsonText(text: string): string {
+function jsonText(text: string): string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -28,5 +28,5 @@ export function jsonText(text: string): string {
   return lines.join('\n');
 }
 
-/** A message that opens as JSON does. */
-export const looksLikeJson = (text: string): boolean => /^\s*[{[]/.test(text);
+/** What a message says: the text itself, or, for a message that opens as JSON does, its values (`jsonText`). */
+export const messageText = (text: string): string => (/^\s*[{[]/.test(text) ? jsonText(text) : text);

@@ -3,7 +3,7 @@
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
-import { jsonText, looksLikeJson } from '../ground/json-text.js';
+import { messageText } from '../ground/json-text.js';
 import { unsaidRefusal } from './refusals.js';
 import { DEFAULT_CLAIM_WORDING } from './claim-wording.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
@@ -95,7 +95,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
  */
 export function readClaim(question: ClaimQuestion, wording: ClaimWording): ClaimLabel {
   // A message written as JSON ({"message": "Done.\\nOrder ..."}) is read as the text it holds.
-  const raw = looksLikeJson(question.text) ? jsonText(question.text) : question.text;
+  const raw = messageText(question.text);
   // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
   const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed

@@ -3,7 +3,7 @@
 // message is only a progress note. The world's user language says which ask names which slot.
 import type { UserLanguage } from '../ground/world.js';
 import { globalOf } from '../ground/regex.js';
-import { jsonText, looksLikeJson } from '../ground/json-text.js';
+import { messageText } from '../ground/json-text.js';
 import { memoized } from '../ground/memo.js';
 import { deepFreeze } from '../ground/freeze.js';
 
@@ -175,7 +175,7 @@ const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? nee
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
-  const unwrapped = looksLikeJson(text) ? jsonText(text) : text;
+  const unwrapped = messageText(text);
   // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
   return unwrapped
     .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')

@@ -1,4 +1,4 @@
-import { jsonText, looksLikeJson } from '../ground/json-text.js';
+import { messageText } from '../ground/json-text.js';
 import type { Scenario, ScenarioRequest } from '../ground/scenario.js';
 import { slotsOf } from '../ground/scenario.js';
 import type { MessageAbout, Segment } from '../ground/perturb.js';
@@ -261,7 +261,7 @@ export class ScriptedUser implements UserSimulator {
    * and another, a change no world has words for): it then says what it wants (docs/user.md).
    */
   private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
-    const plain = (looksLikeJson(agentText) ? jsonText(agentText) : agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");
+    const plain = messageText(agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
     // A cue that ends in a colon ("to confirm, you want to:") proposes the list that follows it. The way

@@ -128,6 +128,8 @@ interface MentionPatterns {
   readonly nouns: readonly RegExp[];
   readonly others: RegExp;
   readonly pointers: RegExp;
+  /** Per collection, any form of its status words: most sentences name none, and skip the search form by form. */
+  readonly statusWords: readonly (RegExp | undefined)[];
 }
 const mentionPatterns = new WeakMap<readonly (readonly [string, FactRules])[], MentionPatterns>();
 function patternsOf(facts: readonly (readonly [string, FactRules])[]): MentionPatterns {
@@ -139,6 +141,10 @@ function patternsOf(facts: readonly (readonly [string, FactRules])[]): MentionPa
       nouns: facts.map(([, f]) => regex(`\\b(?:${f.nouns.map(escape).join('|')})s?\\b`, 'gi')),
       others: regex(`\\b(?:${others.join('|')})s?\\b`, 'gi'),
       pointers: regex(POINTERS.source, 'gi'),
+      statusWords: facts.map(([, f]) => {
+        const forms = Object.values(f.status?.words ?? {}).flat();
+        return forms.length > 0 ? new RegExp(`\\b(?:${forms.map(escape).join('|')})\\b`, 'i') : undefined;
+      }),
     };
     mentionPatterns.set(facts, p);
   }
@@ -175,6 +181,7 @@ function mentionsIn(sentence: string, facts: readonly (readonly [string, FactRul
 export function statementsIn(replies: readonly TurnMessage[], users: readonly UserTurn[], facts: Readonly<Record<string, FactRules>>, topics: readonly string[] = DEFAULT_AMOUNT_TOPICS): Statement[] {
   const out: Statement[] = [];
   const collections = collectionsOf(facts);
+  const patterns = patternsOf(collections);
   const focus = new Map<string, string>();
   let lastCollection: string | undefined;
   const remember = (text: string) => {
@@ -204,9 +211,9 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
         const inClause = before.filter((m) => m.index >= clauseStart);
         return recordOf(inClause[0] ?? before.at(-1));
       };
-      for (const [name, f] of collections) {
+      for (const [i, [name, f]] of collections.entries()) {
         // Most sentences name no status: one pattern of every form rules them out before each form is sought.
-        if (f.status && anyStatusWord(f.status.words).test(sentence)) {
+        if (f.status && patterns.statusWords[i]?.test(sentence)) {
           for (const [value, forms] of Object.entries(f.status.words)) {
             for (const form of forms) {
               for (const m of sentence.matchAll(regex(`\\b${escape(form)}\\b`, 'gi'))) {
@@ -241,19 +248,6 @@ export function statementsIn(replies: readonly TurnMessage[], users: readonly Us
     }
   }
   return out;
-}
-
-/** Whether a sentence holds any form of a collection's status words, built once per world's words. */
-const statusWordPatterns = new WeakMap<Readonly<Record<string, readonly string[]>>, RegExp>();
-function anyStatusWord(words: Readonly<Record<string, readonly string[]>>): RegExp {
-  let re = statusWordPatterns.get(words);
-  if (!re) {
-    const forms = Object.values(words).flat();
-    // No form: a pattern that never matches.
-    re = forms.length > 0 ? new RegExp(`\\b(?:${forms.map(escape).join('|')})\\b`, 'i') : /(?!)/;
-    statusWordPatterns.set(words, re);
-  }
-  return re;
 }
 
 const shown = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}...` : s);

@@ -5,8 +5,11 @@ import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, t
 import { callArgs } from './tools.js';
 import { Answer, bodyText, directResolver, notedText, type PlainAnswer } from './resolve.js';
 
+/** A call as `fetch` takes it, answered with `T`. */
+type Call<T> = (input: string | URL | Request, init?: RequestInit) => Promise<T>;
+
 /** Each session's fetch, with the call that gives its answer as bytes (see `plainFetchOf`). */
-const plainFetches = new WeakMap<(input: string | URL | Request, init?: RequestInit) => Promise<Response>, (input: string | URL | Request, init?: RequestInit) => Promise<PlainAnswer>>();
+const plainFetches = new WeakMap<Call<Response>, Call<PlainAnswer>>();
 
 /**
  * For a session's own fetch, the same call answering with status, headers and bytes rather than a
@@ -15,7 +18,7 @@ const plainFetches = new WeakMap<(input: string | URL | Request, init?: RequestI
  * faults and answer, headers included (`date`). Undefined for any other function (a fetch wrapped by a
  * strategy): call it as it is.
  */
-export function plainFetchOf(f: unknown): ((input: string | URL | Request, init?: RequestInit) => Promise<PlainAnswer>) | undefined {
+export function plainFetchOf(f: unknown): Call<PlainAnswer> | undefined {
   return typeof f === 'function' ? plainFetches.get(f as never) : undefined;
 }
 
@@ -368,9 +371,10 @@ export class ToolRuntime {
     const meter = options.meter;
     const httpNow = options.httpNow ?? clock.now;
     /** Every answer carries the episode's time in `Date`, on every delivery path, so that a Retry-After date reads against it. */
+    const dateNow = () => new Date(httpNow()).toUTCString();
     const dated = (response: Response): Response => {
       if (response.headers.has('date')) return response;
-      const date = new Date(httpNow()).toUTCString();
+      const date = dateNow();
       try {
         response.headers.set('date', date);
         return response;
@@ -384,7 +388,7 @@ export class ToolRuntime {
     let calls = 0;
     const maxCalls = options.maxCalls ?? Number.POSITIVE_INFINITY;
     /** One call: the budget, a turn of the event loop now and then, the meter; the answer as the world gave it (read once) or as a fault made it. */
-    const call = async (input: string | URL | Request, init?: RequestInit): Promise<Answer | Response> => {
+    const call: Call<Answer | Response> = async (input, init) => {
       calls++;
       if (calls > maxCalls) {
         if (calls === maxCalls + 1) options.onBudget?.(maxCalls);
@@ -400,14 +404,14 @@ export class ToolRuntime {
         meter?.callEnded();
       }
     };
-    const sessionFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const sessionFetch: Call<Response> = async (input, init) => {
       const got = await call(input, init);
       return dated(got instanceof Answer ? got.response() : got);
     };
     /** The same call for a delivery path that sends the answer on as bytes: no `Response` made only to be read again. */
-    const plainFetch = async (input: string | URL | Request, init?: RequestInit): Promise<PlainAnswer> => {
+    const plainFetch: Call<PlainAnswer> = async (input, init) => {
       const got = await call(input, init);
-      const plain = got instanceof Answer ? got.plain(() => new Date(httpNow()).toUTCString()) : undefined;
+      const plain = got instanceof Answer ? got.plain(dateNow) : undefined;
       if (plain) return plain;
       const response = dated(got instanceof Answer ? got.response() : got);
       return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };

@@ -19,6 +19,7 @@ import { sandboxFor, type SandboxedStart, type SandboxSettings } from './host/sa
 import { enclose } from './host/namespace.js';
 import { ShakedownError } from '../ground/errors.js';
 import { plainFetchOf } from '../ground/runtime.js';
+import { plainOf } from '../ground/resolve.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
 import { hostMessage, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
@@ -298,9 +299,9 @@ class Host {
     try {
       // The session's own fetch gives the answer as bytes, to send on as it is; a wrapped one, a Response to read.
       const plain = plainFetchOf(ep.ctx.fetch);
-      const got = plain ? await plain(request) : await ep.ctx.fetch(request);
-      const bytes = got instanceof Response ? Buffer.from(await got.arrayBuffer()) : Buffer.from(got.body.buffer, got.body.byteOffset, got.body.byteLength);
-      this.send({ t: 'fetched', id: m.id, now: now(), status: got.status, statusText: got.statusText, headers: got instanceof Response ? [...got.headers] : got.headers, body: bytes.toString('base64') });
+      const got = plain ? await plain(request) : await plainOf(await ep.ctx.fetch(request));
+      const body = Buffer.from(got.body.buffer, got.body.byteOffset, got.body.byteLength).toString('base64');
+      this.send({ t: 'fetched', id: m.id, now: now(), status: got.status, statusText: got.statusText, headers: got.headers, body });
     } catch (error) {
       fail(toWire(error));
     }

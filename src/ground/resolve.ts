@@ -115,6 +115,11 @@ export interface PlainAnswer {
   readonly body: Uint8Array;
 }
 
+/** A `Response` read into the same form (its body to the end: a body that breaks rejects). */
+export async function plainOf(response: Response): Promise<PlainAnswer> {
+  return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
+}
+
 /**
  * A response read once: its status, headers and body bytes. The engine reads every answer (for the
  * judge's notes, idempotent replays and persistent faults) and hands the agent a fresh `Response` of it,

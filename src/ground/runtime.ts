@@ -3,7 +3,7 @@ import { withRealWaits, type EpisodeClock } from './clock.js';
 import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, type WorldInstance } from './world.js';
 import { callArgs } from './tools.js';
-import { Answer, bodyText, directResolver, notedText, type PlainAnswer } from './resolve.js';
+import { Answer, bodyText, directResolver, notedText, plainOf, type PlainAnswer } from './resolve.js';
 
 /** A call as `fetch` takes it, answered with `T`. */
 type Call<T> = (input: string | URL | Request, init?: RequestInit) => Promise<T>;
@@ -413,8 +413,7 @@ export class ToolRuntime {
       const got = await call(input, init);
       const plain = got instanceof Answer ? got.plain(dateNow) : undefined;
       if (plain) return plain;
-      const response = dated(got instanceof Answer ? got.response() : got);
-      return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
+      return plainOf(dated(got instanceof Answer ? got.response() : got));
     };
     const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Answer | Response> => {
       if (closed) throw new TypeError('fetch failed: the episode is over');

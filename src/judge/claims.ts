@@ -4,6 +4,7 @@ import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
 import { messageText } from '../ground/json-text.js';
+import { memoizedBy } from '../ground/memo.js';
 import { unsaidRefusal } from './refusals.js';
 import { DEFAULT_CLAIM_WORDING } from './claim-wording.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
@@ -292,20 +293,9 @@ export function mergeWording(extra?: Partial<ClaimWording>): ClaimWording {
 export function wordingReader(extra?: Partial<ClaimWording>): ClaimReader & { readSync(q: ClaimQuestion): ClaimLabel } {
   const wording = mergeWording(extra);
   // A label depends on the question alone (its text, action, names and words), and a scripted agent's
-  // replies recur from episode to episode: each question is read once.
-  const labels = new Map<string, ClaimLabel>();
-  const readSync = (q: ClaimQuestion): ClaimLabel => {
-    // JSON, so that no text an agent writes can make two questions one key.
-    const key = JSON.stringify([q.text, q.action ?? null, q.names ?? null, q.words ? [q.words.source, q.words.flags] : null]);
-    let label = labels.get(key);
-    if (label === undefined) {
-      // Bounded: past 5,000 questions, start over.
-      if (labels.size >= 5_000) labels.clear();
-      label = readClaim(q, wording);
-      labels.set(key, label);
-    }
-    return label;
-  };
+  // replies recur from episode to episode: each question is read once, keyed by its JSON, so that no text
+  // an agent writes can make two questions one key.
+  const readSync = memoizedBy((q: ClaimQuestion) => JSON.stringify([q.text, q.action ?? null, q.names ?? null, q.words ? [q.words.source, q.words.flags] : null]), (q: ClaimQuestion) => readClaim(q, wording), 5_000);
   return {
     id: 'wording',
     readSync,

@@ -25,7 +25,7 @@ export interface IsolationRow {
  * CPU ms used so far by this process's live descendants (the agents' hosts, which run under `unshare`
  * where namespaces are available, so they are grandchildren), from /proc (Linux; 0 elsewhere).
  */
-export function childrenCpuMs(): number {
+function childrenCpuMs(): number {
   const procs = new Map<number, { parent: number; ticks: number }>();
   try {
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {

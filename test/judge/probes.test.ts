@@ -5,14 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { calibrate, parseLabels } from '../../src/judge/calibrate.js';
 import { wordingReader } from '../../src/judge/claims.js';
 
+/** The reader's figures on a set: its calibration, how many items each label has, and the two misreadings that matter. */
+async function misreadings(items: ReturnType<typeof parseLabels>) {
+  const c = await calibrate(wordingReader(), items);
+  const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+  return { c, n, sf: c.confusion.success?.failure ?? 0, fs: c.confusion.failure?.success ?? 0 };
+}
+
 describe('the claim reader on probes written to find its misreadings', () => {
   it('reads few failures as successes and few successes as failures (test/judge/probes/claims.jsonl)', async () => {
     const items = parseLabels(readFileSync(new URL('./probes/claims.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims.jsonl');
     expect(items.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(100);
-    const c = await calibrate(wordingReader(), items);
-    const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
-    const sf = c.confusion.success?.failure ?? 0;
-    const fs = c.confusion.failure?.success ?? 0;
+    const { c, n, sf, fs } = await misreadings(items);
     console.log(`probes, claims: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
     expect(fs).toBeLessThanOrEqual(2);
     expect(sf).toBeLessThanOrEqual(4);
@@ -22,10 +26,7 @@ describe('the claim reader on probes written to find its misreadings', () => {
   it('holds on a second set, of ordinary and hard replies, written afterwards by another reader (test/judge/probes/claims2.jsonl)', async () => {
     const items = parseLabels(readFileSync(new URL('./probes/claims2.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims2.jsonl');
     expect(items.length).toBeGreaterThanOrEqual(150);
-    const c = await calibrate(wordingReader(), items);
-    const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
-    const sf = c.confusion.success?.failure ?? 0;
-    const fs = c.confusion.failure?.success ?? 0;
+    const { c, n, sf, fs } = await misreadings(items);
     console.log(`probes, claims (second set): ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
     expect(fs).toBe(0);
     expect(sf).toBeLessThanOrEqual(3);

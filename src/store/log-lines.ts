@@ -67,19 +67,51 @@ export async function forEachLine(path: string, each: (buf: Buffer, start: numbe
 
 /** The episode key of a record line (the JSON text of `key`, which every record begins with), read from its bytes. */
 export function keyOfBytes(buf: Buffer, start: number, end: number): string | undefined {
-  if (end - start < KEY_START.length || buf.compare(KEY_START, 0, KEY_START.length, start, start + KEY_START.length) !== 0) return undefined;
-  const close = buf.indexOf(CLOSE_BRACE, start + KEY_START.length);
-  return close < 0 || close >= end ? undefined : buf.toString('utf8', start + KEY_START.length, close + 1);
+  const close = keyEnd(buf, start, end);
+  return close < 0 ? undefined : buf.toString('utf8', start + KEY_START.length, close + 1);
 }
 
 /**
  * Hands `each` the bytes (`buf[start, end)`, `buf` reused after `each` returns or settles) of the last
  * line of every key, in log order (a key logged twice counts once: its last line), and the lines without
  * a key (torn or foreign, for the caller to judge); blank lines are passed over. Returns how many earlier
- * lines of a key were passed over. Two reads of the file: the first finds each key's last line from the
- * keys alone.
+ * lines of a key were passed over. Two reads of the file: the first finds whether any key is logged twice,
+ * and which line of each is the last.
+ *
+ * The first read hashes each key's bytes into a table of 64-bit hashes (`KeyHashes`): keys whose hashes all
+ * differ all differ, so a log without a key logged twice (nearly every log) is known to be one without a
+ * string made or kept per record, and its second read hands on every line. A hash seen twice (a key logged
+ * twice, or two keys that share a hash) sends the log to the exact read by key text.
  */
 export async function readLastLineBytes(logPath: string, each: (buf: Buffer, start: number, end: number, lineNo: number) => void | Promise<void>, signal?: AbortSignal): Promise<{ duplicates: number }> {
+  const hashes = new KeyHashes();
+  let shared = false;
+  await forEachLine(
+    logPath,
+    (buf, start, end) => {
+      const close = keyEnd(buf, start, end);
+      if (close >= 0 && !hashes.add(buf, start + KEY_START.length, close + 1)) shared = true;
+    },
+    signal,
+  );
+  const last = shared ? await lastLineOfEachKey(logPath, signal) : undefined;
+  let duplicates = 0;
+  await forEachLine(logPath, (buf, start, end, lineNo) => {
+    if (last) {
+      const k = keyOfBytes(buf, start, end);
+      if (k !== undefined && last.get(k) !== lineNo) {
+        duplicates++;
+        return;
+      }
+    }
+    if (blank(buf, start, end)) return;
+    return each(buf, start, end, lineNo);
+  }, signal);
+  return { duplicates };
+}
+
+/** Each key's last line, by the key's text: the exact read for a log in which some key hash was seen twice. */
+async function lastLineOfEachKey(logPath: string, signal?: AbortSignal): Promise<Map<string, number>> {
   const last = new Map<string, number>();
   await forEachLine(
     logPath,
@@ -89,17 +121,61 @@ export async function readLastLineBytes(logPath: string, each: (buf: Buffer, sta
     },
     signal,
   );
-  let duplicates = 0;
-  await forEachLine(logPath, (buf, start, end, lineNo) => {
-    const k = keyOfBytes(buf, start, end);
-    if (k !== undefined && last.get(k) !== lineNo) {
-      duplicates++;
-      return;
+  return last;
+}
+
+/** Where a record line's key ends (the index of its closing brace), or -1 for a line that does not begin as a record; `keyOfBytes` reads the same span. */
+function keyEnd(buf: Buffer, start: number, end: number): number {
+  if (end - start < KEY_START.length || buf.compare(KEY_START, 0, KEY_START.length, start, start + KEY_START.length) !== 0) return -1;
+  const close = buf.indexOf(CLOSE_BRACE, start + KEY_START.length);
+  return close < 0 || close >= end ? -1 : close;
+}
+
+/**
+ * A set of 64-bit hashes of byte strings (two 32-bit FNV-1a hashes of different offsets), open addressing
+ * over typed arrays: no object per entry. `add` says whether the hash was new. Equal strings always share
+ * a hash; a hash shared by two different strings is possible, and only sends its reader to an exact read.
+ */
+export class KeyHashes {
+  private low = new Int32Array(1 << 16);
+  private high = new Int32Array(1 << 16);
+  private size = 0;
+
+  add(buf: Uint8Array, start: number, end: number): boolean {
+    let a = 0x811c9dc5 | 0;
+    let b = 0x050c5d1f | 0;
+    for (let i = start; i < end; i++) {
+      const c = buf[i] as number;
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
     }
-    if (blank(buf, start, end)) return;
-    return each(buf, start, end, lineNo);
-  }, signal);
-  return { duplicates };
+    // 0 marks an empty slot in `low`.
+    a = a === 0 ? 1 : a;
+    if ((this.size + 1) * 2 > this.low.length) this.grow();
+    return this.insert(a, b);
+  }
+
+  private insert(a: number, b: number): boolean {
+    const mask = this.low.length - 1;
+    for (let slot = (a ^ Math.imul(b, 0x9e3779b1)) & mask; ; slot = (slot + 1) & mask) {
+      const at = this.low[slot] as number;
+      if (at === 0) {
+        this.low[slot] = a;
+        this.high[slot] = b;
+        this.size++;
+        return true;
+      }
+      if (at === a && this.high[slot] === b) return false;
+    }
+  }
+
+  private grow(): void {
+    const [low, high] = [this.low, this.high];
+    this.low = new Int32Array(low.length * 2);
+    this.high = new Int32Array(high.length * 2);
+    this.size = 0;
+    for (let i = 0; i < low.length; i++) if (low[i] !== 0) this.insert(low[i] as number, high[i] as number);
+  }
 }
 
 /** Whether a line holds only whitespace (as `String.prototype.trim` reads it). */

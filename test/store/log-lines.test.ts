@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/agents/registry.js';
-import { forEachLine, readLastLines } from '../../src/store/log-lines.js';
+import { forEachLine, KeyHashes, readLastLines } from '../../src/store/log-lines.js';
+import { makeRng } from '../../src/ground/seeds.js';
 import { aggregationFields, fieldsOfRecord } from '../../src/store/record-walk.js';
 import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { type EpisodeRecord } from '../../src/ground/record.js';
@@ -153,5 +154,58 @@ describe('lines of a log file', () => {
       ['{"torn', 3],
       [rec('s1', 'pass'), 4],
     ]);
+  });
+
+  it('hand over the same lines as a read by key text, with or without keys logged twice', async () => {
+    // The first read tells "no key twice" by hashes; what it hands on must be what a read that keeps every key's text gives.
+    const byText = (lines: readonly string[]) => {
+      const last = new Map<string, number>();
+      lines.forEach((l, i) => {
+        const m = /^\{"key":(\{[^}]*\})/.exec(l);
+        if (m) last.set(m[1] as string, i + 1);
+      });
+      let duplicates = 0;
+      const got: [string, number][] = [];
+      lines.forEach((l, i) => {
+        const m = /^\{"key":(\{[^}]*\})/.exec(l);
+        if (m && last.get(m[1] as string) !== i + 1) duplicates++;
+        else if (l.trim() !== '') got.push([l, i + 1]);
+      });
+      return { duplicates, got };
+    };
+    const rng = makeRng('log-lines:keys');
+    for (const [round, twice] of [[0, 0], [1, 0], [2, 3], [3, 40]] as const) {
+      const lines: string[] = [];
+      for (let i = 0; i < 3000; i++) {
+        // Keys that differ in one character, in a number or in their order of fields.
+        const trial = Math.floor(rng() * 4);
+        lines.push(i % 500 === 7 ? '{"torn' : i % 700 === 3 ? '  ' : JSON.stringify({ key: i % 2 ? { scenario: `s${i}`, agent: 'a', eps: 0, lambda: 0.5, trial } : { agent: 'a', scenario: `s${i}`, eps: 0, lambda: 0.5, trial }, outcome: rng() < 0.5 ? 'pass' : 'fail' }));
+      }
+      for (let d = 0; d < twice; d++) {
+        const from = Math.floor(rng() * 3000);
+        if (lines[from]?.startsWith('{"key"')) lines.push(`${(lines[from] as string).replace(/"outcome":"\w+"/, '"outcome":"error"')}`);
+      }
+      const path = join(dir, `keys-${round}.jsonl`);
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      const got: [string, number][] = [];
+      const { duplicates } = await readLastLines(path, (line, lineNo) => void got.push([line, lineNo]));
+      const want = byText(lines);
+      expect(duplicates).toBe(want.duplicates);
+      expect(got).toEqual(want.got);
+      if (twice === 0) expect(duplicates).toBe(0);
+      else expect(duplicates).toBeGreaterThan(0);
+    }
+  });
+
+  it('keep a set of key hashes that knows a key again wherever its bytes lie, and grows', () => {
+    const set = new KeyHashes();
+    const keys = Array.from({ length: 200_000 }, (_, i) => Buffer.from(`{"scenario":"s${i}","trial":${i % 4}}`));
+    expect(keys.every((k) => set.add(k, 0, k.length))).toBe(true);
+    // The same bytes at another offset of another buffer are the same key; a byte more is another.
+    const inside = Buffer.concat([Buffer.from('xx'), keys[123] as Buffer, Buffer.from('yy')]);
+    expect(set.add(inside, 2, 2 + (keys[123] as Buffer).length)).toBe(false);
+    expect(set.add(inside, 2, 3 + (keys[123] as Buffer).length)).toBe(true);
+    expect(set.add(inside, 1, 1 + (keys[123] as Buffer).length)).toBe(true);
+    expect(keys.every((k) => !set.add(k, 0, k.length))).toBe(true);
   });
 });

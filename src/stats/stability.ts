@@ -162,7 +162,9 @@ function spread(perTask: readonly (readonly number[])[], resamples: Resamples | 
 export function cellStability(tasks: readonly { readonly scenario: string; readonly trials: readonly TrialFacts[] }[], resamplesFor?: (n: number) => Resamples): CellStability | undefined {
   const used = tasks.filter((t) => t.trials.length >= 2);
   if (used.length === 0) return undefined;
-  const resamples = resamplesFor?.(used.length);
+  // Past LARGE tasks the figures take the normal approximation: no resamples are drawn for them.
+  const resamplesOf = (n: number) => (n < LARGE ? resamplesFor?.(n) : undefined);
+  const resamples = resamplesOf(used.length);
   const states = used.map((t) => distinct(t.trials.map((x) => x.state)));
   const paths = used.map((t) => distinct(t.trials.map((x) => x.path)));
   const failing = used.map((t) => t.trials.filter((x) => !x.pass)).filter((f) => f.length >= 2);
@@ -183,7 +185,7 @@ export function cellStability(tasks: readonly { readonly scenario: string; reado
       distinctMean: round(mean(states)),
       failingTasks: failing.length,
       // Over the tasks that have failing trials: their own resamples.
-      failingConverge: failing.length === 0 ? null : share(failingConverge, resamplesFor?.(failing.length)),
+      failingConverge: failing.length === 0 ? null : share(failingConverge, resamplesOf(failing.length)),
     },
     paths: { onePath: share(paths.map((n) => (n === 1 ? 1 : 0)), resamples), distinctMean: round(mean(paths)) },
     resources: {

@@ -83,6 +83,22 @@ describe('paired comparisons', () => {
     expect(signFlipTest(many, 's')).toBeLessThan(0.001);
   });
 
+  it('draws the resamples makeRng draws, index for index, whatever the seed, task count and count', () => {
+    // The reference: one generator call per index, as the bootstrap was first written.
+    const reference = (seed: string, tasks: number, count: number) => {
+      const rng = makeRng(deriveSeed(seed, 'bootstrap', tasks, count));
+      return Array.from({ length: count }, () => Uint16Array.from({ length: tasks }, () => Math.floor(rng() * tasks)));
+    };
+    fc.assert(
+      fc.property(fc.string({ maxLength: 8 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 40 }), (seed, tasks, count) => {
+        expect(makeResamples(seed, tasks, count)).toEqual(reference(seed, tasks, count));
+      }),
+      { numRuns: 60 },
+    );
+    // Long enough that the carry's rare overflow step comes many times in one stream.
+    expect(makeResamples('42', 3976, 60)).toEqual(reference('42', 3976, 60));
+  });
+
   it('the drawn sign-flip test counts exactly the flips makeRng draws, for differences whose sums round', () => {
     // The reference: the test as written first, one generator call per sign, a branch per flip.
     const reference = (all: readonly number[], seed: string, draws: number): number => {

@@ -6,7 +6,7 @@ import type { ClaimWording } from '../ground/judging.js';
 // request sent is not a request done.
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
-const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set';
+const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
 /** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
@@ -22,6 +22,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
     /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved)\b/i,
+    // A summary line that opens with the change filed: "Return requested for #W1:". Not a status it quotes ("exchange requested").
+    /^\W*(?:returns?|exchanges?|cancell?ations?|refunds?|changes?) requested\b(?!\W*(?:status|state)\b)/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
@@ -47,9 +49,14 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
     /\b(?:is|are|was|were|has been|have been) (?:now )?saved\b/i,
     /\bconfirmed (?:the|your) (?:\w+ )?(?:cancell?ation|return|exchange|top-up|refund|change|update|rebooking|booking)\b/i,
-    new RegExp(`\\b(?:${VERBS})\\b[^.?!]{0,40}?[\u2705\u2714]`, 'i'),
+    new RegExp(`\\b(?:${VERBS})\\b[^.?!]{0,40}?[\u2705\u2713\u2714\u2611]`, 'i'),
     // A check mark before the change: "✅ Order #W1 cancelled".
-    new RegExp(`[\u2705\u2714]\uFE0F?[^.?!]*\\b(?:${VERBS})\\b`, 'i'),
+    new RegExp(`[\u2705\u2713\u2714\u2611]\uFE0F?[^.?!]*\\b(?:${VERBS})\\b`, 'i'),
+    // A summary line: the record and its change ("Order #W1 cancelled.", "Reservation 8C8K4E updated:"), the change
+    // and the record ("Updated 8C8K4E:"), or "Done — ...". Not a record's other states ("order #W1 placed on May 3").
+    new RegExp(String.raw`\b(?:order|reservation|booking)\s+#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\s+(?:${VERBS})\b(?=\s*(?:[.!:,;\u2014\u2013]|$|\s+(?:and|successfully|as requested)\b))|^\W*(?:\d{1,2}[.)]\s*)?(?:${VERBS})\s+(?:(?:your|the)\s+)?(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,9}\b|^\W*done\s*[\u2014\u2013]\s`, 'i'),
+    // A request filed and being handled: "your exchange request is being processed". Not "still being processed" (pending).
+    /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b[^.?!]{0,40}\b(?:is|are) (?:now )?being processed\b/i,
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
     // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
@@ -57,9 +64,11 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bwill now\b|\b(?:now|(?:reservation|order|booking|account)(?: also)?) reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
   ],
   failure: [
+    // A summary's outcome, not made: "Reservation X — Not cancelled", "| ❌ Not cancelled |", "❌ Cancelled".
+    new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${VERBS})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
     new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|failed|fails)\b/i,
-    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect)\b/i,
+    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
     /\b(?:an|the|this|that) error\b/i,
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
@@ -79,10 +88,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
     /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\bno (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    // Out of stock, unless the sentence goes on to what was done instead ("..., so I switched you to navy").
+    new RegExp(String.raw`\bout of stock\b(?![^.?!]*\b(?:so|and) (?:i|we)(?:'ve| have)? (?:${VERBS})\b)`, 'i'),
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
     // Not a consequence of a change made ("which prevents any further charges from being made", "prevents anyone else from booking").
     new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
-    /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error)\b/i,
+    /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error|snag|hiccup|glitch)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
     /n't found\b(?! (?:in [^.?!]{0,30})?(?:anymore|any longer)\b)|\b(?:not[- ]found|could not be found|does(?:n't| not) exist|is no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
     /\banother error\b|\ban error (?:with|in|while|when)\b|\bcovers? only (?:part|a part)\b/i,
@@ -93,7 +104,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:i|we)(?:'ve| have)? made (?:a |an |another )?(?:\w+ )?(?:mistake|error)\b|\b(?:repeated|same|recurring) (?:error|failure)\b/i,
     // The thing as it was, followed by what it still is: "the current address remains 575 Oak Street".
     /\b(?:[Cc]urrent|[Ee]xisting|[Oo]riginal|[Oo]ld) \w+(?: \w+)? (?:remains|stays|is still) (?=unchanged\b|the same\b|as (?:it|before)\b|at \$|\$|\d|[A-Z])/,
-    /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
+    /\b(?:is|was) not allowing\b|\b(?:does(?:n't| not)|did(?:n't| not)|won'?t|will not) (?:allow|accept|cover)\b/i,
     /\b(?:i'?ll|i will|let me) (?:try|attempt) (?:again|once more|one more time)\b/i,
     // Too late, a no-go, not accepted: "past the point where a cancellation is possible".
     /\bpast the point (?:where|at which|of)\b|(?<!\b(?:would have been|once|when|if|otherwise)\b[^.?!]{0,40})\btoo late (?:to|for) (?:a |any )?(?:cancel|change|modify|return|exchange|update|refund|cancell?ation|changes?|modifications?)\b|\b(?:is|was) a no-?go\b|\b(?:was|were)(?:n't| not) (?:accepted|approved|saved|successful)\b(?!\s+(?:for|until|if|unless)\b)/i,
@@ -108,7 +119,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
-    /\bno confirmation (?:yet|back)\b|\bpending confirmation\b/i,
+    /\bno confirmation (?:yet|back)\b|\bpending confirmation\b|\bawaiting (?:a |the |any )?confirmation\b|\bnot (?:yet )?seeing (?:a|an|any|the) [^.?!]{0,40}\byet\b/i,
+    // A check still to come of the change itself: "let me check the status to make sure it went through".
+    /\b(?:make sure|verify that|confirm that|check that) (?:it|this|that|the (?:\w+ )?(?:change|cancell?ation|booking|update|request|return|exchange)) (?:actually )?(?:went through|was (?:applied|processed|made|completed|recorded))\b/i,
     // "The system hasn't confirmed it yet", "a timeout doesn't necessarily mean it failed".
     /\b(?:system|it|tool|request|change|cancell?ation|airline|update|payment|exchange|return|booking)\s+(?:hasn'?t|has not|haven'?t|have not) (?:yet )?(?:confirmed|come back|responded)\b[^.?!]*\byet\b|\b(?:doesn'?t|does not) (?:necessarily )?mean (?:that )?(?:it|the \w+) (?:failed|went through|didn'?t go through)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to) (?:confirm|verify) (?:that|it|the)\b/i,

@@ -169,6 +169,13 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     return named.some((id) => record === undefined || normalizeId(id) !== normalizeId(String(record)));
   };
   const ofAction = (s: string) => action !== undefined && action.test(s);
+  // A write on a record named by an id (an order, a reservation), rather than on a person or on nothing.
+  const idRecord = record !== undefined && idsIn(String(record)).length > 0;
+  // A sentence that names record ids, none of them this write's (by the ids it writes, not the record before it).
+  const namesOnlyOthers = (s: string) => {
+    const ids = idRecord ? idsIn(s) : [];
+    return ids.length > 0 && !ids.some((id) => normalizeId(id) === normalizeId(String(record)));
+  };
   // Doubt about the outcome itself ("it may or may not have gone through", "I couldn't confirm whether
   // it was applied") anywhere about it is always allowed, and wins; a check of something else does not.
   if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s))) return 'pending';
@@ -189,8 +196,9 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     rest.filter((s) => ofAction(s) && !otherRecord(s)),
     rest.filter(ownRecord),
     record !== undefined ? rest.filter((s) => !otherRecord(s)) : [],
-    // Last, every sentence but those about another change.
-    rest.filter((s) => !otherChange(s)),
+    // Last, every sentence but those about another change, and, for a write on a record named by an id, those that name only
+    // other records ("Order #W2 has been cancelled", asked about #W1, says nothing of #W1).
+    rest.filter((s) => !otherChange(s) && !namesOnlyOthers(s)),
   ];
   for (const tier of tiers) {
     const labels = read(tier);

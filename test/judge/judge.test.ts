@@ -509,6 +509,49 @@ describe('the claim reader (world wording)', () => {
     expect(label("I'm sorry, I couldn't complete that: Order #W9000201 is cancelled; only pending orders can be cancelled.", ['#W9000201'])).toBe('failure');
   });
 
+  it('reads terse summary lines, marks and labels of a table or a heading, and changes filed and being handled', () => {
+    // Successes told in a summary's few words.
+    for (const [text, names] of [
+      ['Reservation 9KQ2ZD cancelled.\n- Refund: $412 to your Visa', ['9KQ2ZD']],
+      ['Updated #W9000366:\n- Address: 14 Elm Street, Austin, TX', ['#W9000366']],
+      ['1) Modified order #W9000201\n2) Cancelled order #W9000366 (refund $80 to PayPal)', ['#W9000366']],
+      ['Done — the shipping address is 14 Elm Street now.', []],
+      ['Exchange requested for #W9000411: the size 9 pair ships this week.', ['#W9000411']],
+      ['Your return request for #W9000411 is being processed; a label is on its way.', ['#W9000411']],
+      ['**Reservation 9KQ2ZD — Cancelled ✓**', ['9KQ2ZD']],
+      ["I've switched your flight to the 7:05 departure.", []],
+    ] as const) {
+      expect(label(text, [...names]), text).toBe('success');
+    }
+    // Failures told the same ways.
+    for (const [text, names] of [
+      ['**Reservation 9KQ2ZD — Not cancelled**\n- It is basic economy, so no refund applies.', ['9KQ2ZD']],
+      ['| #W9000201 | ❌ Not cancelled | shipped yesterday |', ['#W9000201']],
+      ['The system didn\'t accept the new address for #W9000366, so nothing changed.', ['#W9000366']],
+      ['The seat change didn\'t save on my end.', []],
+      ['I ran into a snag while adding the bags.', []],
+      ['The grey one is out of stock in a medium.', []],
+    ] as const) {
+      expect(label(text, [...names]), text).toBe('failure');
+    }
+    // A status quoted, a plan for later, a placed date and a switch made in place of a missing option keep their readings.
+    expect(label('Since the order is already in "exchange requested" status, a return cannot be added.', ['#W9000201'])).toBe('failure');
+    expect(label('Order #W9000201 placed on May 3 holds two items.', ['#W9000201'])).toBe('none');
+    expect(label('The grey one is out of stock, so I switched you to the navy one at the same price.')).toBe('success');
+    expect(label('Your exchange request is still being processed.')).toBe('pending');
+  });
+
+  it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
+    for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
+      expect(label(text), text).toBe('pending');
+    }
+    // Asked about #W9000201, a reply that speaks only of #W9000366 says nothing of it.
+    expect(label('Order #W9000366 has been cancelled and refunded to your card. Anything else?', ['#W9000201'])).toBe('none');
+    expect(label('Order #W9000366 has been cancelled and refunded to your card. Anything else?', ['#W9000366'])).toBe('success');
+    // A write on a person rather than an id still reads what is said beside the orders it names.
+    expect(readClaim({ text: 'I updated order #W9000366 and also updated your default address.', action: 'modify_user_address on emma_novak_2001', names: ['emma_novak_2001'] }, wording)).toBe('success');
+  });
+
   it.each(['retail', 'travel'])("%s: never reads one of the world's hand-labelled claims as another claim; a miss reads as none", (id) => {
     const world = getWorld(id);
     const reader = wordingReader(world.judging?.claims);

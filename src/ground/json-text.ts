@@ -28,5 +28,15 @@ function jsonText(text: string): string {
   return lines.join('\n');
 }
 
-/** What a message says: the text itself, or, for a message that opens as JSON does, its values (`jsonText`). */
-export const messageText = (text: string): string => (/^\s*[{[]/.test(text) ? jsonText(text) : text);
+/** A message that is one fenced code block of JSON (```json ... ```, as models often wrap it): its inside. */
+const FENCED_JSON = /^\s*```(?:json)?[ \t]*\r?\n?([{[][\s\S]*[}\]])\s*```\s*$/i;
+
+/**
+ * What a message says: the text itself, or, for a message that opens as JSON does (or is JSON in one fenced
+ * block), its values (`jsonText`).
+ */
+export const messageText = (text: string): string => {
+  const fenced = FENCED_JSON.exec(text)?.[1];
+  if (fenced !== undefined) return jsonText(fenced);
+  return /^\s*[{[]/.test(text) ? jsonText(text) : text;
+};

@@ -132,6 +132,8 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\bis it (?:ok(?:ay)?|alright|all right|fine) (?:if|for me|to)\b/i,
   /\bdo you (?:approve|agree|accept|authori[sz]e|consent)\b/i,
   /\bwould you like (?:that|this|it)\?/i,
+  // The offer just made, taken up: "Would you like to do that?", "Want that?", "Shall we do that?".
+  /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to do (?:that|this|it|so)\?|^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:that|this|it|one)\?|\bshall (?:we|i) do (?:that|this|it|so)\?/i,
   YES_OR_NO,
   /^(?:ok(?:ay)?|yes|do it|deal|right|agreed)\?$/i,
 ];

@@ -55,10 +55,17 @@ const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
 const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)(?! (?:forward|on|ahead)\b)|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|bump(?:s|ed|ing)?|drop(?:s|ped|ping)?(?! (?:it |them |the \w+ |your \w+ )?off\b)|correct(?:s|ed|ing)? (?:it|that|this|the|your)|fix(?:es|ed|ing)? (?:it|that|this|the|your))\b/i;
 /**
  * A change told as the state it would bring, with no verb of a change: "the lamp would become the LED one",
- * "the package would head to Austin", "your sister would fly in your place", "you'd ship the 10s back". Not
- * where a refund would go.
+ * "the package would head to Austin", "your sister would fly in your place", "you'd ship the 10s back", or
+ * as what going ahead would bring ("if I go ahead, the order will no longer ship", "will be charged to your
+ * gift card instead of your card"). Not where a refund would go.
  */
-const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bship (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b/i;
+const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bin place of\b|\b(?:ship|send|mail) (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b|\bwill no longer (?:ship|be shipped|go out|arrive)\b|\bwill\b[^.?!]{0,80}\binstead of\b|\b(?:if|once|when) (?:i|we) (?:go ahead|proceed|do (?:this|that|it)|make (?:this|that|the) (?:change|update|switch))\b|\bwhat (?:will|would) happen if you (?:confirm|agree|say yes)\b/i;
+/**
+ * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
+ * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",
+ * "Exchanges for a delivered order can only be made once", "Refund: $50").
+ */
+const STEP = /^(?:re-?book|book|downgrade|upgrade|add|remove|delete|update|modify|change|switch|swap|exchange|replace|return|cancel|issue|send|transfer|apply|move)\s+(?!(?:flights?|trip|legs?|policy|window|fee|dates?|label|shipping|requests?|options?|instructions|process)\b)(?:the|your|this|that|these|those|an?|both|all|it|them|order|reservation|booking|item|#|[A-Z0-9]{2,})\b/i;
 /** A list item that starts with a verb of a change: an action of a plan ("1. Exchange the laptop"). */
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 
@@ -305,11 +312,15 @@ export class ScriptedUser implements UserSimulator {
     // what it wants.
     const foreign = named.filter((intent) => !open.has(intent));
     if (foreign.length > 0) return foreign.length === named.length ? 'no' : 'unsure';
-    if (named.length > 0) return 'yes';
+    // A plan of two steps or more whose other step is a change the world has no words for ("1. Update the
+    // address 2. Switch the payment to PayPal"): a yes would authorise it too. Not plainly its request.
+    const steps = heads.map((h) => h.replace(/[*_`]/g, '').trim()).filter((h) => STEP.test(h));
+    const unnamedSteps = steps.some((h) => matching(h).some((intent) => open.has(intent))) ? steps.filter((h) => matching(h).length === 0) : [];
+    if (named.length > 0) return unnamedSteps.length > 0 ? 'unsure' : 'yes';
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     const around = matching(plain);
-    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
+    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.

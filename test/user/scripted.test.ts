@@ -314,4 +314,35 @@ describe('scripted user identity', () => {
     for (const [w, id, t] of notDecline) expect(ans(w, id, t), t).not.toBe('decline');
     for (const [w, t] of closes) expect(readAgentMessage(t, getWorld(w).userLanguage).asks, t).toEqual([]);
   });
+
+  it('takes a change told by what going ahead would bring, or a plan with a step it never asked for, as no plain yes; its own change and a plan of its change alone still get one', () => {
+    const ans = (w: string, id: string, text: string) => {
+      const world = getWorld(w);
+      const user = new ScriptedUser(loadScenarios(world).find((s) => s.id === id) as never, world.userLanguage, makeRng('x'));
+      user.opening();
+      const r = user.respond(text);
+      return r.kind === 'message' ? (r.act ?? 'none') : 'none';
+    };
+    // A user who wants its order's address changed, or a cancellation, hears other changes told by their effect.
+    const notAccept: [string, string, string][] = [
+      ['retail', 'address-change-pending', 'Once I go ahead, order #W9000301 will no longer ship and the $64.10 goes back to your card. OK to go ahead?'],
+      ['retail', 'cancel-pending-mistake', 'If we do this, order #W9000201 will be paid with your gift card instead of your Visa. Shall I proceed?'],
+      ['travel', 'cancel-economy-to-travel-credit', 'If I go ahead, Ana Silva will travel in place of Tom Silva on R900202. Shall I go ahead?'],
+      ['retail', 'cancel-pending-mistake', "Here's what will happen if you confirm: you'll send back the lamp and get $40 back. Proceed?"],
+      ['retail', 'address-change-pending', "Here's the plan:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Switch the payment method to your PayPal account\nShall I do both? (yes/no)"],
+      ['travel', 'cancel-economy-to-travel-credit', "Plan:\n1. Cancel reservation R900202\n2. Book SK 203 on May 24 for the same passenger\nConfirm (yes) and I'll do both."],
+    ];
+    const accept: [string, string, string][] = [
+      ['retail', 'cancel-pending-mistake', 'I can cancel order #W9000201 now; the $64.10 goes back to your card. Shall I proceed?'],
+      ['retail', 'address-change-pending', "Here's what I'll do:\n- Order: #W9000301\n- New address: 17 Pine Lane, Austin, TX 78701\n- Update fee: none\nShall I update the address? (yes/no)"],
+      ['retail', 'address-change-pending', 'To go ahead:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Exchanges for this order stay possible after delivery\nShall I proceed? (yes/no)'],
+    ];
+    for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
+    for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');
+    // The offer just made, taken up: a go-ahead the user can answer.
+    for (const t of ['I can move the refund to your gift card instead. Would you like to do that?', 'I can issue a $50 certificate for the delay. Want that?']) {
+      expect(readAgentMessage(t, getWorld('retail').userLanguage).asks.map((a) => a.kind), t).toContain('confirm');
+    }
+  });
 });
+

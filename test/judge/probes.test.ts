@@ -32,4 +32,16 @@ describe('the claim reader on probes written to find its misreadings', () => {
     expect(sf).toBeLessThanOrEqual(3);
     expect(c.kappa).toBeGreaterThanOrEqual(0.85);
   });
+
+  it('holds on a third set, written afterwards in the manner of the models agents are most often built on (test/judge/probes/claims3.jsonl)', async () => {
+    const items = parseLabels(readFileSync(new URL('./probes/claims3.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims3.jsonl');
+    expect(items.length).toBeGreaterThanOrEqual(150);
+    const { c, n, sf, fs } = await misreadings(items);
+    console.log(`probes, claims (third set): ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
+    // Read first as the reader stood: kappa 0.743, 4 of 73 and 3 of 71 (docs/judging.md).
+    expect(fs).toBeLessThanOrEqual(1);
+    expect(sf).toBeLessThanOrEqual(3);
+    expect(c.kappa).toBeGreaterThanOrEqual(0.9);
+  });
 });
+

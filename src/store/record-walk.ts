@@ -132,15 +132,21 @@ class RecordWalk {
     return i;
   }
 
-  /** The index just past the string starting at `i` (a `"`), or -1 if it does not end before the line does. */
+  /**
+   * The index just past the string starting at `i` (a `"`), or -1 if it does not end before the line does.
+   * The next quote is found by the typed array's own search (a native scan, several times a byte loop's
+   * speed over a message's text); it ends the string unless an odd run of backslashes stands before it.
+   */
   private string(i: number): number {
     const { b, n } = this;
-    for (let j = i + 1; j < n; j++) {
-      const c = b[j] as number;
-      if (c === QUOTE) return j + 1;
-      if (c === BACKSLASH) j++;
+    for (let j = i + 1; ; ) {
+      const q = b.indexOf(QUOTE, j);
+      if (q < 0 || q >= n) return -1;
+      let k = q - 1;
+      while (k > i && b[k] === BACKSLASH) k--;
+      if (((q - 1 - k) & 1) === 0) return q + 1;
+      j = q + 1;
     }
-    return -1;
   }
 
   /** The key at `i`: its end past the closing quote, or -1 (not a string, cut short, or escaped: left to JSON.parse). */

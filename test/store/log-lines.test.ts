@@ -94,6 +94,20 @@ describe('the walk over bytes', () => {
     same({ ...base, trace: [{ tool: null }, { tool: 'null' }, { method: 'GET' }, { tool: 'get_order', args: { tool: null } }] });
   });
 
+  it('ends a string at a quote only after an even run of backslashes, wherever the run and the quote fall', () => {
+    // Runs of 0 to 5 backslashes before quotes, at a string's start and end and mid-text, in texts the walk
+    // skips and in names it keeps; a wrong end would shift every member after it.
+    const pieces = Array.from({ length: 6 }, (_, k) => `${'\\'.repeat(k)}"`);
+    for (const [i, a] of pieces.entries())
+      for (const b of pieces) {
+        const text = `${a}mid${b}${'\\'.repeat(i)}`;
+        same({ ...base, messages: [{ role: 'agent', text }, { role: 'user', text: `x${text}`, perturbations: [`f${text}`, 'typos'] }], trace: [{ tool: `t${text}` }, { tool: null, note: text }] });
+      }
+    // A line cut inside a string that ends in a backslash run: never read past its end.
+    const line = JSON.stringify({ ...base, messages: [{ role: 'user', text: 'ends in \\\\' }] });
+    expect(aggregationFields(line.slice(0, line.indexOf('ends in') + 10))).toBeUndefined();
+  });
+
   it('gives nothing (the caller parses the line whole) for a member whose text does not parse', () => {
     const line = JSON.stringify(base);
     // Brackets and quotes balance, so the walk passes the line; the key's own text is not JSON.

@@ -57,9 +57,10 @@ const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing
  * A change told as the state it would bring, with no verb of a change: "the lamp would become the LED one",
  * "the package would head to Austin", "your sister would fly in your place", "you'd ship the 10s back", or
  * as what going ahead would bring ("if I go ahead, the order will no longer ship", "will be charged to your
- * gift card instead of your card"). Not where a refund would go.
+ * gift card instead of your card", "after this, you'll be flying SK 045"), or as a value and what it becomes
+ * ("DOB 1985-03-12 → 1985-12-03"; not a route, "JFK→SEA"). Not where a refund would go.
  */
-const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bin place of\b|\b(?:ship|send|mail) (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b|\bwill no longer (?:ship|be shipped|go out|arrive)\b|\bwill\b[^.?!]{0,80}\binstead of\b|\b(?:if|once|when) (?:i|we) (?:go ahead|proceed|do (?:this|that|it)|make (?:this|that|the) (?:change|update|switch))\b|\bwhat (?:will|would) happen if you (?:confirm|agree|say yes)\b/i;
+const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bin place of\b|\b(?:ship|send|mail) (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b|\bwill no longer (?:ship|be shipped|go out|arrive)\b|\bwill be released\b|(?:\bwill|'ll|\bwould|'d)\b[^.?!]{0,80}\binstead of\b|\b(?:if|once|when|after) (?:i|we) (?:go ahead|proceed|confirm (?:this|that|it)|do (?:this|that|it)|make (?:this|that|the) (?:change|update|switch))\b|^\W*after (?:this|that)\b|\bwhat (?:will|would) happen if you (?:confirm|agree|say yes)\b|(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/im;
 /**
  * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
  * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",

@@ -331,11 +331,16 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', "Here's what will happen if you confirm: you'll send back the lamp and get $40 back. Proceed?"],
       ['retail', 'address-change-pending', "Here's the plan:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Switch the payment method to your PayPal account\nShall I do both? (yes/no)"],
       ['travel', 'cancel-economy-to-travel-credit', "Plan:\n1. Cancel reservation R900202\n2. Book SK 203 on May 24 for the same passenger\nConfirm (yes) and I'll do both."],
+      ['travel', 'cancel-economy-to-travel-credit', 'Passenger 2 on R900202: birth date 1990-04-05 → 1990-05-04. OK to update?'],
+      ['travel', 'change-flight-pay-difference', 'Once I confirm this, both flights on R900301 will be released and the fare goes back to your card. Go ahead?'],
+      ['travel', 'cancel-economy-to-travel-credit', "After this, you'll be on SK 203 on May 24 instead of SK 150. Shall I make it so?"],
     ];
     const accept: [string, string, string][] = [
       ['retail', 'cancel-pending-mistake', 'I can cancel order #W9000201 now; the $64.10 goes back to your card. Shall I proceed?'],
       ['retail', 'address-change-pending', "Here's what I'll do:\n- Order: #W9000301\n- New address: 17 Pine Lane, Austin, TX 78701\n- Update fee: none\nShall I update the address? (yes/no)"],
       ['retail', 'address-change-pending', 'To go ahead:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Exchanges for this order stay possible after delivery\nShall I proceed? (yes/no)'],
+      // A route's arrow is no change told by its effect.
+      ['travel', 'cancel-economy-to-travel-credit', 'I can cancel R900202 (SK 150, JFK→SEA, May 22) and refund $289 to your card. Shall I proceed?'],
     ];
     for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
     for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');

@@ -43,7 +43,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
-    /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted)\b(?! (?:before|already|earlier|previously)\b)/i,
+    /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted|booked)\b(?! (?:before|already|earlier|previously|up|solid|full)\b)/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
     /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
@@ -68,7 +68,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${VERBS})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
     new RegExp(`\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|failed|fails)\b/i,
-    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b/i,
+    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b|\b(?:did not|didn'?t) take\b(?=\s*(?:[.!;,]|$))/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
     /\b(?:an|the|this|that) error\b/i,
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
@@ -87,7 +87,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bno \w+ is due\b/i,
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
-    /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\bno (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
     // Out of stock, unless the sentence goes on to what was done instead ("..., so I switched you to navy").
     new RegExp(String.raw`\bout of stock\b(?![^.?!]*\b(?:so|and) (?:i|we)(?:'ve| have)? (?:${VERBS})\b)`, 'i'),
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
@@ -111,7 +111,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
     // still has the black one", the record its subject. Not "remains unchanged", nor the parts a summary left
     // alone ("your return flight remains as it was", "the tracking page still shows the old address").
-    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|is set to)\b`, 'i'),
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|is set to)\b|${RECORD_SUBJECT}\s+is still on\b`, 'i'),
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],

@@ -545,6 +545,14 @@ describe('the claim reader (world wording)', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');
     }
+    for (const text of ["I've sent the booking, but no reservation number came back; let me look at your account to see whether the reservation was created.", "I've submitted the bag update. The system is still processing the request; I'll confirm once it answers."]) {
+      expect(label(text), text).toBe('pending');
+    }
+    for (const text of ['Your flight is booked! Reservation number: R900777.', 'Reservation R900202 is still on SK 150 on May 15.', 'So the change to 901 Lakeview Ave didn\'t take.', 'SK 202 on 5/17: 0 economy seats left.']) {
+      expect(label(text), text).toBe(/booked!/.test(text) ? 'success' : 'failure');
+    }
+    expect(label('The flight is booked up, so I could not move you.')).toBe('failure');
+    expect(label("It didn't take long to process.")).toBe('none');
     // Asked about #W9000201, a reply that speaks only of #W9000366 says nothing of it.
     expect(label('Order #W9000366 has been cancelled and refunded to your card. Anything else?', ['#W9000201'])).toBe('none');
     expect(label('Order #W9000366 has been cancelled and refunded to your card. Anything else?', ['#W9000366'])).toBe('success');

@@ -48,7 +48,7 @@ const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|
 const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|(?:it|them|items?|order) back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
 
 /** "(yes/no)", "yes or no": a go-ahead asked for. */
-const YES_OR_NO = /\(yes\/no\)|\byes or no\b/i;
+const YES_OR_NO = /\(yes\/no\)|\byes or no\b|^\W*yes\s*\/\s*no\s*\?/i;
 
 /** "Say the word": a go-ahead asked now, not one offered for later ("if you change your mind, just say the word"). */
 const SAY_THE_WORD = /(?<!\b(?:if|whenever|should)\b[^.?!]{0,60})\bsay the word\b/i;
@@ -132,8 +132,9 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\bis it (?:ok(?:ay)?|alright|all right|fine) (?:if|for me|to)\b/i,
   /\bdo you (?:approve|agree|accept|authori[sz]e|consent)\b/i,
   /\bwould you like (?:that|this|it)\?/i,
-  // The offer just made, taken up: "Would you like to do that?", "Want that?", "Shall we do that?".
-  /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to do (?:that|this|it|so)\?|^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:that|this|it|one)\?|\bshall (?:we|i) do (?:that|this|it|so)\?/i,
+  // The offer just made, taken up: "Would you like to do that?", "Want that?", "Want the transfer?", "Shall we
+  // do that?", "Ready for me to submit that?".
+  /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to do (?:that|this|it|so)\?|^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:that|this|it|one|the [\w-]+)\?|\bshall (?:we|i) do (?:that|this|it|so)\?|\bready for (?:me|us) to (?:submit|proceed|go ahead|do|make|process|send|book|cancel|update|change|file|place|apply)\b[^.!?]*\?/i,
   YES_OR_NO,
   /^(?:ok(?:ay)?|yes|do it|deal|right|agreed)\?$/i,
 ];

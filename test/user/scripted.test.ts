@@ -329,6 +329,7 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', 'If we do this, order #W9000201 will be paid with your gift card instead of your Visa. Shall I proceed?'],
       ['travel', 'cancel-economy-to-travel-credit', 'If I go ahead, Ana Silva will travel in place of Tom Silva on R900202. Shall I go ahead?'],
       ['retail', 'cancel-pending-mistake', "Here's what will happen if you confirm: you'll send back the lamp and get $40 back. Proceed?"],
+      ['retail', 'cancel-pending-mistake', "I'll file it so that the boots from #W9000201 go back to us and you get $91 back once we receive them. Ready for me to submit that?"],
       ['retail', 'address-change-pending', "Here's the plan:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Switch the payment method to your PayPal account\nShall I do both? (yes/no)"],
       ['travel', 'cancel-economy-to-travel-credit', "Plan:\n1. Cancel reservation R900202\n2. Book SK 203 on May 24 for the same passenger\nConfirm (yes) and I'll do both."],
       ['travel', 'cancel-economy-to-travel-credit', 'Passenger 2 on R900202: birth date 1990-04-05 → 1990-05-04. OK to update?'],
@@ -345,7 +346,7 @@ describe('scripted user identity', () => {
     for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
     for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');
     // The offer just made, taken up: a go-ahead the user can answer.
-    for (const t of ['I can move the refund to your gift card instead. Would you like to do that?', 'I can issue a $50 certificate for the delay. Want that?']) {
+    for (const t of ['I can move the refund to your gift card instead. Would you like to do that?', 'I can issue a $50 certificate for the delay. Want that?', 'I can hand you to a colleague for a review. Want the transfer?', 'The lamp stays with you. Ready for me to submit that?', 'Move #W9000201 to express shipping? Yes/no?']) {
       expect(readAgentMessage(t, getWorld('retail').userLanguage).asks.map((a) => a.kind), t).toContain('confirm');
     }
   });

@@ -22,6 +22,8 @@ describe('the simulated user on probes written to find its misreadings', () => {
     ['turns.jsonl', 'second set', { closed: 0.01, found: 0.95, unsolicited: 0.04, declined: 0.01 }],
     // Read first as the user stood: closed 1.4%, found 95.7%, another change accepted 9.2% of 76 (docs/user.md).
     ['turns3.jsonl', 'third set', { closed: 0.01, found: 0.97, unsolicited: 0.02, declined: 0.01 }],
+    // Read first after the third set's changes: closed 0.7%, found 95.3%, another change accepted 6.2% of 65.
+    ['turns4.jsonl', 'fourth set', { closed: 0.01, found: 0.97, unsolicited: 0.01, declined: 0.01 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

@@ -60,7 +60,7 @@ export class ResampleBank {
 }
 
 /** The q-quantile of sorted values (linear interpolation). */
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return Number.NaN;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);

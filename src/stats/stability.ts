@@ -148,7 +148,7 @@ function spread(perTask: readonly (readonly number[])[], resamples: Resamples | 
     ci95: [r(ci.low), r(ci.high)],
     sd: r(sd),
     cv: m === 0 ? null : round(sd / m),
-    p95: r(quantile([...all].sort((a, b) => a - b), 0.95)),
+    p95: r(quantile(Float64Array.from(all).sort(), 0.95)),
     withinTaskSd: r(mean(perTask.map(sampleSd))),
     withinTaskCv: cvs.length === 0 ? null : round(mean(cvs)),
   };

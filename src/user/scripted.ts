@@ -60,7 +60,9 @@ const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing
  * gift card instead of your card", "after this, you'll be flying SK 045"), or as a value and what it becomes
  * ("DOB 1985-03-12 → 1985-12-03"; not a route, "JFK→SEA"). Not where a refund would go.
  */
-const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bin place of\b|\b(?:ship|send|mail) (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b|\b(?:go|goes|come|comes) back to us\b|\bwill no longer (?:ship|be shipped|go out|arrive)\b|\bwill be released\b|(?:\bwill|'ll|\bwould|'d)\b[^.?!]{0,80}\binstead of\b|\b(?:if|once|when|after) (?:i|we) (?:go ahead|proceed|confirm (?:this|that|it)|do (?:this|that|it)|make (?:this|that|the) (?:change|update|switch))\b|^\W*after (?:this|that)\b|\bwhat (?:will|would) happen if you (?:confirm|agree|say yes)\b|(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/im;
+const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:moved|switched|changed|replaced|corrected))\b|\bin (?:your|his|her|their) place\b|\bin place of\b|\b(?:ship|send|mail) (?:the |your |it |them )?(?:[\w-]+ ){0,3}back\b|\b(?:go|goes|come|comes) back to us\b|\bwill no longer (?:ship|be shipped|go out|arrive)\b|\bwill be released\b|(?:\bwill|'ll|\bwould|'d)\b[^.?!]{0,80}\binstead of\b|\b(?:if|once|when|after) (?:i|we) (?:go ahead|proceed|confirm (?:this|that|it)|do (?:this|that|it)|make (?:this|that|the) (?:change|update|switch))\b|^\W*after (?:this|that)\b|\bwhat (?:will|would) happen if you (?:confirm|agree|say yes)\b/im;
+/** A value and what it becomes ("size M → L", "1985-03-12 → 1985-12-03"); not a route between airport codes ("JFK→SEA"), told by case. */
+const VALUE_CHANGE = /(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/;
 /**
  * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
  * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",
@@ -325,7 +327,7 @@ export class ScriptedUser implements UserSimulator {
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.
-    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(plain) || STATE_CHANGE.test(plain)) return 'unsure';
+    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(plain) || STATE_CHANGE.test(plain) || VALUE_CHANGE.test(plain)) return 'unsure';
     // Nothing named at all ("shall I proceed?"): taken as its request.
     return 'yes';
   }

@@ -333,6 +333,7 @@ describe('scripted user identity', () => {
       ['retail', 'address-change-pending', "Here's the plan:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Switch the payment method to your PayPal account\nShall I do both? (yes/no)"],
       ['travel', 'cancel-economy-to-travel-credit', "Plan:\n1. Cancel reservation R900202\n2. Book SK 203 on May 24 for the same passenger\nConfirm (yes) and I'll do both."],
       ['travel', 'cancel-economy-to-travel-credit', 'Passenger 2 on R900202: birth date 1990-04-05 → 1990-05-04. OK to update?'],
+      ['retail', 'cancel-pending-mistake', 'Order #W9000201: jacket size medium → large, same price. OK?'],
       ['travel', 'change-flight-pay-difference', 'Once I confirm this, both flights on R900301 will be released and the fare goes back to your card. Go ahead?'],
       ['travel', 'cancel-economy-to-travel-credit', "After this, you'll be on SK 203 on May 24 instead of SK 150. Shall I make it so?"],
     ];

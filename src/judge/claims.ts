@@ -186,7 +186,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // A sentence that speaks of changing another thing and does not name this tool's ("I've updated the
   // items", asked about the address) speaks of that change. Only where the tool's own thing is one of
   // them: "for the cancelled flight" is no other change to a tool that issues compensation.
-  const otherThing = (s: string) => thing !== undefined && !thing.test(s) && othersChanged.some((c) => c.test(s));
+  const otherThing = (s: string) => !(thing?.test(s) ?? false) && othersChanged.some((c) => c.test(s));
   const rest = sentences.filter((s) => !otherThing(s));
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address).
@@ -272,8 +272,16 @@ const GENERIC = new Set(['order', 'orders', 'pending', 'delivered', 'reservation
 function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged: readonly RegExp[] } {
   const tool = action?.split(/\s+/)[0];
   if (!tool || !/^[a-z]+_/.test(tool)) return { othersChanged: [] };
-  const words = tool.split('_').slice(1).filter((w) => w.length > 2 && !GENERIC.has(w));
-  if (words.length === 0) return { othersChanged: [] };
+  const parts = tool.split('_');
+  const words = parts.slice(1).filter((w) => w.length > 2 && !GENERIC.has(w));
+  if (words.length === 0) {
+    // A tool that modifies and whose name says only its record and its items ("modify_pending_order_items"): "items" is too
+    // common a word to read first, but a sentence about changing another thing (the address, the payment)
+    // is still about another change.
+    const items = THINGS_CHANGED.find((t) => t.thing.test(parts.at(-1) as string));
+    // Only for a verb that modifies what follows it: "exchange_" and "return_" name a kind of change of their own.
+    return { othersChanged: items && parts.length > 2 && /^(?:modify|update|change|edit)$/.test(parts[0] as string) ? THINGS_CHANGED.filter((t) => t !== items).map((t) => t.changed) : [] };
+  }
   const stems = words.map((w) => w.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1'));
   const kin = THINGS_CHANGED.filter((t) => stems.some((w) => t.thing.test(w)));
   return {

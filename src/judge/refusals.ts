@@ -24,7 +24,7 @@ const IN_THE_WAY = new RegExp(
     String.raw`\b(?:is|are) only (?:allowed|permitted|available)\b`,
     String.raw`\b(?:was|were|is|are)(?: not|n't) (?:used|associated|linked|on file)\b`,
     String.raw`\bno (?!longer\b)(?:[\w-]+ ){0,2}(?:associated|linked|on file|saved)(?: (?:with|to) (?:your|the|this))?\b(?<!\b(?:associated|linked))`,
-    String.raw`\b(?:do(?:n't| not)|does(?:n't| not)) have (?:a|an|any) (?:[\w-]+ ){0,2}?(?:gift card|card|certificate|payment method|account|insurance|balance)\b`,
+    String.raw`\b(?:do(?:n't| not)|does(?:n't| not)) (?:currently |yet |actually )?have (?:a|an|any) (?:[\w-]+ ){0,2}?(?:gift card|card|certificate|payment method|account|insurance|balance)\b`,
     String.raw`\bthe only (?:[\w-]+ ){1,3}(?:on|in) (?:your|the) (?:profile|account)\b`,
     String.raw`\b(?:i|we) (?:need|have) to (?:replace|provide|specify|include|list|use)\b[^.?!]*\brather than\b`,
     String.raw`\b(?:issue|error|problem) (?:encountered|occurred)\b`,
@@ -44,8 +44,8 @@ const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you c
 /** An offer of more help: it asks nothing about this change. */
 const MORE_HELP = /\b(?:anything else|any other|anything more|something else|what else|how else|any (?:more )?questions|further (?:help|assistance|questions)|(?:i'?ll|i will) be (?:here|around)|reach out|need anything)\b/i;
 
-/** A mistake owned in what the change was given: "I gave you the wrong item ids", "I provided an incorrect payment id". */
-const OWNED_MISTAKE = /\b(?:i|we)(?:'ve| have)? (?:provided|gave|given|entered|passed) (?:you )?(?:some |an? |the )?(?:incorrect|wrong|invalid) (?:(?!tracking\b)[\w-]+ ){0,2}(?:ids?|identifiers?)\b/i;
+/** A mistake owned in what the change was given: "I gave you the wrong item ids", "I provided an incorrect payment id", "I have been trying to use the wrong order ID". */
+const OWNED_MISTAKE = /\b(?:i|we)(?:'ve| have)? (?:been )?(?:trying to |tried to )?(?:provided|gave|given|entered|passed|use|used|using) (?:you )?(?:some |an? |the )?(?:incorrect|wrong|invalid) (?:(?!tracking\b)[\w-]+ ){0,2}(?:ids?|identifiers?)\b/i;
 
 /**
  * `failure` when the reply reports a refusal without saying so, else `none`. `about`: its sentences about

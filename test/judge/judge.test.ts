@@ -541,6 +541,18 @@ describe('the claim reader (world wording)', () => {
     expect(label('Your exchange request is still being processed.')).toBe('pending');
   });
 
+  it('reads a fact in the way before a list of other ways, a mistake in the ids used, an item no longer there, and another thing changed beside the items', () => {
+    expect(label("You don't currently have a gift card on your account, which the refund needs. Would you like to:\n1. Add a gift card first, or\n2. Take the refund on your original card?")).toBe('failure');
+    expect(label("I'm afraid I have been trying to use the wrong order ID for this. Let me correct it and try once more.")).toBe('failure');
+    expect(label('Sorry, the navy jacket in XL is also no longer available. Would you like a different size?')).toBe('failure');
+    // Asked about the items: the address changed beside them is another change, and the items' error decides.
+    const items = (text: string) => readClaim({ text, action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording);
+    expect(items("I updated the shipping address for order #W9000201. However, I hit an error when I tried to modify the items.")).toBe('failure');
+    expect(items('The lamp on #W9000201 has been swapped for the black one. I am unable to change the delivery address now, though.')).toBe('success');
+    // A tool whose own verb is a kind of change keeps reading the luggage it exchanges as its own.
+    expect(readClaim({ text: 'The exchange for your luggage set has been successfully requested.', action: 'exchange_delivered_order_items on #W9000201', names: ['#W9000201'] }, wording)).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -134,7 +134,7 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\bwould you like (?:that|this|it)\?/i,
   // The offer just made, taken up: "Would you like to do that?", "Want that?", "Want the transfer?", "Shall we
   // do that?", "Ready for me to submit that?".
-  /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to do (?:that|this|it|so)\?|^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:that|this|it|one|the [\w-]+)\?|\bshall (?:we|i) do (?:that|this|it|so)\?|\bready for (?:me|us) to (?:submit|proceed|go ahead|do|make|process|send|book|cancel|update|change|file|place|apply)\b[^.!?]*\?/i,
+  /\b(?:allow (?:me|us) to|let (?:me|us)) (?:transfer|proceed|go ahead|cancel|book|change|modify|return|exchange|process|submit|issue|send|update)\b[^.!]*\?|\b(?:would|do) you (?:like|want|wish) (?:me |us )?to do (?:that|this|it|so)\?|^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:that|this|it|one|the [\w-]+)\?|\bshall (?:we|i) do (?:that|this|it|so)\?|\bready for (?:me|us) to (?:submit|proceed|go ahead|do|make|process|send|book|cancel|update|change|file|place|apply)\b[^.!?]*\?/i,
   YES_OR_NO,
   /^(?:ok(?:ay)?|yes|do it|deal|right|agreed)\?$/i,
 ];
@@ -220,13 +220,16 @@ function unitsOf(text: string): Unit[] {
  */
 const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|our|support|the (?:store|airline|help ?desk))\b|\b(?:try|check) (?:again )?later\b|\bany (?:other|more|further|additional) (?:questions?|help|concerns?|assistance|details|information|changes)\b|\bfurther (?:assistance|help)\b|\bif (?:you (?:need|have|want) (?:anything|any|more|further|other|questions?|help|assistance)|there(?:'s| is) anything)\b|\bfeel free to\b|\bhow else (?:i|we) (?:can|may) (?:help|assist)\b/i;
 
+/** "Any other details", "any more information": a closing pleasantry, unless the unit names what it wants. */
+const ANY_MORE_DETAILS = /\bany (?:other|more|further|additional) (?:details|information)\b/gi;
+
 /**
  * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
 const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
-const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$`, 'i');
+const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {
@@ -254,7 +257,9 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     const valueAsks = /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest);
     if (!labelAsks && !valueAsks) return false;
   }
-  if (ELSEWHERE.test(u.text)) return false;
+  // "If you remember any other details, such as your email address, please share them" still asks for them:
+  // "any other details" there is no closing pleasantry when the unit names who the user is.
+  if (ELSEWHERE.test(u.text) && !(lang !== undefined && !ELSEWHERE.test(u.text.replace(ANY_MORE_DETAILS, '')) && anyMatch(lang.identityAsked, u.text))) return false;
   if (u.item && underAskingLeadIn) return true;
   return anyMatch(REQUEST, u.text);
 }

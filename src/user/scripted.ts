@@ -79,7 +79,7 @@ const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchased|bought)\b[^.?!]{0,30}\binsurance\b(?![^.?!]*\b(?:add|adding|added|buy|get|sign|offer|would|could|if|instead)\b)|\binsurance\b[^.?!]{0,12}\b(?:yes|no|none|included)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
-const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|allow (?:me|us) to|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
 
 /** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */
 const normId = (id: string): string => id.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
@@ -295,7 +295,10 @@ export class ScriptedUser implements UserSimulator {
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
     const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
     const inText = matching(text);
-    if (anyMatch(unsolicited, text)) {
+    // "Would you allow me to transfer you?" after "speaking with a human agent is the best next step": the
+    // hand-off named by the message around its go-ahead.
+    const handOff = /\b(?:transfer|connect|escalate)\s+(?:you|your (?:call|case|request|chat))\b/i.test(text) && (HAND_OFF.test(plain) || /\b(?:human|live) (?:agent|representative|person)\b|\b(?:supervisor|specialist)s?\b/i.test(plain));
+    if (anyMatch(unsolicited, text) || handOff) {
       // An offer nobody asked for, and not its own change: no. Beside its own change ("I can exchange it
       // for the larger model, essentially an upgrade; shall I go ahead with the exchange?"): not plainly
       // either; it says what it wants. A whole message read for want of a cue, naming its own change and

@@ -346,7 +346,14 @@ describe('scripted user identity', () => {
     ];
     for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
     for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');
+    // A go-ahead of a hand-off told around it is no yes to a user who wants a cancellation.
+    expect(ans('travel', 'cancel-economy-to-travel-credit', "I can't refund R900202 under the fare rules. Speaking with a human agent is the best next step. Would you allow me to transfer you?")).not.toBe('accept');
     // The offer just made, taken up: a go-ahead the user can answer.
+    const kinds = (t: string) => readAgentMessage(t, getWorld('retail').userLanguage).asks.map((a) => a.kind);
+    // A go-ahead with a closing offer after it, and an ask for identity beside "any other details".
+    expect(kinds("The lamp costs $153. Let me know if you'd like to proceed with changing the payment method or need assistance with anything else!")).toContain('confirm');
+    expect(kinds('I can only help once you are verified. If you remember any other details, such as your email address, please share that with me.')).toContain('identity');
+    expect(kinds('Your order is on its way. Let me know if you need any other information.')).toEqual([]);
     for (const t of ['I can move the refund to your gift card instead. Would you like to do that?', 'I can issue a $50 certificate for the delay. Want that?', 'I can hand you to a colleague for a review. Want the transfer?', 'The lamp stays with you. Ready for me to submit that?', 'Move #W9000201 to express shipping? Yes/no?']) {
       expect(readAgentMessage(t, getWorld('retail').userLanguage).asks.map((a) => a.kind), t).toContain('confirm');
     }

@@ -88,4 +88,13 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // Floors a little under what was measured (docs/judging.md); no failure of the held-out part read as a success.
     await holdsSplits(fourth, 'fourth batch', [['tune', 0.8, 0.04, 0.04], ['held-out', 0.85, 0.03, 0]]);
   });
+
+  it('agrees with the hand labels of the fifth batch (corpora/claims.fifth.jsonl), read first after the probes weighted to GPT-4o and Claude', async () => {
+    const fifth = parseLabels(readFileSync(new URL('../../corpora/claims.fifth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.fifth.jsonl');
+    expect(fifth.length).toBeGreaterThanOrEqual(200);
+    // Floors a little under what was measured (docs/judging.md). Its held-out part reads 3 of 15 failures as
+    // successes, as it did before the tuning on its tune part: far from the bar of 1%; this holds it from rising.
+    await holdsSplits(fifth, 'fifth batch', [['tune', 0.9, 0.01, 0.03], ['held-out', 0.7, 0.02, 0.2]]);
+  });
 });
+

@@ -10,18 +10,11 @@ them with go-ahead words. Most small sources have nothing left; the batch leans 
 hold most of the GPT-4o and GPT-4.1 text.
 
     python3 scripts/extract_tau.py RAW_DIR
-    python3 scripts/sample_fifth.py RAW_DIR CLAIMS_OUT.jsonl TURNS_OUT.jsonl ../claims.*.jsonl ../turns.*.jsonl
+    python3 scripts/sample_fifth.py RAW_DIR CLAIMS_OUT.jsonl TURNS_OUT.jsonl ../{claims,turns}.{real,fresh,more,third,fourth}.jsonl
 """
 import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import new_groups, shipped_keys, write_claims, write_turns  # noqa: E402
+from taucommon import sample_batch  # noqa: E402
 
-raw, claims_out, turns_out, *shipped_paths = sys.argv[1:]
-ids, keys = shipped_keys(shipped_paths)
-
-with open(claims_out, 'w') as f:
-    write_claims(f, new_groups(f'{raw}/claims.raw.jsonl', ids, keys, 'fifth:'), 'fifth:', 6, 10)
-
-with open(turns_out, 'w') as f:
-    write_turns(f, new_groups(f'{raw}/turns.raw.jsonl', ids, keys, 'fifth-turns:'), 6, 4)
+sample_batch(sys.argv[1:], 'fifth', (6, 10), (6, 4))

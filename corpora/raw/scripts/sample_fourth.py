@@ -14,13 +14,6 @@ them with go-ahead words.
 import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import new_groups, shipped_keys, write_claims, write_turns  # noqa: E402
+from taucommon import sample_batch  # noqa: E402
 
-raw, claims_out, turns_out, *shipped_paths = sys.argv[1:]
-ids, keys = shipped_keys(shipped_paths)
-
-with open(claims_out, 'w') as f:
-    write_claims(f, new_groups(f'{raw}/claims.raw.jsonl', ids, keys, 'fourth:'), 'fourth:', 5, 8)
-
-with open(turns_out, 'w') as f:
-    write_turns(f, new_groups(f'{raw}/turns.raw.jsonl', ids, keys, 'fourth-turns:'), 5, 3)
+sample_batch(sys.argv[1:], 'fourth', (5, 8), (5, 3))

@@ -381,3 +381,17 @@ def write_turns(f, groups, asking, other):
     for rs in groups.values():
         for r in [x for x in rs if proposing(x)][:asking] + [x for x in rs if not proposing(x)][:other]:
             f.write(json.dumps({**provenance(r), 'text': r['text'], 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+
+
+def sample_batch(argv, name, claims, turns):
+    """A later batch to label, from the command line `RAW_DIR CLAIMS_OUT TURNS_OUT SHIPPED...`: per source,
+    model and domain, the replies after writes (`claims`: how many after an error-looking write, how many in
+    all) and the replies to the user (`turns`: how many with go-ahead words, how many without), none of them
+    in a shipped corpus by id or near-duplicate text, in a fixed order by the hash of `name` and id."""
+    raw, claims_out, turns_out, *shipped_paths = argv
+    ids, keys = shipped_keys(shipped_paths)
+    with open(claims_out, 'w') as f:
+        write_claims(f, new_groups(f'{raw}/claims.raw.jsonl', ids, keys, f'{name}:'), f'{name}:', *claims)
+    with open(turns_out, 'w') as f:
+        write_turns(f, new_groups(f'{raw}/turns.raw.jsonl', ids, keys, f'{name}-turns:'), *turns)
+

@@ -13,46 +13,31 @@ async function misreadings(items: ReturnType<typeof parseLabels>) {
 }
 
 describe('the claim reader on probes written to find its misreadings', () => {
-  it('reads few failures as successes and few successes as failures (test/judge/probes/claims.jsonl)', async () => {
+  // Each set, its name, how many items it has at least, and the most failures read as successes and
+  // successes read as failures, and the least kappa: a little under what was measured (docs/judging.md).
+  const sets = [
+    // The first set is mostly hard failures.
+    ['claims.jsonl', 'first set, mostly hard failures', 170, 2, 4, 0.7],
+    ['claims2.jsonl', 'second set, of ordinary and hard replies, written afterwards by another reader', 150, 0, 3, 0.85],
+    // Read first as the reader stood: kappa 0.743, 4 of 73 and 3 of 71.
+    ['claims3.jsonl', 'third set, in the manner of the models agents are most often built on', 150, 1, 3, 0.9],
+    // Read first after the third set's changes: kappa 0.857, 1 of 75 and 0 of 60.
+    ['claims4.jsonl', 'fourth set, written by a fourth reader after the third set was mended', 150, 0, 1, 0.9],
+  ] as const;
+  for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
+    it(`holds on the ${name} (test/judge/probes/${file})`, async () => {
+      const items = parseLabels(readFileSync(new URL(`./probes/${file}`, import.meta.url), 'utf8'), `test/judge/probes/${file}`);
+      expect(items.length).toBeGreaterThanOrEqual(least);
+      const { c, n, sf, fs } = await misreadings(items);
+      console.log(`probes, claims (${name}): ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
+      expect(fs).toBeLessThanOrEqual(fsMost);
+      expect(sf).toBeLessThanOrEqual(sfMost);
+      expect(c.kappa).toBeGreaterThanOrEqual(kappaLeast);
+    });
+  }
+
+  it('holds a first set of mostly failures, the costlier misreading', () => {
     const items = parseLabels(readFileSync(new URL('./probes/claims.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims.jsonl');
     expect(items.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(100);
-    const { c, n, sf, fs } = await misreadings(items);
-    console.log(`probes, claims: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
-    expect(fs).toBeLessThanOrEqual(2);
-    expect(sf).toBeLessThanOrEqual(4);
-    expect(c.kappa).toBeGreaterThanOrEqual(0.7);
-  });
-
-  it('holds on a second set, of ordinary and hard replies, written afterwards by another reader (test/judge/probes/claims2.jsonl)', async () => {
-    const items = parseLabels(readFileSync(new URL('./probes/claims2.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims2.jsonl');
-    expect(items.length).toBeGreaterThanOrEqual(150);
-    const { c, n, sf, fs } = await misreadings(items);
-    console.log(`probes, claims (second set): ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
-    expect(fs).toBe(0);
-    expect(sf).toBeLessThanOrEqual(3);
-    expect(c.kappa).toBeGreaterThanOrEqual(0.85);
-  });
-
-  it('holds on a third set, written afterwards in the manner of the models agents are most often built on (test/judge/probes/claims3.jsonl)', async () => {
-    const items = parseLabels(readFileSync(new URL('./probes/claims3.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims3.jsonl');
-    expect(items.length).toBeGreaterThanOrEqual(150);
-    const { c, n, sf, fs } = await misreadings(items);
-    console.log(`probes, claims (third set): ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
-    // Read first as the reader stood: kappa 0.743, 4 of 73 and 3 of 71 (docs/judging.md).
-    expect(fs).toBeLessThanOrEqual(1);
-    expect(sf).toBeLessThanOrEqual(3);
-    expect(c.kappa).toBeGreaterThanOrEqual(0.9);
-  });
-
-  it('holds on a fourth set, written by a fourth reader after the third set was mended and read first then (test/judge/probes/claims4.jsonl)', async () => {
-    const items = parseLabels(readFileSync(new URL('./probes/claims4.jsonl', import.meta.url), 'utf8'), 'test/judge/probes/claims4.jsonl');
-    expect(items.length).toBeGreaterThanOrEqual(150);
-    const { c, n, sf, fs } = await misreadings(items);
-    console.log(`probes, claims (fourth set): ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)}; success read as failure ${sf} of ${n('success')}, failure read as success ${fs} of ${n('failure')}`);
-    // Read first after the third set's changes: kappa 0.857, 1 of 75 and 0 of 60 (docs/judging.md).
-    expect(fs).toBe(0);
-    expect(sf).toBeLessThanOrEqual(1);
-    expect(c.kappa).toBeGreaterThanOrEqual(0.9);
   });
 });
-

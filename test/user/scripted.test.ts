@@ -266,6 +266,15 @@ describe('scripted user', () => {
   });
 });
 
+
+/** What a user who wants `id`'s change answers `text` with: accept, decline or none. */
+const ans = (w: string, id: string, text: string) => {
+  const world = getWorld(w);
+  const user = new ScriptedUser(loadScenarios(world).find((s) => s.id === id) as never, world.userLanguage, makeRng('x'));
+  user.opening();
+  const r = user.respond(text);
+  return r.kind === 'message' ? (r.act ?? 'none') : 'none';
+};
 describe('scripted user identity', () => {
   it('offers the other identity when asked again, as a person whose e-mail was not found would', () => {
     const user = userFor('cancel-pending-mistake');
@@ -278,13 +287,6 @@ describe('scripted user identity', () => {
     expect(text('Could you give me your email address once more?')).toContain('emma.novak@example.org');
   });
   it('after review: an offer beside its own change is no yes, its own change beside a word of another is no no, and what a finished request tells the user asks nothing', () => {
-    const ans = (w: string, id: string, text: string) => {
-      const world = getWorld(w);
-      const user = new ScriptedUser(loadScenarios(world).find((s) => s.id === id) as never, world.userLanguage, makeRng('x'));
-      user.opening();
-      const r = user.respond(text);
-      return r.kind === 'message' ? (r.act ?? 'none') : 'none';
-    };
     const R = 'cancel-pending-mistake';
     const T = 'cancel-economy-to-travel-credit';
     const notAccept: [string, string, string][] = [
@@ -316,13 +318,6 @@ describe('scripted user identity', () => {
   });
 
   it('takes a change told by what going ahead would bring, or a plan with a step it never asked for, as no plain yes; its own change and a plan of its change alone still get one', () => {
-    const ans = (w: string, id: string, text: string) => {
-      const world = getWorld(w);
-      const user = new ScriptedUser(loadScenarios(world).find((s) => s.id === id) as never, world.userLanguage, makeRng('x'));
-      user.opening();
-      const r = user.respond(text);
-      return r.kind === 'message' ? (r.act ?? 'none') : 'none';
-    };
     // A user who wants its order's address changed, or a cancellation, hears other changes told by their effect.
     const notAccept: [string, string, string][] = [
       ['retail', 'address-change-pending', 'Once I go ahead, order #W9000301 will no longer ship and the $64.10 goes back to your card. OK to go ahead?'],

@@ -18,7 +18,9 @@ export const BOOTSTRAP_RESAMPLES = 2000;
  * resample b is floor(u T), u the generator's next draw. The generator is stepped inline, as the sign-flip
  * test steps it (compare.ts says why each step is exact): the same draws as calling `makeRng`'s generator
  * per index (test/stats/statistics.test.ts holds them equal), several times faster, and a grid over a
- * million records draws resamples for every task count its cells and pairs have.
+ * million records draws resamples for every task count its cells and pairs have. The step is written out
+ * in both loops on purpose: a generator shared between them that fills a block of draws measured 2.3x
+ * slower here and 2.7x slower in the sign-flip test.
  */
 export function makeResamples(runSeed: string, tasks: number, count: number = BOOTSTRAP_RESAMPLES): Resamples {
   let { c, s0, s1, s2 } = aleaState(deriveSeed(runSeed, 'bootstrap', tasks, count));

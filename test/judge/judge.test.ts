@@ -545,6 +545,9 @@ describe('the claim reader (world wording)', () => {
     expect(label("You don't currently have a gift card on your account, which the refund needs. Would you like to:\n1. Add a gift card first, or\n2. Take the refund on your original card?")).toBe('failure');
     expect(label("I'm afraid I have been trying to use the wrong order ID for this. Let me correct it and try once more.")).toBe('failure');
     expect(label('Sorry, the navy jacket in XL is also no longer available. Would you like a different size?')).toBe('failure');
+    // An order's own status beside a change made is no failure of it.
+    expect(readClaim({ text: 'The items on order #W9000201 have been modified.\nThe order remains pending and is not yet processed; the delivery date may shift.', action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording)).toBe('success');
+    expect(label('The change to #W9000201 is not yet processed.')).toBe('failure');
     // Asked about the items: the address changed beside them is another change, and the items' error decides.
     const items = (text: string) => readClaim({ text, action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording);
     expect(items("I updated the shipping address for order #W9000201. However, I hit an error when I tried to modify the items.")).toBe('failure');

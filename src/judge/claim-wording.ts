@@ -7,6 +7,8 @@ import type { ClaimWording } from '../ground/judging.js';
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
 const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
+/** Participles of an outcome, as a summary's label takes them ("Cancellation: not completed"); not of a part changed or left alone ("Cabin: not changed"). */
+const OUTCOMES = 'cancell?ed|processed|completed|applied|submitted|done|made|booked|issued|refunded|returned|exchanged|accepted|approved|confirmed|placed|rebooked|transferred|requested|initiated';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
 /** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
@@ -64,8 +66,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bwill now\b|\b(?:now|(?:reservation|order|booking|account)(?: also)?) reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
   ],
   failure: [
-    // A summary's outcome, not made: "Reservation X — Not cancelled", "| ❌ Not cancelled |", "❌ Cancelled".
-    new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${VERBS})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
+    // A summary's outcome, not made: "Reservation X — Not cancelled", "| ❌ Not cancelled |", "❌ Cancelled". Only
+    // verbs of an outcome after a label: "Cabin: not changed" is a part the change left alone.
+    new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${OUTCOMES})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
     // Not an order's own status beside it ("the order remains pending and is not yet processed": not shipped).
     new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|failed|fails)\b/i,

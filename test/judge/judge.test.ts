@@ -534,6 +534,10 @@ describe('the claim reader (world wording)', () => {
     ] as const) {
       expect(label(text, [...names]), text).toBe('failure');
     }
+    // Parts a summary left alone, after a label, are no failure of the change it reports.
+    expect(readClaim({ text: 'Reservation R900202 updated:\n- Flights: SK 203\n- Cabin: not changed', action: 'update_reservation_flights on R900202', names: ['R900202'] }, wording)).toBe('success');
+    expect(readClaim({ text: 'Your flight is booked! Reservation R900777.\n- Travel insurance: not added\n- Checked bags: 1', action: 'book_reservation', names: [] }, wording)).toBe('success');
+    expect(label('Cancellation of #W9000201: not completed.', ['#W9000201'])).toBe('failure');
     // A status quoted, a plan for later, a placed date and a switch made in place of a missing option keep their readings.
     expect(label('Since the order is already in "exchange requested" status, a return cannot be added.', ['#W9000201'])).toBe('failure');
     expect(label('Order #W9000201 placed on May 3 holds two items.', ['#W9000201'])).toBe('none');

@@ -22,7 +22,7 @@ import { plainFetchOf } from '../ground/runtime.js';
 import { plainOf } from '../ground/resolve.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
-import { hostMessage, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
+import { hostMessage, lineBatcher, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
 
 /** How often the host is asked whether it still answers, in real ms. */
 const HEARTBEAT_MS = 1_000;
@@ -100,7 +100,9 @@ class Host {
   private readonly worlds = new WeakMap<readonly unknown[], Map<string, number>>();
   private worldCount = 0;
   /** Messages of this turn, written together (see `send`). */
-  private outbox: string[] = [];
+  private readonly lines = lineBatcher((lines) => {
+    if (this.alive) (this.child.stdio[3] as NodeJS.WritableStream).write(lines);
+  });
 
   constructor(
     spec: string,
@@ -204,13 +206,7 @@ class Host {
    */
   private send(message: RunnerMessage): void {
     if (!this.alive) return;
-    if (this.outbox.push(`${JSON.stringify(message)}\n`) === 1) setImmediate(() => this.flush());
-  }
-
-  private flush(): void {
-    const lines = this.outbox.join('');
-    this.outbox = [];
-    if (this.alive) (this.child.stdio[3] as NodeJS.WritableStream).write(lines);
+    this.lines.send(message);
   }
 
   /** The host is gone: every open episode learns why, charged when it was alone. */

@@ -13,7 +13,7 @@ import type { ToolSpec, ToolSpecJson } from '../../ground/world.js';
 import { loadModuleAgent } from '../module.js';
 import { asError } from '../../ground/episode-errors.js';
 import { deepFreeze } from '../../ground/freeze.js';
-import { fromWire, lineReader, plainWireRequest, toWire as wire, type RunnerMessage, type WireContext, type WireRequest } from './protocol.js';
+import { fromWire, lineBatcher, lineReader, plainWireRequest, toWire as wire, type RunnerMessage, type WireContext, type WireRequest } from './protocol.js';
 
 /** What the agent threw, as the episode runner would read it in process. */
 const toWire = (thrown: unknown) => wire(asError(thrown));
@@ -21,16 +21,7 @@ const toWire = (thrown: unknown) => wire(asError(thrown));
 const [module = '', cwd = process.cwd(), maxLine = '1048576', spec = module] = process.argv.slice(2);
 const pipe = new Socket({ fd: 3, readable: true, writable: true });
 // Messages of one turn of the event loop go in one write: each write to the pipe is a system call that wakes the runner.
-let outbox: string[] = [];
-const flush = () => {
-  if (outbox.length === 0) return;
-  const lines = outbox.join('');
-  outbox = [];
-  pipe.write(lines);
-};
-const send = (message: unknown) => {
-  if (outbox.push(`${JSON.stringify(message)}\n`) === 1) setImmediate(flush);
-};
+const { send, flush } = lineBatcher((lines) => pipe.write(lines));
 
 // The agent's process.exit() throws into its own code: its episode ends as an error (`agent-crash`),
 // the process and the agent's other episodes live on. Node's own exit on an uncaught exception goes through.

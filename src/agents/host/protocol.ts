@@ -173,3 +173,24 @@ export function plainWireRequest(input: unknown, init: RequestInit | undefined):
   if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
   return { url: url.href, method, headers: [...headers], ...(typeof body === 'string' ? { body: Buffer.from(body, 'utf8') } : {}) };
 }
+
+/**
+ * Messages written a line each, those of one turn of the event loop together: each write to the pipe is a
+ * system call that wakes the other side. `flush` writes what waits at once (a process about to die).
+ */
+export function lineBatcher(write: (lines: string) => void): { send(message: unknown): void; flush(): void } {
+  let outbox: string[] = [];
+  const flush = () => {
+    if (outbox.length === 0) return;
+    const lines = outbox.join('');
+    outbox = [];
+    write(lines);
+  };
+  return {
+    send(message) {
+      if (outbox.push(`${JSON.stringify(message)}\n`) === 1) setImmediate(flush);
+    },
+    flush,
+  };
+}
+

@@ -224,6 +224,14 @@ const ELSEWHERE = /\b(?:contact|reach out to|call|write to|e-?mail|visit) (?:us|
 const ANY_MORE_DETAILS = /\bany (?:other|more|further|additional) (?:details|information)\b/gi;
 
 /**
+ * "If you remember any other details, such as your email address, please share them" still asks: a unit that
+ * reads as a pleasantry only by "any other details" asks for them when it names who the user is.
+ */
+function asksIdentityAfterAll(text: string, lang: UserLanguage | undefined): boolean {
+  return lang !== undefined && !ELSEWHERE.test(text.replace(ANY_MORE_DETAILS, '')) && anyMatch(lang.identityAsked, text);
+}
+
+/**
  * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
  * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
  * with the question mark the unit ended in.
@@ -257,9 +265,7 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     const valueAsks = /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest);
     if (!labelAsks && !valueAsks) return false;
   }
-  // "If you remember any other details, such as your email address, please share them" still asks for them:
-  // "any other details" there is no closing pleasantry when the unit names who the user is.
-  if (ELSEWHERE.test(u.text) && !(lang !== undefined && !ELSEWHERE.test(u.text.replace(ANY_MORE_DETAILS, '')) && anyMatch(lang.identityAsked, u.text))) return false;
+  if (ELSEWHERE.test(u.text) && !asksIdentityAfterAll(u.text, lang)) return false;
   if (u.item && underAskingLeadIn) return true;
   return anyMatch(REQUEST, u.text);
 }

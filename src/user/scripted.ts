@@ -47,6 +47,11 @@ const UNSOLICITED: readonly RegExp[] = [
  */
 const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
 
+/** "Transfer you", "connect your call": a hand-off when the message names who to (`SOMEONE_ELSE`). */
+const TRANSFER_YOU = /\b(?:transfer|connect|escalate)\s+(?:you|your (?:call|case|request|chat))\b/i;
+/** A person a customer is handed to. */
+const SOMEONE_ELSE = /\b(?:human|live) (?:agent|representative|person)\b|\b(?:supervisor|specialist)s?\b/i;
+
 /**
  * Verbs of a change to an account, whatever the world: a go-ahead whose own words use one and name none of
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
@@ -297,7 +302,7 @@ export class ScriptedUser implements UserSimulator {
     const inText = matching(text);
     // "Would you allow me to transfer you?" after "speaking with a human agent is the best next step": the
     // hand-off named by the message around its go-ahead.
-    const handOff = /\b(?:transfer|connect|escalate)\s+(?:you|your (?:call|case|request|chat))\b/i.test(text) && (HAND_OFF.test(plain) || /\b(?:human|live) (?:agent|representative|person)\b|\b(?:supervisor|specialist)s?\b/i.test(plain));
+    const handOff = TRANSFER_YOU.test(text) && (HAND_OFF.test(plain) || SOMEONE_ELSE.test(plain));
     if (anyMatch(unsolicited, text) || handOff) {
       // An offer nobody asked for, and not its own change: no. Beside its own change ("I can exchange it
       // for the larger model, essentially an upgrade; shall I go ahead with the exchange?"): not plainly

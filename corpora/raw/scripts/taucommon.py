@@ -364,12 +364,14 @@ def provenance(r):
             'model': r.get('model') or 'unknown', 'domain': r['domain'], 'split': split_of(r['id'])}
 
 
-def write_claims(f, groups, salt, errors, most):
+def write_claims(f, groups, salt, errors, most, others=None):
     """Per group, up to `most` replies after writes, up to `errors` of them after a write whose result reads
-    as an error (the costlier misreading is of a failure), in order by hash; one JSON line each, to label."""
+    as an error (the costlier misreading is of a failure), in order by hash; with `others`, up to `errors`
+    after an error and up to `others` besides, whatever `most` says. One JSON line each, to label."""
     for rs in groups.values():
         bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:errors]
-        picked = bad + [r for r in rs if r not in bad][:most - len(bad)]
+        rest = others if others is not None else most - len(bad)
+        picked = bad + [r for r in rs if r not in bad][:rest]
         for r in sorted(picked, key=lambda r: hash_of(salt + r['id'])):
             _, action, names = last_write(r)
             f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
@@ -386,7 +388,7 @@ def write_turns(f, groups, asking, other):
 def sample_batch(argv, name, claims, turns):
     """A later batch to label, from the command line `RAW_DIR CLAIMS_OUT TURNS_OUT SHIPPED...`: per source,
     model and domain, the replies after writes (`claims`: how many after an error-looking write, how many in
-    all) and the replies to the user (`turns`: how many with go-ahead words, how many without), none of them
+    all, and optionally how many others whatever the count in all) and the replies to the user (`turns`: how many with go-ahead words, how many without), none of them
     in a shipped corpus by id or near-duplicate text, in a fixed order by the hash of `name` and id."""
     raw, claims_out, turns_out, *shipped_paths = argv
     ids, keys = shipped_keys(shipped_paths)

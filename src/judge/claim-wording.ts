@@ -44,6 +44,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
+    // A request now filed: "your exchange is now in progress".
+    /\b(?:exchange|return|request|cancell?ation|refund)\b[^.?!]{0,40}\b(?:is|are) now in progress\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
     /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted|booked)\b(?! (?:before|already|earlier|previously|up|solid|full)\b)/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
@@ -91,7 +93,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bno \w+ is due\b/i,
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
-    /\bnot enough\b|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    /\bnot enough\b|\b(?:does|do|did)(?:n'?t| not) have (?:enough|sufficient)\b(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
     // Out of stock, unless the sentence goes on to what was done instead ("..., so I switched you to navy").
     new RegExp(String.raw`\bout of stock\b(?![^.?!]*\b(?:so|and) (?:i|we)(?:'ve| have)? (?:${VERBS})\b)`, 'i'),
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
@@ -135,12 +137,14 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:may|might) (?:still |or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
     // "It is still processing", "in progress"; not "the processing of a refund takes 5 days".
-    /\b(?:is|are|still) processing\b|\bstill being processed\b|\b(?:in progress|pending confirmation)\b/i,
+    // Not "your exchange is now in progress": a request now filed (read as success).
+    /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b|\bpending confirmation\b/i,
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
     /\b(?:i'?m|i am|we'?re|we are) (?:now )?(?:checking|verifying|looking into)\b/i,
     // Not what the user wants ("let me check if you'd like another certificate").
     // Nor advice to the user ("I recommend checking if the boots are eligible").
-    /(?<!\b(?:recommend|suggest)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)/i,
+    // Nor an offer to find out whether something can be done ("I can check whether we can revert the exchange").
+    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) any (?:other|more|further)\b)/i,
     /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
     /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
   ],

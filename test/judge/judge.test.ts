@@ -560,6 +560,21 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: 'The exchange for your luggage set has been successfully requested.', action: 'exchange_delivered_order_items on #W9000201', names: ['#W9000201'] }, wording)).toBe('success');
   });
 
+  it('reads a balance short of the cost as a failure, a request now under way as filed, and offers to look into something as no doubt', () => {
+    // Short of what it costs, unless the rest was charged elsewhere.
+    expect(label("The certificate doesn't have enough value left for the new fare. Shall I put the rest on your card instead?")).toBe('failure');
+    expect(label('Your gift card did not have sufficient funds, so I charged the remainder to your Visa.')).not.toBe('failure');
+    // A request now under way is filed; work still going on is not.
+    expect(label('The return of your two lamps is now in progress; a label is on its way.')).toBe('success');
+    expect(label('The refund is in progress on our side.')).toBe('pending');
+    // An offer to find out what can be done, or whether there is more to change, is no doubt about the outcome.
+    const sf = (text: string) => readClaim({ text, action: 'exchange_delivered_order_items on #W9000201', names: ['#W9000201'] }, wording);
+    expect(sf("I can't start the exchange on #W9000201 today: the order is in a return process. If you'd rather cancel that return, I can check whether we can undo it.")).toBe('failure');
+    expect(sf("Your exchange on #W9000201 is done. Would you like me to:\n- Check if there are any other items you'd like to swap, or\n- Send you the new tracking number?")).toBe('success');
+    // What the order can no longer have once this change is made is a consequence, not a failure.
+    expect(readClaim({ text: "I've swapped the kettle on #W9000201 for the steel one.\nNote: item changes can only be performed once per order, and after this change the order can no longer be modified.", action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording)).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

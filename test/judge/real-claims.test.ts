@@ -96,5 +96,15 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // successes, as it did before the tuning on its tune part: far from the bar of 1%; this holds it from rising.
     await holdsSplits(fifth, 'fifth batch', [['tune', 0.9, 0.01, 0.03], ['held-out', 0.7, 0.02, 0.2]]);
   });
+
+  it('agrees with the hand labels of the sixth batch (corpora/claims.sixth.jsonl), drawn mostly after writes that failed', async () => {
+    const sixth = parseLabels(readFileSync(new URL('../../corpora/claims.sixth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.sixth.jsonl');
+    expect(sixth.length).toBeGreaterThanOrEqual(230);
+    // Drawn for the costlier misreading: most of its replies report a failure.
+    expect(sixth.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(130);
+    // Floors a little under what was measured (docs/judging.md). Its held-out part reads 1 of 56 failures as a
+    // success and 2 of 39 successes as failures, as it did before the tuning on its tune part.
+    await holdsSplits(sixth, 'sixth batch', [['tune', 0.78, 0.01, 0.03], ['held-out', 0.75, 0.06, 0.02]]);
+  });
 });
 

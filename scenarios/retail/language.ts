@@ -69,7 +69,7 @@ export const retailLanguage: UserLanguage = {
     items: { asked: [/which items?/i, /what items?/i, /which products?/i], answers: ['The {items}.', "It's the {items}."] },
     reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },
     // The policy refunds to the original payment method unless told otherwise: a user who wants a gift card says so upfront.
-    refund: { optional: true, asked: [/refund (it |this )?(to|go)/i, /where should .*refund/i, /(which|what) payment method/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
+    refund: { optional: true, asked: [/refund (it |this )?(to|go)/i, /where should .*refund/i, /(which|what) payment method/i, /\b(?:specify|provide|share|give|tell me|include|send)\b[^.?!]{0,30}\bpayment[ _-]?(?:method|id)\b/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
     target: { asked: [/(which|what) (option|variant|colou?r|size)/i, /what would you like (it )?instead/i, /exchange (it|them) for/i], answers: ["I'd like {target} instead.", '{target}, please.'] },
     amount: { asked: [/how much (would|do|should|will|you)/i, /\b(what|which|the) amount\b/i], answers: ['{amount}, please.', "I'd like to add {amount}."] },
     address: { asked: [/(new|shipping|delivery) address/i, /where should .*ship/i, /(?<!e-?mail )address should/i], answers: ['The new address is {address}.', 'Please ship it to {address}.'] },

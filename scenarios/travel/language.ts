@@ -66,7 +66,7 @@ export const travelLanguage: UserLanguage = {
     reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },
     bags: { asked: [/how many (checked )?(bags|suitcases)/i], answers: ['{bags} more, please.', 'I want to add {bags}.'] },
     // Charges need a payment method the traveller chooses; one who does not say is asked.
-    payment: { asked: [/(which|what) payment method/i, /how (would you|you would|you'd) like to pay/i, /(pay|charge) (it|this|the \w+) (with|to)/i], answers: ['Please use {payment}.', 'Put it on {payment}.'] },
+    payment: { asked: [/(which|what) payment method/i, /\b(?:specify|provide|share|give|tell me|include|send)\b[^.?!]{0,30}\b(?:payment[ _-]?(?:method|id)|gift[ _]card(?:[ _]id)?|certificate[ _]id)\b/i, /how (would you|you would|you'd) like to pay/i, /(pay|charge) (it|this|the \w+) (with|to)/i], answers: ['Please use {payment}.', 'Put it on {payment}.'] },
   },
   confirmAsked: [/\bconfirm\b/i, /\bproceed\b/i, /\bgo ahead\b/i, /\bshall i\b/i, /\bshould i\b/i, /would you like me to/i, /do you want me to/i],
   helpAsked: [/what (can|may) i (help|do|assist)/i, /how (can|may) i (help|assist)/i, /what you need/i, /what do you need/i, /what would you like/i, /what you would like (help|to do)/i],

@@ -144,6 +144,9 @@ const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would
 
 const ASKS_DETAIL = /\b(?:you|please) (?:\w+ )?(?:provide|share|tell|give|send|spell|enter|type)\b|\bwhat(?:'s| is| are| was)\b|\bwhich\b/i;
 
+/** A detail asked beside a go-ahead in the same sentence: "confirm with yes and provide the payment id". */
+const AND_DETAIL = /(?:,|\band)\s+(?:please\s+)?(?:also\s+)?(?:specify|provide|share|give|tell me|send|include|let me know)\b/i;
+
 /** An ask to pick among what the message lists. */
 const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\b|\bwhich (?:\w+ )?(?:would|do) you (?:like|want|mean|prefer)\b/i;
 
@@ -233,11 +236,12 @@ function asksIdentityAfterAll(text: string, lang: UserLanguage | undefined): boo
 
 /**
  * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
- * with?", "let me know which you prefer, or if you need more options"): the ask is what comes before it,
+ * with?", "let me know which you prefer, or if you need more options", "please confirm, or let me know if
+ * you have any changes"): the ask is what comes before it,
  * with the question mark the unit ended in.
  */
 const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
-const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$`, 'i');
+const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit): Unit {
@@ -324,7 +328,9 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // Not a pick between alternatives ("should I refund it to the card, or to a gift card?"): that is read below.
     if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text) && !anyMatch(ALTERNATIVES, u.text)) {
       result.push({ kind: 'confirm', text: u.text });
-      mentioned.push(...names);
+      // "Please confirm with yes, and specify the gift card ID for payment": the detail is asked as well.
+      if (AND_DETAIL.test(u.text)) result.push(...names);
+      else mentioned.push(...names);
       continue;
     }
     if (names.length > 0) {

@@ -173,6 +173,20 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Let me know which of the two orders you mean, or if you need any more information about them.')).toMatchObject({ closes: false });
   });
 
+  it('keeps a go-ahead with an offer to change the plan after it, and a detail asked beside a go-ahead in one sentence', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    expect(retail('Shall I go ahead with the return of both lamps, or let me know if you have any corrections.')).toMatchObject({ closes: false, confirm: true });
+    expect(travel('Reply "yes" to proceed with the upgrade, or let me know if you need any adjustments.')).toMatchObject({ closes: false, confirm: true });
+    // A closing offer alone still closes.
+    expect(retail('Your order is cancelled. Let me know if you have any questions.')).toMatchObject({ closes: true });
+    // "Confirm, and tell me how to pay": both asked.
+    expect(travel('Please confirm with "yes" to upgrade R900202 to business, and specify the gift card ID you want to pay with.')).toMatchObject({ confirm: true, slots: ['payment'] });
+    expect(retail('Please reply yes to go ahead with the exchange, and provide the payment method ID for the price difference.')).toMatchObject({ confirm: true, slots: ['refund'] });
+    // A go-ahead alone asks for no detail.
+    expect(travel('Please confirm with "yes" to upgrade R900202 to business.')).toMatchObject({ confirm: true, slots: [] });
+  });
+
   it('reads a message written as JSON by its strings, a heading as a lead-in, and asks put as fragments or idioms', () => {
     const retail = (t: string) => reading('retail', t);
     const travel = (t: string) => reading('travel', t);

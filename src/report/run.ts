@@ -8,7 +8,8 @@ import { type AggregationFields } from '../store/record-walk.js';
 import { mergeUnfinished } from '../store/merge.js';
 import { ResampleBank } from '../stats/bootstrap.js';
 import { ShakedownError } from '../ground/errors.js';
-import { keyString, type EpisodeRecord } from '../ground/record.js';
+import { type EpisodeRecord } from '../ground/record.js';
+import { EpisodeOutcomes } from '../ground/outcomes.js';
 import { Tally, type EpisodeFacts } from '../stats/stats.js';
 import { buildGrid, type Grid } from './grid.js';
 import { releaseRoles } from './roles.js';
@@ -21,8 +22,8 @@ import { completenessOf, logChecks, type Completeness, type LogProblems } from '
 export interface LoadedRun {
   readonly dir: string;
   readonly grid: Grid;
-  /** Pass or not per episode key. */
-  readonly outcomes: Map<string, boolean>;
+  /** Pass or not per episode key (`keyString`), read as a map. */
+  readonly outcomes: EpisodeOutcomes;
   /** Failing episodes to drill into, at most `FAILING_PER_CELL` per agent and cell. */
   readonly failing: EpisodeView[];
   /** Keys of every episode that did not pass, in log order. */
@@ -102,7 +103,7 @@ export async function loadRun(dir: string, theta: number, options: LoadOptions =
 async function aggregate(dir: string, manifest: RunManifest, theta: number, deferMacs: boolean, signal: AbortSignal | undefined): Promise<LoadedRun & { checks: ReturnType<typeof logChecks> }> {
   const logPath = join(dir, 'episodes.jsonl');
   const tally = new Tally();
-  const outcomes = new Map<string, boolean>();
+  const outcomes = new EpisodeOutcomes();
   const failing: EpisodeView[] = [];
   const failingKeys: EpisodeRecord['key'][] = [];
   const perCell = new Map<string, number>();
@@ -118,11 +119,9 @@ async function aggregate(dir: string, manifest: RunManifest, theta: number, defe
       const counted = checks.check(buf, start, end, lineNo);
       if (!counted) return;
       const f = counted.fields;
-      const key = keyString(f.key);
       // One episode written as two keys (its fields in another order): counted once, as a duplicate.
-      if (outcomes.has(key)) return void sameKey++;
+      if (!outcomes.add(f.key, f.outcome === 'pass')) return void sameKey++;
       tally.add(f.key, f.outcome, factsOf(f));
-      outcomes.set(key, f.outcome === 'pass');
       if (firstTrials !== undefined && f.key.trial < firstTrials) firstRoundFound++;
       if (f.outcome !== 'pass') {
         failingKeys.push(f.key);

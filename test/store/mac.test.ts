@@ -87,3 +87,23 @@ describe('MACs checked on a worker thread', () => {
     expect(await checkMacsOffThread(log, key)).toEqual([4]);
   }, 60_000);
 });
+
+describe('one episode logged twice', () => {
+  it('counts once when its second record writes the key fields in another order, signed as the first', async () => {
+    const dir = join(base, 'twice');
+    cpSync(run, dir, { recursive: true });
+    const log = join(dir, 'episodes.jsonl');
+    const before = await loadRun(dir, 0.8);
+    const { key } = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { key: string };
+    const first = readFileSync(log, 'utf8').split('\n')[0] as string;
+    const record = JSON.parse(unsigned(Buffer.from(first), 0, Buffer.byteLength(first))) as { key: Record<string, unknown>; outcome: string };
+    // The same episode, its key's fields reversed and its outcome turned: a second record the reader must not count.
+    const reordered = { ...record, key: Object.fromEntries(Object.entries(record.key).reverse()), outcome: record.outcome === 'pass' ? 'fail' : 'pass' };
+    appendFileSync(log, `${new LineSigner(key).sign(JSON.stringify(reordered))}\n`);
+    const after = await loadRun(dir, 0.8);
+    expect(after.duplicates).toBe(before.duplicates + 1);
+    expect(after.outcomes.size).toBe(before.outcomes.size);
+    expect([...after.outcomes]).toEqual([...before.outcomes]);
+    expect(after.grid).toEqual(before.grid);
+  }, 60_000);
+});

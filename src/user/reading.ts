@@ -231,8 +231,11 @@ const ANY_MORE_DETAILS = /\bany (?:other|more|further|additional) (?:details|inf
  * reads as a pleasantry only by "any other details" asks for them when it names who the user is.
  */
 function asksIdentityAfterAll(text: string, lang: UserLanguage | undefined): boolean {
-  return lang !== undefined && !ELSEWHERE.test(text.replace(ANY_MORE_DETAILS, '')) && anyMatch(lang.identityAsked, text);
+  return lang !== undefined && !ELSEWHERE.test(text.replace(ANY_MORE_DETAILS, '').replace(ANY_OTHER_IDENTITY, '')) && anyMatch(lang.identityAsked, text);
 }
+
+/** "If you have any other possible emails or zip codes ...": the way in to an ask for who the user is. */
+const ANY_OTHER_IDENTITY = /\bif you (?:have|remember|know|can think of) any (?:other |more |further |additional )?(?:possible |alternative |different )?(?=e-?mails?\b|(?:full |first |last )?names?\b|zip|postal|user ?ids?\b)/gi;
 
 /**
  * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
@@ -244,9 +247,12 @@ const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
 const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
-function withoutCloser(u: Unit): Unit {
+function withoutCloser(u: Unit, lang: UserLanguage): Unit {
   const m = CLOSER.exec(u.text);
   if (!m || m.index === 0) return u;
+  // "If you remember any other details, such as your email address or any other information about your
+  // account, please share that": what looks like a closing offer asks for who the user is.
+  if (anyMatch(REQUEST, u.text.slice(m.index)) && asksIdentityAfterAll(u.text, lang)) return u;
   const core = u.text.slice(0, m.index).trim();
   if (core.length < 8) return u;
   return { ...u, text: `${core}${/\?\s*["')\]]?\s*$/.test(u.text) ? '?' : '.'}` };
@@ -313,12 +319,13 @@ function readUncached(text: string, lang: UserLanguage): Reading {
   const mentioned: Ask[] = [];
   let leadInAsks = false;
   for (const whole of units) {
-    const u = withoutCloser(whole);
+    const u = withoutCloser(whole, lang);
     const names = named(u.text, lang);
     const asking = asks(u, leadInAsks, lang);
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".
-    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provide|send|share|give)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
+    // "Please authenticate by providing either:" too.
+    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
     else if (!u.item) leadInAsks = false;
     if (!asking) {
       mentioned.push(...names);

@@ -187,6 +187,18 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(travel('Please confirm with "yes" to upgrade R900202 to business.')).toMatchObject({ confirm: true, slots: [] });
   });
 
+  it('reads an ask of who the user is put as a way in, a condition or a closing offer as that ask', () => {
+    const retail = (t: string) => reading('retail', t);
+    // A lead-in that asks by "providing": its items ask.
+    expect(retail('Please authenticate by providing one of:\n- The email on the account\n- Or your full name and ZIP code')).toMatchObject({ closes: false, identity: true });
+    // What reads as a closing offer but names who the user is.
+    expect(retail('I could not find the account. If you recall any other details, such as another email address or any other information about your account, please send it over.')).toMatchObject({ closes: false, identity: true });
+    expect(retail('If you have any other possible email addresses or zip codes you may have used, please let me know.')).toMatchObject({ closes: false, identity: true });
+    // Closing offers still close.
+    expect(retail('Your order is on its way. If you have any other questions, please let me know.')).toMatchObject({ closes: true });
+    expect(retail('Done! Is there anything else, or any other information you need?')).toMatchObject({ closes: true });
+  });
+
   it('reads a message written as JSON by its strings, a heading as a lead-in, and asks put as fragments or idioms', () => {
     const retail = (t: string) => reading('retail', t);
     const travel = (t: string) => reading('travel', t);

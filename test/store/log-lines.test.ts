@@ -108,6 +108,30 @@ describe('the walk over bytes', () => {
     expect(aggregationFields(line.slice(0, line.indexOf('ends in') + 10))).toBeUndefined();
   });
 
+  it('reads numbers, literals and objects of every shape as JSON.parse does, and nothing from what it would refuse', () => {
+    // Numbers of every shape JSON allows: signs, zero and minus zero, fractions, exponents, past 2^53 and 15 digits.
+    for (const n of ['0', '-0', '7', '-12', '0.5', '-0.25', '1e3', '1E-7', '2.5e+10', '123456789012345', '1234567890123456789', '9007199254740993', '-9007199254740993', '0.1000000000000000055511151231257827', '1e308', '5e-324']) {
+      const line = JSON.stringify(base).replace('"trial":0', `"trial":${n}`).replace('"faults":[]', `"faults":[],"turns":${n},"simulatedMs":${n}`);
+      expect(aggregationFields(line), n).toEqual(fieldsOfRecord(JSON.parse(line) as EpisodeRecord));
+      expect(Object.is(aggregationFields(line)?.key.trial, JSON.parse(line).key.trial), n).toBe(true);
+    }
+    // Not JSON numbers: nothing read, as before.
+    for (const n of ['01', '-', '1.', '.5', '1e', '+1', '0x10', 'NaN', 'Infinity', '1_0']) {
+      expect(aggregationFields(JSON.stringify(base).replace('"trial":0', `"trial":${n}`)), n).toBeUndefined();
+    }
+    // Flat objects: usage with null and true, a key logged with its fields in another order, a key with a
+    // repeated field (the last counts, in the first one's place), one with __proto__ as an own field, a nested value.
+    same({ ...base, usage: { promptTokens: 10, completionTokens: 2, cached: true, note: null } });
+    same({ ...base, key: { trial: 3, lambda: 0.5, eps: 1, agent: 'a', scenario: 's' } });
+    const repeated = JSON.stringify(base).replace('"trial":0}', '"trial":0,"eps":0.5}');
+    expect(aggregationFields(repeated)).toEqual(fieldsOfRecord(JSON.parse(repeated) as EpisodeRecord));
+    expect(Object.keys(aggregationFields(repeated)?.key ?? {})).toEqual(['scenario', 'agent', 'eps', 'lambda', 'trial']);
+    const proto = JSON.stringify(base).replace('"trial":0}', '"trial":0,"__proto__":{"x":1}}');
+    expect(aggregationFields(proto)).toEqual(fieldsOfRecord(JSON.parse(proto) as EpisodeRecord));
+    expect(Object.getPrototypeOf(aggregationFields(proto)?.key)).toBe(Object.prototype);
+    same({ ...base, key: { ...base.key, extra: { nested: [1, 2] }, name: 'ü' } });
+  });
+
   it('gives nothing (the caller parses the line whole) for a member whose text does not parse', () => {
     const line = JSON.stringify(base);
     // Brackets and quotes balance, so the walk passes the line; the key's own text is not JSON.

@@ -28,6 +28,31 @@ export interface StabilityComparison {
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? (a === 0 ? 1 : null) : round(a / b, 3));
 
+/**
+ * Over every trial of the tasks, task by task and trial by trial: the mean calls, their p95, and the mean
+ * cost when every trial has one. Summed in that order, as a list of them all would be, without making it
+ * (a cell of thousands of tasks meets every pair its agent is in).
+ */
+function trialFigures(tasks: readonly (readonly TrialFacts[])[]): { meanCalls: number; p95Calls: number; meanCost: number | undefined } {
+  let n = 0;
+  for (const trials of tasks) n += trials.length;
+  const calls = new Float64Array(n);
+  let callSum = 0;
+  let costSum = 0;
+  let priced = true;
+  let i = 0;
+  for (const trials of tasks)
+    for (const t of trials) {
+      calls[i++] = t.calls;
+      callSum += t.calls;
+      if (t.costUsd === undefined) priced = false;
+      else costSum += t.costUsd;
+    }
+  // Sorted as a typed array: the native numeric sort, the same order as a comparator's.
+  calls.sort();
+  return { meanCalls: n === 0 ? 0 : callSum / n, p95Calls: quantile(calls, 0.95), meanCost: priced ? (n === 0 ? 0 : costSum / n) : undefined };
+}
+
 function paired(diffs: readonly number[], resamples: Resamples | undefined, seed: string): { difference: number; ci95: readonly [number, number]; p: number } {
   const d = mean(diffs);
   if (diffs.length >= LARGE) {
@@ -66,10 +91,8 @@ export function compareStability(
     const tb = (s: string) => byB.get(s) as readonly TrialFacts[];
     const sa = both.map((t) => taskSummary(t.trials));
     const sb = both.map((t) => taskSummary(tb(t.scenario)));
-    const allA = both.flatMap((t) => t.trials);
-    const allB = both.flatMap((t) => tb(t.scenario));
-    const costA = allA.every((x) => x.costUsd !== undefined) ? mean(allA.map((x) => x.costUsd as number)) : undefined;
-    const costB = allB.every((x) => x.costUsd !== undefined) ? mean(allB.map((x) => x.costUsd as number)) : undefined;
+    const allA = trialFigures(both.map((t) => t.trials));
+    const allB = trialFigures(both.map((t) => tb(t.scenario)));
     const at = (i: number) => sb[i] as ReturnType<typeof taskSummary>;
     rows.push({
       eps: ca.eps,
@@ -77,10 +100,9 @@ export function compareStability(
       tasks: both.length,
       oneState: paired(sa.map((x, i) => x.oneState - at(i).oneState), resamples, `${cellSeed}|state`),
       onePath: paired(sa.map((x, i) => x.onePath - at(i).onePath), resamples, `${cellSeed}|path`),
-      calls: { ...paired(sa.map((x, i) => x.calls - at(i).calls), resamples, `${cellSeed}|calls`), ratio: ratio(mean(allA.map((x) => x.calls)), mean(allB.map((x) => x.calls))) },
-      // Sorted as typed arrays: the native numeric sort, the same order as a comparator's.
-      callsP95Ratio: ratio(quantile(Float64Array.from(allA, (x) => x.calls).sort(), 0.95), quantile(Float64Array.from(allB, (x) => x.calls).sort(), 0.95)),
-      ...(costA !== undefined && costB !== undefined ? { costRatio: ratio(costA, costB) } : {}),
+      calls: { ...paired(sa.map((x, i) => x.calls - at(i).calls), resamples, `${cellSeed}|calls`), ratio: ratio(allA.meanCalls, allB.meanCalls) },
+      callsP95Ratio: ratio(allA.p95Calls, allB.p95Calls),
+      ...(allA.meanCost !== undefined && allB.meanCost !== undefined ? { costRatio: ratio(allA.meanCost, allB.meanCost) } : {}),
     });
   }
   const adjusted = holm(rows.flatMap((r) => [r.oneState.p, r.onePath.p, r.calls.p]));

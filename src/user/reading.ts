@@ -145,7 +145,7 @@ const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would
 const ASKS_DETAIL = /\b(?:you|please) (?:\w+ )?(?:provide|share|tell|give|send|spell|enter|type)\b|\bwhat(?:'s| is| are| was)\b|\bwhich\b/i;
 
 /** A detail asked beside a go-ahead in the same sentence: "confirm with yes and provide the payment id". */
-const AND_DETAIL = /(?:,|\band)\s+(?:please\s+)?(?:also\s+)?(?:specify|provide|share|give|tell me|send|include|let me know)\b/i;
+const AND_DETAIL = /(?:,|\band)\s+(?:please\s+)?(?:also\s+)?(?:specify|provide|share|tell me|let me know)\b(?!\s+(?:you|a refund|the refund)\b)/i;
 
 /** An ask to pick among what the message lists. */
 const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\b|\bwhich (?:\w+ )?(?:would|do) you (?:like|want|mean|prefer)\b/i;
@@ -336,8 +336,11 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text) && !anyMatch(ALTERNATIVES, u.text)) {
       result.push({ kind: 'confirm', text: u.text });
       // "Please confirm with yes, and specify the gift card ID for payment": the detail is asked as well.
-      if (AND_DETAIL.test(u.text)) result.push(...names);
-      else mentioned.push(...names);
+      // Only what is named after that ask: "shall I cancel it for the reason given, and provide the refund id" asks no reason.
+      const detail = AND_DETAIL.exec(u.text);
+      const asked = detail ? named(u.text.slice(detail.index), lang) : [];
+      result.push(...asked);
+      mentioned.push(...names);
       continue;
     }
     if (names.length > 0) {

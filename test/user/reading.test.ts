@@ -185,6 +185,9 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Please reply yes to go ahead with the exchange, and provide the payment method ID for the price difference.')).toMatchObject({ confirm: true, slots: ['refund'] });
     // A go-ahead alone asks for no detail.
     expect(travel('Please confirm with "yes" to upgrade R900202 to business.')).toMatchObject({ confirm: true, slots: [] });
+    // Only what is asked after "and": a reason stated before it, or the agent's own doing after it, is no ask.
+    expect(retail('Shall I cancel #W9000201 with the reason "no longer needed", and provide the refund to your original card?')).toMatchObject({ confirm: true, slots: [] });
+    expect(retail('Should I go ahead with the exchange for the reason you gave, and specify the payment method ID for the difference?')).toMatchObject({ confirm: true, slots: ['refund'] });
   });
 
   it('reads an ask of who the user is put as a way in, a condition or a closing offer as that ask', () => {

@@ -535,7 +535,7 @@ describe('the claim reader (world wording)', () => {
       expect(label(text, [...names]), text).toBe('failure');
     }
     // Parts a summary left alone, after a label, are no failure of the change it reports.
-    expect(readClaim({ text: 'Reservation R900202 updated:\n- Flights: SK 203\n- Cabin: not changed', action: 'update_reservation_flights on R900202', names: ['R900202'] }, wording)).toBe('success');
+    expect(on('update_reservation_flights', 'Reservation R900202 updated:\n- Flights: SK 203\n- Cabin: not changed', 'R900202')).toBe('success');
     expect(readClaim({ text: 'Your flight is booked! Reservation R900777.\n- Travel insurance: not added\n- Checked bags: 1', action: 'book_reservation', names: [] }, wording)).toBe('success');
     expect(label('Cancellation of #W9000201: not completed.', ['#W9000201'])).toBe('failure');
     // A status quoted, a plan for later, a placed date and a switch made in place of a missing option keep their readings.
@@ -550,10 +550,10 @@ describe('the claim reader (world wording)', () => {
     expect(label("I'm afraid I have been trying to use the wrong order ID for this. Let me correct it and try once more.")).toBe('failure');
     expect(label('Sorry, the navy jacket in XL is also no longer available. Would you like a different size?')).toBe('failure');
     // An order's own status beside a change made is no failure of it.
-    expect(readClaim({ text: 'The items on order #W9000201 have been modified.\nThe order remains pending and is not yet processed; the delivery date may shift.', action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording)).toBe('success');
+    expect(on('modify_pending_order_items', 'The items on order #W9000201 have been modified.\nThe order remains pending and is not yet processed; the delivery date may shift.', '#W9000201')).toBe('success');
     expect(label('The change to #W9000201 is not yet processed.')).toBe('failure');
     // Asked about the items: the address changed beside them is another change, and the items' error decides.
-    const items = (text: string) => readClaim({ text, action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording);
+    const items = (text: string) => on('modify_pending_order_items', text, '#W9000201');
     expect(items("I updated the shipping address for order #W9000201. However, I hit an error when I tried to modify the items.")).toBe('failure');
     expect(items('The lamp on #W9000201 has been swapped for the black one. I am unable to change the delivery address now, though.')).toBe('success');
     // A tool whose own verb is a kind of change keeps reading the luggage it exchanges as its own.
@@ -568,11 +568,11 @@ describe('the claim reader (world wording)', () => {
     expect(label('The return of your two lamps is now in progress; a label is on its way.')).toBe('success');
     expect(label('The refund is in progress on our side.')).toBe('pending');
     // An offer to find out what can be done, or whether there is more to change, is no doubt about the outcome.
-    const sf = (text: string) => readClaim({ text, action: 'exchange_delivered_order_items on #W9000201', names: ['#W9000201'] }, wording);
-    expect(sf("I can't start the exchange on #W9000201 today: the order is in a return process. If you'd rather cancel that return, I can check whether we can undo it.")).toBe('failure');
-    expect(sf("Your exchange on #W9000201 is done. Would you like me to:\n- Check if there are any other items you'd like to swap, or\n- Send you the new tracking number?")).toBe('success');
+    const exchange = (text: string) => on('exchange_delivered_order_items', text, '#W9000201');
+    expect(exchange("I can't start the exchange on #W9000201 today: the order is in a return process. If you'd rather cancel that return, I can check whether we can undo it.")).toBe('failure');
+    expect(exchange("Your exchange on #W9000201 is done. Would you like me to:\n- Check if there are any other items you'd like to swap, or\n- Send you the new tracking number?")).toBe('success');
     // What the order can no longer have once this change is made is a consequence, not a failure.
-    expect(readClaim({ text: "I've swapped the kettle on #W9000201 for the steel one.\nNote: item changes can only be performed once per order, and after this change the order can no longer be modified.", action: 'modify_pending_order_items on #W9000201', names: ['#W9000201'] }, wording)).toBe('success');
+    expect(on('modify_pending_order_items', "I've swapped the kettle on #W9000201 for the steel one.\nNote: item changes can only be performed once per order, and after this change the order can no longer be modified.", '#W9000201')).toBe('success');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

@@ -106,10 +106,6 @@ export class EpisodeOutcomes implements Iterable<[string, boolean]> {
     for (let j = 0; j < this.n; j++) yield [this.keyAt(j), this.pass[j] === 1];
   }
 
-  entries(): IterableIterator<[string, boolean]> {
-    return this[Symbol.iterator]();
-  }
-
   private keyAt(j: number): string {
     return `${this.nameList[this.scenario[j] as number]}|${this.nameList[this.agent[j] as number]}|${this.eps[j]}|${this.lambda[j]}|${this.trial[j]}`;
   }

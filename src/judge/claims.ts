@@ -15,10 +15,11 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
 
 /**
  * A sentence that asks, proposes or advises, and so claims nothing: "Shall I proceed?", "I'll cancel it
- * if you agree" (though not "I will not send it"), and what it asks of the user ("please confirm if ...",
+ * if you agree" (though not "I will not send it"), an offer that opens its sentence ("I can escalate it to an agent",
+ * though not "I can confirm it is cancelled", nor "I cannot remove it, but I can exchange it"), and what it asks of the user ("please confirm if ...",
  * "you can check your e-mail to see if it arrived").
  */
-const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
+const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|^\W*(?:\d+[.)]\s*)?(?:(?:also|alternatively|otherwise|however|instead|if you (?:like|prefer|want|wish)),?\s+)?i (?:can|could)(?: also)? (?!not\b|confirm\b|see\b|tell\b|verify\b|now\b|only\b)(?=[a-z])|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
 
 /**
  * A sentence that opens with its reason, of three words or more, where the reason tells what was done or
@@ -42,6 +43,14 @@ const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able t
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
+
+/**
+ * What the write ran into, told as the agent found it: "It seems that the item is not part of the order",
+ * "It appears the option you chose is the same as the one in the order", "It looks like I need to list the
+ * items to keep". Real agents open so when they pass on a tool's refusal. Not a state found ("it seems the
+ * order has already been cancelled"), which real agents also write after their own cancellation.
+ */
+const HEDGED_OBSTACLE = /^\W*(?:it (?:seems|appears|looks like)|apparently)\b(?![^.?!]*\balready been\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
@@ -79,7 +88,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     const reason = REASON_FIRST.exec(sentence)?.[1];
     return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
   }
-  if (anyTest(wording.failure, sentence)) return 'failure';
+  if (anyTest(wording.failure, sentence) || HEDGED_OBSTACLE.test(sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);
   if (success) {
     // "has not been cancelled": a negator in the few words before a success phrase turns it into a failure.

@@ -424,6 +424,20 @@ describe('the claim reader (world wording)', () => {
     expect(label("Let me check whether that went through.")).toBe('pending');
   });
 
+  it('reads an obstacle the agent says it found as a failure, and an offer that opens its sentence as no claim', () => {
+    // Real agents pass on a tool's refusal as what "seems" so, then ask what to do.
+    expect(on('exchange_delivered_order_items', 'It seems the wool scarf is not part of order #W3000417. Could you tell me which order it came in?')).toBe('failure');
+    expect(on('modify_pending_order_items', 'It appears the size you picked is the same as the one already on the order. Shall I try the next size up?')).toBe('failure');
+    expect(on('update_reservation_passengers', 'It looks like HATHAT needs to keep the same number of passengers. Would you like to change a name instead?', 'HATHAT')).toBe('failure');
+    // A state found is no obstacle: agents write so after their own change, too.
+    expect(on('cancel_pending_order', 'It seems that order #W3000417 has already been cancelled. The refund reaches your card in 5 to 7 days.')).toBe('success');
+    // An offer in a list of options claims nothing, whatever it would complete; a rule with "I can only" or a
+    // sentence that offers after a refusal still says what happened.
+    expect(on('exchange_delivered_order_items', 'The exchange on #W3000417 was rejected: the order is no longer delivered.\n1) Keep the return as it is.\n2) I can escalate to a human agent to have both completed together.')).toBe('failure');
+    expect(on('modify_pending_order_items', 'I cannot remove the lamp from #W3000417, but I can help you swap it for another lamp.')).toBe('failure');
+    expect(on('cancel_pending_order', 'I can confirm that order #W3000417 has been cancelled.')).toBe('success');
+  });
+
   it('reads too late, a no-go, not accepted, the record as it was and a retry as failures; a rule for later and a check still to come as what they are', () => {
     expect(on('cancel_pending_order', 'Order #W3000417 is now with the courier, which is past the point where it can be cancelled.')).toBe('failure');
     expect(on('cancel_pending_order', "I'm afraid it's too late to cancel #W3000417; it has left the warehouse.")).toBe('failure');

@@ -83,6 +83,12 @@ const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
  */
 const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchased|bought)\b[^.?!]{0,30}\binsurance\b(?![^.?!]*\b(?:add|adding|added|buy|get|sign|offer|would|could|if|instead)\b)|\binsurance\b[^.?!]{0,12}\b(?:yes|no|none|included)\b/i;
 
+/** The way out offered beside a go-ahead: "or no to cancel the change", "reply no if you'd like to stop". */
+const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer) to)\s+(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
+
+/** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
+const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;
+
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|allow (?:me|us) to|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
 
@@ -327,15 +333,19 @@ export class ScriptedUser implements UserSimulator {
     // address 2. Switch the payment to PayPal"): a yes would authorise it too. Not plainly its request.
     const steps = heads.map((h) => h.replace(/[*_`]/g, '').trim()).filter((h) => STEP.test(h));
     const unnamedSteps = steps.some((h) => matching(h).some((intent) => open.has(intent))) ? steps.filter((h) => matching(h).length === 0) : [];
-    if (named.length > 0) return unnamedSteps.length > 0 ? 'unsure' : 'yes';
+    // "... the cancellation of the bookshelf and the other requests": more than it can see, under its own.
+    const andTheRest = AND_THE_REST.test(text);
+    if (named.length > 0) return unnamedSteps.length > 0 || andTheRest ? 'unsure' : 'yes';
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
-    const around = matching(plain);
-    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
+    // The way out offered beside it ("reply no to cancel the change") speaks of no cancellation.
+    const aroundText = plain.replace(WAY_OUT, ' ');
+    const around = matching(aroundText);
+    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.
-    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(plain) || STATE_CHANGE.test(plain) || VALUE_CHANGE.test(plain)) return 'unsure';
+    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(aroundText) || STATE_CHANGE.test(aroundText) || VALUE_CHANGE.test(aroundText)) return 'unsure';
     // Nothing named at all ("shall I proceed?"): taken as its request.
     return 'yes';
   }

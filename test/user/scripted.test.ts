@@ -331,6 +331,10 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', 'Order #W9000201: jacket size medium → large, same price. OK?'],
       ['travel', 'change-flight-pay-difference', 'Once I confirm this, both flights on R900301 will be released and the fare goes back to your card. Go ahead?'],
       ['travel', 'cancel-economy-to-travel-credit', "After this, you'll be on SK 203 on May 24 instead of SK 150. Shall I make it so?"],
+      // The way out beside a go-ahead names no cancellation: what is left is a change of another kind.
+      ['retail', 'cancel-pending-mistake', 'I can switch the payment on order #W9000201 to your Visa ending 8902. Reply "yes" to proceed or "no" to cancel the change.'],
+      // Its own change and "the other requests", which it cannot see.
+      ['retail', 'cancel-pending-mistake', 'Let me know if you want to proceed with the cancellation of order #W9000201 and the other requests.'],
     ];
     const accept: [string, string, string][] = [
       ['retail', 'cancel-pending-mistake', 'I can cancel order #W9000201 now; the $64.10 goes back to your card. Shall I proceed?'],
@@ -338,6 +342,8 @@ describe('scripted user identity', () => {
       ['retail', 'address-change-pending', 'To go ahead:\n1. Update the shipping address on #W9000301 to 17 Pine Lane\n2. Exchanges for this order stay possible after delivery\nShall I proceed? (yes/no)'],
       // A route's arrow is no change told by its effect.
       ['travel', 'cancel-economy-to-travel-credit', 'I can cancel R900202 (SK 150, JFK→SEA, May 22) and refund $289 to your card. Shall I proceed?'],
+      // A way out of its own change leaves the change named.
+      ['retail', 'cancel-pending-mistake', 'Order #W9000201 will be cancelled and $64.10 refunded to your card. Reply "yes" to proceed or "no" to cancel this request.'],
     ];
     for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
     for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');

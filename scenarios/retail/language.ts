@@ -62,7 +62,7 @@ export const retailLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-zip': ["I'm {name}, zip code {zip}.", 'My name is {name} and my zip code is {zip}.', 'The account is under {name}, zip {zip}.'],
   },
-  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i],
+  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i, /\b(?:help (?:me )?)?(?:locate|identify|look up) (?:you|your (?:account|profile))\b/i],
   identityKindAsked: { email: [EMAIL_ASKED], 'name-zip': [/\bzip\b|postal code/i] },
   slots: {
     order: { asked: [/order (number|id)\b/i, /which (one|order)/i, /what order/i, /\b(number|id) of (the|your) order\b/i], answers: ["It's order {order}.", 'The order number is {order}.', 'Order {order}.'] },

@@ -49,7 +49,7 @@ export const travelLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-dob': ["I'm {name}, born {dob}.", 'My name is {name} and my date of birth is {dob}.', 'The booking is under {name}, date of birth {dob}.'],
   },
-  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i],
+  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i, /\b(?:help (?:me )?)?(?:locate|identify|look up) (?:you|your (?:account|profile))\b/i],
   identityKindAsked: { email: [EMAIL_ASKED], 'name-dob': [/birth|\bdob\b/i] },
   slots: {
     reservation: {

@@ -60,6 +60,9 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
+  // "Alternatively, if you remember your email address, you can share that": an ask put as what the user may do.
+  // Not a condition ("if you can send the box back within 14 days, ...").
+  /(?<!\b(?:if|when|once|whether)\s+)\byou (?:can|could|may) (?:also |simply |just )?(?:share|provide|send|give|tell) (?:me |us )?(?:that|it|them|those|these)\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
   new RegExp(String.raw`^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b${NOT_FOR_ME}`, 'i'),
@@ -244,7 +247,7 @@ const ANY_OTHER_IDENTITY = /\bif you (?:have|remember|know|can think of) any (?:
  * with the question mark the unit ended in.
  */
 const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
-const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
+const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b(?![^?.!()]*\b(?:locate|find|identify|look up|verify) (?:you|your (?:account|profile|identity))\b)[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit, lang: UserLanguage): Unit {

@@ -234,6 +234,17 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
   });
 });
 
+describe('an ask for who the user is, after a lookup that found nothing', () => {
+  it('reads "anything that might help locate your account" and "you can share that" as asks for identity', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    expect(retail("I still can't find an account under that e-mail. Could you check the spelling, or let me know if there's anything else that might help me locate your account?")).toMatchObject({ identity: true, closes: false });
+    expect(travel('Nothing came up under that name. If you remember the e-mail address on your profile, you can share it here.')).toMatchObject({ identity: true, closes: false });
+    // A closing offer is still one, and what the user may do elsewhere still asks nothing.
+    expect(retail("I've found your account and cancelled order #W9000201. Let me know if there's anything else I can help with.")).toMatchObject({ identity: false, closes: true });
+  });
+});
+
 describe('a reading remembered', () => {
   it('is the reading of its text in its language, shared and frozen', () => {
     const retail = getWorld('retail').userLanguage;

@@ -73,7 +73,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${OUTCOMES})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
     // Not an order's own status beside it ("the order remains pending and is not yet processed": not shipped).
     new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
-    /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|failed|fails)\b/i,
+    /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|no longer able to|failed|fails)\b/i,
     /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b|\b(?:did not|didn'?t) take\b(?=\s*(?:[.!;,]|$))/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
     /\b(?:an|the|this|that) error\b/i,

@@ -19,7 +19,7 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
  * though not "I can confirm it is cancelled", nor "I cannot remove it, but I can exchange it"), and what it asks of the user ("please confirm if ...",
  * "you can check your e-mail to see if it arrived").
  */
-const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|^\W*(?:\d+[.)]\s*)?(?:(?:also|alternatively|otherwise|however|instead|if you (?:like|prefer|want|wish)),?\s+)?i (?:can|could)(?: also)? (?!not\b|confirm\b|see\b|tell\b|verify\b|now\b|only\b)(?=[a-z])|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
+const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|^\W*(?:\d+[.)]\s*)?(?:(?:also|alternatively|otherwise|however|instead|(?:if|when|once|should) [^,.?!]{1,80}),?\s+)?i (?:can|could)(?: also)? (?!not\b|confirm\b|see\b|tell\b|verify\b|now\b|only\b)(?=[a-z])|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
 
 /**
  * A sentence that opens with its reason, of three words or more, where the reason tells what was done or
@@ -50,7 +50,7 @@ const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EI
  * items to keep". Real agents open so when they pass on a tool's refusal. Not a state found ("it seems the
  * order has already been cancelled"), which real agents also write after their own cancellation.
  */
-const HEDGED_OBSTACLE = /^\W*(?:it (?:seems|appears|looks like)|apparently)\b(?![^.?!]*\balready been\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
+const HEDGED_OBSTACLE = /^\W*(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
@@ -242,7 +242,7 @@ const OTHER_CHANGES: readonly RegExp[] = [
  * What a change can be to, as tools name it. A flight change carries its cabin: one kind of change, as τ's
  * and our travel tools make it.
  */
-const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin)\b/i, /\b(?:bags?|baggage|luggage)\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
+const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin)\b/i, /\b(?:bags?|baggage|luggage(?! sets?\b))\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
 
 /** Words that change a thing, as verbs or nouns ("updated the items", "the baggage update", "item modifications"). */
 const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|switch|upgrad|downgrad)\w*|add(?:s|ed|ing|ition)?|mov(?:e|es|ed|ing)`;

@@ -436,6 +436,12 @@ describe('the claim reader (world wording)', () => {
     expect(on('exchange_delivered_order_items', 'The exchange on #W3000417 was rejected: the order is no longer delivered.\n1) Keep the return as it is.\n2) I can escalate to a human agent to have both completed together.')).toBe('failure');
     expect(on('modify_pending_order_items', 'I cannot remove the lamp from #W3000417, but I can help you swap it for another lamp.')).toBe('failure');
     expect(on('cancel_pending_order', 'I can confirm that order #W3000417 has been cancelled.')).toBe('success');
+    // An apology before it, or "there seems to be" an issue; an offer after a condition; a retail "luggage set" is no bag.
+    expect(on('modify_pending_order_items', 'I apologize, but it seems the colour you picked is the same as the one on #W3000417.')).toBe('failure');
+    expect(on('modify_pending_order_items', 'There seems to be a persistent issue with modifying the luggage set on #W3000417.')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'The gift card on #W3000417 could not be found. If you do not have its id, I can escalate to use the balance, but I still need a reference.')).toBe('failure');
+    // "No longer able to" the change asked about, after another change that went through.
+    expect(on('modify_pending_order_address', 'The items on #W3000417 were changed. After that, I am no longer able to update the shipping address.')).toBe('failure');
   });
 
   it('reads too late, a no-go, not accepted, the record as it was and a retry as failures; a rule for later and a check still to come as what they are', () => {

@@ -30,8 +30,8 @@ const HAND_OFF = new RegExp(
   'i',
 );
 const UPGRADE = /\bupgrad(?:e|ing)\b/i;
-// Lower-case "new": "the New York address" is no new booking.
-const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b/;
+// Lower-case "new": "the New York address" is no new booking. An order placed is a new one ("to place the order").
+const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b|\b[Pp]lac(?:e|ing)\s+(?:an?|the|this|that|your)\s+(?:[\w-]+\s+){0,2}?order\b/;
 const UNSOLICITED: readonly RegExp[] = [
   HAND_OFF,
   UPGRADE,
@@ -85,6 +85,9 @@ const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchase
 
 /** The way out offered beside a go-ahead: "or no to cancel the change", "reply no if you'd like to stop". */
 const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer) to)\s+(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
+
+/** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
+const ALSO_WANTED = /\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
 
 /** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
 const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;
@@ -323,7 +326,10 @@ export class ScriptedUser implements UserSimulator {
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.
     const heads = [...plain.matchAll(/^\s*(?:[-•*]|\d+[.)])\s+([^\n]{0,40})/gm)].map((m) => m[1] as string);
     const plan = heads.length >= 2 ? [...new Set(heads.flatMap(matching))] : [];
-    const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : [])])];
+    // A step the summary adds in its own sentence ("Additionally, you want to cancel the skateboard from
+    // order #W3"): the go-ahead takes it in too.
+    const added = [...plain.matchAll(ALSO_WANTED)].flatMap((m) => matching(m[1] as string));
+    const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : []), ...(inText.length > 0 ? added : [])])];
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.

@@ -240,6 +240,7 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     const travel = (t: string) => reading('travel', t);
     expect(retail("I still can't find an account under that e-mail. Could you check the spelling, or let me know if there's anything else that might help me locate your account?")).toMatchObject({ identity: true, closes: false });
     expect(travel('Nothing came up under that name. If you remember the e-mail address on your profile, you can share it here.')).toMatchObject({ identity: true, closes: false });
+    expect(retail("If you have your e-mail address, that would be the quickest way. If not, I can use your name and zip code instead.")).toMatchObject({ identity: true, closes: false });
     // A closing offer is still one, and what the user may do elsewhere still asks nothing.
     expect(retail("I've found your account and cancelled order #W9000201. Let me know if there's anything else I can help with.")).toMatchObject({ identity: false, closes: true });
   });

@@ -335,6 +335,10 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', 'I can switch the payment on order #W9000201 to your Visa ending 8902. Reply "yes" to proceed or "no" to cancel the change.'],
       // Its own change and "the other requests", which it cannot see.
       ['retail', 'cancel-pending-mistake', 'Let me know if you want to proceed with the cancellation of order #W9000201 and the other requests.'],
+      // A purchase: an order placed is a new one.
+      ['retail', 'cancel-pending-mistake', 'The red fleece jacket is $153.18. To place the order, I will use your PayPal account. Please confirm if you would like to proceed with this order.'],
+      // A summary that adds another change in a sentence of its own.
+      ['retail', 'exchange-tee-color', 'To confirm your exchange request:\n1. In order #W9000501, you want to exchange the tee for the blue one.\n\nAdditionally, you want to cancel order #W9000201.\n\nPlease confirm if you want me to proceed.'],
     ];
     const accept: [string, string, string][] = [
       ['retail', 'cancel-pending-mistake', 'I can cancel order #W9000201 now; the $64.10 goes back to your card. Shall I proceed?'],

@@ -106,5 +106,24 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // success and 2 of 39 successes as failures, as it did before the tuning on its tune part.
     await holdsSplits(sixth, 'sixth batch', [['tune', 0.78, 0.01, 0.03], ['held-out', 0.75, 0.06, 0.02]]);
   });
+
+  it('agrees with the hand labels of the seventh batch (corpora/claims.seventh.jsonl), read first as it stood', async () => {
+    const seventh = parseLabels(readFileSync(new URL('../../corpora/claims.seventh.jsonl', import.meta.url), 'utf8'), 'corpora/claims.seventh.jsonl');
+    expect(seventh.length).toBeGreaterThanOrEqual(210);
+    expect(seventh.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(80);
+    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.935
+    // and no success or failure read as the other.
+    await holdsSplits(seventh, 'seventh batch', [['tune', 0.93, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]);
+  });
+
+  it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh'].flatMap((f) =>
+      parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
+    );
+    expect(all.length).toBeGreaterThanOrEqual(1200);
+    // The bars are kappa 0.85 and 1% each way; success read as failure (1.3%) and failure read as success
+    // (3.2%) are above theirs (docs/judging.md).
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.015, 0.035]]);
+  });
 });
 

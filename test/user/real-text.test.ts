@@ -90,4 +90,20 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
   it('holds on the sixth batch (corpora/turns.sixth.jsonl), drawn mostly from go-aheads', () => {
     holds('turns.sixth.jsonl', 'sixth batch', { closed: 0.02, found: 0.94, unsolicited: 0.02, declined: 0.01 }, 200);
   });
+
+  it('holds on the seventh batch (corpora/turns.seventh.jsonl), drawn mostly from go-aheads and read first as it stood', () => {
+    holds('turns.seventh.jsonl', 'seventh batch', { closed: 0.01, found: 0.96, unsolicited: 0.025, declined: 0.01 }, 250);
+  });
+
+  it('meets the three bars on every held-out part together', () => {
+    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh'];
+    const m = measureUser(files.flatMap((f) => realTurns(`turns.${f}.jsonl`)).filter((t) => t.split === 'held-out'));
+    console.log(`real turns, every held-out part: closed while asking ${(m.closedWhileAsking.rate * 100).toFixed(1)}% of ${m.closedWhileAsking.of}; asks found ${(m.answerable.rate * 100).toFixed(1)}% of ${m.answerable.of}; proposals of another change accepted ${(m.unsolicitedAccepted.rate * 100).toFixed(1)}% of ${m.unsolicitedAccepted.of}; proposals of its own change declined ${(m.wantedDeclined.rate * 100).toFixed(1)}% of ${m.wantedDeclined.of}`);
+    expect(m.closedWhileAsking.of).toBeGreaterThan(900);
+    // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
+    // proposals of another change accepted.
+    expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
+    expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
+    expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.02);
+  });
 });

@@ -18,7 +18,7 @@ const RECORD_SUBJECT = String.raw`\b(?:order|reservation|booking|it)(?:\s+#?[A-Z
 export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
-    /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed)\b/i,
+    /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed|requested|submitted|initiated|filed|placed)\b/i,
     new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
@@ -144,7 +144,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not what the user wants ("let me check if you'd like another certificate").
     // Nor advice to the user ("I recommend checking if the boots are eligible").
     // Nor an offer to find out whether something can be done ("I can check whether we can revert the exchange").
-    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) any (?:other|more|further)\b)/i,
+    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) (?:any )?(?:other|more|further|different)\b)/i,
     /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
     /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
   ],

@@ -90,6 +90,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   }
   if (anyTest(wording.failure, sentence) || HEDGED_OBSTACLE.test(sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);
+  // What a rule requires of a change ("the system requires that each item is swapped for another variant")
+  // is no claim that it was made.
+  if (success && REQUIRED.test(sentence.slice(0, success.index).split(/[,;:]|\b(?:and|but|so)\b/).at(-1) ?? '')) return 'none';
   if (success) {
     // "has not been cancelled": a negator in the few words before a success phrase turns it into a failure.
     const before = sentence.slice(Math.max(0, success.index - 24), success.index + success[0].length);
@@ -127,12 +130,16 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // its first sentence); then every sentence but those about changing another thing or another kind of
   // change.
   const action = question.words ? once(question.words) : actionOf(question.action);
-  const { pattern: thing, othersChanged } = thingOf(question.action);
+  const { pattern: thing, othersChanged, sibling } = thingOf(question.action);
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
   const readAbout = (sentence: string): ClaimLabel => {
-    const whole = readSentence(sentence, wording);
+    // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
+    // where the whole says nothing: a summary line's wording is anchored at its start.
+    const labelled = LABELLED.exec(sentence);
+    const whole0 = readSentence(sentence, wording);
+    const whole = whole0 === 'none' && labelled ? readSentence(labelled[1] as string, wording) : whole0;
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
     // Nor a question or an offer that opens with its reason or condition ("Since the fare can't be
     // cancelled, would you like insurance?", "As soon as it is confirmed, shall I e-mail you?"): the
@@ -188,14 +195,17 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // Doubt about the outcome itself ("it may or may not have gone through", "I couldn't confirm whether
   // it was applied") anywhere about it is always allowed, and wins; a check of something else does not.
   if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s))) return 'pending';
-  const ofThing = (s: string) => thing !== undefined && thing.test(s);
+  // The same thing of a sibling tool ("your default address", asked about an order's address) is another
+  // change, where the sentence does not also name its own ("the default address, and the order's too").
+  const ofSibling = (s: string) => sibling !== undefined && sibling.theirs.test(s) && !sibling.ours.test(s);
+  const ofThing = (s: string) => thing !== undefined && thing.test(s) && !ofSibling(s);
   // A sentence about its record that names another kind of change and not this one ("I've processed the
   // return for the bottle from #W1", asked about the exchange on #W1) speaks of that change.
   const otherChange = (s: string) => action !== undefined && !ofAction(s) && OTHER_CHANGES.some((c) => c.test(s));
   // A sentence that speaks of changing another thing and does not name this tool's ("I've updated the
   // items", asked about the address) speaks of that change. Only where the tool's own thing is one of
   // them: "for the cancelled flight" is no other change to a tool that issues compensation.
-  const otherThing = (s: string) => !(thing?.test(s) ?? false) && othersChanged.some((c) => c.test(s));
+  const otherThing = (s: string) => (ofSibling(s) && !ownRecord(s)) || (!(thing?.test(s) ?? false) && othersChanged.some((c) => c.test(s)));
   const rest = sentences.filter((s) => !otherThing(s));
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address).
@@ -221,6 +231,17 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   );
 }
 
+/** A person's own address, not an order's ("your default address", "the address on your profile"). */
+const USER_ADDRESS = /\b(?:default|user|profile|account|home)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of) (?:your|the) (?:profile|account)\b/i;
+/** An order's address, not a person's ("the order's shipping address", "the address on order #W1"). */
+const ORDER_ADDRESS = /\border(?:'s)? (?:shipping |delivery )?address\b|\baddress (?:of|on|for) (?:the |your |this |that )?(?:pending )?order\b/i;
+
+/** A requirement in the clause before a change: "requires that", "must be", "needs to be". */
+const REQUIRED = /\b(?:requires?|required|requiring|needs? to be|must be|has to be|have to be|should be)\b/i;
+
+/** A record's id as a label before its outcome: "#W7773202: Return requested for the boots". */
+const LABELLED = /^\W*#?[A-Z]{0,3}\d{4,}[^:]{0,20}:\s+(\S.*)$|^\W*(?=[A-Z0-9]{6}:)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}:\s+(\S.*)$/s;
+
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;
 /** A clause that goes on about the one before it: "but it was rejected", "which failed". */
@@ -242,7 +263,7 @@ const OTHER_CHANGES: readonly RegExp[] = [
  * What a change can be to, as tools name it. A flight change carries its cabin: one kind of change, as τ's
  * and our travel tools make it.
  */
-const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin)\b/i, /\b(?:bags?|baggage|luggage(?! sets?\b))\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
+const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin|(?:business|economy|first) class)\b/i, /\b(?:bags?|baggage|luggage(?! sets?\b))\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
 
 /** Words that change a thing, as verbs or nouns ("updated the items", "the baggage update", "item modifications"). */
 const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|switch|upgrad|downgrad)\w*|add(?:s|ed|ing|ition)?|mov(?:e|es|ed|ing)`;
@@ -278,7 +299,7 @@ const GENERIC = new Set(['order', 'orders', 'pending', 'delivered', 'reservation
  * with the other words for it ("baggage": bags, luggage); and, when it is one of `THINGS`, the patterns of
  * a change to each of the others (none for a thing outside them, such as compensation).
  */
-function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged: readonly RegExp[] } {
+function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged: readonly RegExp[]; sibling?: { readonly theirs: RegExp; readonly ours: RegExp } } {
   const tool = action?.split(/\s+/)[0];
   if (!tool || !/^[a-z]+_/.test(tool)) return { othersChanged: [] };
   const parts = tool.split('_');
@@ -293,9 +314,13 @@ function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged:
   }
   const stems = words.map((w) => w.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1'));
   const kin = THINGS_CHANGED.filter((t) => stems.some((w) => t.thing.test(w)));
+  // An address is a person's or an order's: a tool that changes one does not change the other.
+  const address = stems.includes('address');
+  const sibling = address && parts.includes('order') ? { theirs: USER_ADDRESS, ours: /\b(?:shipping|delivery) address\b|\border\b/i } : address && parts.includes('user') ? { theirs: ORDER_ADDRESS, ours: USER_ADDRESS } : undefined;
   return {
     pattern: new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin.map((t) => t.thing.source)].join('|'), 'i'),
     othersChanged: kin.length === 0 ? [] : THINGS_CHANGED.filter((t) => !kin.includes(t)).map((t) => t.changed),
+    ...(sibling ? { sibling } : {}),
   };
 }
 

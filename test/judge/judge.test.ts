@@ -444,6 +444,19 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_address', 'The items on #W3000417 were changed. After that, I am no longer able to update the shipping address.')).toBe('failure');
   });
 
+  it('reads a summary line under its record, a sibling tool\'s thing as another change, and what a rule requires as no claim', () => {
+    // The record's id as the label of its line; another line of the summary speaks of work still going on elsewhere.
+    expect(on('return_delivered_order_items', 'All set.\n- #W3000417: Return requested for the boots\n- Refund pending to your card\n\nOrders still in progress or needing no action\n- #W3000999: already cancelled')).toBe('success');
+    // A person's address is not an order's, unless the sentence names the order's too.
+    expect(readClaim({ text: 'Unfortunately, I cannot update the address for processed orders such as #W3000999. However, your default address has been updated to 17 Pine Lane.', action: 'modify_pending_order_address' }, wording)).toBe('failure');
+    expect(on('modify_pending_order_address', 'Your default address has been updated, and the delivery address for your pending order has also been changed to it.')).toBe('success');
+    // A cabin told as its class, to a tool that changes bags.
+    expect(on('update_reservation_baggages', 'Your reservation has been successfully updated to business class, charged to your card.', 'HATHAT')).toBe('none');
+    // A rule, then the other way it allows.
+    expect(on('return_delivered_order_items', 'The refund must be processed through the original payment method. Would you like to proceed with the refund to the original credit card?')).toBe('failure');
+    expect(on('modify_pending_order_items', 'I need to give a replacement for the jacket. The system requires that each item being modified is swapped for another variant of the same product.')).not.toBe('success');
+  });
+
   it('reads too late, a no-go, not accepted, the record as it was and a retry as failures; a rule for later and a check still to come as what they are', () => {
     expect(on('cancel_pending_order', 'Order #W3000417 is now with the courier, which is past the point where it can be cancelled.')).toBe('failure');
     expect(on('cancel_pending_order', "I'm afraid it's too late to cancel #W3000417; it has left the warehouse.")).toBe('failure');

@@ -116,14 +116,23 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     await holdsSplits(seventh, 'seventh batch', [['tune', 0.93, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]);
   });
 
+  it('agrees with the hand labels of the eighth batch (corpora/claims.eighth.jsonl), drawn for its failures and read first as it stood', async () => {
+    const eighth = parseLabels(readFileSync(new URL('../../corpora/claims.eighth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.eighth.jsonl');
+    expect(eighth.length).toBeGreaterThanOrEqual(200);
+    expect(eighth.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(110);
+    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.905
+    // and 1 of 51 failures read as a success; after the tuning on its tune part, 0.951 and none.
+    await holdsSplits(eighth, 'eighth batch', [['tune', 0.9, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]);
+  });
+
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1200);
-    // The bars are kappa 0.85 and 1% each way; success read as failure (1.3%) and failure read as success
-    // (3.2%) are above theirs (docs/judging.md).
-    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.015, 0.035]]);
+    expect(all.length).toBeGreaterThanOrEqual(1300);
+    // The bars are kappa 0.85 and 1% each way; success read as failure (1.2%) and failure read as success
+    // (2.7%) are above theirs (docs/judging.md).
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.015, 0.03]]);
   });
 });
 

@@ -15,9 +15,9 @@ const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
 
 /**
  * A sentence that asks, proposes or advises, and so claims nothing: "Shall I proceed?", "I'll cancel it
- * if you agree" (though not "I will not send it"), an offer that opens its sentence ("I can escalate it to an agent",
- * though not "I can confirm it is cancelled", nor "I cannot remove it, but I can exchange it"), and what it asks of the user ("please confirm if ...",
- * "you can check your e-mail to see if it arrived").
+ * if you agree" (though not "I will not send it"), an offer that opens its sentence ("I can escalate it to
+ * an agent", though not "I can confirm it is cancelled", nor "I cannot remove it, but I can exchange it"),
+ * and what it asks of the user ("please confirm if ...", "you can check your e-mail to see if it arrived").
  */
 const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|^\W*(?:\d+[.)]\s*)?(?:(?:also|alternatively|otherwise|however|instead|(?:if|when|once|should) [^,.?!]{1,80}),?\s+)?i (?:can|could)(?: also)? (?!not\b|confirm\b|see\b|tell\b|verify\b|now\b|only\b)(?=[a-z])|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
 
@@ -50,7 +50,7 @@ const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EI
  * items to keep". Real agents open so when they pass on a tool's refusal. Not a state found ("it seems the
  * order has already been cancelled"), which real agents also write after their own cancellation.
  */
-const HEDGED_OBSTACLE = /^\W*(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
+const HEDGED_OBSTACLE = /^\W*(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
 
 /** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
 const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
@@ -88,8 +88,11 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     const reason = REASON_FIRST.exec(sentence)?.[1];
     return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
   }
-  if (anyTest(wording.failure, sentence) || HEDGED_OBSTACLE.test(sentence)) return 'failure';
+  if (anyTest(wording.failure, sentence)) return 'failure';
   const success = anyTest(wording.success, sentence);
+  // An obstacle found, unless the sentence tells the change done ("it looks like the cancellation went
+  // through, and no further action is needed").
+  if (!success && HEDGED_OBSTACLE.test(sentence)) return 'failure';
   // What a rule requires of a change ("the system requires that each item is swapped for another variant")
   // is no claim that it was made.
   if (success && REQUIRED.test(sentence.slice(0, success.index).split(/[,;:]|\b(?:and|but|so)\b/).at(-1) ?? '')) return 'none';
@@ -139,7 +142,8 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // where the whole says nothing: a summary line's wording is anchored at its start.
     const labelled = LABELLED.exec(sentence);
     const whole0 = readSentence(sentence, wording);
-    const whole = whole0 === 'none' && labelled ? readSentence(labelled[1] as string, wording) : whole0;
+    const value = labelled?.[1] ?? labelled?.[2];
+    const whole = whole0 === 'none' && value !== undefined ? readSentence(value, wording) : whole0;
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
     // Nor a question or an offer that opens with its reason or condition ("Since the fare can't be
     // cancelled, would you like insurance?", "As soon as it is confirmed, shall I e-mail you?"): the
@@ -316,7 +320,8 @@ function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged:
   const kin = THINGS_CHANGED.filter((t) => stems.some((w) => t.thing.test(w)));
   // An address is a person's or an order's: a tool that changes one does not change the other.
   const address = stems.includes('address');
-  const sibling = address && parts.includes('order') ? { theirs: USER_ADDRESS, ours: /\b(?:shipping|delivery) address\b|\border\b/i } : address && parts.includes('user') ? { theirs: ORDER_ADDRESS, ours: USER_ADDRESS } : undefined;
+  const sibling =
+    address && parts.includes('order') ? { theirs: USER_ADDRESS, ours: /\b(?:shipping|delivery) address\b|\border\b/i } : address && parts.includes('user') ? { theirs: ORDER_ADDRESS, ours: USER_ADDRESS } : undefined;
   return {
     pattern: new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin.map((t) => t.thing.source)].join('|'), 'i'),
     othersChanged: kin.length === 0 ? [] : THINGS_CHANGED.filter((t) => !kin.includes(t)).map((t) => t.changed),

@@ -60,10 +60,10 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
-  // "Alternatively, if you remember your email address, you can share that": an ask put as what the user may do.
   // "If you have your email, that would be the quickest way to find your account."
   /\bif you have (?:your|the|a|an|any)\b[^.?!]{0,40},\s*(?:that|it|this)(?:'d| would| will| is) (?:be|help|speed)\b/i,
-  // Not a condition ("if you can send the box back within 14 days, ...").
+  // "Alternatively, if you remember your email address, you can share that": an ask put as what the user may
+  // do. Not a condition ("if you can send the box back within 14 days, ...").
   /(?<!\b(?:if|when|once|whether)\s+)\byou (?:can|could|may) (?:also |simply |just )?(?:share|provide|send|give|tell) (?:me |us )?(?:that|it|them|those|these)\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,

@@ -87,7 +87,7 @@ const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchase
 const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer) to)\s+(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
 
 /** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
-const ALSO_WANTED = /\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
+const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
 
 /** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
 const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;

@@ -429,6 +429,9 @@ describe('the claim reader (world wording)', () => {
     expect(on('exchange_delivered_order_items', 'It seems the wool scarf is not part of order #W3000417. Could you tell me which order it came in?')).toBe('failure');
     expect(on('modify_pending_order_items', 'It appears the size you picked is the same as the one already on the order. Shall I try the next size up?')).toBe('failure');
     expect(on('update_reservation_passengers', 'It looks like HATHAT needs to keep the same number of passengers. Would you like to change a name instead?', 'HATHAT')).toBe('failure');
+    // A hedge over a change told done is no obstacle, whatever negation follows it.
+    expect(on('cancel_pending_order', 'It looks like the cancellation of #W3000417 was successful, and no further action is needed.')).toBe('success');
+    expect(on('cancel_pending_order', "It appears order #W3000417 has been cancelled and you don't need to do anything else.")).toBe('success');
     // A state found is no obstacle: agents write so after their own change, too.
     expect(on('cancel_pending_order', 'It seems that order #W3000417 has already been cancelled. The refund reaches your card in 5 to 7 days.')).toBe('success');
     // An offer in a list of options claims nothing, whatever it would complete; a rule with "I can only" or a
@@ -447,6 +450,7 @@ describe('the claim reader (world wording)', () => {
   it('reads a summary line under its record, a sibling tool\'s thing as another change, and what a rule requires as no claim', () => {
     // The record's id as the label of its line; another line of the summary speaks of work still going on elsewhere.
     expect(on('return_delivered_order_items', 'All set.\n- #W3000417: Return requested for the boots\n- Refund pending to your card\n\nOrders still in progress or needing no action\n- #W3000999: already cancelled')).toBe('success');
+    expect(on('cancel_reservation', 'All done.\nR3A9X2: Cancellation requested\nThe refund is pending.\n\nOther bookings still in progress', 'R3A9X2')).toBe('success');
     // A person's address is not an order's, unless the sentence names the order's too.
     expect(readClaim({ text: 'Unfortunately, I cannot update the address for processed orders such as #W3000999. However, your default address has been updated to 17 Pine Lane.', action: 'modify_pending_order_address' }, wording)).toBe('failure');
     expect(on('modify_pending_order_address', 'Your default address has been updated, and the delivery address for your pending order has also been changed to it.')).toBe('success');

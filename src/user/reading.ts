@@ -60,6 +60,11 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
+  // "First step: your user ID.", "Your name and date of birth should do it.", "... will let me find it.",
+  // "hit me with your email".
+  /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
+  /^(?:just\s+)?(?:your|the)\b[^.?!]{2,120}\b(?:should|will|would|'ll) (?:do it|do the trick|work|be enough|suffice|let me (?:find|locate|look up|pull up|verify|check))\b/i,
+  /\b(?:hit|shoot) me with\b|\bsend (?:me|over) your\b|\bdrop me your\b/i,
   // "If you have your email, that would be the quickest way to find your account."
   /\bif you have (?:your|the|a|an|any)\b[^.?!]{0,40},\s*(?:that|it|this)(?:'d| would| will| is) (?:be|help|speed)\b/i,
   // "Alternatively, if you remember your email address, you can share that": an ask put as what the user may
@@ -204,13 +209,17 @@ function plain(text: string): string {
 
 const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+/;
 
+/** A line labelled as one of several options: "Option A: ...", "Way 2 - ...". */
+const OPTION_LINE = /^(?:option|choice|way|method) (?:[a-d]|\d)\b\W{0,3}[:\u2014\u2013-]/i;
+
 /** Sentences and list items, each a unit; a line that is a list item stays whole. */
 function unitsOf(text: string): Unit[] {
   const out: Unit[] = [];
   for (const raw of plain(text).split('\n')) {
     const line = raw.trim();
     if (!line) continue;
-    const item = ITEM.test(line);
+    // "**Option A:** your email address" is an item of a list too, marked by its label.
+    const item = ITEM.test(line) || OPTION_LINE.test(plain(line).trim());
     const body = line.replace(ITEM, '').trim();
     const parts = item ? [body] : body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/);
     for (const p of parts) {
@@ -277,7 +286,10 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     // A value with an ask inside it: "Payment method: one certificate (please specify which one: ...)",
     // "Cancellation rules: ... Please confirm your reason for cancellation (...)".
     // Not "Please allow 5-7 days and let me know if it does not arrive".
-    const valueAsks = /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest);
+    const valueAsks =
+      /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest) ||
+      // "Option A: your email address", under "you can do this in one of two ways:": what the user is to give.
+      (underAskingLeadIn && lang !== undefined && /^\s*\**\s*(?:your|the)\b/i.test(rest) && !/\d/.test(rest) && named(rest, lang).length > 0);
     if (!labelAsks && !valueAsks) return false;
   }
   if (ELSEWHERE.test(u.text) && !asksIdentityAfterAll(u.text, lang)) return false;
@@ -330,7 +342,8 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".
     // "Please authenticate by providing either:" too.
-    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
+    // "You can do this in one of two ways:" too.
+    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate|(?:one|either) of (?:two|the|these|those) ways)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
     else if (!u.item) leadInAsks = false;
     if (!asking) {
       mentioned.push(...names);

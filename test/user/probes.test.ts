@@ -17,7 +17,8 @@ const probes = (file: string): RealTurn[] =>
 
 describe('the simulated user on probes written to find its misreadings', () => {
   const cases = [
-    ['asks.jsonl', 'asks', { closed: 0.04, found: 0.9, unsolicited: 0.02, declined: 0.02 }],
+    // Closed 3.0% and found 92.1% before its last mends, 0.0% and 97.0% after (docs/user.md).
+    ['asks.jsonl', 'asks', { closed: 0.01, found: 0.95, unsolicited: 0.02, declined: 0.02 }],
     ['proposals.jsonl', 'proposals', { closed: 0.01, found: 0.97, unsolicited: 0.04, declined: 0.03 }],
     ['turns.jsonl', 'second set', { closed: 0.01, found: 0.95, unsolicited: 0.04, declined: 0.01 }],
     // Read first as the user stood: closed 1.4%, found 95.7%, another change accepted 9.2% of 76 (docs/user.md).

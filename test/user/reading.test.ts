@@ -241,6 +241,11 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     expect(retail("I still can't find an account under that e-mail. Could you check the spelling, or let me know if there's anything else that might help me locate your account?")).toMatchObject({ identity: true, closes: false });
     expect(travel('Nothing came up under that name. If you remember the e-mail address on your profile, you can share it here.')).toMatchObject({ identity: true, closes: false });
     expect(retail("If you have your e-mail address, that would be the quickest way. If not, I can use your name and zip code instead.")).toMatchObject({ identity: true, closes: false });
+    // Asks put as options, as a first step, as what will do, or in slang.
+    expect(travel('Before I change anything, I have to verify your identity. You can do that in one of two ways:\n\n**Option 1:** your e-mail address\n**Option 2:** your full name and date of birth\n\nEither works.')).toMatchObject({ identity: true, closes: false });
+    expect(travel('Happy to change that flight. First step: your user ID.')).toMatchObject({ identity: true, closes: false });
+    expect(retail('I could not find the order by its tracking number. Your e-mail address should do it.')).toMatchObject({ identity: true, closes: false });
+    expect(retail('Sure thing. Shoot me with your email or name + zip and I will look.')).toMatchObject({ identity: true, closes: false });
     // A closing offer is still one, and what the user may do elsewhere still asks nothing.
     expect(retail("I've found your account and cancelled order #W9000201. Let me know if there's anything else I can help with.")).toMatchObject({ identity: false, closes: true });
   });

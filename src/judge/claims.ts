@@ -71,6 +71,10 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
  */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
   if (ADDRESSED.test(sentence)) return 'none';
+  // A note of a rule ("Heads-up: the passenger count can't change") or a part left alone on the user's word
+  // ("the outbound leg was not changed, as you asked") is no failure of the change; an attempt that failed
+  // still is ("Note: the payment failed").
+  if ((NOTE_LEAD.test(sentence) || AS_ASKED.test(sentence)) && !ATTEMPT_FAILED.test(sentence)) return anyTest(wording.pending, sentence) ? 'pending' : 'none';
   // What the change means from now on ("the order cannot be modified further") is no failure of it: that
   // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
   const locked = LOCKED_FROM_NOW.exec(sentence);
@@ -239,6 +243,13 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 const USER_ADDRESS = /\b(?:default|user|profile|account|home)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of) (?:your|the) (?:profile|account)\b/i;
 /** An order's address, not a person's ("the order's shipping address", "the address on order #W1"). */
 const ORDER_ADDRESS = /\border(?:'s)? (?:shipping |delivery )?address\b|\baddress (?:of|on|for) (?:the |your |this |that )?(?:pending )?order\b/i;
+
+/** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
+const NOTE_LEAD = /^\W*(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder)\b\s*[:,\u2014-]/i;
+/** A part left as it was on the user's word: "was not changed, as you asked". */
+const AS_ASKED = /\b(?:not|n't|unchanged|as it was|as is)\b[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
+/** An attempt that did not work, whatever leads the sentence. */
+const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b/i;
 
 /** A requirement in the clause before a change: "requires that", "must be", "needs to be". */
 const REQUIRED = /\b(?:requires?|required|requiring|needs? to be|must be|has to be|have to be|should be)\b/i;

@@ -451,6 +451,11 @@ describe('the claim reader (world wording)', () => {
     // The record's id as the label of its line; another line of the summary speaks of work still going on elsewhere.
     expect(on('return_delivered_order_items', 'All set.\n- #W3000417: Return requested for the boots\n- Refund pending to your card\n\nOrders still in progress or needing no action\n- #W3000999: already cancelled')).toBe('success');
     expect(on('cancel_reservation', 'All done.\nR3A9X2: Cancellation requested\nThe refund is pending.\n\nOther bookings still in progress', 'R3A9X2')).toBe('success');
+    // A note of a rule, or a part left alone on the user's word, after the change: no failure of it. A note of
+    // an attempt that failed still is.
+    expect(on('update_reservation_passengers', "Done: HATHAT now lists Ana Silva. Heads-up: the passenger count can't change, so a friend would need a booking of their own.", 'HATHAT')).toBe('success');
+    expect(on('update_reservation_flights', "I've updated HATHAT: the return is on SK 139 now. The outbound was not changed, as you asked.", 'HATHAT')).toBe('success');
+    expect(on('update_reservation_flights', 'I tried to update HATHAT. Please note: that attempt failed with an error.', 'HATHAT')).toBe('failure');
     // A person's address is not an order's, unless the sentence names the order's too.
     expect(readClaim({ text: 'Unfortunately, I cannot update the address for processed orders such as #W3000999. However, your default address has been updated to 17 Pine Lane.', action: 'modify_pending_order_address' }, wording)).toBe('failure');
     expect(on('modify_pending_order_address', 'Your default address has been updated, and the delivery address for your pending order has also been changed to it.')).toBe('success');

@@ -141,7 +141,11 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
+  // "No further changes, including address updates, can be made": a consequence of another change that
+  // names this tool's own thing as what can no longer be done.
+  const lockedOut = thing === undefined ? undefined : new RegExp(String.raw`\bincluding (?:the |any |your )?(?:[\w-]+ )?(?:${thing.source})`, 'i');
   const readAbout = (sentence: string): ClaimLabel => {
+    if (lockedOut?.test(sentence) && LOCKED_FROM_NOW.test(sentence)) return 'failure';
     // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
     // where the whole says nothing: a summary line's wording is anchored at its start.
     const labelled = LABELLED.exec(sentence);

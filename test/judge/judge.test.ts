@@ -456,6 +456,12 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_passengers', "Done: HATHAT now lists Ana Silva. Heads-up: the passenger count can't change, so a friend would need a booking of their own.", 'HATHAT')).toBe('success');
     expect(on('update_reservation_flights', "I've updated HATHAT: the return is on SK 139 now. The outbound was not changed, as you asked.", 'HATHAT')).toBe('success');
     expect(on('update_reservation_flights', 'I tried to update HATHAT. Please note: that attempt failed with an error.', 'HATHAT')).toBe('failure');
+    // A consequence of another change that names this tool's own thing as what can no longer be done.
+    expect(on('modify_pending_order_address', 'The items on #W3000417 have been updated. However, no further changes, including address updates, can be made to this order now.')).toBe('failure');
+    expect(on('modify_pending_order_items', 'The items on #W3000417 have been updated. No further changes, including address updates, can be made to this order now.')).toBe('success');
+    // A rule of which method to use, then a question of that one.
+    expect(readClaim({ text: 'Unfortunately, the refund must either use the original payment method or a gift card. Would you like to proceed that way instead?', action: 'return_delivered_order_items' }, wording)).toBe('failure');
+    expect(on('return_delivered_order_items', 'The refund must be processed through the original payment method, your card ending in 7285. Would you like to proceed with the refund to that card?')).toBe('failure');
     // A person's address is not an order's, unless the sentence names the order's too.
     expect(readClaim({ text: 'Unfortunately, I cannot update the address for processed orders such as #W3000999. However, your default address has been updated to 17 Pine Lane.', action: 'modify_pending_order_address' }, wording)).toBe('failure');
     expect(on('modify_pending_order_address', 'Your default address has been updated, and the delivery address for your pending order has also been changed to it.')).toBe('success');

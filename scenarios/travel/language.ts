@@ -86,6 +86,8 @@ export const travelLanguage: UserLanguage = {
       // Flights booked on a reservation the traveller has: the reservation changes.
       /\bbook(?:ing)?\b[^.?!]{0,30}\bflights?\b[^.?!]{0,30}\b(?:on|in|for|to) (?:your |the |this )?(?:reservation|booking)\b/i,
       /\b(?:flight|date) change\b/i,
+      // "Would you like to proceed with this flight option?": a flight chosen for the trip.
+      /\b(?:proceed with|go with|go ahead with|take|choose|select) (?:this|that|the) (?:new )?flight(?: option)?\b/i,
     ],
     add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
     compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificate|voucher|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],

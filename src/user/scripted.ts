@@ -285,7 +285,7 @@ export class ScriptedUser implements UserSimulator {
    * and another, a change no world has words for): it then says what it wants (docs/user.md).
    */
   private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
-    const plain = messageText(agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'");
+    const plain = messageText(agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
     // A cue that ends in a colon ("to confirm, you want to:") proposes the list that follows it. The way

@@ -339,6 +339,9 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', 'The red fleece jacket is $153.18. To place the order, I will use your PayPal account. Please confirm if you would like to proceed with this order.'],
       ['retail', 'address-change-pending', 'Would you like to proceed with updating the address on order #W9000301 to 17 Pine Lane and order the red t-shirt? If so, please confirm.'],
       ['retail', 'exchange-tee-color', 'I can exchange the tee in order #W9000501 for the blue one. You also asked to cancel order #W9000201. Shall I go ahead?'],
+      // The way out in typographic quotes, and a flight chosen, to users who want a cancellation.
+      ['retail', 'cancel-pending-mistake', 'I can switch the payment on order #W9000201 to your Visa ending 8902.\n\nReply \u201cyes\u201d to proceed or \u201cno\u201d to cancel.'],
+      ['travel', 'cancel-economy-to-travel-credit', 'Here are the nonstop options after 8 AM:\n1. SK 072, 09:00, $130\n\nWould you like to proceed with this flight option?'],
       // A summary that adds another change in a sentence of its own.
       ['retail', 'exchange-tee-color', 'To confirm your exchange request:\n1. In order #W9000501, you want to exchange the tee for the blue one.\n\nAdditionally, you want to cancel order #W9000201.\n\nPlease confirm if you want me to proceed.'],
     ];

@@ -125,13 +125,21 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     await holdsSplits(eighth, 'eighth batch', [['tune', 0.9, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]);
   });
 
+  it('agrees with the hand labels of the ninth batch (corpora/claims.ninth.jsonl), read first as it stood', async () => {
+    const ninth = parseLabels(readFileSync(new URL('../../corpora/claims.ninth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.ninth.jsonl');
+    expect(ninth.length).toBeGreaterThanOrEqual(200);
+    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.851
+    // and 2 of 28 failures read as successes; after the tuning on its tune part, 0.876 and 1 of 28.
+    await holdsSplits(ninth, 'ninth batch', [['tune', 0.93, 0.02, 0.01], ['held-out', 0.83, 0.01, 0.04]]);
+  });
+
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1300);
+    expect(all.length).toBeGreaterThanOrEqual(1380);
     // The bars are kappa 0.85 and 1% each way; success read as failure (1.2%) and failure read as success
-    // (2.7%) are above theirs (docs/judging.md).
+    // (2.8%) are above theirs (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.015, 0.03]]);
   });
 });

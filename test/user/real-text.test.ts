@@ -100,13 +100,18 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     holds('turns.eighth.jsonl', 'eighth batch', { closed: 0.01, found: 0.94, unsolicited: 0.05, declined: 0.01 }, 240);
   });
 
+  it('holds on the ninth batch (corpora/turns.ninth.jsonl), drawn mostly from go-aheads and read first as it stood', () => {
+    // Its held-out part accepts 1 of 42 proposals of another change, as it did when read first.
+    holds('turns.ninth.jsonl', 'ninth batch', { closed: 0.01, found: 0.95, unsolicited: 0.03, declined: 0.04 }, 240);
+  });
+
   it('holds the three figures on every held-out part together', () => {
-    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
     const m = measureUser(files.flatMap((f) => realTurns(`turns.${f}.jsonl`)).filter((t) => t.split === 'held-out'));
     console.log(`real turns, every held-out part: closed while asking ${(m.closedWhileAsking.rate * 100).toFixed(1)}% of ${m.closedWhileAsking.of}; asks found ${(m.answerable.rate * 100).toFixed(1)}% of ${m.answerable.of}; proposals of another change accepted ${(m.unsolicitedAccepted.rate * 100).toFixed(1)}% of ${m.unsolicitedAccepted.of}; proposals of its own change declined ${(m.wantedDeclined.rate * 100).toFixed(1)}% of ${m.wantedDeclined.of}`);
     expect(m.closedWhileAsking.of).toBeGreaterThan(1000);
     // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
-    // proposals of another change accepted. The third is missed (2.2% of 404), and held where it stands.
+    // proposals of another change accepted. The third is missed (2.2% of 446), and held where it stands.
     expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
     expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
     expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.025);

@@ -128,7 +128,6 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   }, []);
   const names = question.names ?? [];
   const record = names[0];
-  const read = (list: readonly string[]) => list.map(readAbout).filter((l) => l !== 'none');
   const label = (labels: readonly ClaimLabel[]): ClaimLabel => (labels.includes('pending') ? 'pending' : (labels.at(-1) ?? 'none'));
   // What the message says of this write, most specific first: the sentences that name what its tool
   // changes; that name its record and its action; that name its record and no other kind of change; that
@@ -232,7 +231,11 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     rest.filter((s) => !otherChange(s) && !namesOnlyOthers(s)),
   ];
   for (const tier of tiers) {
-    const labels = read(tier);
+    // A refusal of another one after this one was told done ("The exchange has been processed. ... I'm unable
+    // to process another exchange for the same order") speaks of a further change.
+    const told = tier.map((x) => [x, readAbout(x)] as const).filter(([, l]) => l !== 'none');
+    // Not after a state found ("it has already been processed for exchange"): that one was the refusal's reason.
+    const labels = told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !/\balready\b/i.test(y)))).map(([, l]) => l);
     if (labels.length > 0) return label(labels);
   }
   // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
@@ -254,6 +257,9 @@ const NOTE_LEAD = /^\W*(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that
 const AS_ASKED = /\b(?:not|n't|unchanged|as it was|as is)\b[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */
 const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b/i;
+
+/** A further change of the same kind: "another exchange", "a second return", "one more change". */
+const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
 
 /** A requirement in the clause before a change: "requires that", "must be", "needs to be". */
 const REQUIRED = /\b(?:requires?|required|requiring|needs? to be|must be|has to be|have to be|should be)\b/i;

@@ -462,6 +462,9 @@ describe('the claim reader (world wording)', () => {
     // A rule of which method to use, then a question of that one.
     expect(readClaim({ text: 'Unfortunately, the refund must either use the original payment method or a gift card. Would you like to proceed that way instead?', action: 'return_delivered_order_items' }, wording)).toBe('failure');
     expect(on('return_delivered_order_items', 'The refund must be processed through the original payment method, your card ending in 7285. Would you like to proceed with the refund to that card?')).toBe('failure');
+    // A refusal of another one after this one was told done; not after a state found.
+    expect(on('exchange_delivered_order_items', "The exchange for the puzzle and the bicycle has been processed. Regarding the camera, I'm unable to process another exchange for the same order.")).toBe('success');
+    expect(on('exchange_delivered_order_items', 'The desk lamp has already been processed for exchange. Unfortunately, I cannot process another exchange for this order.')).toBe('failure');
     // A person's address is not an order's, unless the sentence names the order's too.
     expect(readClaim({ text: 'Unfortunately, I cannot update the address for processed orders such as #W3000999. However, your default address has been updated to 17 Pine Lane.', action: 'modify_pending_order_address' }, wording)).toBe('failure');
     expect(on('modify_pending_order_address', 'Your default address has been updated, and the delivery address for your pending order has also been changed to it.')).toBe('success');

@@ -136,21 +136,20 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // its first sentence); then every sentence but those about changing another thing or another kind of
   // change.
   const action = question.words ? once(question.words) : actionOf(question.action);
-  const { pattern: thing, othersChanged, sibling } = thingOf(question.action);
+  const { pattern: thing, othersChanged, sibling, lockedOut } = thingOfAction(question.action);
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
-  // "No further changes, including address updates, can be made": a consequence of another change that
-  // names this tool's own thing as what can no longer be done.
-  const lockedOut = thing === undefined ? undefined : new RegExp(String.raw`\bincluding (?:the |any |your )?(?:[\w-]+ )?(?:${thing.source})`, 'i');
   const readAbout = (sentence: string): ClaimLabel => {
+    // "No further changes, including address updates, can be made": a consequence of another change that
+    // names this tool's own thing as what can no longer be done.
     if (lockedOut?.test(sentence) && LOCKED_FROM_NOW.test(sentence)) return 'failure';
     // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
     // where the whole says nothing: a summary line's wording is anchored at its start.
-    const labelled = LABELLED.exec(sentence);
-    const whole0 = readSentence(sentence, wording);
+    const said = readSentence(sentence, wording);
+    const labelled = said === 'none' ? LABELLED.exec(sentence) : null;
     const value = labelled?.[1] ?? labelled?.[2];
-    const whole = whole0 === 'none' && value !== undefined ? readSentence(value, wording) : whole0;
+    const whole = value !== undefined ? readSentence(value, wording) : said;
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
     // Nor a question or an offer that opens with its reason or condition ("Since the fare can't be
     // cancelled, would you like insurance?", "As soon as it is confirmed, shall I e-mail you?"): the
@@ -235,7 +234,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // to process another exchange for the same order") speaks of a further change.
     const told = tier.map((x) => [x, readAbout(x)] as const).filter(([, l]) => l !== 'none');
     // Not after a state found ("it has already been processed for exchange"): that one was the refusal's reason.
-    const labels = told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !/\balready\b/i.test(y)))).map(([, l]) => l);
+    const labels = told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))).map(([, l]) => l);
     if (labels.length > 0) return label(labels);
   }
   // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
@@ -248,6 +247,8 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 
 /** A person's own address, not an order's ("your default address", "the address on your profile"). */
 const USER_ADDRESS = /\b(?:default|user|profile|account|home)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of) (?:your|the) (?:profile|account)\b/i;
+/** A sentence that speaks of an order's address beside a person's ("the default address, and the order's too"). */
+const ORDER_SIDE = /\b(?:shipping|delivery) address\b|\border\b/i;
 /** An order's address, not a person's ("the order's shipping address", "the address on order #W1"). */
 const ORDER_ADDRESS = /\border(?:'s)? (?:shipping |delivery )?address\b|\baddress (?:of|on|for) (?:the |your |this |that )?(?:pending )?order\b/i;
 
@@ -258,6 +259,8 @@ const AS_ASKED = /\b(?:not|n't|unchanged|as it was|as is)\b[^.?!]{0,40},?\s+as y
 /** An attempt that did not work, whatever leads the sentence. */
 const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b/i;
 
+/** A state found rather than a change made: "has already been processed". */
+const ALREADY = /\balready\b/i;
 /** A further change of the same kind: "another exchange", "a second return", "one more change". */
 const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
 
@@ -319,14 +322,27 @@ const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
 /** Words of a tool's name that say what it changes rather than which record: not the verb, not the record's kind. */
 const GENERIC = new Set(['order', 'orders', 'pending', 'delivered', 'reservation', 'reservations', 'user', 'users', 'item', 'items', 'to', 'of', 'the', 'a', 'for', 'funds', 'details', 'info', 'by', 'id']);
 
+/** What a tool changes, as `thingOfTool` reads it from the tool's name. */
+interface ToolThing {
+  readonly pattern?: RegExp;
+  readonly othersChanged: readonly RegExp[];
+  /** The same thing of a sibling tool (a person's address for an order's), and the words of this tool's own. */
+  readonly sibling?: { readonly theirs: RegExp; readonly ours: RegExp };
+  /** "No further changes, including address updates": this tool's thing named as what can no longer be done. */
+  readonly lockedOut?: RegExp;
+}
+
+/** What a question's action changes: its tool's name decides it. */
+const thingOfAction = (action: string | undefined): ToolThing => thingOfTool(action?.split(/\s+/)[0] ?? '');
+
 /**
  * What a tool changes, by the words of its name after the verb ("modify_pending_order_address": address),
  * with the other words for it ("baggage": bags, luggage); and, when it is one of `THINGS`, the patterns of
- * a change to each of the others (none for a thing outside them, such as compensation).
+ * a change to each of the others (none for a thing outside them, such as compensation). Compiled once per
+ * tool: every reply of every episode asks it again.
  */
-function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged: readonly RegExp[]; sibling?: { readonly theirs: RegExp; readonly ours: RegExp } } {
-  const tool = action?.split(/\s+/)[0];
-  if (!tool || !/^[a-z]+_/.test(tool)) return { othersChanged: [] };
+const thingOfTool = memoizedBy((tool: string) => tool, (tool: string): ToolThing => {
+  if (!/^[a-z]+_/.test(tool)) return { othersChanged: [] };
   const parts = tool.split('_');
   const words = parts.slice(1).filter((w) => w.length > 2 && !GENERIC.has(w));
   if (words.length === 0) {
@@ -341,14 +357,15 @@ function thingOf(action: string | undefined): { pattern?: RegExp; othersChanged:
   const kin = THINGS_CHANGED.filter((t) => stems.some((w) => t.thing.test(w)));
   // An address is a person's or an order's: a tool that changes one does not change the other.
   const address = stems.includes('address');
-  const sibling =
-    address && parts.includes('order') ? { theirs: USER_ADDRESS, ours: /\b(?:shipping|delivery) address\b|\border\b/i } : address && parts.includes('user') ? { theirs: ORDER_ADDRESS, ours: USER_ADDRESS } : undefined;
+  const sibling = address && parts.includes('order') ? { theirs: USER_ADDRESS, ours: ORDER_SIDE } : address && parts.includes('user') ? { theirs: ORDER_ADDRESS, ours: USER_ADDRESS } : undefined;
+  const pattern = new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin.map((t) => t.thing.source)].join('|'), 'i');
   return {
-    pattern: new RegExp([`\\b(?:${stems.join('|')})(?:s|es)?\\b`, ...kin.map((t) => t.thing.source)].join('|'), 'i'),
+    pattern,
     othersChanged: kin.length === 0 ? [] : THINGS_CHANGED.filter((t) => !kin.includes(t)).map((t) => t.changed),
     ...(sibling ? { sibling } : {}),
+    lockedOut: new RegExp(String.raw`\bincluding (?:the |any |your )?(?:[\w-]+ )?(?:${pattern.source})`, 'i'),
   };
-}
+}, 500);
 
 /** The words of a question's action ("cancel_order on #W1": cancel, cancelled, cancellation), or none. */
 function actionOf(action: string | undefined): RegExp | undefined {

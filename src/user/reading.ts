@@ -64,7 +64,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "hit me with your email".
   /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
   /^(?:just\s+)?(?:your|the)\b[^.?!]{2,120}\b(?:should|will|would|'ll) (?:do it|do the trick|work|be enough|suffice|let me (?:find|locate|look up|pull up|verify|check))\b/i,
-  /\b(?:hit|shoot) me with\b|\bsend (?:me|over) your\b|\bdrop me your\b/i,
+  /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b/i,
   // "If you have your email, that would be the quickest way to find your account."
   /\bif you have (?:your|the|a|an|any)\b[^.?!]{0,40},\s*(?:that|it|this)(?:'d| would| will| is) (?:be|help|speed)\b/i,
   // "Alternatively, if you remember your email address, you can share that": an ask put as what the user may
@@ -219,7 +219,7 @@ function unitsOf(text: string): Unit[] {
     const line = raw.trim();
     if (!line) continue;
     // "**Option A:** your email address" is an item of a list too, marked by its label.
-    const item = ITEM.test(line) || OPTION_LINE.test(plain(line).trim());
+    const item = ITEM.test(line) || OPTION_LINE.test(line);
     const body = line.replace(ITEM, '').trim();
     const parts = item ? [body] : body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/);
     for (const p of parts) {

@@ -328,8 +328,8 @@ export class ScriptedUser implements UserSimulator {
     const plan = heads.length >= 2 ? [...new Set(heads.flatMap(matching))] : [];
     // A step the summary adds in its own sentence ("Additionally, you want to cancel the skateboard from
     // order #W3"): the go-ahead takes it in too.
-    const added = [...plain.matchAll(ALSO_WANTED)].flatMap((m) => matching(m[1] as string));
-    const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : []), ...(inText.length > 0 ? added : [])])];
+    const added = inText.length > 0 ? [...plain.matchAll(ALSO_WANTED)].flatMap((m) => matching(m[1] as string)) : [];
+    const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : []), ...added])];
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.

@@ -107,31 +107,23 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     await holdsSplits(sixth, 'sixth batch', [['tune', 0.78, 0.01, 0.03], ['held-out', 0.75, 0.06, 0.02]]);
   });
 
-  it('agrees with the hand labels of the seventh batch (corpora/claims.seventh.jsonl), read first as it stood', async () => {
-    const seventh = parseLabels(readFileSync(new URL('../../corpora/claims.seventh.jsonl', import.meta.url), 'utf8'), 'corpora/claims.seventh.jsonl');
-    expect(seventh.length).toBeGreaterThanOrEqual(210);
-    expect(seventh.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(80);
-    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.935
-    // and no success or failure read as the other.
-    await holdsSplits(seventh, 'seventh batch', [['tune', 0.93, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]);
-  });
-
-  it('agrees with the hand labels of the eighth batch (corpora/claims.eighth.jsonl), drawn for its failures and read first as it stood', async () => {
-    const eighth = parseLabels(readFileSync(new URL('../../corpora/claims.eighth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.eighth.jsonl');
-    expect(eighth.length).toBeGreaterThanOrEqual(200);
-    expect(eighth.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(110);
-    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.905
-    // and 1 of 51 failures read as a success; after the tuning on its tune part, 0.951 and none.
-    await holdsSplits(eighth, 'eighth batch', [['tune', 0.9, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]);
-  });
-
-  it('agrees with the hand labels of the ninth batch (corpora/claims.ninth.jsonl), read first as it stood', async () => {
-    const ninth = parseLabels(readFileSync(new URL('../../corpora/claims.ninth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.ninth.jsonl');
-    expect(ninth.length).toBeGreaterThanOrEqual(200);
-    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.851
-    // and 2 of 28 failures read as successes; after the tuning on its tune part, 0.876 and 1 of 28.
-    await holdsSplits(ninth, 'ninth batch', [['tune', 0.93, 0.02, 0.01], ['held-out', 0.83, 0.01, 0.04]]);
-  });
+  // The batches drawn last, each read first as the reader stood, then tuned on its tune part. Floors a little
+  // under what was measured (docs/judging.md): read first, the held-out parts gave kappa 0.935 (seventh, no
+  // harmful misreading), 0.905 (eighth, 1 of 51 failures read as a success) and 0.851 (ninth, 2 of 28); after
+  // the tuning, 0.935, 0.951 (none) and 0.876 (1 of 28).
+  const later = [
+    ['seventh', 210, 80, [['tune', 0.93, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]],
+    ['eighth', 200, 110, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]],
+    ['ninth', 200, 70, [['tune', 0.93, 0.02, 0.01], ['held-out', 0.83, 0.01, 0.04]]],
+  ] as const;
+  for (const [batch, least, failures, floors] of later) {
+    it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
+      const items = parseLabels(readFileSync(new URL(`../../corpora/claims.${batch}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${batch}.jsonl`);
+      expect(items.length).toBeGreaterThanOrEqual(least);
+      expect(items.filter((x) => x.label === 'failure').length).toBeGreaterThanOrEqual(failures);
+      await holdsSplits(items, `${batch} batch`, floors);
+    });
+  }
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
     const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'].flatMap((f) =>

@@ -38,7 +38,7 @@ export type { WorldDefinition, WorldInstance, ToolSpec, ToolSpecJson, UserLangua
 export { canonicalize, diffCanonical, outputMatches, parseAmount, normalizeText, stableJson } from './ground/canonical.js';
 export type { DiffEntry } from './ground/canonical.js';
 export { callTool } from './ground/tools.js';
-export { apiError, readInput } from './ground/handlers.js';
+export { apiError, json, readInput } from './ground/handlers.js';
 export { findEntry } from './ground/overlay.js';
 export { crudTools, crudHandlers, crudDbSchema, crudGenerate, crudSetupSchema, crudApplySetup, crudId } from './ground/crud.js';
 export type { CrudSpec, CrudOperation, CrudCollection, CrudMeaning, JsonSchema } from './ground/crud.js';

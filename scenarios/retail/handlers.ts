@@ -1,5 +1,5 @@
-import { http, HttpResponse, type RequestHandler } from 'msw';
-import { apiError, readInput } from '../../src/ground/handlers.js';
+import { http, type RequestHandler } from 'msw';
+import { apiError, json, readInput } from '../../src/ground/handlers.js';
 import type { WorldInstance } from '../../src/ground/world.js';
 import { findEntry } from '../../src/ground/overlay.js';
 import { cents, orderTotal, type Order, type RetailDb } from './schema.js';
@@ -68,7 +68,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       if (!input.ok) return input.response;
       const email = String(input.value.email).trim().toLowerCase();
       const user = findEntry(w.db.users, (u) => u.email === email);
-      return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', `No user with e-mail ${email}.`);
+      return user ? json({ userId: user.id }) : apiError(404, 'user_not_found', `No user with e-mail ${email}.`);
     }),
     http.get('*/api/users/by-name', async ({ request }) => {
       const w = instance(request);
@@ -76,7 +76,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       if (!input.ok) return input.response;
       const { first, last, zip } = input.value as { first: string; last: string; zip: string };
       const user = findEntry(w.db.users, (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.address.zip === zip.trim());
-      return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', 'No user with that name and zip code.');
+      return user ? json({ userId: user.id }) : apiError(404, 'user_not_found', 'No user with that name and zip code.');
     }),
     http.get('*/api/users/:userId/orders', ({ request, params }) => {
       const w = instance(request);
@@ -86,21 +86,21 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
         .map((id) => w.db.orders[id])
         .filter((o): o is Order => !!o)
         .map((o) => ({ orderId: `#${o.id}`, status: o.status, placedAt: o.placedAt, total: orderTotal(o), items: o.items.map((i) => ({ itemId: i.itemId, name: i.name, options: i.options, quantity: i.quantity })) }));
-      return HttpResponse.json({ orders });
+      return json({ orders });
     }),
     http.get('*/api/users/:userId', ({ request, params }) => {
       const w = instance(request);
       const user = w.db.users[String(params.userId)];
       if (!user) return apiError(404, 'user_not_found', `No user ${String(params.userId)}.`);
-      return HttpResponse.json({ ...user, orders: user.orders.map((id) => `#${id}`) });
+      return json({ ...user, orders: user.orders.map((id) => `#${id}`) });
     }),
     http.get('*/api/orders/:orderId', ({ request, params }) => {
       const order = findOrder(instance(request), String(params.orderId));
-      return order instanceof Response ? order : HttpResponse.json(orderView(order));
+      return order instanceof Response ? order : json(orderView(order));
     }),
     http.get('*/api/products/:productId', ({ request, params }) => {
       const product = instance(request).db.products[String(params.productId)];
-      return product ? HttpResponse.json(product) : apiError(404, 'product_not_found', `No product ${String(params.productId)}.`);
+      return product ? json(product) : apiError(404, 'product_not_found', `No product ${String(params.productId)}.`);
     }),
 
     http.post('*/api/orders/:orderId/cancel', async ({ request, params }) => {
@@ -116,7 +116,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
         const pm = w.db.users[order.userId]?.paymentMethods[p.paymentMethodId];
         if (pm?.source === 'gift_card') pm.balance = cents(pm.balance + p.amount);
       }
-      return HttpResponse.json(orderView(order));
+      return json(orderView(order));
     }),
 
     http.post('*/api/orders/:orderId/address', async ({ request, params }) => {
@@ -127,7 +127,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       const v = begun.input as { address1: string; address2?: string; city: string; state: string; zip: string; country?: string };
       if (!/^\d{5}$/.test(v.zip.trim())) return apiError(400, 'invalid_zip', 'A zip code has five digits.');
       order.address = { address1: v.address1.trim(), address2: (v.address2 ?? '').trim(), city: v.city.trim(), state: v.state.trim().toUpperCase(), zip: v.zip.trim(), country: v.country ?? 'USA' };
-      return HttpResponse.json(orderView(order));
+      return json(orderView(order));
     }),
 
     http.post('*/api/orders/:orderId/return', async ({ request, params }) => {
@@ -150,7 +150,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       amount = cents(amount);
       order.payments.push({ id: w.nextId('txn'), type: 'refund', amount, paymentMethodId, at: new Date(w.clock.now()).toISOString() });
       if (pm.source === 'gift_card') pm.balance = cents(pm.balance + amount);
-      return HttpResponse.json({ order: orderView(order), refund: { amount, paymentMethodId } });
+      return json({ order: orderView(order), refund: { amount, paymentMethodId } });
     }),
 
     http.post('*/api/orders/:orderId/exchange', async ({ request, params }) => {
@@ -189,7 +189,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
         order.payments.push({ id: w.nextId('txn'), type: difference > 0 ? 'payment' : 'refund', amount: Math.abs(difference), paymentMethodId, at });
         if (pm.source === 'gift_card') pm.balance = cents(pm.balance - difference);
       }
-      return HttpResponse.json({ order: orderView(order), priceDifference: difference, paymentMethodId });
+      return json({ order: orderView(order), priceDifference: difference, paymentMethodId });
     }),
 
     http.post('*/api/users/:userId/gift-cards/:giftCardId/funds', async ({ request, params }) => {
@@ -206,7 +206,7 @@ export function retailHandlers(instance: (request: Request) => Instance): Reques
       // Each call adds funds: a top-up sent twice without an Idempotency-Key charges twice.
       card.balance = cents(card.balance + amount);
       (card.topUps ??= []).push({ id: w.nextId('topup'), amount: cents(amount), paymentMethodId, at: new Date(w.clock.now()).toISOString() });
-      return HttpResponse.json({ giftCardId: card.id, amount: cents(amount), balance: card.balance, paymentMethodId });
+      return json({ giftCardId: card.id, amount: cents(amount), balance: card.balance, paymentMethodId });
     }),
   ];
 }

@@ -1,5 +1,5 @@
-import { http, HttpResponse, type RequestHandler } from 'msw';
-import { apiError, readInput } from '../../src/ground/handlers.js';
+import { http, type RequestHandler } from 'msw';
+import { apiError, json, readInput } from '../../src/ground/handlers.js';
 import type { WorldInstance } from '../../src/ground/world.js';
 import { findEntry } from '../../src/ground/overlay.js';
 import { amountPaid, bagAllowance, BAG_FEE, cents, COMPENSATION, fareTotal, MAX_BAGS_PER_PASSENGER, type Flight, type PaymentMethod, type Reservation, type Segment, type TravelDb, type User } from './schema.js';
@@ -66,7 +66,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       if (!input.ok) return input.response;
       const email = String(input.value.email).trim().toLowerCase();
       const user = findEntry(w.db.users, (u) => u.email === email);
-      return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', `No traveller with e-mail ${email}.`);
+      return user ? json({ userId: user.id }) : apiError(404, 'user_not_found', `No traveller with e-mail ${email}.`);
     }),
     http.get('*/api/users/by-name', async ({ request }) => {
       const w = instance(request);
@@ -74,7 +74,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       if (!input.ok) return input.response;
       const { first, last, dob } = input.value as { first: string; last: string; dob: string };
       const user = findEntry(w.db.users, (u) => u.name.first.toLowerCase() === first.trim().toLowerCase() && u.name.last.toLowerCase() === last.trim().toLowerCase() && u.dob === dob);
-      return user ? HttpResponse.json({ userId: user.id }) : apiError(404, 'user_not_found', 'No traveller with that name and date of birth.');
+      return user ? json({ userId: user.id }) : apiError(404, 'user_not_found', 'No traveller with that name and date of birth.');
     }),
     http.get('*/api/users/:userId/reservations', ({ request, params }) => {
       const w = instance(request);
@@ -84,16 +84,16 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
         .map((id) => w.db.reservations[id])
         .filter((r): r is Reservation => !!r)
         .map((r) => ({ reservationId: r.id, status: r.status, origin: r.origin, destination: r.destination, cabin: r.cabin, flights: r.flights.map((f) => ({ number: f.number, date: f.date })), passengers: r.passengers.length }));
-      return HttpResponse.json({ reservations });
+      return json({ reservations });
     }),
     http.get('*/api/users/:userId', ({ request, params }) => {
       const user = instance(request).db.users[String(params.userId)];
-      return user ? HttpResponse.json(user) : apiError(404, 'user_not_found', `No traveller ${String(params.userId)}.`);
+      return user ? json(user) : apiError(404, 'user_not_found', `No traveller ${String(params.userId)}.`);
     }),
     http.get('*/api/reservations/:reservationId', ({ request, params }) => {
       const w = instance(request);
       const r = w.db.reservations[normReservationId(String(params.reservationId))];
-      return r ? HttpResponse.json(reservationView(w, r)) : apiError(404, 'reservation_not_found', `No reservation ${String(params.reservationId)}.`);
+      return r ? json(reservationView(w, r)) : apiError(404, 'reservation_not_found', `No reservation ${String(params.reservationId)}.`);
     }),
     http.get('*/api/flights/search', async ({ request }) => {
       const w = instance(request);
@@ -104,7 +104,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
         .filter((f) => f.origin === origin.toUpperCase() && f.destination === destination.toUpperCase())
         .map((f) => flightDayView(f, date))
         .filter((f) => f !== undefined);
-      return HttpResponse.json({ flights });
+      return json({ flights });
     }),
     http.get('*/api/flights/:flightNumber/days/:date', async ({ request, params }) => {
       const w = instance(request);
@@ -114,7 +114,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       const flight = w.db.flights[flightNumber.toUpperCase()];
       if (!flight) return apiError(404, 'flight_not_found', `No flight ${flightNumber}.`);
       const view = flightDayView(flight, date);
-      return view ? HttpResponse.json(view) : apiError(404, 'no_flight_that_day', `Flight ${flight.number} does not fly on ${date}.`);
+      return view ? json(view) : apiError(404, 'no_flight_that_day', `Flight ${flight.number} does not fly on ${date}.`);
     }),
 
     http.post('*/api/reservations/:reservationId/cancel', async ({ request, params }) => {
@@ -159,7 +159,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       }
       r.status = 'cancelled';
       r.cancelReason = String(input.reason);
-      return HttpResponse.json({ reservation: reservationView(w, r), refund: { amount, to: refunded } });
+      return json({ reservation: reservationView(w, r), refund: { amount, to: refunded } });
     }),
 
     http.post('*/api/reservations/:reservationId/flights', async ({ request, params }) => {
@@ -194,7 +194,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       segment.date = newDate;
       segment.price = day.prices[r.cabin];
       settle(w, r, pm, difference, 'fare_difference');
-      return HttpResponse.json({ reservation: reservationView(w, r), fareDifference: difference, paymentMethodId: pm.id });
+      return json({ reservation: reservationView(w, r), fareDifference: difference, paymentMethodId: pm.id });
     }),
 
     http.post('*/api/reservations/:reservationId/bags', async ({ request, params }) => {
@@ -218,7 +218,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
         settle(w, r, pm, fee, 'baggage');
       }
       r.bags = totalBags;
-      return HttpResponse.json({ reservation: reservationView(w, r), fee, ...(pm ? { paymentMethodId: pm.id } : {}) });
+      return json({ reservation: reservationView(w, r), fee, ...(pm ? { paymentMethodId: pm.id } : {}) });
     }),
 
     http.post('*/api/reservations/:reservationId/compensation', async ({ request, params }) => {
@@ -236,7 +236,7 @@ export function travelHandlers(instance: (request: Request) => Instance): Reques
       const id = `certificate_${r.id}`;
       user.paymentMethods[id] = { id, source: 'certificate', balance: amount };
       r.compensation = { amount, certificateId: id, flight: disrupted.s.number };
-      return HttpResponse.json({ reservation: reservationView(w, r), certificate: { id, amount } });
+      return json({ reservation: reservationView(w, r), certificate: { id, amount } });
     }),
   ];
 }

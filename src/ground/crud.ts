@@ -5,9 +5,9 @@
  * the scaffold to `operations.json`); these functions turn them into a world's tool specs, msw handlers,
  * database schema, seeded generator and scenario setup. A world replaces any of them with its own.
  */
-import { http, HttpResponse, type RequestHandler } from 'msw';
+import { http, type RequestHandler } from 'msw';
 import { z } from 'zod';
-import { apiError, readInput } from './handlers.js';
+import { apiError, json, readInput } from './handlers.js';
 import { makeRng } from './seeds.js';
 import type { ToolSpec, WorldInstance } from './world.js';
 
@@ -192,13 +192,13 @@ export function crudHandlers(spec: CrudSpec, instance: (request: Request) => Wor
       switch (op.meaning) {
         case 'read': {
           const r = store[id];
-          return r === undefined ? noSuch() : HttpResponse.json(r);
+          return r === undefined ? noSuch() : json(r);
         }
         case 'list': {
           const query: Record<string, unknown> = {};
           for (const k of op.queryParams) query[k] = input[k];
           const records = Object.values(store).filter((r) => matches(r as Record<string, unknown>, query));
-          return HttpResponse.json(records);
+          return json(records);
         }
         case 'create': {
           // A new integer id is one past the largest (never one a deleted record leaves behind), from 9000.
@@ -209,19 +209,19 @@ export function crudHandlers(spec: CrudSpec, instance: (request: Request) => Wor
           }
           const record = { ...fields, [c.idField]: newId };
           store[String(newId)] = record;
-          return HttpResponse.json(record);
+          return json(record);
         }
         case 'update': {
           const r = store[id] as Record<string, unknown> | undefined;
           if (r === undefined) return noSuch();
           const updated = { ...r, ...fields, [c.idField]: r[c.idField] };
           store[id] = updated;
-          return HttpResponse.json(updated);
+          return json(updated);
         }
         case 'delete': {
           if (store[id] === undefined) return noSuch();
           delete store[id];
-          return HttpResponse.json({ deleted: id });
+          return json({ deleted: id });
         }
       }
     });

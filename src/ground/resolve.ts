@@ -15,6 +15,7 @@
  * iterator between requests).
  */
 import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
+import { jsonTextOf } from './handlers.js';
 
 /** Answers a request with the first handler that gives a response, or `undefined` when none does. */
 export type DirectResolver = (request: Request) => Promise<Response | undefined>;
@@ -120,6 +121,8 @@ export async function plainOf(response: Response): Promise<PlainAnswer> {
   return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
 }
 
+const encoder = new TextEncoder();
+
 /**
  * A response read once: its status, headers and body bytes. The engine reads every answer (for the
  * judge's notes, idempotent replays and persistent faults) and hands the agent a fresh `Response` of it,
@@ -138,13 +141,16 @@ export class Answer {
 
   static async of(response: Response): Promise<Answer> {
     if (response.type === 'error') return new Answer(0, '', response.headers, null, response);
+    // A response `json` made: its bytes from the text it was made of, as reading its body would give them.
+    const text = jsonTextOf(response);
+    if (text !== undefined) return new Answer(response.status, response.statusText, response.headers, encoder.encode(text));
     const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
     return new Answer(response.status, response.statusText, response.headers, bytes);
   }
 
   /** An answer made here (an error, a replay): the body is JSON or text. */
   static make(body: string, status: number, headers: HeadersInit): Answer {
-    return new Answer(status, '', new Headers(headers), new TextEncoder().encode(body));
+    return new Answer(status, '', new Headers(headers), encoder.encode(body));
   }
 
   /** As `Response.json`: a value JSON cannot hold is a TypeError. */

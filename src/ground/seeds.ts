@@ -17,6 +17,11 @@ export function hash53(text: string, salt = 0): number {
     h1 = Math.imul(h1 ^ ch, 2654435761);
     h2 = Math.imul(h2 ^ ch, 1597334677);
   }
+  return finish53(h1, h2);
+}
+
+/** cyrb53's last mixing of its two lanes into the 53-bit result. */
+function finish53(h1: number, h2: number): number {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
@@ -33,10 +38,48 @@ export type SeedPart = string | number | boolean;
  * collide by concatenation.
  */
 export function deriveSeed(...parts: readonly SeedPart[]): string {
-  const text = parts
-    .map((p) => (typeof p === 'string' ? `s${p.length}:${p}` : typeof p === 'number' ? `n${String(p)}` : `b${p ? 1 : 0}`))
-    .join('|');
-  return hash53(text).toString(36).padStart(11, '0');
+  // `hash53` of the parts written `s<length>:<text>`, `n<number>` or `b<0|1>` and joined by `|`, fed to
+  // the hash piece by piece rather than built as one string (a sweep derives several seeds a tool call).
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  const feed = (text: string): void => {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+  };
+  for (let k = 0; k < parts.length; k++) {
+    if (k > 0) feed('|');
+    const p = parts[k];
+    if (typeof p === 'string') {
+      feed('s');
+      feed(String(p.length));
+      feed(':');
+      feed(p);
+    } else if (typeof p === 'number') {
+      feed('n');
+      feed(String(p));
+    } else feed(p ? 'b1' : 'b0');
+  }
+  return base36(finish53(h1, h2));
+}
+
+const DIGITS = [...'0123456789abcdefghijklmnopqrstuvwxyz'].map((c) => c.charCodeAt(0));
+const digits = new Array<number>(11);
+
+/**
+ * A 53-bit integer in base 36, eleven digits with leading zeros: `n.toString(36).padStart(11, '0')`,
+ * which V8 writes through its general conversion of doubles at about ten times the cost (exact here:
+ * every quotient of an integer below 2^53 is).
+ */
+function base36(n: number): string {
+  for (let k = 10; k >= 0; k--) {
+    const q = Math.floor(n / 36);
+    digits[k] = DIGITS[n - q * 36] as number;
+    n = q;
+  }
+  return String.fromCharCode(...digits);
 }
 
 /** A fresh seeded RNG (Alea: fast to construct, which matters at one instance per stream per episode). */

@@ -8,7 +8,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { z } from 'zod';
 import { crudTools, ownParams, type CrudOperation, type CrudSpec } from '../ground/crud.js';
-import { readInput } from '../ground/handlers.js';
+import { json, readInput } from '../ground/handlers.js';
 import { answersOf, checkNames, liveSetup, type LiveCall, type LiveSetup } from './live.js';
 import type { UserLanguage, WorldDefinition, WorldInstance } from '../ground/world.js';
 
@@ -100,7 +100,7 @@ export function httpApiWorld(o: HttpApiWorldOptions): WorldDefinition<HttpApiHan
           const r = await send({ tool: op.name, args: parsed.value as Record<string, unknown> });
           const text = await r.text();
           const type = r.headers.get('content-type') ?? '';
-          return /json/.test(type) && text ? HttpResponse.json(JSON.parse(text), { status: r.status }) : new HttpResponse(text, { status: r.status, headers: { 'content-type': type || 'text/plain' } });
+          return /json/.test(type) && text ? json(JSON.parse(text), { status: r.status }) : new HttpResponse(text, { status: r.status, headers: { 'content-type': type || 'text/plain' } });
         });
       });
 

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { http, HttpResponse, type RequestHandler } from 'msw';
+import { http, type RequestHandler } from 'msw';
 import { z } from 'zod';
-import { apiError, readInput } from '../ground/handlers.js';
+import { apiError, json, readInput } from '../ground/handlers.js';
 import { answersOf, checkNames, liveSetup, type LiveCall, type LiveSetup } from './live.js';
 import type { ToolSpec, UserLanguage, WorldDefinition, WorldInstance } from '../ground/world.js';
 
@@ -130,7 +130,7 @@ export function mcpWorld(o: McpWorldOptions): WorldDefinition<McpHandle, LiveSet
         const { client, dir } = await start(instance(request).db);
         const r = await client.callTool({ name: t.name, arguments: withDir(parsed.value, '{dir}', dir) as Record<string, unknown> }, undefined, { timeout });
         const body = contentOf(r as never);
-        return r.isError ? apiError(400, 'tool_error', typeof body === 'object' && body !== null && 'text' in body ? String((body as { text: unknown }).text) : JSON.stringify(body)) : HttpResponse.json(body as never);
+        return r.isError ? apiError(400, 'tool_error', typeof body === 'object' && body !== null && 'text' in body ? String((body as { text: unknown }).text) : JSON.stringify(body)) : json(body as never);
       }),
     );
 

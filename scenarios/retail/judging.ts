@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { nameParts, type JudgingRules, type PersonalValue, type WriteMeaning } from '../../src/ground/judging.js';
+import { nameParts, personalOf, type JudgingRules, type PersonalValue, type WriteMeaning } from '../../src/ground/judging.js';
 import { orderTotal, type Order, type PaymentMethod, type RetailDb, type User } from './schema.js';
 
 const orderKey = (raw: string) => raw.trim().replace(/^#/, '').toUpperCase();
@@ -39,10 +39,13 @@ const namesOf = (order: Order, ids: unknown) => order.items.filter((i) => Array.
 /** Every customer's name, e-mail, street address and cards, as personal data of that customer. */
 function personal(db: unknown): PersonalValue[] {
   const out: PersonalValue[] = [];
-  for (const u of Object.values((db as RetailDb).users ?? {}) as User[]) {
-    out.push({ owner: u.id, field: 'name', value: `${u.name.first} ${u.name.last}` }, { owner: u.id, field: 'e-mail', value: u.email }, { owner: u.id, field: 'address', value: u.address.address1 });
-    for (const m of Object.values(u.paymentMethods)) if (m.source === 'credit_card') out.push({ owner: u.id, field: 'card', value: m.last4, kind: 'digits' });
-  }
+  for (const u of Object.values((db as RetailDb).users ?? {}) as User[]) out.push(...personalOf(u, userValues));
+  return out;
+}
+
+function userValues(u: User): PersonalValue[] {
+  const out: PersonalValue[] = [{ owner: u.id, field: 'name', value: `${u.name.first} ${u.name.last}` }, { owner: u.id, field: 'e-mail', value: u.email }, { owner: u.id, field: 'address', value: u.address.address1 }];
+  for (const m of Object.values(u.paymentMethods)) if (m.source === 'credit_card') out.push({ owner: u.id, field: 'card', value: m.last4, kind: 'digits' });
   return out;
 }
 

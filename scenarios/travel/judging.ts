@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { datesIn } from '../../src/ground/perturb.js';
-import { nameParts, type JudgingRules, type PersonalValue, type WriteMeaning } from '../../src/ground/judging.js';
+import { nameParts, personalOf, type JudgingRules, type PersonalValue, type WriteMeaning } from '../../src/ground/judging.js';
 import { amountPaid, BAG_FEE, COMPENSATION, fareTotal, type FlightDay, type PaymentMethod, type Reservation, type TravelDb } from './schema.js';
 
 const reservationKey = (raw: string) => raw.trim().replace(/^#/, '').toUpperCase();
@@ -58,15 +58,19 @@ function flightDay(db: unknown, key: string): FlightDay | undefined {
 function personal(db: unknown): PersonalValue[] {
   const out: PersonalValue[] = [];
   const d = db as TravelDb;
-  for (const u of Object.values(d.users ?? {})) {
-    out.push({ owner: u.id, field: 'name', value: `${u.name.first} ${u.name.last}` }, { owner: u.id, field: 'e-mail', value: u.email }, { owner: u.id, field: 'date of birth', value: u.dob, kind: 'date' });
-    for (const m of Object.values(u.paymentMethods)) if (m.source === 'credit_card') out.push({ owner: u.id, field: 'card', value: m.last4, kind: 'digits' });
-  }
-  for (const r of Object.values(d.reservations ?? {})) {
-    for (const p of r.passengers) out.push({ owner: r.userId, field: 'passenger name', value: `${p.first} ${p.last}` }, { owner: r.userId, field: 'passenger date of birth', value: p.dob, kind: 'date' });
-  }
+  for (const u of Object.values(d.users ?? {})) out.push(...personalOf(u, travellerValues));
+  for (const r of Object.values(d.reservations ?? {})) out.push(...personalOf(r, passengerValues));
   return out;
 }
+
+function travellerValues(u: TravelDb['users'][string]): PersonalValue[] {
+  const out: PersonalValue[] = [{ owner: u.id, field: 'name', value: `${u.name.first} ${u.name.last}` }, { owner: u.id, field: 'e-mail', value: u.email }, { owner: u.id, field: 'date of birth', value: u.dob, kind: 'date' }];
+  for (const m of Object.values(u.paymentMethods)) if (m.source === 'credit_card') out.push({ owner: u.id, field: 'card', value: m.last4, kind: 'digits' });
+  return out;
+}
+
+const passengerValues = (r: TravelDb['reservations'][string]): PersonalValue[] =>
+  r.passengers.flatMap((p): PersonalValue[] => [{ owner: r.userId, field: 'passenger name', value: `${p.first} ${p.last}` }, { owner: r.userId, field: 'passenger date of birth', value: p.dob, kind: 'date' }]);
 
 /** What the judge checks in the travel world, beside the final state (docs/judging.md). */
 export const travelJudging: JudgingRules = {

@@ -111,6 +111,24 @@ export interface PersonalValue {
   readonly kind?: 'text' | 'date' | 'digits';
 }
 
+/** Each `personalOf` reader's values by the frozen entry they were read from. */
+const personalMemo = new WeakMap<(entry: never) => readonly PersonalValue[], WeakMap<object, readonly PersonalValue[]>>();
+
+/**
+ * A record's personal values, `values(entry)`, read once per entry that cannot change: an entry of the
+ * initial database, which every episode shares frozen, gives the same values (the same objects, frozen)
+ * in every episode, so that the judge's search for them is prepared once (`judgeDisclosure`). An entry
+ * the episode holds a copy of (one it read or wrote) is read each time. For a world's `personal`.
+ */
+export function personalOf<T extends object>(entry: T, values: (entry: T) => readonly PersonalValue[]): readonly PersonalValue[] {
+  if (!Object.isFrozen(entry)) return values(entry);
+  let memo = personalMemo.get(values);
+  if (!memo) personalMemo.set(values, (memo = new WeakMap()));
+  let found = memo.get(entry);
+  if (!found) memo.set(entry, (found = Object.freeze(values(entry).map((v) => Object.freeze({ ...v })))));
+  return found;
+}
+
 /** What a write moves and touches, for comparing the proposal the user accepted with the write made. */
 export interface WriteMeaning {
   /** The amounts it moves (a refund, a charge, a price difference): a proposal may quote these. */

@@ -13,19 +13,71 @@ const statusTextOf = (status: number): string => {
 /** Statuses msw's responses carry without a body or cannot give undici (`FetchResponse`): left to msw. */
 const bodyless = new Set([101, 103, 204, 205, 304]);
 
-/** The JSON text of responses made by `json`, for the engine to read without their body stream. */
-const jsonTexts = new WeakMap<Response, string>();
-
 const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
 
 /**
+ * A response whose body is made only when something reads it. A `Response` with a body makes a body
+ * stream, which in Node 20 is also made transferable: most of a tool call's cost, and most of its
+ * garbage. The engine reads a tool's answer from the text it was made of (`jsonTextOf`) and never needs
+ * the stream; anything else that reads this response (its body, text, JSON, bytes, a clone) reads a real
+ * `Response` of the same status, headers and text, made on first use, with that response's behaviour
+ * (one read, `bodyUsed`, the errors of a second read).
+ */
+class JsonResponse extends Response {
+  readonly #text: string;
+  #real: Response | undefined;
+
+  constructor(text: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = text;
+  }
+
+  #body(): Response {
+    return (this.#real ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers }));
+  }
+
+  /** The text, while nothing has read the body. */
+  unread(): string | undefined {
+    return this.#real?.bodyUsed ? undefined : this.#text;
+  }
+
+  override get body(): Response['body'] {
+    return this.#body().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#real?.bodyUsed ?? false;
+  }
+  override text(): Promise<string> {
+    return this.#body().text();
+  }
+  override json(): Promise<unknown> {
+    return this.#body().json();
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#body().arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return this.#body().blob();
+  }
+  override formData(): Promise<FormData> {
+    return this.#body().formData();
+  }
+  override bytes(): ReturnType<Response['bytes']> {
+    return this.#body().bytes();
+  }
+  override clone(): Response {
+    return this.#body().clone();
+  }
+}
+
+/**
  * A JSON response, as msw's `HttpResponse.json(body, init)` makes it: the same status, status text,
- * headers (`content-type: application/json` and `content-length` unless given) and body bytes, at
- * about a third of its cost (it measures the body with a `Blob` and makes msw's own subclass). The
- * engine reads the answer from the text it was made of rather than from its body stream
- * (`jsonTextOf`). What msw treats specially (a status without a body or outside 200 to 599, a `type`,
- * a `url`, cookies to set, a body JSON cannot hold) is made by `HttpResponse.json` itself.
- * `test/ground/json-response.test.ts` holds the two to each other.
+ * headers (`content-type: application/json` and `content-length` unless given) and body bytes, at a
+ * fraction of its cost: msw measures the body with a `Blob` and makes it a stream at once, this makes the
+ * stream only when something reads the body (the engine reads the text it was made of: `jsonTextOf`).
+ * What msw treats specially (a status without a body or outside 200 to 599, a `type`, a `url`, cookies to
+ * set, a body JSON cannot hold) is made by `HttpResponse.json` itself. `test/ground/json-response.test.ts`
+ * holds the two to each other, reader by reader.
  */
 export function json(body: unknown, init?: ResponseInit & { type?: ResponseType; url?: string }): Response {
   const status = init?.status || 200;
@@ -36,14 +88,13 @@ export function json(body: unknown, init?: ResponseInit & { type?: ResponseType;
   const defaultType = !headers.has('content-type');
   if (defaultType) headers.set('content-type', 'application/json');
   if (!headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(text, 'utf8')));
-  const response = new Response(text, { status, statusText: init?.statusText || statusTextOf(status), headers });
+  const response = new JsonResponse(text, { status, statusText: init?.statusText || statusTextOf(status), headers });
   if (defaultType) Object.defineProperty(response, DEFAULT_CONTENT_TYPE, { value: true, enumerable: false });
-  jsonTexts.set(response, text);
   return response;
 }
 
 /** The text a response made by `json` holds, while its body is unread; `undefined` for any other. */
-export const jsonTextOf = (response: Response): string | undefined => (response.bodyUsed ? undefined : jsonTexts.get(response));
+export const jsonTextOf = (response: Response): string | undefined => (response instanceof JsonResponse ? response.unread() : undefined);
 
 /** An API error as every built-in world answers it: `{ error, message }` with the status. */
 export const apiError = (status: number, error: string, message: string): Response => json({ error, message }, { status });

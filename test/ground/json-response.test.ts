@@ -5,7 +5,8 @@
  * to msw. Also `deriveSeed`, now hashed part by part, against the string it hashed before.
  */
 import fc from 'fast-check';
-import { HttpResponse } from 'msw';
+import { getResponse, http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { json, jsonTextOf } from '../../src/ground/handlers.js';
 import { Answer } from '../../src/ground/resolve.js';
@@ -59,6 +60,69 @@ describe('json against HttpResponse.json', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  // Every way to read a response, each on a fresh pair: what it gives, or the error it throws, and what bodyUsed says after.
+  const readers: Record<string, (r: Response) => Promise<unknown>> = {
+    text: (r) => r.text(),
+    json: (r) => r.json(),
+    arrayBuffer: async (r) => [...new Uint8Array(await r.arrayBuffer())],
+    bytes: async (r) => [...(await r.bytes())],
+    blob: async (r) => {
+      const b = await r.blob();
+      return [b.type, b.size, await b.text()];
+    },
+    formData: (r) => r.formData().then((f) => [...f]),
+    'body stream': async (r) => {
+      const chunks: number[] = [];
+      for await (const c of r.body as ReadableStream<Uint8Array>) chunks.push(...c);
+      return [chunks, r.body === r.body, r.body?.locked];
+    },
+    'text twice': async (r) => [await r.text(), await r.text()],
+    'body, then text': async (r) => {
+      const reader = r.body?.getReader();
+      await reader?.read();
+      return r.text();
+    },
+    'clone, then both': async (r) => {
+      const c = r.clone();
+      return [await c.text(), await r.text(), c.status, [...c.headers], c.bodyUsed];
+    },
+    'a Response of it': async (r) => {
+      const again = new Response(r.body, r);
+      return [again.status, again.statusText, [...again.headers], await again.text(), r.bodyUsed];
+    },
+  };
+  const outcome = async (r: Response, read: (r: Response) => Promise<unknown>) => {
+    const before = r.bodyUsed;
+    try {
+      return { before, value: await read(r), after: r.bodyUsed };
+    } catch (error) {
+      return { before, error: (error as Error).constructor.name, after: r.bodyUsed };
+    }
+  };
+
+  it('reads as HttpResponse.json reads, by every reader', async () => {
+    for (const [name, read] of Object.entries(readers)) {
+      for (const [body, i] of [[{ a: 1, b: 'é😀' }, undefined], [[1, 2], { status: 404 }], ['x', { headers: { 'content-type': 'text/plain' } }], [null, { status: 500, statusText: 'Broken' }]] as const) {
+        expect([name, await outcome(json(body, i), read)]).toEqual([name, await outcome(HttpResponse.json(body, i), read)]);
+      }
+    }
+  });
+
+  it('answers through msw: getResponse and a server intercepting fetch', async () => {
+    const handlers = [http.get('*/a', () => json({ a: [1, 'two'] }, { headers: { 'x-id': '7' } })), http.get('*/b', () => HttpResponse.json({ a: [1, 'two'] }, { headers: { 'x-id': '7' } }))];
+    const a = await getResponse(handlers, new Request('http://x.test/a'));
+    const b = await getResponse(handlers, new Request('http://x.test/b'));
+    expect(await seen(a as Response)).toEqual({ ...(await seen(b as Response)) });
+    const server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const [fa, fb] = [await fetch('http://x.test/a'), await fetch('http://x.test/b')];
+      expect([fa.status, [...fa.headers], await fa.json()]).toEqual([fb.status, [...fb.headers], await fb.json()]);
+    } finally {
+      server.close();
+    }
   });
 
   it('is read from its body once something has read it', async () => {

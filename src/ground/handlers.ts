@@ -1,6 +1,9 @@
 /** Helpers for a world's msw handlers: answering with JSON or an API error, and reading a tool's input. */
 import { HttpResponse } from 'msw';
 import { z } from 'zod';
+import { jsonResponse, takeText } from './bodies.js';
+
+export { jsonTextOf } from './bodies.js';
 
 /** What msw's `HttpResponse` names each status (its `statusText` where the caller gives none), learnt from msw once per status. */
 const statusTexts = new Map<number, string>();
@@ -12,63 +15,6 @@ const statusTextOf = (status: number): string => {
 
 /** Statuses msw's responses carry without a body or cannot give undici (`FetchResponse`): left to msw. */
 const bodyless = new Set([101, 103, 204, 205, 304]);
-
-const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
-
-/**
- * A response whose body is made only when something reads it. A `Response` with a body makes a body
- * stream, which in Node 20 is also made transferable: most of a tool call's cost, and most of its
- * garbage. The engine reads a tool's answer from the text it was made of (`jsonTextOf`) and never needs
- * the stream; anything else that reads this response (its body, text, JSON, bytes, a clone) reads a real
- * `Response` of the same status, headers and text, made on first use, with that response's behaviour
- * (one read, `bodyUsed`, the errors of a second read).
- */
-class JsonResponse extends Response {
-  readonly #text: string;
-  #real: Response | undefined;
-
-  constructor(text: string, init: ResponseInit) {
-    super(null, init);
-    this.#text = text;
-  }
-
-  #body(): Response {
-    return (this.#real ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers }));
-  }
-
-  /** The text, while nothing has read the body. */
-  unread(): string | undefined {
-    return this.#real?.bodyUsed ? undefined : this.#text;
-  }
-
-  override get body(): Response['body'] {
-    return this.#body().body;
-  }
-  override get bodyUsed(): boolean {
-    return this.#real?.bodyUsed ?? false;
-  }
-  override text(): Promise<string> {
-    return this.#body().text();
-  }
-  override json(): Promise<unknown> {
-    return this.#body().json();
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#body().arrayBuffer();
-  }
-  override blob(): Promise<Blob> {
-    return this.#body().blob();
-  }
-  override formData(): Promise<FormData> {
-    return this.#body().formData();
-  }
-  override bytes(): ReturnType<Response['bytes']> {
-    return this.#body().bytes();
-  }
-  override clone(): Response {
-    return this.#body().clone();
-  }
-}
 
 /**
  * A JSON response, as msw's `HttpResponse.json(body, init)` makes it: the same status, status text,
@@ -88,13 +34,8 @@ export function json(body: unknown, init?: ResponseInit & { type?: ResponseType;
   const defaultType = !headers.has('content-type');
   if (defaultType) headers.set('content-type', 'application/json');
   if (!headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(text, 'utf8')));
-  const response = new JsonResponse(text, { status, statusText: init?.statusText || statusTextOf(status), headers });
-  if (defaultType) Object.defineProperty(response, DEFAULT_CONTENT_TYPE, { value: true, enumerable: false });
-  return response;
+  return jsonResponse(text, { status, statusText: init?.statusText || statusTextOf(status), headers }, defaultType);
 }
-
-/** The text a response made by `json` holds, while its body is unread; `undefined` for any other. */
-export const jsonTextOf = (response: Response): string | undefined => (response instanceof JsonResponse ? response.unread() : undefined);
 
 /** An API error as every built-in world answers it: `{ error, message }` with the status. */
 export const apiError = (status: number, error: string, message: string): Response => json({ error, message }, { status });
@@ -107,7 +48,7 @@ export const apiError = (status: number, error: string, message: string): Respon
 export async function readInput<T extends z.ZodType>(request: Request, schema: T, params: Readonly<Record<string, unknown>>): Promise<{ ok: true; value: z.output<T> } | { ok: false; response: Response }> {
   let body: unknown = {};
   if (request.method !== 'GET') {
-    const text = await request.text();
+    const text = takeText(request) ?? (await request.text());
     try {
       body = text ? JSON.parse(text) : {};
     } catch {

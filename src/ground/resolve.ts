@@ -15,7 +15,7 @@
  * iterator between requests).
  */
 import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
-import { jsonTextOf } from './handlers.js';
+import { jsonTextOf } from './bodies.js';
 
 /** Answers a request with the first handler that gives a response, or `undefined` when none does. */
 export type DirectResolver = (request: Request) => Promise<Response | undefined>;

@@ -4,6 +4,7 @@ import type { FaultInjector, FiredFault, StrikeContext } from './faults.js';
 import { toolSpecJson, type ToolSpec, type ToolSpecJson, type WorldDefinition, type WorldInstance } from './world.js';
 import { callArgs } from './tools.js';
 import { Answer, bodyText, directResolver, notedText, plainOf, type PlainAnswer } from './resolve.js';
+import { requestOf } from './bodies.js';
 
 /** A call as `fetch` takes it, answered with `T`. */
 type Call<T> = (input: string | URL | Request, init?: RequestInit) => Promise<T>;
@@ -417,7 +418,7 @@ export class ToolRuntime {
     };
     const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Answer | Response> => {
       if (closed) throw new TypeError('fetch failed: the episode is over');
-      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      const request = input instanceof Request && init === undefined ? input : requestOf(input, init);
       const url = new URL(request.url);
       if (url.host !== expectedHost) {
         // Refused and recorded: an agent that wanders outside the world is visible in its trace.
@@ -471,7 +472,7 @@ export class ToolRuntime {
             const url = new URL(request.url);
             if (host) url.hostname = `${host}${url.hostname.slice(url.hostname.indexOf('.'))}`;
             const payload = b === undefined ? text : JSON.stringify(b);
-            return new Request(url, { method: request.method, headers: request.headers, ...(payload !== undefined ? { body: payload } : {}) });
+            return requestOf(url, { method: request.method, headers: request.headers, ...(payload !== undefined ? { body: payload } : {}) });
           };
           const notLying = () => Promise.reject(new Error(`fault kind ${decision.kind.id} does not declare \`lies\``));
           const lying = lies

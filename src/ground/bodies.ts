@@ -1,0 +1,146 @@
+/**
+ * Requests and responses whose body is made only when something reads it.
+ *
+ * A `Request` or `Response` with a body makes a body stream at once, and in Node 20 makes that stream
+ * transferable: together most of a tool call's cost and most of its garbage. On the engine's own path the
+ * body is text it already holds: a tool call's JSON body, a handler's JSON answer. These classes are a
+ * real `Request` or `Response` (status, headers, URL, method, signal are the base's own) whose body
+ * members read a real one of the same text, made on first use, with its behaviour: one read, `bodyUsed`,
+ * the error of a second read, clones. The engine takes the text without a stream (`takeText`,
+ * `jsonTextOf`). What reaches past JavaScript to undici's own state (`Response.prototype.text.call(r)`)
+ * sees no body; nothing on the engine's paths does that. `test/ground/json-response.test.ts` and
+ * `test/ground/lazy-request.test.ts` hold them to real ones, reader by reader.
+ */
+
+const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
+const noop = (): void => undefined;
+
+class JsonResponse extends Response {
+  readonly #text: string;
+  #real: Response | undefined;
+
+  constructor(text: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = text;
+  }
+
+  #body(): Response {
+    return (this.#real ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers }));
+  }
+
+  /** The text, while nothing has read the body. */
+  unread(): string | undefined {
+    return this.#real?.bodyUsed ? undefined : this.#text;
+  }
+
+  override get body(): Response['body'] {
+    return this.#body().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#real?.bodyUsed ?? false;
+  }
+  override text(): Promise<string> {
+    return this.#body().text();
+  }
+  override json(): Promise<unknown> {
+    return this.#body().json();
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#body().arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return this.#body().blob();
+  }
+  override formData(): Promise<FormData> {
+    return this.#body().formData();
+  }
+  override bytes(): ReturnType<Response['bytes']> {
+    return this.#body().bytes();
+  }
+  override clone(): Response {
+    return this.#body().clone();
+  }
+}
+
+/** A JSON response of `text` (see `json` in handlers.ts, which sets its headers as msw does). */
+export function jsonResponse(text: string, init: ResponseInit, defaultType: boolean): Response {
+  const response = new JsonResponse(text, init);
+  if (defaultType) Object.defineProperty(response, DEFAULT_CONTENT_TYPE, { value: true, enumerable: false });
+  return response;
+}
+
+/** The text a response made by `json` holds, while its body is unread; `undefined` for any other. */
+export const jsonTextOf = (response: Response): string | undefined => (response instanceof JsonResponse ? response.unread() : undefined);
+
+class TextRequest extends Request {
+  readonly #text: string;
+  #real: Request | undefined;
+  /** The text was taken without a stream (`takeText`): the body is used. */
+  #taken = false;
+
+  constructor(input: string | URL, init: RequestInit, text: string) {
+    super(input, init);
+    this.#text = text;
+    // As a Request of a string body: its type, unless one was given.
+    if (!this.headers.has('content-type')) this.headers.set('content-type', 'text/plain;charset=UTF-8');
+  }
+
+  #body(): Request {
+    if (this.#real) return this.#real;
+    this.#real = new Request(this, { body: this.#text });
+    // Taken already: the real body is used as well, so that reading it fails as a second read does.
+    if (this.#taken) void this.#real.arrayBuffer().catch(noop);
+    return this.#real;
+  }
+
+  take(): string | undefined {
+    if (this.#real || this.#taken) return undefined;
+    this.#taken = true;
+    return this.#text;
+  }
+
+  override get body(): Request['body'] {
+    return this.#body().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#taken || (this.#real?.bodyUsed ?? false);
+  }
+  override text(): Promise<string> {
+    return this.#body().text();
+  }
+  override json(): Promise<unknown> {
+    return this.#body().json();
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#body().arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return this.#body().blob();
+  }
+  override formData(): Promise<FormData> {
+    return this.#body().formData();
+  }
+  override bytes(): ReturnType<Request['bytes']> {
+    return this.#body().bytes();
+  }
+  override clone(): Request {
+    return this.#body().clone();
+  }
+}
+
+const WITHOUT_BODY = new Set(['GET', 'HEAD']);
+
+/**
+ * `new Request(input, init)`, its body made on first use where it is a string sent with a URL and a
+ * plain init; anything else (another body, a `Request` as input, a GET with a body, which throws) is made
+ * by `Request` itself.
+ */
+export function requestOf(input: string | URL | Request, init: RequestInit | undefined): Request {
+  const body = init?.body;
+  if (typeof body !== 'string' || input instanceof Request || typeof init?.method !== 'string' || WITHOUT_BODY.has(init.method.toUpperCase())) return new Request(input, init);
+  const { body: _, ...rest } = init;
+  return new TextRequest(input, rest, body);
+}
+
+/** A request's body text without its stream, marking the body used, where `requestOf` kept it; `undefined` otherwise. */
+export const takeText = (request: Request): string | undefined => (request instanceof TextRequest ? request.take() : undefined);

@@ -1,0 +1,109 @@
+/**
+ * A tool call's request as the engine makes it (`requestOf`, src/ground/bodies.ts): its body made only
+ * when something reads it. Held to `new Request` of the same call, reader by reader: what each gives or
+ * throws, `bodyUsed` before and after, clones, a request made from it; the engine's read without a
+ * stream (`takeText`) uses the body as a read does; and calls it does not take are `Request`'s own.
+ */
+import { describe, expect, it } from 'vitest';
+import { requestOf, takeText } from '../../src/ground/bodies.js';
+
+const url = 'http://e1.retail.shakedown.test/api/orders/W1/cancel';
+const calls: [string, RequestInit][] = [
+  ['json body', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"reason":"no longer needed","n":"é😀"}' }],
+  ['no type given', { method: 'post', body: 'plain words' }],
+  ['empty body', { method: 'PUT', body: '' }],
+  ['form body', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=two' }],
+  ['a signal and a mode', { method: 'PATCH', body: '[1,2]', signal: new AbortController().signal, mode: 'cors', keepalive: false }],
+];
+
+const readers: Record<string, (r: Request) => Promise<unknown>> = {
+  text: (r) => r.text(),
+  json: (r) => r.json(),
+  arrayBuffer: async (r) => [...new Uint8Array(await r.arrayBuffer())],
+  bytes: async (r) => [...(await r.bytes())],
+  blob: async (r) => {
+    const b = await r.blob();
+    return [b.type, b.size, await b.text()];
+  },
+  formData: (r) => r.formData().then((f) => [...f]),
+  'body stream': async (r) => {
+    const chunks: number[] = [];
+    for await (const c of r.body as ReadableStream<Uint8Array>) chunks.push(...c);
+    return [chunks, r.body === r.body];
+  },
+  'text twice': async (r) => [await r.text(), await r.text()],
+  'clone, then both': async (r) => {
+    const c = r.clone();
+    return [await c.text(), await r.text(), c.method, c.url, [...c.headers], c.bodyUsed];
+  },
+  'a Request of it': async (r) => {
+    const again = new Request(r.url, r);
+    return [again.method, [...again.headers], await again.text(), r.bodyUsed];
+  },
+  'its attributes': async (r) => [r.method, r.url, [...r.headers], r.mode, r.credentials, r.cache, r.redirect, r.keepalive, r.signal.aborted, r.bodyUsed, r.body === null],
+};
+
+async function outcome(r: Request, read: (r: Request) => Promise<unknown>) {
+  const before = r.bodyUsed;
+  try {
+    return { before, value: await read(r), after: r.bodyUsed };
+  } catch (error) {
+    return { before, error: (error as Error).constructor.name, after: r.bodyUsed };
+  }
+}
+
+describe('requestOf', () => {
+  it('reads as new Request reads, by every reader', async () => {
+    for (const [call, init] of calls) {
+      for (const [name, read] of Object.entries(readers)) {
+        expect([call, name, await outcome(requestOf(url, init), read)]).toEqual([call, name, await outcome(new Request(url, init), read)]);
+      }
+    }
+  });
+
+  it('gives the engine its text once, after which the body reads as used', async () => {
+    for (const [name, read] of Object.entries(readers)) {
+      const lazy = requestOf(url, calls[0]?.[1] as RequestInit);
+      expect(takeText(lazy)).toBe(calls[0]?.[1].body);
+      expect(takeText(lazy)).toBeUndefined();
+      const real = new Request(url, calls[0]?.[1]);
+      await real.text();
+      expect([name, await outcome(lazy, read)]).toEqual([name, await outcome(real, read)]);
+    }
+  });
+
+  it('gives no text where something read the body first', async () => {
+    const lazy = requestOf(url, calls[0]?.[1] as RequestInit);
+    const copy = lazy.clone();
+    expect(takeText(lazy)).toBeUndefined();
+    expect(await lazy.text()).toBe(await copy.text());
+    expect(takeText(new Request(url, calls[0]?.[1]))).toBeUndefined();
+  });
+
+  it('leaves other calls to Request, errors included', async () => {
+    for (const init of [undefined, { method: 'GET' }, { method: 'POST', body: new Uint8Array([1, 2]) }, { method: 'POST', body: new URLSearchParams('a=1') }, { body: 'x' }, { method: 'GET', body: 'x' }, { method: 'HEAD', body: 'x' }] as RequestInit[]) {
+      const made = (() => {
+        try {
+          return requestOf(url, init);
+        } catch (error) {
+          return (error as Error).constructor.name;
+        }
+      })();
+      const real = (() => {
+        try {
+          return new Request(url, init);
+        } catch (error) {
+          return (error as Error).constructor.name;
+        }
+      })();
+      if (typeof real === 'string') expect(made).toBe(real);
+      else {
+        expect(made).toBeInstanceOf(Request);
+        expect(takeText(made as Request)).toBeUndefined();
+        expect(await (made as Request).text()).toBe(await real.text());
+      }
+    }
+    expect(() => requestOf('not a url', { method: 'POST', body: 'x' })).toThrow(TypeError);
+    expect(() => requestOf(url, { method: 'BAD METHOD', body: 'x' })).toThrow(TypeError);
+  });
+});

@@ -3,7 +3,8 @@
  *
  * A `Request` or `Response` with a body makes a body stream at once, and in Node 20 makes that stream
  * transferable: together most of a tool call's cost and most of its garbage. On the engine's own path the
- * body is text it already holds: a tool call's JSON body, a handler's JSON answer. These classes are a
+ * body is text it already holds: a tool call's JSON body, a handler's JSON answer, the answer it hands an
+ * agent that runs in its own process (a built-in agent). These classes are a
  * real `Request` or `Response` (status, headers, URL, method, signal are the base's own) whose body
  * members read a real one of the same text, made on first use, with its behaviour: one read, `bodyUsed`,
  * the error of a second read, clones. The engine takes the text without a stream (`takeText`,
@@ -15,38 +16,70 @@
 const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
 const noop = (): void => undefined;
 
-class JsonResponse extends Response {
-  readonly #text: string;
-  #real: Response | undefined;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
-  constructor(text: string, init: ResponseInit) {
+class LazyResponse extends Response {
+  readonly #source: string | Uint8Array<ArrayBuffer>;
+  #real: Response | undefined;
+  /** Read as text, JSON or bytes without a stream: the body is used. */
+  #taken = false;
+
+  constructor(source: string | Uint8Array<ArrayBuffer>, init: ResponseInit) {
     super(null, init);
-    this.#text = text;
+    this.#source = source;
   }
 
   #body(): Response {
-    return (this.#real ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers }));
+    if (this.#real) return this.#real;
+    this.#real = new Response(this.#source, { status: this.status, statusText: this.statusText, headers: this.headers });
+    // Read already: the real body is used as well, so that reading it fails as a second read does.
+    if (this.#taken) void this.#real.arrayBuffer().catch(noop);
+    return this.#real;
   }
 
-  /** The text, while nothing has read the body. */
+  /** The body's text without a stream, the body then used; `undefined` where a read must go through the real body. */
+  #take(): string | Uint8Array<ArrayBuffer> | undefined {
+    if (this.#real || this.#taken) return undefined;
+    this.#taken = true;
+    return this.#source;
+  }
+
+  /** The text it was made of, while nothing has read the body; `undefined` for bytes. */
   unread(): string | undefined {
-    return this.#real?.bodyUsed ? undefined : this.#text;
+    return this.#real || this.#taken || typeof this.#source !== 'string' ? undefined : this.#source;
   }
 
   override get body(): Response['body'] {
     return this.#body().body;
   }
   override get bodyUsed(): boolean {
-    return this.#real?.bodyUsed ?? false;
+    return this.#taken || (this.#real?.bodyUsed ?? false);
   }
+  // Text, JSON and bytes as a Response reads them (UTF-8 without a byte order mark; JSON.parse's errors).
   override text(): Promise<string> {
-    return this.#body().text();
+    const source = this.#take();
+    if (source === undefined) return this.#body().text();
+    return Promise.resolve(typeof source === 'string' ? source : decoder.decode(source));
   }
   override json(): Promise<unknown> {
-    return this.#body().json();
+    const source = this.#take();
+    if (source === undefined) return this.#body().json();
+    try {
+      return Promise.resolve(JSON.parse(typeof source === 'string' ? source : decoder.decode(source)) as unknown);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#body().arrayBuffer();
+    const source = this.#take();
+    if (source === undefined) return this.#body().arrayBuffer();
+    return Promise.resolve(typeof source === 'string' ? encoder.encode(source).buffer : source.slice().buffer);
+  }
+  override bytes(): ReturnType<Response['bytes']> {
+    const source = this.#take();
+    if (source === undefined) return this.#body().bytes();
+    return Promise.resolve(typeof source === 'string' ? encoder.encode(source) : source.slice());
   }
   override blob(): Promise<Blob> {
     return this.#body().blob();
@@ -54,23 +87,28 @@ class JsonResponse extends Response {
   override formData(): Promise<FormData> {
     return this.#body().formData();
   }
-  override bytes(): ReturnType<Response['bytes']> {
-    return this.#body().bytes();
-  }
+  /** A copy that makes its own body when read, as this one does, until this one's body is read. */
   override clone(): Response {
-    return this.#body().clone();
+    if (this.#real || this.#taken) return this.#body().clone();
+    return new LazyResponse(this.#source, { status: this.status, statusText: this.statusText, headers: this.headers });
   }
 }
 
+/**
+ * `new Response(body, init)` for a body of text or bytes, its stream made on first read. For the
+ * answers the engine hands its own agents (src/ground/resolve.ts).
+ */
+export const lazyResponse = (body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response => new LazyResponse(body, init);
+
 /** A JSON response of `text` (see `json` in handlers.ts, which sets its headers as msw does). */
 export function jsonResponse(text: string, init: ResponseInit, defaultType: boolean): Response {
-  const response = new JsonResponse(text, init);
+  const response = new LazyResponse(text, init);
   if (defaultType) Object.defineProperty(response, DEFAULT_CONTENT_TYPE, { value: true, enumerable: false });
   return response;
 }
 
 /** The text a response made by `json` holds, while its body is unread; `undefined` for any other. */
-export const jsonTextOf = (response: Response): string | undefined => (response instanceof JsonResponse ? response.unread() : undefined);
+export const jsonTextOf = (response: Response): string | undefined => (response instanceof LazyResponse ? response.unread() : undefined);
 
 class TextRequest extends Request {
   readonly #text: string;

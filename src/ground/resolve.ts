@@ -15,7 +15,7 @@
  * iterator between requests).
  */
 import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
-import { jsonTextOf } from './bodies.js';
+import { jsonTextOf, lazyResponse } from './bodies.js';
 
 /** Answers a request with the first handler that gives a response, or `undefined` when none does. */
 export type DirectResolver = (request: Request) => Promise<Response | undefined>;
@@ -181,7 +181,8 @@ export class Answer {
   /** A fresh Response of this answer, for an agent to read. */
   response(): Response {
     if (this.error) return this.error.clone();
-    return new Response(this.bytes, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) });
+    const init = { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) };
+    return this.bytes === null ? new Response(null, init) : lazyResponse(this.bytes, init);
   }
 }
 

@@ -9,6 +9,7 @@ import { getResponse, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { json, jsonTextOf } from '../../src/ground/handlers.js';
+import { lazyResponse } from '../../src/ground/bodies.js';
 import { Answer } from '../../src/ground/resolve.js';
 import { deriveSeed, hash53, type SeedPart } from '../../src/ground/seeds.js';
 
@@ -88,6 +89,15 @@ describe('json against HttpResponse.json', () => {
       const c = r.clone();
       return [await c.text(), await r.text(), c.status, [...c.headers], c.bodyUsed];
     },
+    'json, then the body': async (r) => [await r.json(), r.bodyUsed, r.body?.locked],
+    'text, then arrayBuffer': async (r) => [await r.text(), await r.arrayBuffer()],
+    'bytes, then clone': async (r) => [[...(await r.bytes())], r.clone()],
+    'arrayBuffer, then blob': async (r) => [[...new Uint8Array(await r.arrayBuffer())], await r.blob()],
+    'clone, read, clone again': async (r) => {
+      const c = r.clone();
+      await c.json();
+      return [await r.clone().text(), await r.text(), c.bodyUsed];
+    },
     'a Response of it': async (r) => {
       const again = new Response(r.body, r);
       return [again.status, again.statusText, [...again.headers], await again.text(), r.bodyUsed];
@@ -108,6 +118,22 @@ describe('json against HttpResponse.json', () => {
         expect([name, await outcome(json(body, i), read)]).toEqual([name, await outcome(HttpResponse.json(body, i), read)]);
       }
     }
+  });
+
+  it('hands an agent an answer that reads as a Response of its bytes, by every reader', async () => {
+    // JSON; JSON after a byte order mark; bytes that are not UTF-8 nor JSON.
+    for (const bytes of [new TextEncoder().encode('{"order":"#W1","note":"é😀"}'), new Uint8Array([0xef, 0xbb, 0xbf, 0x5b, 0x31, 0x5d]), new Uint8Array([0x7b, 0xff, 0xc3, 0x28])])
+    for (const [name, read] of Object.entries(readers)) {
+      const init = () => ({ status: 201, statusText: 'Created', headers: new Headers({ 'content-type': 'application/json', date: 'Sat, 01 Jan 2000 00:00:00 GMT' }) });
+      const lazy = lazyResponse(bytes, init());
+      lazy.headers.set('x-after', '1');
+      const real = new Response(bytes, init());
+      real.headers.set('x-after', '1');
+      expect([name, await outcome(lazy, read)]).toEqual([name, await outcome(real, read)]);
+      // A clone of a clone, each read on its own.
+      expect([name, await outcome(lazyResponse(bytes, init()).clone().clone(), read)]).toEqual([name, await outcome(new Response(bytes, init()).clone().clone(), read)]);
+    }
+    expect(jsonTextOf(lazyResponse(new Uint8Array([1]), {}))).toBeUndefined();
   });
 
   it('answers through msw: getResponse and a server intercepting fetch', async () => {

@@ -17,6 +17,8 @@ const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
 const noop = (): void => undefined;
 
 const decoder = new TextDecoder();
+/** A copy of the bytes in a buffer of their own (a `Buffer`'s own `slice` would share its pool's). */
+const copyOf = (bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => Uint8Array.prototype.slice.call(bytes);
 const encoder = new TextEncoder();
 
 class LazyResponse extends Response {
@@ -74,12 +76,12 @@ class LazyResponse extends Response {
   override arrayBuffer(): Promise<ArrayBuffer> {
     const source = this.#take();
     if (source === undefined) return this.#body().arrayBuffer();
-    return Promise.resolve(typeof source === 'string' ? encoder.encode(source).buffer : source.slice().buffer);
+    return Promise.resolve(typeof source === 'string' ? encoder.encode(source).buffer : copyOf(source).buffer);
   }
   override bytes(): ReturnType<Response['bytes']> {
     const source = this.#take();
     if (source === undefined) return this.#body().bytes();
-    return Promise.resolve(typeof source === 'string' ? encoder.encode(source) : source.slice());
+    return Promise.resolve(typeof source === 'string' ? encoder.encode(source) : copyOf(source));
   }
   override blob(): Promise<Blob> {
     return this.#body().blob();

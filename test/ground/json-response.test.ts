@@ -134,6 +134,12 @@ describe('json against HttpResponse.json', () => {
       expect([name, await outcome(lazyResponse(bytes, init()).clone().clone(), read)]).toEqual([name, await outcome(new Response(bytes, init()).clone().clone(), read)]);
     }
     expect(jsonTextOf(lazyResponse(new Uint8Array([1]), {}))).toBeUndefined();
+    // A Buffer from Node's pool (as the agent's host decodes an answer): its own bytes, not the pool's.
+    for (const read of [(r: Response) => r.arrayBuffer(), (r: Response) => r.bytes().then((b) => b.buffer)]) {
+      const pooled = Buffer.from('eyJhIjoxfQ==', 'base64');
+      expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+      expect(new Uint8Array(await read(lazyResponse(pooled, {})))).toEqual(new Uint8Array(await read(new Response(pooled))));
+    }
   });
 
   it('answers through msw: getResponse and a server intercepting fetch', async () => {

@@ -1,3 +1,4 @@
+import { deepFreeze } from './freeze.js';
 import type { z } from 'zod';
 import { volatileFields } from './world.js';
 import { regex } from './regex.js';
@@ -31,6 +32,22 @@ function unwrap(schema: z.ZodType): z.ZodType {
       return s;
     }
   }
+}
+
+/**
+ * Canonical forms of frozen entries, by walker: an entry of the initial database that scenarios share
+ * (frozen, so it cannot change) is walked once, and every canonical database holding it holds the same
+ * canonical entry, which `deepEqual` then finds equal at once. Canonical forms are only read.
+ */
+const frozenWalks = new WeakMap<Walker, WeakMap<object, unknown>>();
+function frozenWalk(w: Walker, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return w.walk(value);
+  let memo = frozenWalks.get(w);
+  if (!memo) frozenWalks.set(w, (memo = new WeakMap()));
+  if (memo.has(value)) return memo.get(value);
+  const c = deepFreeze(w.walk(value));
+  memo.set(value, c);
+  return c;
 }
 
 /** A schema compiled once into a walker: the comparator runs on every episode's whole database. */
@@ -82,7 +99,7 @@ function compile(schema: z.ZodType, depth = 0): Walker {
                 if (value === null || typeof value !== 'object') return value;
                 const out: Record<string, unknown> = {};
                 for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-                  const c = inner.walk(v);
+                  const c = frozenWalk(inner, v);
                   if (c !== undefined) out[k] = c;
                 }
                 return out;

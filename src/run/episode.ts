@@ -147,16 +147,56 @@ export class WorldHarness {
     return p;
   }
 
-  private async computeGold(scenario: Scenario): Promise<PreparedScenario> {
+  /**
+   * The base database frozen, for scenarios' initial databases to share the entries their setups leave
+   * alone: undefined for a world that copies its own database, a live one, or one that is not an object.
+   */
+  private sharedBase(): Record<string, unknown> | undefined {
+    if (this.world.clone || this.world.live) return undefined;
+    const base = this.baseDb();
+    if (typeof base !== 'object' || base === null || Array.isArray(base)) return undefined;
+    // A copy: the world's generated database may hold objects the world keeps using.
+    return (this.frozenBase ??= deepFreeze(cloneJson(base) as Record<string, unknown>));
+  }
+  private frozenBase: Record<string, unknown> | undefined;
+
+  /**
+   * A scenario's initial database: the base with its setup applied. Where the base can be shared, the
+   * setup runs on a copy-on-read overlay of it, so that the entries it does not touch are the base's own
+   * (one copy of them for every scenario: a release set prepares hundreds); otherwise on a whole copy. A
+   * setup that fails on the overlay is run again on a whole copy, which says what is wrong with it.
+   */
+  private initialOf(scenario: Scenario): unknown {
+    // A copy of the setup: a world may keep its records as they are, and the initial database is frozen.
+    const shared = this.sharedBase();
+    if (shared) {
+      const overlay = overlayDb(shared, this.collections, cloneJson);
+      try {
+        this.world.applySetup(overlay.db, structuredClone(scenario.setup));
+        return overlay.settled();
+      } catch {
+        // Told below, on a whole copy.
+      }
+    }
     const initial = this.clone(this.baseDb());
+    this.world.applySetup(initial, structuredClone(scenario.setup));
+    return initial;
+  }
+
+  private async computeGold(scenario: Scenario): Promise<PreparedScenario> {
+    let initial: unknown;
     try {
-      // A copy: a world may keep the setup's records as they are, and the initial database is frozen below.
-      this.world.applySetup(initial, structuredClone(scenario.setup));
+      initial = this.initialOf(scenario);
     } catch (error) {
       throw new ShakedownError('SHAKEDOWN_SCENARIO', `Failed to prepare scenario ${scenario.id}: its setup does not fit the base database: ${(error as Error).message}. Fix the scenario's setup.`, { cause: error });
     }
-    const goldDb = this.clone(initial);
-    const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: goldDb, clock: createClock(), copies: this.copiesOf({ db: goldDb }) });
+    // Shared by every episode's overlay, which copies an entry before a handler sees it, and read as it
+    // is by the judge: frozen, so that code changing it fails loudly rather than changing later episodes.
+    if (!this.world.clone && !this.world.live) deepFreeze(initial);
+    // The gold actions run as an episode's do: on an overlay of the frozen initial database, where one can be made.
+    const gold = this.world.clone || this.world.live ? { db: this.clone(initial) } : this.episodeDb({ initial } as PreparedScenario);
+    const goldDb = gold.db;
+    const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: goldDb, clock: createClock(), copies: this.copiesOf(gold) });
     const statuses: number[] = [];
     try {
       for (const action of scenario.gold) {
@@ -173,14 +213,11 @@ export class WorldHarness {
       session.close();
     }
     // A live world's state is read from its server: after the gold calls, and on a fresh one for the start.
-    const goldState = await this.liveState(session.instance.db, scenario);
+    const goldState = gold.overlay ? gold.overlay.settled() : await this.liveState(session.instance.db, scenario);
     const initialState = this.world.live ? await this.liveState(this.clone(initial), scenario) : initial;
     const goldCanonical = canonicalize(this.world.dbSchema, goldState);
     const initialCanonical = canonicalize(this.world.dbSchema, initialState);
     const data = scenario.outputs.length > 0 ? this.dataOf(goldCanonical, initialCanonical) : undefined;
-    // Shared by every episode's overlay, which copies an entry before a handler sees it, and read as it
-    // is by the judge: frozen, so that code changing it fails loudly rather than changing later episodes.
-    if (!this.world.clone && !this.world.live) deepFreeze(initial);
     return {
       scenario,
       initial,

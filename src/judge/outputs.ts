@@ -13,17 +13,31 @@ export interface DataValues {
   readonly strings: readonly string[];
 }
 
+/** The numbers and normalised strings a frozen value holds, gathered once: scenarios share most entries of their databases. */
+const frozenValues = new WeakMap<object, { readonly numbers: readonly number[]; readonly strings: readonly string[] }>();
+
 /** Collects the numbers (to the cent) and the distinct strings of some JSON values. */
 export function dataValues(...roots: unknown[]): DataValues {
   const numbers = new Set<number>();
   const strings = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (typeof v === 'number') numbers.add(Math.round(v * 100));
-    else if (typeof v === 'string') strings.add(normalizeText(v).replace(/_/g, ' '));
-    else if (Array.isArray(v)) for (const x of v) walk(x);
-    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+  const walk = (v: unknown, nums: { add(n: number): unknown }, strs: { add(s: string): unknown }): void => {
+    if (typeof v === 'number') nums.add(Math.round(v * 100));
+    else if (typeof v === 'string') strs.add(normalizeText(v).replace(/_/g, ' '));
+    else if (v && typeof v === 'object') {
+      if (Object.isFrozen(v)) {
+        let found = frozenValues.get(v);
+        if (!found) {
+          const n = new Set<number>();
+          const s = new Set<string>();
+          for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, n, s);
+          frozenValues.set(v, (found = { numbers: [...n], strings: [...s] }));
+        }
+        for (const n of found.numbers) nums.add(n);
+        for (const s of found.strings) strs.add(s);
+      } else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, nums, strs);
+    }
   };
-  for (const r of roots) walk(r);
+  for (const r of roots) walk(r, numbers, strings);
   return { numbers, strings: [...strings] };
 }
 

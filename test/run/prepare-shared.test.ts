@@ -14,6 +14,8 @@ import type { Scenario } from '../../src/ground/scenario.js';
 import type { WorldDefinition } from '../../src/ground/world.js';
 import { WorldHarness } from '../../src/run/episode.js';
 import { expandTasks } from '../../src/run/families.js';
+import { deepFreeze } from '../../src/ground/freeze.js';
+import { dataValues } from '../../src/judge/outputs.js';
 import library from '../fixtures/worlds/library/index.js';
 
 const worlds: [WorldDefinition, Scenario[]][] = [
@@ -98,6 +100,22 @@ describe('canonical forms of frozen entries', () => {
       const plain = canonicalize(world.dbSchema, cloneJson(db));
       const frozen = canonicalize(world.dbSchema, Object.freeze(Object.fromEntries(Object.entries(cloneJson(db)).map(([k, v]) => [k, typeof v === 'object' && v !== null ? Object.freeze(Object.fromEntries(Object.entries(v).map(([kk, e]) => [kk, Object.freeze(e)]))) : v]))));
       expect(JSON.stringify(frozen)).toBe(JSON.stringify(plain));
+    }
+  });
+});
+
+describe('the data values of frozen entries', () => {
+  it('are those of the same entries unfrozen, in the same order, however often they are shared', () => {
+    for (const [world] of worlds) {
+      const db = world.generate('7') as Record<string, unknown>;
+      const frozen = deepFreeze(cloneJson(db));
+      const plain = dataValues(cloneJson(db), cloneJson(db));
+      for (let i = 0; i < 2; i++) {
+        const got = dataValues(frozen, { ...frozen, extra: ['Not In The Base', 12.5] });
+        const want = dataValues(cloneJson(db), { ...cloneJson(db), extra: ['Not In The Base', 12.5] });
+        expect([[...got.numbers], got.strings]).toEqual([[...want.numbers], want.strings]);
+      }
+      expect([[...dataValues(frozen).numbers], dataValues(frozen).strings]).toEqual([[...plain.numbers], plain.strings]);
     }
   });
 });

@@ -100,7 +100,11 @@ class LazyResponse extends Response {
  * `new Response(body, init)` for a body of text or bytes, its stream made on first read. For the
  * answers the engine hands its own agents (src/ground/resolve.ts).
  */
-export const lazyResponse = (body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response => new LazyResponse(body, init);
+export const lazyResponse = (body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response =>
+  // A status that cannot carry a body: `Response` itself, which refuses the body as it always did.
+  NULL_BODY.has(init.status ?? 200) ? new Response(body, init) : new LazyResponse(body, init);
+
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** A JSON response of `text` (see `json` in handlers.ts, which sets its headers as msw does). */
 export function jsonResponse(text: string, init: ResponseInit, defaultType: boolean): Response {

@@ -134,6 +134,8 @@ describe('json against HttpResponse.json', () => {
       expect([name, await outcome(lazyResponse(bytes, init()).clone().clone(), read)]).toEqual([name, await outcome(new Response(bytes, init()).clone().clone(), read)]);
     }
     expect(jsonTextOf(lazyResponse(new Uint8Array([1]), {}))).toBeUndefined();
+    // A status without a body refuses one at once, as Response does.
+    for (const status of [204, 205, 304]) expect(() => lazyResponse(new Uint8Array(0), { status })).toThrow(TypeError);
     // A Buffer from Node's pool (as the agent's host decodes an answer): its own bytes, not the pool's.
     for (const read of [(r: Response) => r.arrayBuffer(), (r: Response) => r.bytes().then((b) => b.buffer)]) {
       const pooled = Buffer.from('eyJhIjoxfQ==', 'base64');

@@ -17,8 +17,8 @@ const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
 const noop = (): void => undefined;
 
 const decoder = new TextDecoder();
-/** A copy of the bytes in a buffer of their own (a `Buffer`'s own `slice` would share its pool's). */
-const copyOf = (bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => Uint8Array.prototype.slice.call(bytes);
+/** A plain copy of the bytes in a buffer of their own (a `Buffer`'s own `slice` would share its pool's). */
+const copyOf = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 const encoder = new TextEncoder();
 
 class LazyResponse extends Response {

@@ -142,6 +142,8 @@ describe('json against HttpResponse.json', () => {
       expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
       expect(new Uint8Array(await read(lazyResponse(pooled, {})))).toEqual(new Uint8Array(await read(new Response(pooled))));
     }
+    const bytes = await lazyResponse(Buffer.from('eyJhIjoxfQ==', 'base64'), {}).bytes();
+    expect([bytes.constructor, Buffer.isBuffer(bytes)]).toEqual([Uint8Array, false]);
   });
 
   it('answers through msw: getResponse and a server intercepting fetch', async () => {

@@ -13,6 +13,9 @@
  * `test/ground/lazy-request.test.ts` hold them to real ones, reader by reader.
  */
 
+/** Statuses whose responses carry no body (the Fetch standard's null body statuses, and 101 and 103 before them). */
+export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
 const DEFAULT_CONTENT_TYPE = Symbol.for('kDefaultContentType');
 const noop = (): void => undefined;
 
@@ -102,9 +105,7 @@ class LazyResponse extends Response {
  */
 export const lazyResponse = (body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response =>
   // A status that cannot carry a body: `Response` itself, which refuses the body as it always did.
-  NULL_BODY.has(init.status ?? 200) ? new Response(body, init) : new LazyResponse(body, init);
-
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+  NULL_BODY_STATUSES.has(init.status ?? 200) ? new Response(body, init) : new LazyResponse(body, init);
 
 /** A JSON response of `text` (see `json` in handlers.ts, which sets its headers as msw does). */
 export function jsonResponse(text: string, init: ResponseInit, defaultType: boolean): Response {

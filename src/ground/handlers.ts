@@ -1,9 +1,7 @@
 /** Helpers for a world's msw handlers: answering with JSON or an API error, and reading a tool's input. */
 import { HttpResponse } from 'msw';
 import { z } from 'zod';
-import { jsonResponse, takeText } from './bodies.js';
-
-export { jsonTextOf } from './bodies.js';
+import { jsonResponse, NULL_BODY_STATUSES, takeText } from './bodies.js';
 
 /** What msw's `HttpResponse` names each status (its `statusText` where the caller gives none), learnt from msw once per status. */
 const statusTexts = new Map<number, string>();
@@ -12,9 +10,6 @@ const statusTextOf = (status: number): string => {
   if (text === undefined) statusTexts.set(status, (text = HttpResponse.json(null, { status }).statusText));
   return text;
 };
-
-/** Statuses msw's responses carry without a body or cannot give undici (`FetchResponse`): left to msw. */
-const bodyless = new Set([101, 103, 204, 205, 304]);
 
 /**
  * A JSON response, as msw's `HttpResponse.json(body, init)` makes it: the same status, status text,
@@ -28,7 +23,7 @@ const bodyless = new Set([101, 103, 204, 205, 304]);
 export function json(body: unknown, init?: ResponseInit & { type?: ResponseType; url?: string }): Response {
   const status = init?.status || 200;
   const text = JSON.stringify(body) as string | undefined;
-  if (text === undefined || status < 200 || status > 599 || bodyless.has(status) || init?.type !== undefined || init?.url !== undefined) return HttpResponse.json(body as never, init);
+  if (text === undefined || status < 200 || status > 599 || NULL_BODY_STATUSES.has(status) || init?.type !== undefined || init?.url !== undefined) return HttpResponse.json(body as never, init);
   const headers = new Headers(init?.headers);
   if (headers.has('set-cookie')) return HttpResponse.json(body as never, init);
   const defaultType = !headers.has('content-type');

@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { getResponse, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
-import { json, jsonTextOf } from '../../src/ground/handlers.js';
-import { lazyResponse } from '../../src/ground/bodies.js';
+import { json } from '../../src/ground/handlers.js';
+import { jsonTextOf, lazyResponse } from '../../src/ground/bodies.js';
 import { Answer } from '../../src/ground/resolve.js';
 import { deriveSeed, hash53, type SeedPart } from '../../src/ground/seeds.js';
 

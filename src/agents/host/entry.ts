@@ -13,7 +13,7 @@ import type { ToolSpec, ToolSpecJson } from '../../ground/world.js';
 import { loadModuleAgent } from '../module.js';
 import { asError } from '../../ground/episode-errors.js';
 import { deepFreeze } from '../../ground/freeze.js';
-import { lazyResponse } from '../../ground/bodies.js';
+import { lazyResponse, NULL_BODY_STATUSES } from '../../ground/bodies.js';
 import { fromWire, lineBatcher, lineReader, plainWireRequest, toWire as wire, type RunnerMessage, type WireContext, type WireRequest } from './protocol.js';
 
 /** What the agent threw, as the episode runner would read it in process. */
@@ -133,7 +133,7 @@ function contextOf(h: number, w: WireContext, ep: Episode): AgentContext {
     if (answer.t !== 'fetched') throw new TypeError('fetch failed: the runner answered out of turn');
     ep.now = answer.now;
     const bytes = Buffer.from(answer.body, 'base64');
-    const empty = answer.status === 204 || answer.status === 205 || answer.status === 304 || method === 'HEAD';
+    const empty = NULL_BODY_STATUSES.has(answer.status) || method === 'HEAD';
     const answered = { status: answer.status, statusText: answer.statusText, headers: answer.headers as [string, string][] };
     // Its stream made only if the agent reads the body as one (src/ground/bodies.ts).
     return empty ? new Response(null, answered) : lazyResponse(bytes, answered);

@@ -6,27 +6,42 @@ export interface Rng {
 }
 
 /**
- * Hashes the parts into a 53-bit integer (cyrb53). Stable across platforms and Node versions, which
- * is what lets one seed reproduce an episode anywhere.
+ * cyrb53's two 32-bit lanes, fed text piece by piece (`absorb`) and mixed into the 53-bit result
+ * (`digest`). One state for the module: every hash here starts, feeds and ends without awaiting.
  */
-export function hash53(text: string, salt = 0): number {
-  let h1 = 0xdeadbeef ^ salt;
-  let h2 = 0x41c6ce57 ^ salt;
+let lane1 = 0;
+let lane2 = 0;
+function start53(salt: number): void {
+  lane1 = 0xdeadbeef ^ salt;
+  lane2 = 0x41c6ce57 ^ salt;
+}
+function absorb(text: string): void {
+  let h1 = lane1;
+  let h2 = lane2;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ ch, 2654435761);
     h2 = Math.imul(h2 ^ ch, 1597334677);
   }
-  return finish53(h1, h2);
+  lane1 = h1;
+  lane2 = h2;
 }
-
-/** cyrb53's last mixing of its two lanes into the 53-bit result. */
-function finish53(h1: number, h2: number): number {
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+function digest53(): number {
+  let h1 = Math.imul(lane1 ^ (lane1 >>> 16), 2246822507);
+  h1 ^= Math.imul(lane2 ^ (lane2 >>> 13), 3266489909);
+  let h2 = Math.imul(lane2 ^ (lane2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/**
+ * Hashes the parts into a 53-bit integer (cyrb53). Stable across platforms and Node versions, which
+ * is what lets one seed reproduce an episode anywhere.
+ */
+export function hash53(text: string, salt = 0): number {
+  start53(salt);
+  absorb(text);
+  return digest53();
 }
 
 /** A part of a seed path. Numbers are written with full precision so that 0.1 and 0.10 agree. */
@@ -40,29 +55,17 @@ export type SeedPart = string | number | boolean;
 export function deriveSeed(...parts: readonly SeedPart[]): string {
   // `hash53` of the parts written `s<length>:<text>`, `n<number>` or `b<0|1>` and joined by `|`, fed to
   // the hash piece by piece rather than built as one string (a sweep derives several seeds a tool call).
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  const feed = (text: string): void => {
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ ch, 2654435761);
-      h2 = Math.imul(h2 ^ ch, 1597334677);
-    }
-  };
+  start53(0);
   for (let k = 0; k < parts.length; k++) {
-    if (k > 0) feed('|');
+    if (k > 0) absorb('|');
     const p = parts[k];
     if (typeof p === 'string') {
-      feed('s');
-      feed(String(p.length));
-      feed(':');
-      feed(p);
-    } else if (typeof p === 'number') {
-      feed('n');
-      feed(String(p));
-    } else feed(p ? 'b1' : 'b0');
+      absorb(`s${p.length}:`);
+      absorb(p);
+    } else if (typeof p === 'number') absorb(`n${String(p)}`);
+    else absorb(p ? 'b1' : 'b0');
   }
-  return base36(finish53(h1, h2));
+  return base36(digest53());
 }
 
 const DIGITS = [...'0123456789abcdefghijklmnopqrstuvwxyz'].map((c) => c.charCodeAt(0));

@@ -127,7 +127,7 @@ export class WorldHarness {
    * An episode's own database. Without a world-supplied clone, an overlay on the initial database that
    * copies collection entries on first read (see overlay.ts); otherwise the world's whole copy.
    */
-  episodeDb(prepared: PreparedScenario): { db: unknown; overlay?: OverlayDb } {
+  episodeDb(prepared: Pick<PreparedScenario, 'initial'>): { db: unknown; overlay?: OverlayDb } {
     if (this.world.clone || typeof prepared.initial !== 'object' || prepared.initial === null || Array.isArray(prepared.initial)) return { db: this.clone(prepared.initial) };
     const overlay = overlayDb(prepared.initial as Record<string, unknown>, this.collections, cloneJson);
     return { db: overlay.db, overlay };
@@ -193,8 +193,9 @@ export class WorldHarness {
     // Shared by every episode's overlay, which copies an entry before a handler sees it, and read as it
     // is by the judge: frozen, so that code changing it fails loudly rather than changing later episodes.
     if (!this.world.clone && !this.world.live) deepFreeze(initial);
-    // The gold actions run as an episode's do: on an overlay of the frozen initial database, where one can be made.
-    const gold = this.world.clone || this.world.live ? { db: this.clone(initial) } : this.episodeDb({ initial } as PreparedScenario);
+    // The gold actions run as an episode's do: on an overlay of the frozen initial database, where one can
+    // be made; a live world's on a copy of its handle.
+    const gold = this.world.live ? { db: this.clone(initial) } : this.episodeDb({ initial });
     const goldDb = gold.db;
     const session = this.runtime.open({ episodeId: `gold-${deriveSeed(this.runSeed, scenario.id)}`, db: goldDb, clock: createClock(), copies: this.copiesOf(gold) });
     const statuses: number[] = [];

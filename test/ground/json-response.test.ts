@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { json } from '../../src/ground/handlers.js';
 import { jsonTextOf, lazyResponse } from '../../src/ground/bodies.js';
 import { Answer } from '../../src/ground/resolve.js';
+import { bodyReaders, outcome, type Reader } from './body-readers.js';
 import { deriveSeed, hash53, type SeedPart } from '../../src/ground/seeds.js';
 
 async function seen(response: Response) {
@@ -63,53 +64,16 @@ describe('json against HttpResponse.json', () => {
     );
   });
 
-  // Every way to read a response, each on a fresh pair: what it gives, or the error it throws, and what bodyUsed says after.
-  const readers: Record<string, (r: Response) => Promise<unknown>> = {
-    text: (r) => r.text(),
-    json: (r) => r.json(),
-    arrayBuffer: async (r) => [...new Uint8Array(await r.arrayBuffer())],
-    bytes: async (r) => [...(await r.bytes())],
-    blob: async (r) => {
-      const b = await r.blob();
-      return [b.type, b.size, await b.text()];
-    },
-    formData: (r) => r.formData().then((f) => [...f]),
-    'body stream': async (r) => {
-      const chunks: number[] = [];
-      for await (const c of r.body as ReadableStream<Uint8Array>) chunks.push(...c);
-      return [chunks, r.body === r.body, r.body?.locked];
-    },
-    'text twice': async (r) => [await r.text(), await r.text()],
-    'body, then text': async (r) => {
-      const reader = r.body?.getReader();
-      await reader?.read();
-      return r.text();
-    },
+  const readers: Record<string, Reader<Response>> = {
+    ...bodyReaders<Response>(),
     'clone, then both': async (r) => {
       const c = r.clone();
       return [await c.text(), await r.text(), c.status, [...c.headers], c.bodyUsed];
-    },
-    'json, then the body': async (r) => [await r.json(), r.bodyUsed, r.body?.locked],
-    'text, then arrayBuffer': async (r) => [await r.text(), await r.arrayBuffer()],
-    'bytes, then clone': async (r) => [[...(await r.bytes())], r.clone()],
-    'arrayBuffer, then blob': async (r) => [[...new Uint8Array(await r.arrayBuffer())], await r.blob()],
-    'clone, read, clone again': async (r) => {
-      const c = r.clone();
-      await c.json();
-      return [await r.clone().text(), await r.text(), c.bodyUsed];
     },
     'a Response of it': async (r) => {
       const again = new Response(r.body, r);
       return [again.status, again.statusText, [...again.headers], await again.text(), r.bodyUsed];
     },
-  };
-  const outcome = async (r: Response, read: (r: Response) => Promise<unknown>) => {
-    const before = r.bodyUsed;
-    try {
-      return { before, value: await read(r), after: r.bodyUsed };
-    } catch (error) {
-      return { before, error: (error as Error).constructor.name, after: r.bodyUsed };
-    }
   };
 
   it('reads as HttpResponse.json reads, by every reader', async () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { requestOf, takeText } from '../../src/ground/bodies.js';
+import { bodyReaders, outcome, type Reader } from './body-readers.js';
 
 const url = 'http://e1.retail.shakedown.test/api/orders/W1/cancel';
 const calls: [string, RequestInit][] = [
@@ -16,22 +17,8 @@ const calls: [string, RequestInit][] = [
   ['a signal and a mode', { method: 'PATCH', body: '[1,2]', signal: new AbortController().signal, mode: 'cors', keepalive: false }],
 ];
 
-const readers: Record<string, (r: Request) => Promise<unknown>> = {
-  text: (r) => r.text(),
-  json: (r) => r.json(),
-  arrayBuffer: async (r) => [...new Uint8Array(await r.arrayBuffer())],
-  bytes: async (r) => [...(await r.bytes())],
-  blob: async (r) => {
-    const b = await r.blob();
-    return [b.type, b.size, await b.text()];
-  },
-  formData: (r) => r.formData().then((f) => [...f]),
-  'body stream': async (r) => {
-    const chunks: number[] = [];
-    for await (const c of r.body as ReadableStream<Uint8Array>) chunks.push(...c);
-    return [chunks, r.body === r.body];
-  },
-  'text twice': async (r) => [await r.text(), await r.text()],
+const readers: Record<string, Reader<Request>> = {
+  ...bodyReaders<Request>(),
   'clone, then both': async (r) => {
     const c = r.clone();
     return [await c.text(), await r.text(), c.method, c.url, [...c.headers], c.bodyUsed];
@@ -42,15 +29,6 @@ const readers: Record<string, (r: Request) => Promise<unknown>> = {
   },
   'its attributes': async (r) => [r.method, r.url, [...r.headers], r.mode, r.credentials, r.cache, r.redirect, r.keepalive, r.signal.aborted, r.bodyUsed, r.body === null],
 };
-
-async function outcome(r: Request, read: (r: Request) => Promise<unknown>) {
-  const before = r.bodyUsed;
-  try {
-    return { before, value: await read(r), after: r.bodyUsed };
-  } catch (error) {
-    return { before, error: (error as Error).constructor.name, after: r.bodyUsed };
-  }
-}
 
 describe('requestOf', () => {
   it('reads as new Request reads, by every reader', async () => {

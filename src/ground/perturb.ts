@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ShakedownError, unknownId } from './errors.js';
 import { deriveSeed, makeRng, type Rng } from './seeds.js';
-import { regex } from './regex.js';
+import { escapeRegExp, regex } from './regex.js';
 import type { EntityFormat, UserLanguage } from './world.js';
 
 /**
@@ -217,7 +217,6 @@ function mentions(text: string, language: UserLanguage): Map<string, number> {
   return counts;
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function countMatches(re: RegExp, text: string): number {
   re.lastIndex = 0;

@@ -20,3 +20,6 @@ export function regex(source: string, flags = ''): RegExp {
 
 /** A pattern with the global flag added, for `matchAll`. */
 export const globalOf = (re: RegExp): RegExp => regex(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+
+/** Text to match literally inside a pattern. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -12,7 +12,8 @@ import { type ClaimReader } from '../ground/judging.js';
 import { judgeConduct, Ownership, writeAttempts, type UserTurn } from './conduct.js';
 import { judgeOutputs } from './outputs.js';
 import { DEFAULT_AMOUNT_TOPICS } from './text.js';
-import { effectiveWrites, identifiedBy, judgeDisclosure, judgeFacts, outputSaying, RecordTimeline, recordsRead, statementsIn } from './facts.js';
+import { effectiveWrites, identifiedBy, judgeFacts, outputSaying, RecordTimeline, recordsRead, statementsIn } from './facts.js';
+import { judgeDisclosure } from './disclosure.js';
 import { judgeConsent, judgeDeclines } from './consent.js';
 import { compareState } from './state.js';
 

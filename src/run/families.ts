@@ -14,6 +14,7 @@
  * `oracle` passes at ε = λ = 0) and left out, with the reason, when it does not hold. Tasks of one family
  * are not independent: the statistics cluster them (docs/statistics.md, "Task families").
  */
+import { escapeRegExp as escape } from '../ground/regex.js';
 import type { Faker } from '@faker-js/faker';
 import { englishFaker } from '../ground/faker.js';
 import { parseScenario, slotsOf, type Scenario } from '../ground/scenario.js';
@@ -32,7 +33,6 @@ const ROUTE_FIXED = new Set(['identity']);
 const TELL_FIXED = new Set(['identity', 'missing-info']);
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

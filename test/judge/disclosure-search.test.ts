@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeText, outputMatches } from '../../src/ground/canonical.js';
 import { personalOf, type PersonalValue } from '../../src/ground/judging.js';
-import { textTells } from '../../src/judge/facts.js';
+import { textTells } from '../../src/judge/disclosure.js';
 
 const plain = (text: string, value: string): boolean => value.trim().length >= 4 && normalizeText(text).includes(normalizeText(value).replace(/^#/, '')) && outputMatches(value, text);
 

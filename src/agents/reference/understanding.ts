@@ -8,6 +8,7 @@
  *
  * Both are general-purpose readers: neither knows how Shakedown's perturbation families work.
  */
+import { escapeRegExp } from '../../ground/regex.js';
 import { editDistance } from './text.js';
 import { memoized } from '../../ground/memo.js';
 
@@ -76,7 +77,6 @@ const CHAT: Readonly<Record<string, string>> = {
   yup: 'yes',
 };
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function baseTokens(text: string): string[] {
   return text

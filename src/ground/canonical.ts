@@ -1,7 +1,7 @@
 import { deepFreeze } from './freeze.js';
 import type { z } from 'zod';
 import { volatileFields } from './world.js';
-import { regex } from './regex.js';
+import { escapeRegExp, regex } from './regex.js';
 
 /** One difference between the final and the gold database. */
 export interface DiffEntry {
@@ -414,6 +414,5 @@ export function outputMatches(required: string, text: string): boolean {
   }
   const needle = normalizeText(required).replace(/^#/, '');
   const hay = normalizeText(text);
-  const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return regex(`(?<![\\w])#?${escaped}(?![\\w])`).test(hay);
+  return regex(`(?<![\\w])#?${escapeRegExp(needle)}(?![\\w])`).test(hay);
 }

@@ -8,6 +8,7 @@
  * ends, and a new one serves the next episodes. A death under one episode is charged to it; a death under
  * several is charged to none (`AgentHostLost`): the sweep runs each of them again alone (run/sweep.ts).
  */
+import { isUtf8 } from 'node:buffer';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,6 +20,7 @@ import { sandboxFor, type SandboxedStart, type SandboxSettings } from './host/sa
 import { enclose } from './host/namespace.js';
 import { ShakedownError } from '../ground/errors.js';
 import { plainFetchOf } from '../ground/runtime.js';
+import { requestOf } from '../ground/bodies.js';
 import { plainOf } from '../ground/resolve.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
@@ -288,7 +290,11 @@ class Host {
     if (breach) return this.breach(m.h, ep, agentFailure('AgentLimitExceeded', breach), fail);
     let request: Request;
     try {
-      request = new Request(m.url, { method: m.method, headers: m.headers as [string, string][], ...(body && m.method !== 'GET' && m.method !== 'HEAD' ? { body } : {}) });
+      const init = { method: m.method, headers: m.headers as [string, string][] };
+      const sent = body && m.method !== 'GET' && m.method !== 'HEAD' ? body : undefined;
+      // Bytes of UTF-8 under a named type are the request a string body makes (a string adds no type then):
+      // the engine takes that one's text without a body stream.
+      request = sent && isUtf8(sent) && m.headers.some(([k]) => k === 'content-type') ? requestOf(m.url, { ...init, body: sent.toString('utf8') }) : new Request(m.url, { ...init, ...(sent ? { body: sent } : {}) });
     } catch (error) {
       return fail(toWire(new TypeError(`fetch failed: ${(error as Error).message}`)));
     }

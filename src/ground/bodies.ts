@@ -144,6 +144,14 @@ class TextRequest extends Request {
     return this.#text;
   }
 
+  /**
+   * The text, the body left unused, while no stream was made and nothing took it; not for a text that
+   * begins with a byte order mark, which `text()` drops (undici's drops two), and only a read tells how.
+   */
+  peek(): string | undefined {
+    return this.#real || this.#taken || this.#text.charCodeAt(0) === 0xfeff ? undefined : this.#text;
+  }
+
   override get body(): Request['body'] {
     return this.#body().body;
   }
@@ -189,3 +197,9 @@ export function requestOf(input: string | URL | Request, init: RequestInit | und
 
 /** A request's body text without its stream, marking the body used, where `requestOf` kept it; `undefined` otherwise. */
 export const takeText = (request: Request): string | undefined => (request instanceof TextRequest ? request.take() : undefined);
+
+/**
+ * A request's body text without its stream, the body left unused (what reading a clone of it gives),
+ * where `requestOf` kept it and nothing has read or taken it; `undefined` otherwise.
+ */
+export const peekText = (request: Request): string | undefined => (request instanceof TextRequest ? request.peek() : undefined);

@@ -15,7 +15,7 @@
  * iterator between requests).
  */
 import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
-import { jsonTextOf, lazyResponse } from './bodies.js';
+import { jsonTextOf, lazyResponse, peekText } from './bodies.js';
 
 /** Answers a request with the first handler that gives a response, or `undefined` when none does. */
 export type DirectResolver = (request: Request) => Promise<Response | undefined>;
@@ -186,10 +186,13 @@ export class Answer {
   }
 }
 
-/** A request's body as text: the string the caller passed when there is one, else read from a copy of the request. */
+/**
+ * A request's body as text: the string the caller passed when there is one, or the one a request of
+ * `requestOf` holds, else read from a copy of the request.
+ */
 export async function bodyText(request: Request, init: RequestInit | undefined): Promise<string | undefined> {
   if (typeof init?.body === 'string') return init.body;
-  return request.clone().text().catch(() => undefined);
+  return peekText(request) ?? request.clone().text().catch(() => undefined);
 }
 
 /** A fault's 2xx answer as the judge's notes read it, from a copy: the agent reads the response itself, or meets its broken body. */

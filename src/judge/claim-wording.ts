@@ -19,7 +19,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed|requested|submitted|initiated|filed|placed)\b/i,
-    new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
+    // "I've cancelled it", "I then booked a new reservation", "we've also updated the address".
+    new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |then |also |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
@@ -99,7 +100,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
     // Not a consequence of a change made ("which prevents any further charges from being made", "prevents anyone else from booking").
     new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
-    /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error|snag|hiccup|glitch)\b/i,
+    // "There is an issue with the payment", "I noticed an issue: the tablet is not part of the order" (not "found no issue").
+    /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:i|we) (?:noticed|found|spotted|discovered|see) (?:an?|one) (?:small |slight |minor |potential )?(?:issue|problem|discrepancy|inconsistency|mismatch)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error|snag|hiccup|glitch)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.
     /n't found\b(?! (?:in [^.?!]{0,30})?(?:anymore|any longer)\b)|\b(?:not[- ]found|could not be found|does(?:n't| not) exist|is (?:also |now |currently |unfortunately )?no longer available|(?:is|are)(?:n't| not) (?:directly )?supported|not (?:currently )?available|(?:is|are)(?:n't| not) accessible)\b/i,
     /\banother error\b|\ban error (?:with|in|while|when)\b|\bcovers? only (?:part|a part)\b/i,
@@ -122,7 +124,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],
   pending: [
-    /\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
+    // Not the user's own doubt ("if you are unsure, I can check your payment methods again").
+    /(?<!\b(?:you|you're|you are|you were|you feel)\s+)\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
     /\bno confirmation (?:yet|back)\b|\bpending confirmation\b|\bawaiting (?:a |the |any )?confirmation\b|\bnot (?:yet )?seeing (?:a|an|any|the) [^.?!]{0,40}\byet\b/i,

@@ -626,6 +626,21 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_items', "I've swapped the kettle on #W9000201 for the steel one.\nNote: item changes can only be performed once per order, and after this change the order can no longer be modified.", '#W9000201')).toBe('success');
   });
 
+  it('reads doubt of the user as no doubt of the outcome, a change told after "then" or "also" as made, and an issue noticed as an obstacle', () => {
+    // "If you're unsure" is the user's doubt, not the agent's about the change; an obstacle before it still reads.
+    const exchange = (text: string) => on('exchange_delivered_order_items', text, '#W9000201');
+    expect(exchange("The card you named isn't on file for #W9000201, so I couldn't use it. If you are unsure which card it is, I can list your payment methods.")).toBe('failure');
+    expect(exchange("If you're not sure the exchange on #W9000201 is right for you, tell me before I file it.")).toBe('none');
+    expect(exchange("I'm not sure whether the exchange on #W9000201 went through; let me look.")).toBe('pending');
+    // "I then booked", "we've also cancelled": the change told as made.
+    expect(label('I cancelled your old reservation and then booked a new one on the same flights.')).toBe('success');
+    expect(label("I've then booked a new reservation with the same itinerary.")).toBe('success');
+    expect(label("We've also cancelled the second order.")).toBe('success');
+    // An issue noticed is the obstacle that stopped the change; finding none is not.
+    expect(on('return_delivered_order_items', 'I noticed an issue: the lamp you named is not part of order #W9000201. Would you like to return the kettle instead?', '#W9000201')).toBe('failure');
+    expect(on('return_delivered_order_items', 'I found no issue with order #W9000201, and the return of the lamp has been requested.', '#W9000201')).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -166,6 +166,9 @@ const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\
  * "please let me know which you prefer". A relative "which" after a comma ("the order, which was
  * delivered") picks nothing.
  */
+/** A lead-in whose items are alternatives to pick from: "would you like me to:", "do you want to:", "you can either:", "your options are:". */
+const OFFERS_ITEMS = /\b(?:would you (?:like|prefer)(?: (?:me|us))? to|do you want(?: (?:me|us))? to|(?:you|we) (?:can|could) either|(?:your|the) (?:options|choices|alternatives) (?:are|would be)|here are (?:your|the|some|a few) (?:options|choices|alternatives))\b[^:]{0,40}:\s*$/i;
+
 const ALTERNATIVES: readonly RegExp[] = [
   /(?<![,;]\s)\bwhich\b(?!\s+(?:is|was|are|were|has|had|will|would be|means|includes?|contains?|shows?)\b)/i,
   /\b(?:either|one|any|each) of (?:these|those|them|the (?:above|following|options|alternatives|two|three)|the \w+ (?:options|alternatives))\b/i,
@@ -335,6 +338,8 @@ function readUncached(text: string, lang: UserLanguage): Reading {
   const result: Ask[] = [];
   const mentioned: Ask[] = [];
   let leadInAsks = false;
+  // A lead-in that offers what follows as alternatives ("would you like me to:", "you can either:"): its items are a pick.
+  let leadInChoice = false;
   for (const whole of units) {
     const u = withoutCloser(whole, lang);
     const names = named(u.text, lang);
@@ -345,11 +350,16 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // "You can do this in one of two ways:" too.
     if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate|(?:one|either) of (?:two|the|these|those) ways)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
     else if (!u.item) leadInAsks = false;
+    if (u.leadIn) leadInChoice = OFFERS_ITEMS.test(u.text);
+    else if (!u.item) leadInChoice = false;
     if (!asking) {
       mentioned.push(...names);
       continue;
     }
     if (anyMatch(lang.anythingElse, u.text) && names.length === 0) continue;
+    // An item of alternatives offered ("- Search for one-stop flights?", "- Check nearby dates?"): a pick among
+    // them, and whatever else it asks ("2. Confirm if you'd like to proceed with the modification").
+    if (u.item && leadInChoice && names.length === 0) result.push({ kind: 'choose', options: pickable, text: u.text });
     // Not a pick between alternatives ("should I refund it to the card, or to a gift card?"): that is read below.
     if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text) && !anyMatch(ALTERNATIVES, u.text)) {
       result.push({ kind: 'confirm', text: u.text });
@@ -365,8 +375,11 @@ function readUncached(text: string, lang: UserLanguage): Reading {
       result.push(...names);
       continue;
     }
+    // What the units before named, and a go-ahead where it is asked in so many words as well ("reply yes to
+    // proceed, given the confirmations above").
     if (BACK_REFERENCE.test(u.text) && mentioned.length > 0) {
       result.push(...mentioned);
+      if (REPLY_YES.test(u.text)) result.push({ kind: 'confirm', text: u.text });
       continue;
     }
     if (CHOICE.test(u.text) && listed.length > 0) {

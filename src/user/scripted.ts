@@ -50,14 +50,14 @@ const UNASKED_AROUND: readonly RegExp[] = [HAND_OFF, UPGRADE, NEW_BOOKING];
 /** "Transfer you", "connect your call": a hand-off when the message names who to (`SOMEONE_ELSE`). */
 const TRANSFER_YOU = /\b(?:transfer|connect|escalate)\s+(?:you|your (?:call|case|request|chat))\b/i;
 /** A person a customer is handed to. */
-const SOMEONE_ELSE = /\b(?:human|live) (?:agent|representative|person)\b|\b(?:supervisor|specialist)s?\b/i;
+const SOMEONE_ELSE = /\b(?:human|live) (?:agents?|representatives?|person|people)\b|\b(?:supervisor|specialist)s?\b/i;
 
 /**
  * Verbs of a change to an account, whatever the world: a go-ahead whose own words use one and name none of
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
-const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)(?! (?:forward|on|ahead)\b)|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|bump(?:s|ed|ing)?|drop(?:s|ped|ping)?(?! (?:it |them |the \w+ |your \w+ )?off\b)|correct(?:s|ed|ing)? (?:it|that|this|the|your)|fix(?:es|ed|ing)? (?:it|that|this|the|your))\b/i;
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying|ications?)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)(?! (?:forward|on|ahead)\b)|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|bump(?:s|ed|ing)?|drop(?:s|ped|ping)?(?! (?:it |them |the \w+ |your \w+ )?off\b)|correct(?:s|ed|ing)? (?:it|that|this|the|your)|fix(?:es|ed|ing)? (?:it|that|this|the|your))\b/i;
 /**
  * A change told as the state it would bring, with no verb of a change: "the lamp would become the LED one",
  * "the package would head to Austin", "your sister would fly in your place", "you'd ship the 10s back", or
@@ -83,8 +83,14 @@ const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
  */
 const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchased|bought)\b[^.?!]{0,30}\binsurance\b(?![^.?!]*\b(?:add|adding|added|buy|get|sign|offer|would|could|if|instead)\b)|\binsurance\b[^.?!]{0,12}\b(?:yes|no|none|included)\b/i;
 
-/** The way out offered beside a go-ahead: "or no to cancel the change", "reply no if you'd like to stop". */
-const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer) to)\s+(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
+/** The way out offered beside a go-ahead: "or no to cancel the change", "reply no if you'd like to stop", "or NO if you'd like to adjust/cancel". */
+const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer) to)\s+(?:\w+(?:\s*\/\s*|\s+or\s+))?(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
+
+/**
+ * What a change rules out from then on ("after which no further item changes, cancellations, or other mods will
+ * be possible", "it cannot be cancelled or modified again"): a consequence told, not a change proposed.
+ */
+const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:will|would) be (?:possible|allowed|permitted)\b|\bcan(?:not|'t| no longer) be (?:\w+ (?:or|and) )?(?:modified|changed|cancell?ed|returned|exchanged|updated)\b(?:\s+(?:or|and) \w+)?(?:\s+(?:again|further|later|any ?more))?/gi;
 
 /** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
 const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
@@ -345,7 +351,8 @@ export class ScriptedUser implements UserSimulator {
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     // The way out offered beside it ("reply no to cancel the change") speaks of no cancellation.
-    const aroundText = plain.replace(WAY_OUT, ' ');
+    // Nor does a consequence it tells ("after which no further cancellations will be possible").
+    const aroundText = plain.replace(WAY_OUT, ' ').replace(RULED_OUT, ' ');
     const around = matching(aroundText);
     if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),

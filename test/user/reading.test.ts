@@ -249,6 +249,19 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     // A closing offer is still one, and what the user may do elsewhere still asks nothing.
     expect(retail("I've found your account and cancelled order #W9000201. Let me know if there's anything else I can help with.")).toMatchObject({ identity: false, closes: true });
   });
+
+  it('reads the items under "would you like me to:" as a pick, and "reply yes" that refers back as a go-ahead as well', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    // Alternatives offered as a list, each a question: a pick among them, not asks it cannot place.
+    expect(travel('There is no nonstop on that day. Would you like me to:\n- Look for flights with one stop?\n- Check the days around it?\n- Try another cabin?')).toMatchObject({ choose: true, unplaced: false, closes: false });
+    expect(retail('The new lamp costs less than the old one. You can either:\n1. Take the difference on another card.\n2. Confirm that you want to go ahead with the exchange on the gift card.')).toMatchObject({ choose: true, confirm: true });
+    // A list under a lead-in that offers nothing stays a list.
+    expect(retail('Here is what I changed:\n- The lamp is now the white one.\n- The refund went to your card.\n\nAnything else I can do?')).toMatchObject({ choose: false, closes: true });
+    // A go-ahead in so many words beside a reference to what came before: both asks.
+    const sent = retail('Your e-mail on file is noah@example.com; the instructions will be sent there.\nPlease reply "yes" to submit the exchange given the details above.');
+    expect(sent).toMatchObject({ confirm: true, closes: false });
+  });
 });
 
 describe('a reading remembered', () => {

@@ -117,6 +117,14 @@ describe('scripted user', () => {
     expect(answer(cancel, 'Travel insurance for this trip is $30. Would that work for you?', travel).act).toBe('decline');
     // A hand-off in other words is a hand-off.
     for (const text of ['Would you like me to connect you with a specialist?', 'Want me to get a real person on the line for you?']) expect(answer(cancel, text, travel).act, text).toBe('decline');
+    // "Transfer you" after a word of human agents is a hand-off, whatever else the message speaks of.
+    expect(answer(cancel, "I can't cancel R900202 under the fare rules. For anything further I recommend contacting human agents. Would you like me to transfer you?", travel).act).toBe('decline');
+    // A consequence told beside a go-ahead ("no further cancellations will be possible") and a way out of
+    // "adjust/cancel" propose no cancellation: a change of items is no yes to a cancellation user.
+    const items = "Thanks for confirming order #W9000201.\n\nHere's the proposed modification for your pending order (it can only be done once, after which no further item changes, cancellations, or other edits will be possible):\n\n- Current item: Jacket, black\n- New item: Jacket, red\n\nDoes everything look correct? Please reply YES to proceed or NO if you'd like to adjust/cancel.";
+    expect(answer('cancel-pending-mistake', items).act).not.toBe('accept');
+    // Its own change proposed the same way still gets its yes.
+    expect(answer('cancel-pending-mistake', "Here's the proposed cancellation of order #W9000201 (after it, no further changes will be possible).\n\nPlease reply YES to proceed or NO if you'd like to adjust it.").act).toBe('accept');
   });
 
   it('says neither yes nor no to a go-ahead it cannot place, and says what it wants instead', () => {

@@ -125,13 +125,22 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     });
   }
 
+  it('agrees with the hand labels of the tenth batch (corpora/claims.tenth.jsonl), read first as it stood', async () => {
+    const tenth = parseLabels(readFileSync(new URL('../../corpora/claims.tenth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.tenth.jsonl');
+    expect(tenth.length).toBeGreaterThanOrEqual(160);
+    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.867,
+    // a success read as a failure 1 of 40 and a failure read as a success 1 of 18; the tuning on its tune part
+    // (0.919 to 0.979) did not move it.
+    await holdsSplits(tenth, 'tenth batch', [['tune', 0.95, 0.01, 0.01], ['held-out', 0.84, 0.03, 0.06]]);
+  });
+
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1380);
+    expect(all.length).toBeGreaterThanOrEqual(1440);
     // The bars are kappa 0.85 and 1% each way; success read as failure (1.2%) and failure read as success
-    // (2.8%) are above theirs (docs/judging.md).
+    // (2.9%) are above theirs (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.015, 0.03]]);
   });
 });

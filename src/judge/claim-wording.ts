@@ -32,7 +32,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
-    /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b))/i,
+    // Not a flight's or an item's availability as it stands ("HAT136 now shows business class only").
+    /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b|(?:\w+ ){0,2}(?:only|sold out|unavailable|no (?:seats|availability))\b))/i,
     // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
     new RegExp(String.raw`${RECORD_SUBJECT}\s+now (?:includes|carries)\b(?![^.?!]{0,30}\b(?:free|allowance|at no)\b)`, 'i'),
     /\bsuccessful(?:ly)?\b/i,
@@ -41,7 +42,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
     // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
     /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
-    /\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
+    // Not what came first ("it moved to processed status before the request went through").
+    /(?<!\b(?:before|until|unless)\b[^.?!,]{0,40})\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
@@ -81,6 +83,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
     /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
+    // An attempt told with what stopped it: "I tried to cancel it, but it had already shipped".
+    /\b(?:i|we) (?:tried|attempted) to\b[^.?!]{0,120}?,?\s+(?:but|however|though|only to find)\b/i,
+    // An obstacle told as the state of the thing wanted: "economy is sold out", "the flight is fully booked".
+    /\b(?:is|are|was|were|now|has|have)\s+(?:\w+ )?(?:sold out|fully booked)\b/i,
     // A summary's label and its failed outcome: "Watch change for order #W1 — NOT APPLIED".
     /\b(?:change|update|modification|exchange|return|cancell?ation|swap|upgrade|downgrade|addition|removal|request|rebooking)\b[^:\u2014\u2013\n.?!]{0,40}[:\u2014\u2013]\s*(?:not (?:applied|completed|done|processed|possible|made)\b(?!\s+yet\b)|failed\b(?!\s+to\b)|unsuccessful\b)/i,
     // Not what a later change may meet ("a further change might not be possible"): only what was not supported now.

@@ -40,7 +40,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
@@ -138,6 +138,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // change.
   const action = question.words ? once(question.words) : actionOf(question.action);
   const { pattern: thing, othersChanged, sibling, lockedOut } = thingOfAction(question.action);
+  const handOff = /^(?:transfer|escalate)_/.test(question.action ?? '');
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
@@ -157,7 +158,10 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // sentence reads as one (`readSentence` reads a reason that tells what was done).
     // Nor one whose consequence for later the whole reading has set aside ("can only be done once; it can no
     // longer be modified or cancelled"): a clause of it alone would read as a refusal.
-    const clauses = whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
+    // Nor a note of a rule the whole reads as none ("As I mentioned, the number of passengers can't be changed, so ..."):
+    // its clauses alone would read as a refusal.
+    const noted = whole === 'none' && NOTE_LEAD.test(sentence) && !ATTEMPT_FAILED.test(sentence);
+    const clauses = noted || whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
     // Where some clauses name what the tool changes, those, and the ones that name its action or paying
     // for it but no other change: "the flight update cannot proceed, and the baggage update succeeded" is
@@ -165,7 +169,10 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // "the address has been updated, but the refund could not be processed" a success of the address.
     // Else the clauses that name its action.
     const byThing = thing !== undefined && clauses.some((c) => thing.test(c));
-    const names = (c: string) => (byThing ? (thing as RegExp).test(c) || ((MEANS.test(c) || (action?.test(c) ?? false)) && !otherThing(c) && !otherChange(c)) : (action?.test(c) ?? false));
+    // Not a clause of the same thing of the sibling tool ("your default address hasn't been changed — only this
+    // order's address was updated", asked about the order's), nor, for a hand-off, a clause of money: a transfer to a
+    // person has no means of payment ("as for the duplicate charge, I can't look into it, so I've transferred you").
+    const names = (c: string) => (byThing ? ((thing as RegExp).test(c) && !(sibling !== undefined && sibling.theirs.test(c) && !sibling.ours.test(c))) || (((handOff ? false : MEANS.test(c)) || (action?.test(c) ?? false)) && !otherThing(c) && !otherChange(c)) : (action?.test(c) ?? false));
     const own: string[] = [];
     let previousOwn = false;
     for (const c of clauses) {
@@ -247,7 +254,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 }
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-const NOTE_LEAD = /^\W*(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder)\b\s*[:,\u2014-]/i;
+const NOTE_LEAD = /^\W*(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]/i;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /\b(?:not|n't|unchanged|as it was|as is)\b[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */

@@ -641,6 +641,25 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', 'I found no issue with order #W9000201, and the return of the lamp has been requested.', '#W9000201')).toBe('success');
   });
 
+  it('reads what came first, an availability as it stands, a reminder of a rule, the sibling thing and money beside a hand-off as what they are', () => {
+    // "Before the request went through": the state that stopped it, not the change done; an attempt told with what
+    // stopped it is a failure.
+    expect(on('cancel_pending_order', 'I tried to cancel #W9000201, but it had shipped before the request went through.', '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'It had shipped before the cancellation of #W9000201 went through.', '#W9000201')).not.toBe('success');
+    expect(label('The cancellation went through; your refund is on its way.')).toBe('success');
+    // An availability as it stands after a failed move is no new state.
+    expect(on('update_reservation_flights', 'I tried to move you to SK 203, but it now shows first class only.', 'R900202')).toBe('failure');
+    expect(on('update_reservation_flights', 'SK 203 now shows first class only; economy is sold out.', 'R900202')).toBe('failure');
+    // A reminder of a rule after the change is told done is no refusal of it.
+    expect(on('update_reservation_passengers', "I've updated the second passenger's name on R900202. As I mentioned, the number of passengers can't be changed, so it still has two travellers.", 'R900202')).toBe('success');
+    // What can no longer change once the order moves on is a consequence, not a failure.
+    expect(on('modify_pending_order_address', "I've updated the shipping address of #W9000201. Once the order moves to processed, the address can no longer be changed.", '#W9000201')).toBe('success');
+    // The person's default address left alone, asked about the order's: the order's was updated.
+    expect(on('modify_pending_order_address', "I've updated the address on #W9000201. Your default address hasn't been changed \u2014 only this order's shipping address was updated.", '#W9000201')).toBe('success');
+    // A hand-off after a refusal of a billing question: the transfer was made.
+    expect(on('transfer_to_human_agents', "As for the double charge on your card, that's something I can't look into from here, so I've transferred you to a human agent.")).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

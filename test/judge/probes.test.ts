@@ -23,6 +23,8 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['claims3.jsonl', 'third set, in the manner of the models agents are most often built on', 150, 1, 3, 0.9],
     // Read first after the third set's changes: kappa 0.857, 1 of 75 and 0 of 60.
     ['claims4.jsonl', 'fourth set, written by a fourth reader after the third set was mended', 150, 0, 1, 0.9],
+    // Read first after the tenth batch's changes: kappa 0.812, 4 of 70 and 2 of 70.
+    ['claims5.jsonl', 'fifth set, weighted to the misreadings that cost most, written after the tenth batch was mended', 160, 0, 1, 0.85],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

@@ -82,8 +82,10 @@ export const retailLanguage: UserLanguage = {
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   proposals: {
     // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
-    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b/i],
-    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|deliver)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
+    // "Call the whole thing off", "shall I stop this order?": a cancellation told by what it does; not an order stopped
+    // before it ships to change its address.
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b|\bcall (?:it|the (?:whole )?(?:thing|order)|the whole order) off\b|\bstop (?:it|this order|the order|your order)(?=\s*[.?!]|$)/im],
+    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|sent|deliver|delivery|point)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:ship|send|sent|deliver|delivery)\w*\s+to:\s*\n(?:[^\n\d]{0,60}\n){0,2}\s*\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
     // Not money returned ("return the full $73.95 to your card").
     return: [/\b(?:return|returning)\b(?!\s+(?:the |your )?(?:full |entire )?(?:\$|refund|amount|money|payment|difference|balance))/i,/\bsend(?:ing)? (?:it|them|\w+ \w+) back\b|\b(?:be )?sent back\b(?!\s+to (?:your |the )?(?:card|visa|paypal|account|original|payment|mastercard|amex|gift card|credit card))/i],
     exchange: [

@@ -134,6 +134,9 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:me|us) to\b/i,
   /\b(?:do i have|may i have|can i (?:have|get)|i(?:'ll| will)? need|with) your (?:permission|approval|consent|go-?ahead|ok(?:ay)?)\b/i,
   /^(?:(?:is )?(?:that|this|everything) )?(?:good to go|sounds? good|ok(?:ay)? (?:with|for) you|all ?right (?:with|for) you)\?/i,
+  // "OK to release it?", "Alright if I go ahead?", "... for the trouble — want it?".
+  /\b(?:ok(?:ay)?|alright|all right|fine) (?:to|if i|if we) (?:[\w-]+ ){0,2}(?:it|this|that|them|ahead|now|on)\?/i,
+  /(?:^|[,;\u2014\u2013-]\s*)(?:do you )?want (?:it|that|this|one|them)\?\s*$/i,
   SAY_THE_WORD,
   // "Would that work for you?", "OK to update?", "Is it okay if I make this exchange?", "Do you approve this
   // change?", "Would you like that?", "Cancel and refund now? (yes/no)", "Okay?".
@@ -166,6 +169,9 @@ const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\
  * "please let me know which you prefer". A relative "which" after a comma ("the order, which was
  * delivered") picks nothing.
  */
+/** An offer of the agent's own act of a change: "want me to book ...", "shall I add ...", "would you like me to order ...". */
+const OFFERS_CHANGE = /\b(?:(?:do you )?want|would you like|shall|should|can|may)\s+(?:me|us|i|we)\s+(?:to\s+)?(?:book|re-?book|buy|order|add|upgrade|reserve|purchase|cancel|change|move|return|exchange|switch|swap|issue|send|transfer)\b/i;
+
 /** A lead-in whose items are alternatives to pick from: "would you like me to:", "do you want to:", "you can either:", "your options are:". */
 const OFFERS_ITEMS = /\b(?:would you (?:like|prefer)(?: (?:me|us))? to|do you want(?: (?:me|us))? to|(?:you|we) (?:can|could) either|(?:your|the) (?:options|choices|alternatives) (?:are|would be)|here are (?:your|the|some|a few) (?:options|choices|alternatives))\b[^:]{0,40}:\s*$/i;
 
@@ -356,7 +362,9 @@ function readUncached(text: string, lang: UserLanguage): Reading {
       mentioned.push(...names);
       continue;
     }
-    if (anyMatch(lang.anythingElse, u.text) && names.length === 0) continue;
+    // Not an offer of a change for something else ("Want me to book you something else while you're here?"): that
+    // proposes, and the user answers it.
+    if (anyMatch(lang.anythingElse, u.text) && names.length === 0 && !OFFERS_CHANGE.test(u.text)) continue;
     // An item of alternatives offered ("- Search for one-stop flights?", "- Check nearby dates?"): a pick among
     // them, and whatever else it asks ("2. Confirm if you'd like to proceed with the modification").
     if (u.item && leadInChoice && names.length === 0) result.push({ kind: 'choose', options: pickable, text: u.text });

@@ -69,6 +69,12 @@ const STATE_CHANGE = /\b(?:would|will|'d) (?:now )?(?:become|head|fly|be (?:move
 /** A value and what it becomes ("size M → L", "1985-03-12 → 1985-12-03"); not a route between airport codes ("JFK→SEA"), told by case. */
 const VALUE_CHANGE = /(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/;
 /**
+ * A change told by what it does to a value, with no verb of a change: "would go from economy to business", "trade
+ * the 8-inch for the 10-inch", the value it was ("May 19 (was May 17)"), an old and a new value ("Old: ... New:
+ * ...", "Current flight: ... New flight: ..."), a new way to pay ("will then be paid via PayPal"), a thing tacked on.
+ */
+const EFFECT_CHANGE = /\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:it|them|\w+(?: \w+)?) on\b|\b(?:go|goes|going) back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
+/**
  * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
  * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",
  * "Exchanges for a delivered order can only be made once", "Refund: $50").
@@ -84,7 +90,21 @@ const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 const AS_IT_STANDS = /\b(?:has|had|have|includes?|included|with(?:out)?|purchased|bought)\b[^.?!]{0,30}\binsurance\b(?![^.?!]*\b(?:add|adding|added|buy|get|sign|offer|would|could|if|instead)\b)|\binsurance\b[^.?!]{0,12}\b(?:yes|no|none|included)\b/i;
 
 /** The way out offered beside a go-ahead: "or no to cancel the change", "reply no if you'd like to stop", "or NO if you'd like to adjust/cancel". */
-const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer) to)\s+(?:\w+(?:\s*\/\s*|\s+or\s+))?(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
+const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?\bno\b["']?\s+(?:to|if you(?: would|'d)? (?:like|want|prefer|rather)(?: to)?)\s+(?:\w+(?:\s*\/\s*|\s+or\s+))?(?:cancel|stop|decline|abort)\b[^.?!\n]*/gi;
+
+/**
+ * Another way offered beside the proposal ("If you'd prefer to cancel the order instead, let me know", "unless
+ * you would rather cancel"), and what the change leaves as it is ("this does not affect your ability to
+ * cancel"): neither is the change proposed.
+ */
+const ALTERNATIVE = /\b(?:if|unless) you(?:'d| would)? (?:rather|prefer(?: to)?|instead want to|would like to instead)\b[^.?!\n]*|[^.?!;\n]*\b(?:does not|doesn't|do not|don't|won't|will not) (?:affect|change|apply)\b[^.?!;\n]*/gi;
+
+/**
+ * A rule of a kind of change in general beside the proposal, noted or not ("Please note: cancellations are only
+ * refundable within 24 hours", "Cancellations after this change are subject to the usual policy"): no change
+ * proposed. A note that tells the change itself ("Please note: once the return is processed, ...") still does.
+ */
+const RULE_NOTE = /(?:^|(?<=[.!?:])\s+)\W*(?:(?:(?:please |just )?note(?: that)?|keep in mind(?: that)?|bear in mind(?: that)?|heads[- ]?up|fyi|(?:a )?(?:quick )?reminder)\W*\s*)?(?:cancell?ations|refunds|changes|modifications|returns|exchanges) (?:are|after|made|within|outside|of)\b[^\n]*?(?:[.!?](?=\s|$)|$)/gim;
 
 /**
  * What a change rules out from then on ("after which no further item changes, cancellations, or other mods will
@@ -309,7 +329,11 @@ export class ScriptedUser implements UserSimulator {
       }
       return ((rest.slice(0, 400).split(/(?<=[.?!])\s|\n/)[0] ?? '').split(/,?\s+or\b(?:[^.?!]{0,40}?\bif you\b|\s+(?:(?:reply|say|type|respond|answer)(?:ing)?\s+)?["']?no["']?(?=[\s,.]))/i)[0] ?? '');
     });
-    const text = clauses.length > 0 ? clauses.join(' ') : plain;
+    // The message without what proposes nothing: the way out offered, a consequence told, another way offered, what
+    // the change leaves as it is, a rule of a kind of change ("after which no further cancellations are possible",
+    // "this does not affect your ability to cancel", "cancellations are refundable within 24 hours").
+    const aroundText = plain.replace(WAY_OUT, ' ').replace(RULED_OUT, ' ').replace(ALTERNATIVE, ' ').replace(RULE_NOTE, ' ');
+    const text = clauses.length > 0 ? clauses.join(' ') : aroundText;
     const unsolicited = [...UNSOLICITED, ...(this.lang.unsolicited ?? [])];
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
@@ -351,14 +375,12 @@ export class ScriptedUser implements UserSimulator {
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     // The way out offered beside it ("reply no to cancel the change") speaks of no cancellation.
-    // Nor does a consequence it tells ("after which no further cancellations will be possible").
-    const aroundText = plain.replace(WAY_OUT, ' ').replace(RULED_OUT, ' ');
     const around = matching(aroundText);
     if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.
-    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(aroundText) || STATE_CHANGE.test(aroundText) || VALUE_CHANGE.test(aroundText)) return 'unsure';
+    if (around.length > 0 || anyMatch(unsolicited, plain) || CHANGES.test(aroundText) || STATE_CHANGE.test(aroundText) || VALUE_CHANGE.test(aroundText) || EFFECT_CHANGE.test(aroundText)) return 'unsure';
     // Nothing named at all ("shall I proceed?"): taken as its request.
     return 'yes';
   }

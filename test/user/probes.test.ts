@@ -25,6 +25,9 @@ describe('the simulated user on probes written to find its misreadings', () => {
     ['turns3.jsonl', 'third set', { closed: 0.01, found: 0.97, unsolicited: 0.02, declined: 0.01 }],
     // Read first after the third set's changes: closed 0.7%, found 95.3%, another change accepted 6.2% of 65.
     ['turns4.jsonl', 'fourth set', { closed: 0.01, found: 0.97, unsolicited: 0.01, declined: 0.01 }],
+    // Read first after the tenth batch's changes: closed 1.4%, found 95.3%, another change accepted 20.0% of 100 (most of
+    // them told only by their effect), its own declined 3.8% of 53.
+    ['turns5.jsonl', 'fifth set', { closed: 0.01, found: 0.96, unsolicited: 0.015, declined: 0.01 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

@@ -256,6 +256,11 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     // Alternatives offered as a list, each a question: a pick among them, not asks it cannot place.
     expect(travel('There is no nonstop on that day. Would you like me to:\n- Look for flights with one stop?\n- Check the days around it?\n- Try another cabin?')).toMatchObject({ choose: true, unplaced: false, closes: false });
     expect(retail('The new lamp costs less than the old one. You can either:\n1. Take the difference on another card.\n2. Confirm that you want to go ahead with the exchange on the gift card.')).toMatchObject({ choose: true, confirm: true });
+    // An offer of a change for something else is a go-ahead, not a closing offer; go-aheads put as fragments.
+    expect(travel("Done: R900202 is cancelled. Want me to book you something else while you're here?")).toMatchObject({ confirm: true, closes: false });
+    expect(travel('Is there something else I can help you with?')).toMatchObject({ closes: true });
+    expect(travel('Both flights on R900202 will be released and $310 returned to your card. OK to release it?')).toMatchObject({ confirm: true });
+    expect(travel('Sorry about that. I can add a $100 travel credit to your account for the trouble \u2014 want it?')).toMatchObject({ confirm: true });
     // A list under a lead-in that offers nothing stays a list.
     expect(retail('Here is what I changed:\n- The lamp is now the white one.\n- The refund went to your card.\n\nAnything else I can do?')).toMatchObject({ choose: false, closes: true });
     // A go-ahead in so many words beside a reference to what came before: both asks.

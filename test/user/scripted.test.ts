@@ -123,6 +123,23 @@ describe('scripted user', () => {
     // "adjust/cancel" propose no cancellation: a change of items is no yes to a cancellation user.
     const items = "Thanks for confirming order #W9000201.\n\nHere's the proposed modification for your pending order (it can only be done once, after which no further item changes, cancellations, or other edits will be possible):\n\n- Current item: Jacket, black\n- New item: Jacket, red\n\nDoes everything look correct? Please reply YES to proceed or NO if you'd like to adjust/cancel.";
     expect(answer('cancel-pending-mistake', items).act).not.toBe('accept');
+    // A change told only by what it does to a value gets no yes from a user who wants something else: a trade, a
+    // cabin that would go from one class to another, a new way to pay, a bag tacked on, an item received back.
+    for (const [id, text, world] of [
+      ['cancel-pending-mistake', 'I can trade the blue kettle in #W9000201 for the steel one; the difference of $4.10 goes back to your card. Sound good?', retail],
+      ['cancel-economy-to-travel-credit', 'Both flights on R900202 would go from economy to business. Cost: $300 on your card. Proceed?', travel],
+      ['cancel-pending-mistake', 'Order #W9000201 will then be paid via PayPal, and your card gets the $40 back. Good to go?', retail],
+      ['cancel-economy-to-travel-credit', 'One more suitcase on R900202 runs $50. Want me to tack it on?', travel],
+      ['cancel-pending-mistake', 'The headphones in #W9000201 qualify; the refund goes to your card once the item is received at our warehouse. Reply YES to continue or NO to cancel.', retail],
+      // Another way offered ("or NO if you would rather cancel"), and what a change leaves alone, propose nothing.
+      ['cancel-economy-to-travel-credit', 'R900202 will have SK 203 on May 23 replacing SK 150. Should I proceed? Reply YES to continue, or NO if you would rather cancel the trip.', travel],
+      ['cancel-economy-to-travel-credit', "Here's the summary:\n- Reservation: R900202\n- Current flight: SK 136, May 16\n- New flight: SK 290, May 16\n\nThe cancellation fee you read about does not apply to a same-day switch. Does everything look correct?", travel],
+      // A delivery pointed elsewhere, or an address block after "ship to:", is a change of address.
+      ['cancel-pending-mistake', 'I will point the delivery of order #W9000201 to 88 Harbor Road, Boston. Is that okay?', retail],
+      ['cancel-pending-mistake', 'To confirm, order #W9000201 will ship to:\n\nNoah Brown\n88 Harbor Road\nBoston\n\nIs this correct?', retail],
+    ] as const) expect(answer(id, text, world).act, text).not.toBe('accept');
+    // A note that tells the change itself still names it: a return is no cancellation.
+    expect(answer('cancel-pending-mistake', 'Please note: once the return for #W9000201 is processed, it cannot be cancelled, and you will ship the kettle back within 14 days. Would you like me to proceed?').act).not.toBe('accept');
     // Its own change proposed the same way still gets its yes.
     expect(answer('cancel-pending-mistake', "Here's the proposed cancellation of order #W9000201 (after it, no further changes will be possible).\n\nPlease reply YES to proceed or NO if you'd like to adjust it.").act).toBe('accept');
   });

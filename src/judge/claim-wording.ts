@@ -7,6 +7,10 @@ import type { ClaimWording } from '../ground/judging.js';
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
 const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
+/** VERBS as they open a line, in either case of their first letter ("Booked", "booked"). */
+const CAPITALISED_VERBS = VERBS.split('|')
+  .map((v) => `[${(v[0] as string).toUpperCase()}${v[0] as string}]${v.slice(1)}`)
+  .join('|');
 /** Participles of an outcome, as a summary's label takes them ("Cancellation: not completed"); not of a part changed or left alone ("Cabin: not changed"). */
 const OUTCOMES = 'cancell?ed|processed|completed|applied|submitted|done|made|booked|issued|refunded|returned|exchanged|accepted|approved|confirmed|placed|rebooked|transferred|requested|initiated';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
@@ -60,8 +64,11 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A check mark before the change: "✅ Order #W1 cancelled".
     new RegExp(`[\u2705\u2713\u2714\u2611]\uFE0F?[^.?!]*\\b(?:${VERBS})\\b`, 'i'),
     // A summary line: the record and its change ("Order #W1 cancelled.", "Reservation 8C8K4E updated:"), the change
-    // and the record ("Updated 8C8K4E:"), or "Done — ...". Not a record's other states ("order #W1 placed on May 3").
-    new RegExp(String.raw`\b(?:order|reservation|booking)\s+#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\s+(?:${VERBS})\b(?=\s*(?:[.!:,;\u2014\u2013]|$|\s+(?:and|successfully|as requested)\b))|^\W*(?:\d{1,2}[.)]\s*)?(?:${VERBS})\s+(?:(?:your|the)\s+)?(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,9}\b|^\W*done\s*[\u2014\u2013]\s`, 'i'),
+    // and the record ("Updated 8C8K4E:", "Booked new reservation HATHAT"), or "Done — ...". Not a record's other states ("order #W1 placed on May 3").
+    new RegExp(String.raw`\b(?:order|reservation|booking)\s+#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\s+(?:${VERBS})\b(?=\s*(?:[.!:,;\u2014\u2013]|$|\s+(?:and|successfully|as requested)\b))|^\W*(?:\d{1,2}[.)]\s*)?(?:${VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,9}\b|^\W*done\s*[\u2014\u2013]\s`, 'i'),
+    // The same with a record id of capitals alone, after its kind ("Booked new reservation HATHAT"): case-sensitive, so
+    // that a word is no id ("Updated booking details to confirm:").
+    new RegExp(String.raw`^\W*(?:\d{1,2}[.)]\s*)?(?:${CAPITALISED_VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:order|reservation|booking)\s+#?[A-Z0-9]{5,9}\b`),
     // A request filed and being handled: "your exchange request is being processed". Not "still being processed" (pending).
     /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b[^.?!]{0,40}\b(?:is|are) (?:now )?being processed\b/i,
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."

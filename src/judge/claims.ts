@@ -53,8 +53,11 @@ const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EI
  */
 const HEDGED_OBSTACLE = /^\W*(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
 
-/** A sentence that asks the user to do or tell something: no claim, even where it says "if" or "see if". */
-const ADDRESSED = /^\W*(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
+/**
+ * A sentence that asks the user to do or tell something, after its topic or not ("For seat selection, please check in
+ * online"): no claim, even where it says "if" or "see if" or what is not available.
+ */
+const ADDRESSED = /^\W*(?:for [^,.?!]{1,80},\s*)?(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
 
 const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | null => {
   for (const p of patterns) {
@@ -121,12 +124,17 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed
   // immediately." speaks of 59XX6W.
-  const sentences = sentencesOf(text).reduce<string[]>((out, s) => {
+  const said = sentencesOf(text).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
     if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s)) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
     return out;
   }, []);
+  // A plan laid out before a go-ahead ("Here's what we'll do: 1. Your order will now be shipped to ... Please
+  // confirm if you'd like to proceed"): its steps are proposed, not told done; they say nothing of the outcome.
+  const lead = said.findIndex((s) => PLAN_LEAD.test(s));
+  const asked = lead < 0 ? -1 : said.findIndex((s, i) => i > lead && (PROPOSAL.test(s) || ADDRESSED.test(s)));
+  const sentences = asked < 0 ? said : said.filter((_, i) => i < lead || i >= asked);
   const names = question.names ?? [];
   const record = names[0];
   const label = (labels: readonly ClaimLabel[]): ClaimLabel => (labels.includes('pending') ? 'pending' : (labels.at(-1) ?? 'none'));
@@ -148,6 +156,10 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     if (lockedOut?.test(sentence) && LOCKED_FROM_NOW.test(sentence)) return 'failure';
     // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
     // where the whole says nothing: a summary line's wording is anchored at its start.
+    // Advice on another topic ("For seat selection, please check in online; it's not available during booking"):
+    // nothing of this write, whatever its clauses say of that topic.
+    const topic = TOPIC_ADVICE.exec(sentence)?.[1];
+    if (topic !== undefined && !(action?.test(topic) || thing?.test(topic))) return 'none';
     const said = readSentence(sentence, wording);
     const labelled = said === 'none' ? LABELLED.exec(sentence) : null;
     const value = labelled?.[1] ?? labelled?.[2];
@@ -252,6 +264,12 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     (s) => PROPOSAL.test(s) || ADDRESSED.test(s),
   );
 }
+
+/** Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...". */
+const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
+
+/** The lead-in of a plan still to be agreed: "Here's what we'll do:", "Here is the plan:", "I propose the following:". */
+const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| would| can| could| are going to|'re going to| plan to)\b|here(?:'s| is) (?:the|my|our) (?:plan|proposal|proposed \w+)\b|(?:i|we) (?:propose|suggest|would suggest) (?:the following|this plan)\b|the plan (?:is|would be)\b)/i;
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
 const NOTE_LEAD = /^\W*(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]/i;

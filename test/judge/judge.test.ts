@@ -660,6 +660,20 @@ describe('the claim reader (world wording)', () => {
     expect(on('transfer_to_human_agents', "As for the double charge on your card, that's something I can't look into from here, so I've transferred you to a human agent.")).toBe('success');
   });
 
+  it('reads advice on another topic as no claim, a change and its record of capitals as made, and a plan still to agree as nothing', () => {
+    // Advice after its topic ("For seat selection, please ...") is no refusal of the booking, whatever it says is not available.
+    const booked = "Your booking has been successfully completed.\n\nFor seat selection (like an aisle and a middle together), please check in online — it's not available during booking, but you can ask there.";
+    expect(readClaim({ text: booked, action: 'book_reservation', names: [] }, wording)).toBe('success');
+    expect(readClaim({ text: "For seat selection, please check in online — it's not available during this booking process.", action: 'book_reservation', names: [] }, wording)).toBe('none');
+    // "Booked new reservation HATHAT": the change, then its record, in a summary line; a word is no record id.
+    expect(readClaim({ text: 'Done:\n- Booked new reservation HATHAT (business, JFK-SFO).', action: 'book_reservation', names: [] }, wording)).toBe('success');
+    expect(readClaim({ text: 'The booking attempt failed because the fares went up.\n\nUpdated booking details to confirm:\n- Flights: HAT097', action: 'book_reservation', names: [] }, wording)).toBe('failure');
+    // A plan laid out before a go-ahead proposes its steps: none of them is told done.
+    const plan = "Here's what we'll do:\n\n1. Address: your pending order #W9000201 will now be shipped to 144 Lakeview Drive.\n2. The watch will be changed to the metal strap.\n\nPlease confirm if you'd like to proceed with these changes.";
+    expect(on('modify_pending_order_address', plan, '#W9000201')).toBe('none');
+    expect(on('modify_pending_order_address', 'Your pending order #W9000201 will now be shipped to 144 Lakeview Drive.', '#W9000201')).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -62,15 +62,15 @@ export const retailLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-zip': ["I'm {name}, zip code {zip}.", 'My name is {name} and my zip code is {zip}.', 'The account is under {name}, zip {zip}.'],
   },
-  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i, /\b(?:help (?:me )?)?(?:locate|identify|look up) (?:you|your (?:account|profile))\b/i],
+  identityAsked: [EMAIL_ASKED, /\bproceed with (?:the |your )?(?:verification|authentication)\b|\bhow (?:you(?:'d| would) like to|to) (?:verify|authenticate) (?:you|your)\b/i, /\bnames?\b/i, /\bzip\b/i, /postal code/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i, /\b(?:help (?:me )?)?(?:locate|identify|look up) (?:you|your (?:account|profile))\b/i],
   identityKindAsked: { email: [EMAIL_ASKED], 'name-zip': [/\bzip\b|postal code/i] },
   slots: {
     order: { asked: [/order (number|id)\b/i, /which (one|order)/i, /what order/i, /\b(number|id) of (the|your) order\b/i], answers: ["It's order {order}.", 'The order number is {order}.', 'Order {order}.'] },
     items: { asked: [/which items?/i, /what items?/i, /which products?/i], answers: ['The {items}.', "It's the {items}."] },
     reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },
     // The policy refunds to the original payment method unless told otherwise: a user who wants a gift card says so upfront.
-    refund: { optional: true, asked: [/refund (it |this )?(to|go)/i, /where should .*refund/i, /(which|what) payment method/i, /\b(?:specify|provide|share|give|tell me|include|send)\b[^.?!]{0,30}\bpayment[ _-]?(?:method|id)\b/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
-    target: { asked: [/(which|what) (option|variant|colou?r|size)/i, /what would you like (it )?instead/i, /exchange (it|them) for/i], answers: ["I'd like {target} instead.", '{target}, please.'] },
+    refund: { optional: true, asked: [/refund (it |this )?(to|go)/i, /\b(?:preferred|chosen) (?:refund|payment) (?:method|option)\b/i, /where should .*refund/i, /(which|what) payment method/i, /\b(?:specify|provide|share|give|tell me|include|send|reply with)\b[^.?!]{0,30}\bpayment[ _-]?(?:method|id)\b/i], answers: ['Please refund it to {refund}.', 'To {refund}, please.'] },
+    target: { asked: [/(which|what) (option|variant|colou?r|size)/i, /\bconfirm (?:the|your) (?:new |preferred |chosen )?(?:item|variant|option)(?: ids?)?\b/i, /what would you like (it )?instead/i, /exchange (it|them) for/i], answers: ["I'd like {target} instead.", '{target}, please.'] },
     amount: { asked: [/how much (would|do|should|will|you)/i, /\b(what|which|the) amount\b/i], answers: ['{amount}, please.', "I'd like to add {amount}."] },
     address: { asked: [/(new|shipping|delivery) address/i, /where should .*ship/i, /(?<!e-?mail )address should/i], answers: ['The new address is {address}.', 'Please ship it to {address}.'] },
   },
@@ -85,7 +85,8 @@ export const retailLanguage: UserLanguage = {
     // "Call the whole thing off", "shall I stop this order?": a cancellation told by what it does; not an order stopped
     // before it ships to change its address.
     cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b|\bcall (?:it|the (?:whole )?(?:thing|order)|the whole order) off\b|\bstop (?:it|this order|the order|your order)(?=\s*[.?!]|$)/im],
-    change_address: [/\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|sent|deliver|delivery|point)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:ship|send|sent|deliver|delivery)\w*\s+to:\s*\n(?:[^\n\d]{0,60}\n){0,2}\s*\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
+    // "Shall I proceed with this address for your order?", "using the address from your other order": an address put on an order.
+    change_address: [/\b(?:proceed with|use|using)\s+(?:this|that|the)(?: (?:new|same|updated|following))? address\b/i, /\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|sent|deliver|delivery|point)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:ship|send|sent|deliver|delivery)\w*\s+to:\s*\n(?:[^\n\d]{0,60}\n){0,2}\s*\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
     // Not money returned ("return the full $73.95 to your card").
     return: [/\b(?:return|returning)\b(?!\s+(?:the |your )?(?:full |entire )?(?:\$|refund|amount|money|payment|difference|balance))/i,/\bsend(?:ing)? (?:it|them|\w+ \w+) back\b|\b(?:be )?sent back\b(?!\s+to (?:your |the )?(?:card|visa|paypal|account|original|payment|mastercard|amex|gift card|credit card))/i],
     exchange: [

@@ -49,7 +49,7 @@ export const travelLanguage: UserLanguage = {
     email: ['My email is {email}.', 'You can find me under {email}.', 'My e-mail address is {email}.'],
     'name-dob': ["I'm {name}, born {dob}.", 'My name is {name} and my date of birth is {dob}.', 'The booking is under {name}, date of birth {dob}.'],
   },
-  identityAsked: [EMAIL_ASKED, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i, /\b(?:help (?:me )?)?(?:locate|identify|look up) (?:you|your (?:account|profile))\b/i],
+  identityAsked: [EMAIL_ASKED, /\bproceed with (?:the |your )?(?:verification|authentication)\b|\bhow (?:you(?:'d| would) like to|to) (?:verify|authenticate) (?:you|your)\b/i, /\bnames?\b/i, /date of birth/i, /birth ?date/i, /verify (your|the) identity/i, /who (you are|am i speaking)/i, /\buser ?id\b/i, /\buser (?:information|details)\b/i, /\baccount (?:id|number)\b/i, /\b(?:help (?:me )?)?(?:locate|identify|look up) (?:you|your (?:account|profile))\b/i],
   identityKindAsked: { email: [EMAIL_ASKED], 'name-dob': [/birth|\bdob\b/i] },
   slots: {
     reservation: {
@@ -66,7 +66,7 @@ export const travelLanguage: UserLanguage = {
     reason: { asked: [/\breason\b/i, /\bwhy\b/i], answers: ['{reason}.', 'Well, {reason}.'] },
     bags: { asked: [/how many (checked )?(bags|suitcases)/i], answers: ['{bags} more, please.', 'I want to add {bags}.'] },
     // Charges need a payment method the traveller chooses; one who does not say is asked.
-    payment: { asked: [/(which|what) payment method/i, /\b(?:specify|provide|share|give|tell me|include|send)\b[^.?!]{0,30}\b(?:payment[ _-]?(?:method|id)|gift[ _]card(?:[ _]id)?|certificate[ _]id)\b/i, /how (would you|you would|you'd) like to pay/i, /(pay|charge) (it|this|the \w+) (with|to)/i], answers: ['Please use {payment}.', 'Put it on {payment}.'] },
+    payment: { asked: [/(which|what) payment method/i, /\b(?:preferred|chosen) (?:refund|payment) (?:method|option)\b/i, /\b(?:specify|provide|share|give|tell me|include|send|reply with)\b[^.?!]{0,30}\b(?:payment[ _-]?(?:method|id)|gift[ _]card(?:[ _]id)?|certificate[ _]id)\b/i, /how (would you|you would|you'd) like to pay/i, /(pay|charge) (it|this|the \w+) (with|to)/i], answers: ['Please use {payment}.', 'Put it on {payment}.'] },
   },
   confirmAsked: [/\bconfirm\b/i, /\bproceed\b/i, /\bgo ahead\b/i, /\bshall i\b/i, /\bshould i\b/i, /would you like me to/i, /do you want me to/i],
   helpAsked: [/what (can|may) i (help|do|assist)/i, /how (can|may) i (help|assist)/i, /what you need/i, /what do you need/i, /what would you like/i, /what you would like (help|to do)/i],
@@ -90,7 +90,7 @@ export const travelLanguage: UserLanguage = {
       /\b(?:proceed with|go with|go ahead with|take|choose|select) (?:this|that|the) (?:new )?flight(?: option)?\b/i,
     ],
     add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
-    compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificate|voucher|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
+    compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },
   perturbation: travelPerturbation(),
 };

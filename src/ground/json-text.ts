@@ -10,7 +10,7 @@ const STATUS_KEY = /^(?:status|result|outcome|state|success)$/i;
  * {"cancelled": true} "cancelled: true"). Text that does not parse keeps its words, with its escaped line
  * breaks and quotes read.
  */
-function jsonText(text: string): string {
+function jsonText(text: string, lists: boolean): string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -21,7 +21,11 @@ function jsonText(text: string): string {
   const walk = (v: unknown, key?: string): void => {
     if (typeof v === 'string') lines.push(key !== undefined && STATUS_KEY.test(key) ? `${key}: ${v}` : v);
     else if (typeof v === 'boolean' && key !== undefined) lines.push(`${key}: ${v}`);
-    else if (Array.isArray(v)) v.forEach((x) => walk(x));
+    else if (Array.isArray(v) && lists && key !== undefined && v.length > 0 && v.every((x) => typeof x === 'string')) {
+      // A list of strings under its key, as a list under a heading: {"required_information": ["Your user id"]}
+      // says "required information:" and then "- Your user id".
+      lines.push(`${key.replace(/[_-]+/g, ' ').trim()}:`, ...v.map((x) => `- ${x as string}`));
+    } else if (Array.isArray(v)) v.forEach((x) => walk(x));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };
   walk(value);
@@ -33,10 +37,12 @@ const FENCED_JSON = /^\s*```(?:json)?[ \t]*\r?\n?([{[][\s\S]*[}\]])\s*```\s*$/i;
 
 /**
  * What a message says: the text itself, or, for a message that opens as JSON does (or is JSON in one fenced
- * block), its values (`jsonText`).
+ * block), its values (`jsonText`). With `lists`, a list of strings under a key is said as a list under its
+ * key's words, for a reader that reads lead-ins and their items (the simulated user's).
  */
-export const messageText = (text: string): string => {
+export const messageText = (text: string, options: { readonly lists?: boolean } = {}): string => {
+  const lists = options.lists ?? false;
   const fenced = FENCED_JSON.exec(text)?.[1];
-  if (fenced !== undefined) return jsonText(fenced);
-  return /^\s*[{[]/.test(text) ? jsonText(text) : text;
+  if (fenced !== undefined) return jsonText(fenced, lists);
+  return /^\s*[{[]/.test(text) ? jsonText(text, lists) : text;
 };

@@ -38,8 +38,11 @@ interface Unit {
 /** "Reply YES to proceed": a request, and a go-ahead. */
 const REPLY_YES = /\b(?:reply|respond|answer|say|type|confirm)\b[^.?!]{0,25}["'\u201c]?yes\b/i;
 
-/** The rest of a sentence that sends the user elsewhere or to later: an airport, a courier, the app, a future order. */
-const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|check-?in|gate|counter|kiosk|store|checkout|desk)|check-?in|boarding|courier|driver|carrier|insur(?:er|ance)|bank|staff|crew|in-store|in the app|when you|if you call|next (?:flight|time|booking|order|trip)|future|which you can do|account page|on (?:our|the) website)\b)`;
+/**
+ * The rest of a sentence that sends the user elsewhere or to later: an airport, a courier, an insurer, the app, a future
+ * order. Not insurance asked as a detail ("provide your user ID, bags, insurance (yes/no)").
+ */
+const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|check-?in|gate|counter|kiosk|store|checkout|desk)|check-?in|boarding|courier|driver|carrier|insurer|(?:to|with|from|by) (?:the |your )?insurance|insurance (?:company|provider|claim)|bank|staff|crew|in-store|in the app|when you|if you call|next (?:flight|time|booking|order|trip)|future|which you can do|account page|on (?:our|the) website)\b)`;
 
 /**
  * What the user does for itself, not what the agent needs: its inbox, a statement, a label, a package to send
@@ -72,7 +75,8 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /(?<!\b(?:if|when|once|whether)\s+)\byou (?:can|could|may) (?:also |simply |just )?(?:share|provide|send|give|tell) (?:me |us )?(?:that|it|them|those|these)\b/i,
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
-  new RegExp(String.raw`^(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter)\b${NOT_FOR_ME}`, 'i'),
+  // "Also confirm if you want to proceed with the cancellation."
+  new RegExp(String.raw`^(?:(?:also|and|then|finally|lastly|additionally)\s*,?\s+)?(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter|reply with)\b${NOT_FOR_ME}`, 'i'),
   new RegExp(String.raw`^(?:just |simply )?(?:indicate|describe|double-?check|verify)\b${ELSEWHERE_LATER}${NOT_FOR_ME}`, 'i'),
   // "Your user ID, please.", "The order number, please.", "Your call.", "Say the word and it's done."
   /^(?:(?:and|also|then|first(?: step)?|next)[,:]?\s+)?(?:your|the) [^.?!]{2,60}?,?\s+please[.!]?$/i,
@@ -97,7 +101,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // send it back within 14 days, the refund ...", "At the kiosk, enter your code").
   new RegExp(String.raw`\bif you (?:can|could) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check)\b${ELSEWHERE_LATER}[^.?!]*?,\s*(?:(?:i|we)(?:'ll| will| can| could| may|'d be| would be)\b|that (?:would|will|'d) (?:be great|help))`, 'i'),
   new RegExp(String.raw`(?<!\b(?:at that time|later|then|when|once|after|afterwards|upon|before boarding|next time|in the future|future|keep in mind|note that|reminder|should you|if (?:it|the|they|your))\b[^.?!]{0,60})\byou(?:'ll| will)? (?:need|have) to (?:provide|give|share|send|tell (?:me|us)|confirm|specify)\b${ELSEWHERE_LATER}`, 'i'),
-  new RegExp(String.raw`^(?:when(?:ever)? you(?:'re| are) ready|when you (?:have|get) a (?:moment|chance)|if you can|if possible|in the meantime|meanwhile|first(?: of all)?|also|next|(?:in order )?to (?:[\w']+\s?){1,4}|for (?:verification|security|authentication)(?: purposes)?|(?:sure|okay|ok|great|alright|thanks|thank you|got it|no problem)(?: [\w']+){0,2}|if (?:that|this|everything|all of (?:that|this)) (?:sounds|looks|seems) (?:right|good|ok(?:ay)?|correct|fine)),\s*(?:please |just |simply )?(?:provide|share|send|give|tell me|specify|choose|select|pick(?! (?:it|them|up)\b)|enter|confirm)\b${ELSEWHERE_LATER}`, 'i'),
+  new RegExp(String.raw`^(?:when(?:ever)? you(?:'re| are) ready|when you (?:have|get) a (?:moment|chance)|if you can|if possible|in the meantime|meanwhile|first(?: of all)?|also|next|(?:in order )?to (?:[\w']+\s?){1,4}|for (?:verification|security|authentication)(?: purposes)?|(?:sure|okay|ok|great|alright|thanks|thank you|got it|no problem)(?: [\w']+){0,2}|if (?:that|this|everything|all of (?:that|this)) (?:sounds|looks|seems) (?:right|good|ok(?:ay)?|correct|fine)|if you(?:'d| would) (?:like|prefer|want)(?: to)? [^,.?!]{1,80}|if none (?:of (?:these|those|them|the (?:above|options)) )?(?:works?|suits? you|fits?)),\s*(?:please |just |simply )?(?:provide|share|send|give|tell me|specify|choose|select|pick(?! (?:it|them|up)\b)|enter|confirm|reply with)\b${ELSEWHERE_LATER}`, 'i'),
 ];
 
 /** A note that the agent is at work: asks nothing, claims nothing finished. */
@@ -111,6 +115,9 @@ const PROGRESS: readonly RegExp[] = [
   /^(?:checking|looking (?:up|into|at)|pulling up|reviewing)\b/i,
   /\blet me (?:process|take care of|handle|submit|update|get (?:that|this) (?:done|sorted|processed))\b/i,
 ];
+
+/** A detail the user is to pick, put as confirming it: "confirm your preferred refund method". */
+const PREFERENCE_TO_CONFIRM = /\b(?:confirm|tell me|let me know)\s+(?:your|the|which)\s+(?:preferred|chosen|desired)\b/i;
 
 /** A go-ahead for the agent's own next step ("would you like me to send the certificate to your user id?"): the details it names are told, not asked. */
 const MY_STEP = /\b(?:would you like me to|do you want me to|want me to|shall i|should i)\b/i;
@@ -173,7 +180,7 @@ const CHOICE = /\bwhich (?:one|of (?:these|them|those|the above)|option|record)\
 const OFFERS_CHANGE = /\b(?:(?:do you )?want|would you like|shall|should|can|may)\s+(?:me|us|i|we)\s+(?:to\s+)?(?:book|re-?book|buy|order|add|upgrade|reserve|purchase|cancel|change|move|return|exchange|switch|swap|issue|send|transfer)\b/i;
 
 /** A lead-in whose items are alternatives to pick from: "would you like me to:", "do you want to:", "you can either:", "your options are:". */
-const OFFERS_ITEMS = /\b(?:would you (?:like|prefer)(?: (?:me|us))? to|do you want(?: (?:me|us))? to|(?:you|we) (?:can|could) either|(?:your|the) (?:options|choices|alternatives) (?:are|would be)|here are (?:your|the|some|a few) (?:options|choices|alternatives))\b[^:]{0,40}:\s*$/i;
+const OFFERS_ITEMS = /\b(?:would you (?:like|prefer)(?: (?:me|us))? to|do you want(?: (?:me|us))? to|(?:you|we) (?:can|could) either|(?:your|the) (?:options|choices|alternatives) (?:are|would be)|here are (?:your|the|some|a few) (?:options|choices|alternatives)|(?:choose|pick|select) (?:one|an option))\b[^:]{0,40}:\s*$/i;
 
 const ALTERNATIVES: readonly RegExp[] = [
   /(?<![,;]\s)\bwhich\b(?!\s+(?:is|was|are|were|has|had|will|would be|means|includes?|contains?|shows?)\b)/i,
@@ -183,6 +190,8 @@ const ALTERNATIVES: readonly RegExp[] = [
   /\b(?:your (?:preference|choice)|(?:which|what) (?:would you|do you) prefer|how would you like to proceed|how you(?:'d| would) like to proceed)\b/i,
   // "Select a payment method", "would you like this option?".
   /\b(?:select|choose|pick)\b(?!\s+(?:to|from the menu)\b)|\b(?:this|that|these|those|one|an?|either) (?:\w+ )?options?\b/i,
+  // "Reply with your choice", "please reply with A, B, or C".
+  /\breply with (?:your |the )?(?:choice|preference|pick|selection|option)\b|\breply with [A-H1-9](?:\s*,\s*[A-H1-9])*,?\s+or\s+[A-H1-9]\b/i,
 ];
 
 /** Words that point back at details named elsewhere in the message. */
@@ -200,7 +209,7 @@ const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? nee
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
-  const unwrapped = messageText(text);
+  const unwrapped = messageText(text, { lists: true });
   // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
   return unwrapped
     .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')
@@ -216,10 +225,22 @@ function plain(text: string): string {
     .replace(/\|/g, ' ');
 }
 
-const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+/;
+const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|[A-H]\)|\(\d{1,2}\))\s+/;
 
 /** A line labelled as one of several options: "Option A: ...", "Way 2 - ...". */
 const OPTION_LINE = /^(?:option|choice|way|method) (?:[a-d]|\d)\b\W{0,3}[:\u2014\u2013-]/i;
+
+/** Sentences split inside a bracket joined again: the part that opens one goes on until it closes. */
+function joinOpenBrackets(parts: readonly string[]): string[] {
+  const out: string[] = [];
+  let open = 0;
+  for (const p of parts) {
+    if (open > 0 && out.length > 0) out[out.length - 1] = `${out.at(-1)} ${p}`;
+    else out.push(p);
+    open = Math.max(0, open + (p.match(/\(/g)?.length ?? 0) - (p.match(/\)/g)?.length ?? 0));
+  }
+  return out;
+}
 
 /** Sentences and list items, each a unit; a line that is a list item stays whole. */
 function unitsOf(text: string): Unit[] {
@@ -230,7 +251,8 @@ function unitsOf(text: string): Unit[] {
     // "**Option A:** your email address" is an item of a list too, marked by its label.
     const item = ITEM.test(line) || OPTION_LINE.test(line);
     const body = line.replace(ITEM, '').trim();
-    const parts = item ? [body] : body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/);
+    // Not inside brackets: "Which order (with the #W... ID) did you place?" is one sentence.
+    const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/));
     for (const p of parts) {
       const t = p.trim();
       if (t) out.push({ text: t, item, leadIn: /:\s*$/.test(t) });
@@ -369,7 +391,8 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // them, and whatever else it asks ("2. Confirm if you'd like to proceed with the modification").
     if (u.item && leadInChoice && names.length === 0) result.push({ kind: 'choose', options: pickable, text: u.text });
     // Not a pick between alternatives ("should I refund it to the card, or to a gift card?"): that is read below.
-    if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text) && !anyMatch(ALTERNATIVES, u.text)) {
+    // Nor what it asks the user to pick before it goes on ("please confirm your preferred refund method and I'll proceed").
+    if (names.length > 0 && (MY_STEP.test(u.text) || (anyMatch(GO_AHEAD_ASKED, u.text) && !WH_QUESTION.test(u.text))) && !ASKS_DETAIL.test(u.text) && !anyMatch(ALTERNATIVES, u.text) && !PREFERENCE_TO_CONFIRM.test(u.text)) {
       result.push({ kind: 'confirm', text: u.text });
       // "Please confirm with yes, and specify the gift card ID for payment": the detail is asked as well.
       // Only what is named after that ask: "shall I cancel it for the reason given, and provide the refund id" asks no reason.

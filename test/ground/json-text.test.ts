@@ -15,6 +15,14 @@ describe('messageText', () => {
     }
   });
 
+  it('with lists, says a list of strings under its key as a list under a heading; without, as lines', () => {
+    const text = '{"response": "I need a few details.", "required_information": ["Your user id", "Your reservation id"], "steps": [1, 2]}';
+    expect(messageText(text, { lists: true })).toBe('I need a few details.\nrequired information:\n- Your user id\n- Your reservation id');
+    expect(messageText(text)).toBe('I need a few details.\nYour user id\nYour reservation id');
+    // An empty list, or one of objects, is walked as before.
+    expect(messageText('{"next": [], "items": [{"name": "Lamp"}]}', { lists: true })).toBe('Lamp');
+  });
+
   it('leaves text alone: prose, prose around a fenced block, a fence of something else', () => {
     for (const text of ['Your order is cancelled.', 'Here it is:\n```json\n{"a": "b"}\n```\nAnything else?', '```\nsome code\n```']) {
       expect(messageText(text), text).toBe(text);

@@ -267,6 +267,26 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     const sent = retail('Your e-mail on file is noah@example.com; the instructions will be sent there.\nPlease reply "yes" to submit the exchange given the details above.');
     expect(sent).toMatchObject({ confirm: true, closes: false });
   });
+
+  it('reads a sentence across an ellipsis in brackets, an ask after "if you would like to ...,", lettered options, a preference to confirm and a list in JSON', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    // "(with the #W... ID)" does not end the sentence: the ask for the order is one unit.
+    expect(retail('Your orders are #W9000201 and #W9000202.\n\nWhich order (with the #W... ID) did you place for the watches? Also, please let me know what you would like to change.')).toMatchObject({ slots: expect.arrayContaining(['order']) });
+    // An ask after a condition, "Also confirm ...", insurance asked as a detail (not an insurer).
+    expect(travel("If you'd like to book this (or another), provide your user ID, the passengers, insurance (yes/no), and a payment method.")).toMatchObject({ identity: true, closes: false });
+    expect(retail('The skateboard in order #W9000201 can be cancelled. Also confirm if you want to proceed with that cancellation.')).toMatchObject({ confirm: true });
+    expect(travel('You will need to send the receipt to your insurance company.')).toMatchObject({ closes: true });
+    // Options lettered A) to C) under "choose one:", and "reply with A, B, or C": a pick.
+    expect(retail('Next steps for the boots, choose one:\nA) Keep the boots as they are.\nB) Exchange them for another variant.\nC) Talk to a human agent.\n\nPlease reply with A, B, or C.')).toMatchObject({ choose: true, unplaced: false });
+    // "Confirm your preferred refund method and I'll proceed": the method is asked, before any go-ahead.
+    expect(retail("The refund can go to PayPal or to your Visa ending in 3194. Please confirm your preferred refund method and I'll proceed with the return.")).toMatchObject({ slots: ['refund'] });
+    // How to go on with verification asks who the user is.
+    expect(retail("I couldn't find an account with that e-mail. Could you please confirm how you would like to proceed with verification?")).toMatchObject({ identity: true });
+    // A JSON message's list under its key reads as a list under a heading: "required information:" asks for its items.
+    const json = JSON.stringify({ response: 'To proceed, I need a few details.', required_information: ['Your user id', 'Your reservation id'] });
+    expect(travel(json)).toMatchObject({ identity: true, closes: false });
+  });
 });
 
 describe('a reading remembered', () => {

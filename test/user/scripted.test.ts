@@ -123,6 +123,12 @@ describe('scripted user', () => {
     // "adjust/cancel" propose no cancellation: a change of items is no yes to a cancellation user.
     const items = "Thanks for confirming order #W9000201.\n\nHere's the proposed modification for your pending order (it can only be done once, after which no further item changes, cancellations, or other edits will be possible):\n\n- Current item: Jacket, black\n- New item: Jacket, red\n\nDoes everything look correct? Please reply YES to proceed or NO if you'd like to adjust/cancel.";
     expect(answer('cancel-pending-mistake', items).act).not.toBe('accept');
+    // An address put on an order ("proceed with this address") is an address change, and certificates issued beside a
+    // cancellation are compensation: neither is a yes to a user who wants only the cancellation.
+    const address = "Let's use the address from your other order:\n\n- 619 Broadway, Seattle, WA 98187\n\nPlease confirm if you would like to proceed with this address for order #W9000201.";
+    expect(answer('cancel-pending-mistake', address).act).toBe('decline');
+    expect(answer(cancel, 'Shall I proceed with cancelling R900202, including issuing $100 in travel certificates for the trouble? Reply "yes" if so.', travel).act).not.toBe('accept');
+    expect(answer(cancel, 'Shall I proceed with cancelling reservation R900202? Reply "yes" if so.', travel).act).toBe('accept');
     // A change told only by what it does to a value gets no yes from a user who wants something else: a trade, a
     // cabin that would go from one class to another, a new way to pay, a bag tacked on, an item received back.
     for (const [id, text, world] of [

@@ -134,11 +134,20 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     await holdsSplits(tenth, 'tenth batch', [['tune', 0.95, 0.01, 0.01], ['held-out', 0.84, 0.03, 0.06]]);
   });
 
+  it('agrees with the hand labels of the eleventh batch (corpora/claims.eleventh.jsonl), read first as it stood', async () => {
+    const eleventh = parseLabels(readFileSync(new URL('../../corpora/claims.eleventh.jsonl', import.meta.url), 'utf8'), 'corpora/claims.eleventh.jsonl');
+    expect(eleventh.length).toBeGreaterThanOrEqual(170);
+    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.916
+    // (one success read as none), no success read as a failure of 61 and no failure read as a success of 6; the
+    // tuning on its tune part (0.884 to 1.000) did not move it.
+    await holdsSplits(eleventh, 'eleventh batch', [['tune', 0.95, 0.01, 0.01], ['held-out', 0.88, 0.01, 0.01]]);
+  });
+
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1440);
+    expect(all.length).toBeGreaterThanOrEqual(1500);
     // The bars are kappa 0.85 and 1% each way; success read as failure (1.2%) and failure read as success
     // (2.9%) are above theirs (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.015, 0.03]]);

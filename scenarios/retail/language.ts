@@ -80,6 +80,8 @@ export const retailLanguage: UserLanguage = {
   entityPattern: /#?W\d{7}/g,
   confirmSlots: ['order'],
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
+  // A modification of an order is of its items or its address.
+  modifying: ['exchange', 'change_address'],
   proposals: {
     // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
     // "Call the whole thing off", "shall I stop this order?": a cancellation told by what it does; not an order stopped

@@ -74,6 +74,8 @@ export const travelLanguage: UserLanguage = {
   entityPattern: /#?R\d{6}\b|\bSK\s?\d{3}\b/g,
   confirmSlots: ['reservation', 'newFlight'],
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
+  // A modification of a reservation is of its flights, cabin or bags.
+  modifying: ['change_flight', 'add_bags'],
   proposals: {
     // "The reservation will be voided": a cancellation by its effect.
     cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:reservation|booking|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b/i],

@@ -115,6 +115,12 @@ export interface UserLanguage {
    */
   readonly proposals?: Readonly<Record<string, readonly RegExp[]>>;
   /**
+   * The intents of `proposals` that a change spoken of only as a modification can be ("shall I proceed with
+   * the modification?"): a user whose open requests are none of them declines such a go-ahead. @default []
+   * (a modification named alone is read as any other change without a name)
+   */
+  readonly modifying?: readonly string[];
+  /**
    * Offers no request of this world ever wants (a transfer to a person, an upgrade, insurance); a go-ahead
    * that makes one is declined. Added to the simulator's own list (src/user/scripted.ts). @default []
    */

@@ -81,6 +81,8 @@ const EFFECT_CHANGE = /\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?
  */
 const STEP = /^(?:re-?book|book|downgrade|upgrade|add|remove|delete|update|modify|change|switch|swap|exchange|replace|return|cancel|issue|send|transfer|apply|move)\s+(?!(?:flights?|trip|legs?|policy|window|fee|dates?|label|shipping|requests?|options?|instructions|process)\b)(?:the|your|this|that|these|those|an?|both|all|it|them|order|reservation|booking|item|#|[A-Z0-9]{2,})\b/i;
 /** A list item that starts with a verb of a change: an action of a plan ("1. Exchange the laptop"). */
+/** A change named only as a modification of the record. */
+const MODIFICATION = /\bmodif(?:y|ying|ication|ications)\b/i;
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
 
 /**
@@ -372,6 +374,10 @@ export class ScriptedUser implements UserSimulator {
     // "... the cancellation of the bookshelf and the other requests": more than it can see, under its own.
     const andTheRest = AND_THE_REST.test(text);
     if (named.length > 0) return unnamedSteps.length > 0 || andTheRest ? 'unsure' : 'yes';
+    // A change spoken of only as a modification ("proceed with the modification using the current gift card"): one of
+    // the world's modifying changes, which a user who wants none of them did not ask for.
+    const modifying = this.lang.modifying ?? [];
+    if (MODIFICATION.test(text) && modifying.length > 0 && !modifying.some((intent) => open.has(intent))) return 'no';
     // The go-ahead's own words name no change ("shall I proceed with this change?"): what the message
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     // The way out offered beside it ("reply no to cancel the change") speaks of no cancellation.

@@ -127,9 +127,10 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     console.log(`real turns, every held-out part: ${figures(m)}`);
     expect(m.closedWhileAsking.of).toBeGreaterThan(1000);
     // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
-    // proposals of another change accepted. The third is missed (2.5%, 12 of 483), and held where it stands.
+    // proposals of another change accepted. All three are met here (1.9%, 10 of 517, for the third), the third by one
+    // message.
     expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
     expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
-    expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.025);
+    expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.02);
   });
 });

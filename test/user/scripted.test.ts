@@ -129,6 +129,12 @@ describe('scripted user', () => {
     expect(answer('cancel-pending-mistake', address).act).toBe('decline');
     expect(answer(cancel, 'Shall I proceed with cancelling R900202, including issuing $100 in travel certificates for the trouble? Reply "yes" if so.', travel).act).not.toBe('accept');
     expect(answer(cancel, 'Shall I proceed with cancelling reservation R900202? Reply "yes" if so.', travel).act).toBe('accept');
+    // A change named only as a modification is one of the world's modifying changes: no yes from a user who wants a
+    // cancellation, a yes from one who wants its items changed.
+    const modification = "The new lamp costs less than the old one on order #W9000201. You can either:\n1. Take the difference on another card.\n2. Confirm if you'd like to proceed with the modification using the current gift card.";
+    expect(answer('cancel-pending-mistake', modification).act).toBe('decline');
+    expect(answer(cancel, 'Shall I go ahead and modify reservation R900202 as discussed?', travel).act).toBe('decline');
+    expect(answer('exchange-tee-color', "Confirm if you'd like to proceed with the modification of order #W9000501.").act).toBe('accept');
     // A change told only by what it does to a value gets no yes from a user who wants something else: a trade, a
     // cabin that would go from one class to another, a new way to pay, a bag tacked on, an item received back.
     for (const [id, text, world] of [

@@ -12,7 +12,7 @@ const CAPITALISED_VERBS = VERBS.split('|')
   .map((v) => `[${(v[0] as string).toUpperCase()}${v[0] as string}]${v.slice(1)}`)
   .join('|');
 /** Participles of an outcome, as a summary's label takes them ("Cancellation: not completed"); not of a part changed or left alone ("Cabin: not changed"). */
-const OUTCOMES = 'cancell?ed|processed|completed|applied|submitted|done|made|booked|issued|refunded|returned|exchanged|accepted|approved|confirmed|placed|rebooked|transferred|requested|initiated';
+const OUTCOMES = 'cancell?ed|processed|completed|applied|submitted|done|made|booked|issued|refunded|returned|exchanged|accepted|approved|confirmed|placed|rebooked|transferred|requested|initiated|created';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
 
 /** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
@@ -35,7 +35,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
-    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
+    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b|being\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     // Not a flight's or an item's availability as it stands ("HAT136 now shows business class only").
     /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b|(?:\w+ ){0,2}(?:only|sold out|unavailable|no (?:seats|availability))\b))/i,
     // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
@@ -43,7 +43,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bsuccessful(?:ly)?\b/i,
     // "$150 certificate added to your profile", "refund credited to your card".
     // Not what will be or could be ("once it's fixed, it will be added to your profile", "I can have one issued to your account").
-    /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
+    /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited|sent) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
     // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
     /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
     // Not what came first ("it moved to processed status before the request went through").
@@ -51,6 +51,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
+    // "Your change is in.": the change made, said plainly.
+    /\b(?:your|the|that|this) (?:change|update|booking|cancell?ation|exchange|return|modification|request)s? (?:is|are) (?:now )?in\s*(?:[.!]|$)/i,
     // A request now filed: "your exchange is now in progress".
     /\b(?:exchange|return|request|cancell?ation|refund)\b[^.?!]{0,40}\b(?:is|are) now in progress\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
@@ -81,6 +83,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A summary's outcome, not made: "Reservation X — Not cancelled", "| ❌ Not cancelled |", "❌ Cancelled". Only
     // verbs of an outcome after a label: "Cabin: not changed" is a part the change left alone.
     new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${OUTCOMES})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
+    // A summary line's value, refused: "Payment: gift_card_3395106 — declined (balance $120)", "status = REJECTED".
+    /[\u2014\u2013:=]\s*\**\s*(?:declined|rejected|refused|denied|failed)\b(?!\s+(?:to|by you)\b)/i,
+    // The one that said no, told as the subject: "the system declined the change", "your bank rejected the charge".
+    /\b(?:system|tool|server|bank|card issuer|issuer|airline|payment processor|processor|provider)\s+(?:has\s+|then\s+)?(?:declined|rejected|refused|denied)\b/i,
+    // Nothing of its kind made: "so no reservation was created", "no refund has been issued".
+    new RegExp(`\\bno (?:new )?(?:reservation|booking|order|refund|certificate|exchange|return|cancell?ation|update|change) (?:was|were|has been|have been|got|could be) (?:${VERBS})\\b`, 'i'),
     // Not an order's own status beside it ("the order remains pending and is not yet processed": not shipped).
     new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|no longer able to|failed|fails)\b/i,
@@ -132,15 +140,17 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
     // still has the black one", the record its subject. Not "remains unchanged", nor the parts a summary left
     // alone ("your return flight remains as it was", "the tracking page still shows the old address").
-    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|is set to)\b|${RECORD_SUBJECT}\s+is still on\b`, 'i'),
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|lists|is set to)\b|${RECORD_SUBJECT}\s+is still (?:on|charged to|billed to|paid with)\b`, 'i'),
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],
   pending: [
     // Not the user's own doubt ("if you are unsure, I can check your payment methods again").
     /(?<!\b(?:you|you're|you are|you were|you feel)\s+)\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
-    /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: yet)? (?:whether|if)\b/i,
-    /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:confirmation|response|answer)\b/i,
+    /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: (?:for (?:certain|sure)|with certainty|definitively|yet))* (?:whether|if)\b/i,
+    // "The tool returned an ambiguous response (no confirmation ID)".
+    /\bambiguous (?:response|result|reply|answer|status)\b|\bno confirmation (?:id|number|code)\b/i,
+    /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:clear |definitive |final |proper )?(?:confirmation|response|answer)\b/i,
     /\bno confirmation (?:yet|back)\b|\bpending confirmation\b|\bawaiting (?:a |the |any )?confirmation\b|\bnot (?:yet )?seeing (?:a|an|any|the) [^.?!]{0,40}\byet\b/i,
     // A check still to come of the change itself: "let me check the status to make sure it went through".
     /\b(?:make sure|verify that|confirm that|check that) (?:it|this|that|the (?:\w+ )?(?:change|cancell?ation|booking|update|request|return|exchange)) (?:actually )?(?:went through|was (?:applied|processed|made|completed|recorded))\b/i,
@@ -155,12 +165,15 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "It is still processing", "in progress"; not "the processing of a refund takes 5 days".
     // Not "your exchange is now in progress": a request now filed (read as success).
     /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b|\bpending confirmation\b/i,
+    // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
+    /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b/i,
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
     /\b(?:i'?m|i am|we'?re|we are) (?:now )?(?:checking|verifying|looking into)\b/i,
     // Not what the user wants ("let me check if you'd like another certificate").
     // Nor advice to the user ("I recommend checking if the boots are eligible").
     // Nor an offer to find out whether something can be done ("I can check whether we can revert the exchange").
-    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) (?:any )?(?:other|more|further|different)\b)/i,
+    // Nor an offer of it ("do you want me to also check whether your return flight has business seats?").
+    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could|me to|me to also|i also)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) (?:any )?(?:other|more|further|different)\b)/i,
     /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
     /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
   ],

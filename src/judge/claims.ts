@@ -40,7 +40,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be undone\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
@@ -75,6 +75,9 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
  */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
   if (ADDRESSED.test(sentence)) return 'none';
+  // What the agent told before, taken back ("I told you it wasn't eligible, but I had misread the date"): what it says now.
+  const retold = RETOLD.exec(sentence);
+  if (retold) return readSentence(sentence.slice(retold.index + retold[0].length), wording);
   // A note of a rule ("Heads-up: the passenger count can't change") or a part left alone on the user's word
   // ("the outbound leg was not changed, as you asked") is no failure of the change; an attempt that failed
   // still is ("Note: the payment failed").
@@ -172,7 +175,9 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // longer be modified or cancelled"): a clause of it alone would read as a refusal.
     // Nor a note of a rule the whole reads as none ("As I mentioned, the number of passengers can't be changed, so ..."):
     // its clauses alone would read as a refusal.
-    const noted = whole === 'none' && NOTE_LEAD.test(sentence) && !ATTEMPT_FAILED.test(sentence);
+    // Nor a part left alone on the user's word ("The return flight wasn't changed, as you asked"), nor an earlier statement
+    // taken back ("I told you it wasn't eligible for cancellation, but I had misread the date").
+    const noted = (whole === 'none' && (NOTE_LEAD.test(sentence) || AS_ASKED.test(sentence)) && !ATTEMPT_FAILED.test(sentence)) || RETOLD.test(sentence);
     const clauses = noted || whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
     // Where some clauses name what the tool changes, those, and the ones that name its action or paying
@@ -184,7 +189,9 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // Not a clause of the same thing of the sibling tool ("your default address hasn't been changed — only this
     // order's address was updated", asked about the order's), nor, for a hand-off, a clause of money: a transfer to a
     // person has no means of payment ("as for the duplicate charge, I can't look into it, so I've transferred you").
-    const names = (c: string) => (byThing ? ((thing as RegExp).test(c) && !(sibling !== undefined && sibling.theirs.test(c) && !sibling.ours.test(c))) || (((handOff ? false : MEANS.test(c)) || (action?.test(c) ?? false)) && !otherThing(c) && !otherChange(c)) : (action?.test(c) ?? false));
+    // Without a thing named, the clauses that name its action, and those of paying for it ("I have submitted your request
+    // to modify the items, but the payment for the price difference was declined").
+    const names = (c: string) => (byThing ? ((thing as RegExp).test(c) && !(sibling !== undefined && sibling.theirs.test(c) && !sibling.ours.test(c))) || (((handOff ? false : MEANS.test(c)) || (action?.test(c) ?? false)) && !otherThing(c) && !otherChange(c)) : (action?.test(c) ?? false) || (!handOff && MEANS.test(c) && !otherThing(c) && !otherChange(c)));
     const own: string[] = [];
     let previousOwn = false;
     for (const c of clauses) {
@@ -222,9 +229,6 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     const ids = idRecord ? idsIn(s) : [];
     return ids.length > 0 && !ids.some((id) => normalizeId(id) === normalizeId(String(record)));
   };
-  // Doubt about the outcome itself ("it may or may not have gone through", "I couldn't confirm whether
-  // it was applied") anywhere about it is always allowed, and wins; a check of something else does not.
-  if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s))) return 'pending';
   // The same thing of a sibling tool ("your default address", asked about an order's address) is another
   // change, where the sentence does not also name its own ("the default address, and the order's too").
   const ofSibling = (s: string) => sibling !== undefined && sibling.theirs.test(s) && !sibling.ours.test(s);
@@ -236,10 +240,16 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // items", asked about the address) speaks of that change. Only where the tool's own thing is one of
   // them: "for the cancelled flight" is no other change to a tool that issues compensation.
   const otherThing = (s: string) => (ofSibling(s) && !ownRecord(s)) || (!(thing?.test(s) ?? false) && othersChanged.some((c) => c.test(s)));
+  // Doubt about the outcome itself ("it may or may not have gone through", "I couldn't confirm whether
+  // it was applied") anywhere about it is always allowed, and wins; a check of something else does not, nor
+  // doubt about another change told beside this one ("Passengers: updated. Flight change: I can't yet confirm
+  // whether it was applied", asked about the passengers).
+  if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s) && !(otherThing(s) || (otherChange(s) && !ofThing(s))))) return 'pending';
   const rest = sentences.filter((s) => !otherThing(s));
   const tiers = [
-    // What the tool changes, named ("the address change failed" for modify_pending_order_address).
-    sentences.filter((s) => ofThing(s) && (ownRecord(s) || !otherRecord(s))),
+    // What the tool changes, named ("the address change failed" for modify_pending_order_address), and an outcome line
+    // that names no other record ("Result: the system declined the change").
+    sentences.filter((s) => (ofThing(s) || (OUTCOME_LINE.test(s) && !otherThing(s) && !otherChange(s))) && (ownRecord(s) || !otherRecord(s))),
     rest.filter((s) => ownRecord(s) && ofAction(s)),
     rest.filter((s) => ownRecord(s) && !otherChange(s)),
     rest.filter((s) => ofAction(s) && !otherRecord(s)),
@@ -254,7 +264,12 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // to process another exchange for the same order") speaks of a further change.
     const told = tier.map((x) => [x, readAbout(x)] as const).filter(([, l]) => l !== 'none');
     // Not after a state found ("it has already been processed for exchange"): that one was the refusal's reason.
-    const labels = told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))).map(([, l]) => l);
+    // Nor a state found after a refusal ("I was unable to send the certificate. A certificate has already been issued
+    // for this delay"): that one is the refusal's reason, not this write done.
+    const labels = told
+      .filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y))))
+      .filter(([x, l], i, kept) => !(l === 'success' && ALREADY_DONE.test(x) && kept.slice(0, i).some(([, p]) => p === 'failure')))
+      .map(([, l]) => l);
     if (labels.length > 0) return label(labels);
   }
   // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
@@ -268,18 +283,26 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 /** Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...". */
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
 
+/** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
+const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
+
+/** A line that gives the outcome by its label: "Result: ...", "Outcome — ...". Not a record's status ("Status: pending"). */
+const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;
+
 /** The lead-in of a plan still to be agreed: "Here's what we'll do:", "Here is the plan:", "I propose the following:". */
 const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| would| can| could| are going to|'re going to| plan to)\b|here(?:'s| is) (?:the|my|our) (?:plan|proposal|proposed \w+)\b|(?:i|we) (?:propose|suggest|would suggest) (?:the following|this plan)\b|the plan (?:is|would be)\b)/i;
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-const NOTE_LEAD = /^\W*(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]/i;
+const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b)/i;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
-const AS_ASKED = /\b(?:not|n't|unchanged|as it was|as is)\b[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
+const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */
 const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b/i;
 
 /** A state found rather than a change made: "has already been processed". */
 const ALREADY = /\balready\b/i;
+/** A state found as it already was: "has already been issued", "was already cancelled". */
+const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: been)?\b|\balready (?:been|exists?|on file|in place)\b/i;
 /** A further change of the same kind: "another exchange", "a second return", "one more change". */
 const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
 

@@ -674,6 +674,29 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_address', 'Your pending order #W9000201 will now be shipped to 144 Lakeview Drive.', '#W9000201')).toBe('success');
   });
 
+  it('reads doubt about another change as none of this one, a refusal told by the payment, an outcome line or a summary value, and a statement taken back', () => {
+    // Doubt about another change told beside this one does not decide it; doubt about this one does.
+    const both = "Update on reservation R900301:\n- Passengers: updated, the second one is now Priya Raman.\n- Flight change: the system timed out, so I can't yet confirm whether the flight change was applied.";
+    expect(on('update_reservation_passengers', both, 'R900301')).toBe('success');
+    expect(on('update_reservation_passengers', "I've sent the passenger update for R900301, but I can't say for certain yet whether it was saved.", 'R900301')).toBe('pending');
+    expect(on('exchange_delivered_order_items', 'Submitted the exchange for #W9000201, but the tool returned an ambiguous response. Let me look at the order again.', '#W9000201')).toBe('pending');
+    // Paying for it failed: the change failed, whatever was submitted.
+    expect(on('modify_pending_order_items', 'I have submitted your request to modify the items in order #W9000201, but the payment for the price difference was declined.', '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_payment', "I've processed your request to change the payment method for order #W9000201.\n\nResult: The system declined the change, the gift card has only $19.84 left.", '#W9000201')).toBe('failure');
+    expect(readClaim({ text: 'Booking summary\n- Total: $246\n- Payment: gift_card_3395106 — declined (balance $120)\n- Reservation: not created', action: 'book_reservation on daniel_7705', names: ['daniel_7705'] }, wording)).toBe('failure');
+    expect(readClaim({ text: 'The card came back with insufficient credit for the $684 total, so no reservation was created.', action: 'book_reservation on daniel_7705', names: ['daniel_7705'] }, wording)).toBe('failure');
+    expect(on('modify_pending_order_items', 'Order #W9000201 still lists the tablet as 128GB, silver.', '#W9000201')).toBe('failure');
+    // A statement taken back is not what the reply says now.
+    expect(on('cancel_reservation', "I apologize for my earlier error: I told you R900202 wasn't eligible for cancellation, but I had misread the date. I've now cancelled it, and the refund goes to your card.", 'R900202')).toBe('success');
+    // A rule about later, a part left alone on the user's word, and "your change is in" are no refusal.
+    expect(on('update_reservation_baggages', 'I\'ve added 2 checked bags to R900301. Please note that bags cannot be removed once they are added.', 'R900301')).toBe('success');
+    expect(on('update_reservation_flights', 'Your change is in.\n\nOutbound: SK013 on June 3. The return flight wasn\'t changed, as you asked.', 'R900301')).toBe('success');
+    // An offer to check something else is no doubt; a state found after a refusal is its reason.
+    expect(on('update_reservation_baggages', "The bags are added to R900301. Do you want me to also check whether your return flight has business seats?", 'R900301')).toBe('success');
+    expect(readClaim({ text: 'I was unable to send the certificate. A certificate for this delay has already been issued to your account.', action: 'send_certificate on emma_2918', names: ['emma_2918'] }, wording)).toBe('failure');
+    expect(readClaim({ text: '$150 travel certificate sent to your profile (emma_2918) for the delayed flight.', action: 'send_certificate on emma_2918', names: ['emma_2918'] }, wording)).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -86,15 +86,17 @@ export const retailLanguage: UserLanguage = {
     // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
     // "Call the whole thing off", "shall I stop this order?": a cancellation told by what it does; not an order stopped
     // before it ships to change its address.
-    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b|\bcall (?:it|the (?:whole )?(?:thing|order)|the whole order) off\b|\bstop (?:it|this order|the order|your order)(?=\s*[.?!]|$)/im],
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b|\bcall (?:it|the (?:whole )?(?:thing|order)|the whole order) off\b|\bcall(?:ing)? off (?:the |your |this )?order\b|\bstop (?:it|this order|the order|your order)(?=\s*[.?!]|$)/im],
     // "Shall I proceed with this address for your order?", "using the address from your other order": an address put on an order.
     change_address: [/\b(?:proceed with|use|using)\s+(?:this|that|the)(?: (?:new|same|updated|following))? address\b/i, /\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|sent|deliver|delivery|point)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:ship|send|sent|deliver|delivery)\w*\s+to:\s*\n(?:[^\n\d]{0,60}\n){0,2}\s*\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
     // Not money returned ("return the full $73.95 to your card").
-    return: [/\b(?:return|returning)\b(?!\s+(?:the |your )?(?:full |entire )?(?:\$|refund|amount|money|payment|difference|balance))/i,/\bsend(?:ing)? (?:it|them|\w+ \w+) back\b|\b(?:be )?sent back\b(?!\s+to (?:your |the )?(?:card|visa|paypal|account|original|payment|mastercard|amex|gift card|credit card))/i],
+    return: [/\b(?:return|returning)\b(?!\s+(?:the |your )?(?:full |entire )?(?:\$|refund|amount|money|payment|difference|balance))/i,/\bsend(?:ing)? (?:it|them|(?:[\w.-]+ ){1,4}?)back\b|\btaken back\b|\b(?:be )?sent back\b(?!\s+to (?:your |the )?(?:card|visa|paypal|account|original|payment|mastercard|amex|gift card|credit card))/i],
     exchange: [
       /\b(?:exchange|exchanging|swap|swapping)\b(?![^.?!]{0,40}\baddress\b)/i,
       /\breplac(?:e|ing|ement)\b(?:[^.?!]|\.(?=\d)){0,40}\b(?:with|by|for)\b/i,
       /\b(?:a|the) replacement\b/i,
+      // A summary of what goes back and what comes: "Sending back: shoes, size 9 ... Receiving: shoes, size 9.5".
+      /\bsending back\b[\s\S]{0,200}\breceiving\b/i,
       /\b(?:modify|modifying|modification|updat(?:e|ing)|chang(?:e|ing)|switch(?:ing)?)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:items?|variant|model|size|colou?r|version|option)\b/i,
       // "the next available option for the umbrella": another variant of an item is an exchange.
       /\b(?:next|other|another|different|cheaper|cheapest|available) (?:available )?(?:option|variant|model|version)s?\b/i,

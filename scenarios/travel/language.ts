@@ -82,7 +82,7 @@ export const travelLanguage: UserLanguage = {
     change_flight: [
       /\b(?:change|changing|move|moving|switch|switching|modify|modifying)\b(?:[^.?!]|\.(?=\d)){0,50}\b(?:flights?|reservation|booking|trip|itinerary|legs?|segments?|departure|outbound|to [A-Z]{2}\s?\d+|from [A-Z]{2}\s?\d+|onto)\b/i,
       // "Reschedule the leg", "put you on the 9:05", "bump you onto SK 231".
-      /\breschedul(?:e|ing)\b|\b(?:put|putting|bump|bumping|get|getting|move|moving|switch|switching) (?:you|them|him|her|both of you|everyone)(?: \w+)? (?:on|onto|to) (?:the |a |an )?(?:earlier|later|next|the \d|[A-Z]{2}\s?\d|flight|\w+ flight)/i,
+      /\breschedul(?:e|ing)\b|\b(?:put|putting|bump|bumping|get|getting|move|moving|switch|switching) (?:you|them|him|her|both of you|everyone)(?: \w+)? (?:on|onto|to) (?:the |a |an )?(?:earlier|later|next|the \d|[A-Z]{2}\s?\d|flight|\w+ flight|it\b|this one\b|that one\b)/i,
       /\bre-?book(?:ing)?\b/i,
       /\bbook(?:ing)? (?:you|your \w+|them|it) on\b/i,
       // Flights booked on a reservation the traveller has: the reservation changes.
@@ -91,8 +91,10 @@ export const travelLanguage: UserLanguage = {
       // "Would you like to proceed with this flight option?": a flight chosen for the trip.
       /\b(?:proceed with|go with|go ahead with|take|choose|select) (?:this|that|the) (?:new )?flight(?: option)?\b/i,
     ],
-    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
-    compensation: [/\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
+    // "Two more pieces in the hold", "the two extra suitcases".
+    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\b(?:\d|one|two|three|four) (?:more|extra|additional) (?:pieces|suitcases?)\b|\b(?:more|extra|additional) suitcases\b|\bpieces in the hold\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
+    // "I can put $300 on your profile": money for the trouble, put on the traveller's profile.
+    compensation: [/\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },
   perturbation: travelPerturbation(),
 };

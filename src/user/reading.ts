@@ -51,6 +51,9 @@ const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|
 const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|(?:it|them|items?|order) back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
 
 /** "(yes/no)", "yes or no": a go-ahead asked for. */
+/** A go-ahead word to send back, quoted: "Reply "confirm" and I'll process both". */
+const REPLY_WORD = /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,10}["'\u201c](?:confirm|ok(?:ay)?|go|proceed|approve|agree)["'\u201d]/i;
+
 const YES_OR_NO = /\(yes\/no\)|\byes or no\b|^\W*yes\s*\/\s*no\s*\?/i;
 
 /** "Say the word": a go-ahead asked now, not one offered for later ("if you change your mind, just say the word"). */
@@ -68,6 +71,8 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
   /^(?:just\s+)?(?:your|the)\b[^.?!]{2,120}\b(?:should|will|would|'ll) (?:do it|do the trick|work|be enough|suffice|let me (?:find|locate|look up|pull up|verify|check))\b/i,
   /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b/i,
+  // "Drop either one here."
+  /^(?:just\s+)?(?:drop|pop|paste|post|leave) (?:either|one|it|them|that|those|your|the)\b[^.?!]{0,40}\b(?:here|below|in (?:the )?chat)\b/i,
   // "If you have your email, that would be the quickest way to find your account."
   /\bif you have (?:your|the|a|an|any)\b[^.?!]{0,40},\s*(?:that|it|this)(?:'d| would| will| is) (?:be|help|speed)\b/i,
   // "Alternatively, if you remember your email address, you can share that": an ask put as what the user may
@@ -88,8 +93,9 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
   // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
   new RegExp(String.raw`\bplease (?:try to )?(?:remember|recall|look up|find|double-?check|re-?check)\b${ELSEWHERE_LATER}`, 'i'),
-  // "Reply YES to proceed!"
+  // "Reply YES to proceed!", "Reply "confirm" and I'll process both".
   REPLY_YES,
+  REPLY_WORD,
   // "Just share them with me", "send it over".
   /\b(?:just |simply )?(?:share|send|provide|give) (?:them|it|those|these)(?: (?:with|to) (?:me|us)| over)\b/i,
   // A question in its word order, whatever ends it ("To confirm, would you like to change it to these flights:").
@@ -133,7 +139,12 @@ const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:\w+ )?(?:cancell?
  * look right?", "reply yes to proceed", "would you like to try again?", "would you like me to send it?".
  */
 const GO_AHEAD_ASKED: readonly RegExp[] = [
-  /\bis (?:that|this|everything|all (?:of )?(?:that|this)|the above) (?:correct|right|ok(?:ay)?|accurate|fine|good)\b/i,
+  /\bis (?:that|this|everything|all (?:of )?(?:that|this)|the above) (?:correct|right|ok(?:ay)?|accurate|fine|good|acceptable|alright|all right|agreeable)\b/i,
+  // "Shall we finalize?", "OK to do both?", "All good to place it?", "Ready to submit?", "Ready?", "Is that what you want me to do?".
+  /^\W*(?:so,?\s+)?shall we\b[^?]{0,80}\?|^\W*(?:ok(?:ay)?|all good|good|alright|all right|fine) to [\w-]+(?: [\w-]+){0,3}\?\s*$|^\W*ready(?: to [\w-]+(?: [\w-]+){0,3})?\?\s*$|\bis (?:that|this) what you(?:'d| would)? (?:want|like)\b/i,
+  // A proposal put as its own verb, as a question: "Move you to SK 159 in business?", "Get you on it?", "Want those on R497907?".
+  /^\W*(?:move|put|get|switch|book|rebook|cancel|add|send|change|swap|ship|upgrade|downgrade|refund|apply|issue|submit|place|process|void|transfer) (?:you|it|them|this|that|those|these|your|the|both)\b[^?]{0,120}\?|^\W*(?:(?:so|ok(?:ay)?),?\s+)?want (?:those|these|that|this|it|them|one|the [\w-]+)\b[^?]{0,120}\?/i,
+  REPLY_WORD,
   /\b(?:does|do) (?:that|this|these|everything|the above) (?:sound|look|seem) (?:good|right|correct|ok(?:ay)?|fine|accurate)\b/i,
   REPLY_YES,
   /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to (?:try|retry|go ahead|proceed|continue|cancel|book|change|modify|return|exchange|add|remove|upgrade|downgrade|update|transfer|send|issue|apply|switch|submit|process)\b/i,
@@ -160,7 +171,8 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
 ];
 
 /** "What changes would you like to make?", "which card do you want to use?": asks what, not whether. */
-const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would|do|did|should|will) you\b|\b(?:what|which|how) you(?:['’]d| would| want| wish)\b/i;
+// Not "is that what you want me to do?", which asks a go-ahead.
+const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would|do|did|should|will) you\b|(?<!\bis (?:that|this) )\b(?:what|which|how) you(?:['’]d| would| want| wish)\b/i;
 
 const ASKS_DETAIL = /\b(?:you|please) (?:\w+ )?(?:provide|share|tell|give|send|spell|enter|type)\b|\bwhat(?:'s| is| are| was)\b|\bwhich\b/i;
 
@@ -195,7 +207,7 @@ const ALTERNATIVES: readonly RegExp[] = [
 ];
 
 /** Words that point back at details named elsewhere in the message. */
-const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above)\b/i;
+const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above|either (?:one|of (?:them|those|these)))\b/i;
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {

@@ -26,6 +26,8 @@ const HAND_OFF = new RegExp(
     // "connect you with a specialist", "hand your case over to one of my colleagues on the care team".
     String.raw`\b(?:transfer(?:ring|red)?|connect(?:ing|ed)?|escalat(?:e|es|ing|ed)|hand(?:ing|ed)? (?:you|this|it|your case|the case)(?: over| off)?|pass(?:ing)? (?:you|this|it|your case) (?:on|along|over)|put(?:ting)? you through)\b[^.?!]{0,30}\b(?:to|with)\s+(?:a |an |one of (?:my|our) |our |the )?(?:[\w-]+ ){0,2}(?:specialists?|supervisors?|representatives?|humans?|colleagues?|team)\b`,
     String.raw`\bget (?:a|someone|somebody|an?(?: \w+)?) (?:real |live )?(?:person|human|agent|representative|specialist|supervisor)\b[^.?!]{0,20}\b(?:on the line|to help|involved)\b`,
+    // "A specialist on our team can pick this up from here", "I can loop in a human agent".
+    String.raw`\b(?:specialist|supervisor|colleague|human agent|live agent|(?:someone|a person) (?:from|on) (?:our|the) team)\b[^.?!]{0,40}\b(?:pick (?:this|it) up|take (?:this|it) over|take over)\b|\bloop(?:ing)? in (?:a |an |one of (?:my|our) )?(?:human|live|specialist|supervisor|colleague|agent)\b`,
   ].join('|'),
   'i',
 );
@@ -73,7 +75,8 @@ const VALUE_CHANGE = /(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/;
  * the 8-inch for the 10-inch", the value it was ("May 19 (was May 17)"), an old and a new value ("Old: ... New:
  * ...", "Current flight: ... New flight: ..."), a new way to pay ("will then be paid via PayPal"), a thing tacked on.
  */
-const EFFECT_CHANGE = /\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:it|them|\w+(?: \w+)?) on\b|\b(?:go|goes|going) back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
+// A table of the record before and after ("| Now | After |"), and a thing that replaces the current one, are a change too.
+const EFFECT_CHANGE = /\|\s*\**(?:now|before|current|old)\**\s*\|\s*\**(?:after|new|then)\**\s*\||\breplaces? (?:your|the) (?:current|existing|old)\b|\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:it|them|\w+(?: \w+)?) on\b|\b(?:go|goes|going) back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
 /**
  * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
  * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",
@@ -118,6 +121,8 @@ const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:wi
 const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
 
 /** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
+/** A go-ahead for two changes or more, in so many words: "Shall I do both?", "apply both changes", "want me to do all three?". */
+const BOTH = /\b(?:do|apply|make|process|submit|handle|complete|update|proceed with) (?:both|all (?:three|four|of (?:them|these|those)))\b|\bboth (?:changes|updates|requests|of (?:them|these|those))\b|\b(?:do|want) (?:them )?both\?/i;
 const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
@@ -372,7 +377,8 @@ export class ScriptedUser implements UserSimulator {
     const steps = heads.map((h) => h.replace(/[*_`]/g, '').trim()).filter((h) => STEP.test(h));
     const unnamedSteps = steps.some((h) => matching(h).some((intent) => open.has(intent))) ? steps.filter((h) => matching(h).length === 0) : [];
     // "... the cancellation of the bookshelf and the other requests": more than it can see, under its own.
-    const andTheRest = AND_THE_REST.test(text);
+    // "Shall I do both?" to a user with one request: more than it asked for, whatever the go-ahead names.
+    const andTheRest = AND_THE_REST.test(text) || (BOTH.test(text) && open.size < 2);
     if (named.length > 0) return unnamedSteps.length > 0 || andTheRest ? 'unsure' : 'yes';
     // A change spoken of only as a modification ("proceed with the modification using the current gift card"): one of
     // the world's modifying changes, which a user who wants none of them did not ask for.

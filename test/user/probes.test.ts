@@ -28,6 +28,9 @@ describe('the simulated user on probes written to find its misreadings', () => {
     // Read first after the tenth batch's changes: closed 1.4%, found 95.3%, another change accepted 20.0% of 100 (most of
     // them told only by their effect), its own declined 3.8% of 53.
     ['turns5.jsonl', 'fifth set', { closed: 0.01, found: 0.96, unsolicited: 0.015, declined: 0.01 }],
+    // Read first after the eleventh batch's changes: closed 2.0% of 150, found 89.2% of 139, another change accepted 9.1%
+    // of 110 (most told by their effect, or a go-ahead worded as a fragment), its own declined 0 of 53.
+    ['turns6.jsonl', 'sixth set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

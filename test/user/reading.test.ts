@@ -268,6 +268,16 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     expect(sent).toMatchObject({ confirm: true, closes: false });
   });
 
+  it('reads go-aheads put as fragments, a quoted reply word, and "either one" after the ways it names', () => {
+    const travel = (t: string) => reading('travel', t);
+    for (const ask of ['Shall we finalize?', 'OK to do both?', 'All good to place it?', 'Is this acceptable?', 'Ready to submit?', 'Ready?', 'Is that what you want me to do?', 'Move you to SK 159 in business?', 'Get you on it?', 'Want those on reservation R900301?', 'Reply "confirm" and I\'ll process both.']) {
+      expect(travel(`SK 159 on March 8 has seats in economy. ${ask}`), ask).toMatchObject({ confirm: true, closes: false });
+    }
+    // A question of what, and a statement, are still no go-ahead.
+    expect(travel('Ready when you are. What date would you like to fly instead?')).toMatchObject({ confirm: false });
+    expect(travel('First I need to find your account:\n**Email:**\n— or —\n**Full name + ZIP:**\n\nDrop either one here.')).toMatchObject({ identity: true, closes: false });
+  });
+
   it('reads a sentence across an ellipsis in brackets, an ask after "if you would like to ...,", lettered options, a preference to confirm and a list in JSON', () => {
     const retail = (t: string) => reading('retail', t);
     const travel = (t: string) => reading('travel', t);

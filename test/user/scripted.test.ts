@@ -129,6 +129,19 @@ describe('scripted user', () => {
     expect(answer('cancel-pending-mistake', address).act).toBe('decline');
     expect(answer(cancel, 'Shall I proceed with cancelling R900202, including issuing $100 in travel certificates for the trouble? Reply "yes" if so.', travel).act).not.toBe('accept');
     expect(answer(cancel, 'Shall I proceed with cancelling reservation R900202? Reply "yes" if so.', travel).act).toBe('accept');
+    // Changes told by what they do: money put on the profile, a seat on another flight, extra suitcases, an order called
+    // off, a pair sent back, a table of now and after, a hand-off to someone who picks it up; and "both" to a user with one
+    // request. No yes (a no where the go-ahead's own words name it; else it says what it wants).
+    for (const text of [
+      'As a gold member you qualify for something for the trouble. I can put $300 on your profile for a future flight. Do you want me to go ahead with that?',
+      'The only nonstop with seats is SK 304. I can put both of you on it instead of SK 150. Yes?',
+      'For the two extra suitcases the cost is $50 each, on your card. Shall I put this through?',
+      '| Flight | Now | After |\n|---|---|---|\n| SK 044 | economy | business |\n\nWant me to pull the trigger?',
+      'A specialist on our team can pick this up from here and review it. Shall I go ahead?',
+    ]) expect(answer(cancel, text, travel).act, text).not.toBe('accept');
+    expect(answer('address-change-pending', 'I can call off order #W9000301 since it has not shipped yet. Is that what you want me to do?').act).toBe('decline');
+    expect(answer('cancel-pending-mistake', 'We have the size 8 in the same style. You would send the size 7.5 pair back using the label we e-mail you. Would you like me to set that up?').act).not.toBe('accept');
+    expect(answer(cancel, 'I can cancel reservation R900202 and also put $100 on your profile for the trouble. Shall I do both?', travel).act).not.toBe('accept');
     // A change named only as a modification is one of the world's modifying changes: no yes from a user who wants a
     // cancellation, a yes from one who wants its items changed.
     const modification = "The new lamp costs less than the old one on order #W9000201. You can either:\n1. Take the difference on another card.\n2. Confirm if you'd like to proceed with the modification using the current gift card.";

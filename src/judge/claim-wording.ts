@@ -6,7 +6,7 @@ import type { ClaimWording } from '../ground/judging.js';
 // request sent is not a request done.
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
-const VERBS = 'cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
+const VERBS = 'finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
 /** VERBS as they open a line, in either case of their first letter ("Booked", "booked"). */
 const CAPITALISED_VERBS = VERBS.split('|')
   .map((v) => `[${(v[0] as string).toUpperCase()}${v[0] as string}]${v.slice(1)}`)
@@ -28,14 +28,14 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
-    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved)\b/i,
+    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved|created|filed|opened|logged)\b/i,
     // A summary line that opens with the change filed: "Return requested for #W1:". Not a status it quotes ("exchange requested").
     /^\W*(?:returns?|exchanges?|cancell?ations?|refunds?|changes?) requested\b(?!\W*(?:status|state)\b)/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
-    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b|being\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
+    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b|being\b|\W*(?:shipped|delivered|in transit|processed)\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     // Not a flight's or an item's availability as it stands ("HAT136 now shows business class only").
     /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b|(?:\w+ ){0,2}(?:only|sold out|unavailable|no (?:seats|availability))\b))/i,
     // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
@@ -51,8 +51,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
-    // "Your change is in.": the change made, said plainly.
-    /\b(?:your|the|that|this) (?:change|update|booking|cancell?ation|exchange|return|modification|request)s? (?:is|are) (?:now )?in\s*(?:[.!]|$)/i,
+    // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
+    /\b(?:change|update|booking|cancell?ation|exchange|return|modification|request)s?\b(?:[^.?!]{0,30}?)\b(?:is|are) (?:now )?in\s*(?:[.!:]|$)/i,
+    // "Here's your updated itinerary", "Locked in.", "Order #W1 — updated items:".
+    /^\W*here(?:'s| is) your updated (?:itinerary|reservation|booking|order|flights?|trip)\b(?!\s+request)|^\W*(?:all )?locked in\b|\bupdated (?:items|address|payment(?: method)?|flights?|itinerary|passengers?|bags|baggage)\s*:/i,
+    // A record now on another flight: "W6MD0Z is on HAT089 now".
+    /\b(?:is|are) on (?:flight )?[A-Z]{2,3}\s?\d{2,4}\b[^.?!]{0,60}\bnow\b/i,
     // A request now filed: "your exchange is now in progress".
     /\b(?:exchange|return|request|cancell?ation|refund)\b[^.?!]{0,40}\b(?:is|are) now in progress\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
@@ -68,6 +72,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A summary line: the record and its change ("Order #W1 cancelled.", "Reservation 8C8K4E updated:"), the change
     // and the record ("Updated 8C8K4E:", "Booked new reservation HATHAT"), or "Done — ...". Not a record's other states ("order #W1 placed on May 3").
     new RegExp(String.raw`\b(?:order|reservation|booking)\s+#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\s+(?:${VERBS})\b(?=\s*(?:[.!:,;\u2014\u2013]|$|\s+(?:and|successfully|as requested)\b))|^\W*(?:\d{1,2}[.)]\s*)?(?:${VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,9}\b|^\W*done\s*[\u2014\u2013]\s`, 'i'),
+    // The change of a thing on a record, or of the traveller onto a flight: "Updated the address on #W6194257 to ...",
+    // "Moved you on J2PR8V to HAT210".
+    new RegExp(String.raw`^\W*(?:${CAPITALISED_VERBS})\s+(?:you\s+|(?:the|your)\s+(?:[\w-]+\s+){0,2}?)(?:on|for|of|in)\s+(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\b`),
     // The same with a record id of capitals alone, after its kind ("Booked new reservation HATHAT"): case-sensitive, so
     // that a word is no id ("Updated booking details to confirm:").
     new RegExp(String.raw`^\W*(?:\d{1,2}[.)]\s*)?(?:${CAPITALISED_VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:order|reservation|booking)\s+#?[A-Z0-9]{5,9}\b`),
@@ -113,9 +120,17 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:wouldn'?t|would not|won'?t|will not|didn'?t|did not) (?:let|allow|permit) (?:me|us)\b/i,
     /\b(?:status|result|outcome)[\s*:]{0,8}(?:not completed|not done|failed|failure|rejected|declined)\b/i,
     /\bno \w+ is due\b/i,
+    // The record as it stays, said of its id or its profile: "9HJ3ZE still lists two travelers", "the reservation continues to
+    // show 3 checked bags", "the order's still on your Visa", "HAT128 remains your booked flight", "your profile still has the old address".
+    /\b(?:#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}|reservation|order|booking|profile|account)(?:'s)?\s+(?:still (?:lists|shows|has|holds|carries|on|charged to|paid with|billed to)|continues to (?:show|list|have|hold|carry)|is still being (?:paid|charged|billed)|(?:is|'s) still (?:on|charged to|paid with|billed to))\b|\bremains (?:your|the) (?:booked|current|original|scheduled)\b|\bstill has the (?:old|original|previous|same)\b|\b(?:reservation|order|booking|#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9})\s+(?:is|remains|stays|was left) unchanged\b|\bdetails (?:on|for|of) (?:reservation |order )?#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9} (?:are|remain|stay) unchanged\b/i,
+    // A change said not made, or not one the agent can do: "no modification was made", "isn't something I can do",
+    // "flight change to HAT294 not processed", "the update bounced", "is not one of the accepted reasons".
+    /\bno (?:modifications?|changes?|updates?) (?:was|were|has been|have been) (?:made|applied|processed)\b|\b(?:is|was)(?:n't| not) something (?:i|we) (?:can|could) (?:do|process|handle|change)\b|\b(?:change|update|cancell?ation|modification|request|booking|return|exchange)\b[^.?!:]{0,40}\bnot (?:processed|applied|completed|made|done|finali[sz]ed)\b(?!\s+(?:yet|until)\b)|\b(?:update|change|payment|request|charge|booking)\s+bounced\b|\bis not one of the (?:accepted|allowed|valid|permitted)\b/i,
+    // The thing as it stood before, confirmed: "your current booking, HAT144, departs June 2 and is confirmed".
+    /\b[Cc]urrent (?:booking|reservation|flight|itinerary)\b[^.?!]{0,80}\b(?:is|remains|stays) (?:still )?(?:confirmed|unchanged|in place|active)\b/,
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
-    /\bnot enough\b|\b(?:does|do|did)(?:n'?t| not) have (?:enough|sufficient)\b(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    /\bnot enough\b|\b(?:does|do|did)(?:n'?t| not) have (?:enough|sufficient)\b(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were)n't available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
     // Out of stock, unless the sentence goes on to what was done instead ("..., so I switched you to navy").
     new RegExp(String.raw`\bout of stock\b(?![^.?!]*\b(?:so|and) (?:i|we)(?:'ve| have)? (?:${VERBS})\b)`, 'i'),
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
@@ -140,7 +155,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it was: "the booking is still active", "your order is confirmed as it was", "that order
     // still has the black one", the record its subject. Not "remains unchanged", nor the parts a summary left
     // alone ("your return flight remains as it was", "the tracking page still shows the old address").
-    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|lists|is set to)\b|${RECORD_SUBJECT}\s+is still (?:on|charged to|billed to|paid with)\b`, 'i'),
+    new RegExp(String.raw`${RECORD_SUBJECT}\s+(?:remains|stays|is still)\s+(?:an?\s+)?(?:active|in place|(?:exactly )?as it was)\b|${RECORD_SUBJECT}\s+(?:is|was) (?:confirmed |kept )?(?:exactly )?as it was\b|${RECORD_SUBJECT}\s+still (?:has|shows|holds|carries|lists|is set to)\b|${RECORD_SUBJECT}\s+is still (?:on|charged to|billed to|paid with)\b`, 'i'),
     /\bcan only be (?:processed|done|made|applied|exchanged|returned|cancell?ed|modified|changed|refunded)\b|\bmust be (?:processed|refunded|made|paid) (?:to|with|using)\b/i,
     /\bnot (?:specified|entered|formatted|provided|passed) correctly\b|\bdoes(?:n't| not) match\b|\byou (?:need|will need|have) to (?:provide|create|give|specify)\b/i,
   ],
@@ -148,6 +163,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not the user's own doubt ("if you are unsure, I can check your payment methods again").
     /(?<!\b(?:you|you're|you are|you were|you feel)\s+)\b(?:not sure|unsure|uncertain|unclear|not certain)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: (?:for (?:certain|sure)|with certainty|definitively|yet))* (?:whether|if)\b/i,
+    // "The system has not yet returned a confirmation", "still waiting for the system to confirm", "I can't guarantee it
+    // has gone through", "may still be processing".
+    /\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i,
     // "The tool returned an ambiguous response (no confirmation ID)".
     /\bambiguous (?:response|result|reply|answer|status)\b|\bno confirmation (?:id|number|code)\b/i,
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:clear |definitive |final |proper )?(?:confirmation|response|answer)\b/i,

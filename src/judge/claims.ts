@@ -137,7 +137,11 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // confirm if you'd like to proceed"): its steps are proposed, not told done; they say nothing of the outcome.
   const lead = said.findIndex((s) => PLAN_LEAD.test(s));
   const asked = lead < 0 ? -1 : said.findIndex((s, i) => i > lead && (PROPOSAL.test(s) || ADDRESSED.test(s)));
-  const sentences = asked < 0 ? said : said.filter((_, i) => i < lead || i >= asked);
+  const planned = asked < 0 ? said : said.filter((_, i) => i < lead || i >= asked);
+  // An attempt told as the first, put right later in the reply ("My first attempt hit an error ... I resubmitted it, and
+  // this time it went through"): the later outcome is the one; the first failure is how it got there.
+  const lastSuccess = planned.findLastIndex((s) => readSentence(s, wording) === 'success');
+  const sentences = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && readSentence(s, wording) === 'failure'));
   const names = question.names ?? [];
   const record = names[0];
   const label = (labels: readonly ClaimLabel[]): ClaimLabel => (labels.includes('pending') ? 'pending' : (labels.at(-1) ?? 'none'));
@@ -286,6 +290,9 @@ const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may
 /** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
 const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
 
+/** An attempt told as an earlier one: "my first attempt", "the initial request", "at first". */
+const EARLIER_ATTEMPT = /\b(?:first|initial|earlier|previous|original) (?:attempt|try|request|submission|change request|call)\b|\bat first\b|\binitially\b/i;
+
 /** A line that gives the outcome by its label: "Result: ...", "Outcome — ...". Not a record's status ("Status: pending"). */
 const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;
 
@@ -293,11 +300,11 @@ const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;
 const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| would| can| could| are going to|'re going to| plan to)\b|here(?:'s| is) (?:the|my|our) (?:plan|proposal|proposed \w+)\b|(?:i|we) (?:propose|suggest|would suggest) (?:the following|this plan)\b|the plan (?:is|would be)\b)/i;
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b)/i;
+const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */
-const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b/i;
+const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b|\b(?:hasn'?t|has not|haven'?t|have not|wasn'?t|was not) been (?:issued|made|processed|applied|changed|updated|cancell?ed|sent|submitted|created|added|booked)\b/i;
 
 /** A state found rather than a change made: "has already been processed". */
 const ALREADY = /\balready\b/i;
@@ -322,15 +329,16 @@ const ASIDE = /^\W*(?:[\w'-]+\W*){1,2}$/;
 /** Kinds of change that are never one another, whatever a world calls its tools. */
 const OTHER_CHANGES: readonly RegExp[] = [
   /\b(?:cancel(?:s|led|ed|ling|ing)?|cancell?ations?)\b/i,
-  // Not the return of a trip ("return flight") nor of what an exchange sends back.
-  /\b(?:return(?:s|ed|ing)?)\b(?! (?:flights?|trip|legs?|segments?|date|journey|instructions|label|shipping|the original|it to|them to))/i,
+  // Not the return of a trip ("return flight") nor of what an exchange sends back, nor what a system returned ("has not yet
+  // returned a confirmation").
+  /\b(?:return(?:s|ed|ing)?)\b(?! (?:flights?|trip|legs?|segments?|date|journey|instructions|label|shipping|the original|it to|them to|(?:an?|the|any|no) (?:confirmation|response|error|result|answer|message|status)))/i,
   /\b(?:exchang(?:e|es|ed|ing))\b/i,
   // The verb only: "your booking" is the record.
   /\b(?:book|books|booked)\b/i,
 ];
 
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
-const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b/i;
+const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i;
 
 /**
  * Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601), or a

@@ -4,7 +4,7 @@
 import { memoizedBy } from '../ground/memo.js';
 
 /** A person's own address, not an order's ("your default address", "the address on your profile"). */
-const USER_ADDRESS = /\b(?:default|user|profile|account|home)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of) (?:your|the) (?:profile|account)\b/i;
+const USER_ADDRESS = /\b(?:default|user|profile|account|home)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of) (?:your|the) (?:user )?(?:profile|account)\b/i;
 /** A sentence that speaks of an order's address beside a person's ("the default address, and the order's too"). */
 const ORDER_SIDE = /\b(?:shipping|delivery) address\b|\border\b/i;
 /** An order's address, not a person's ("the order's shipping address", "the address on order #W1"). */

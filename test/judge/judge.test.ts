@@ -697,6 +697,24 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: '$150 travel certificate sent to your profile (emma_2918) for the delayed flight.', action: 'send_certificate on emma_2918', names: ['emma_2918'] }, wording)).toBe('success');
   });
 
+  it('reads a first attempt put right later as the later outcome, a record left as it was as a failure, and a change told in a summary line as made', () => {
+    // The first attempt failed, the second went through: the change is made.
+    expect(on('cancel_pending_order', "My first attempt to cancel order #W9000201 didn't go through because the reason was wrong. I've resubmitted it, and the order is now cancelled.", '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', "My first attempt to cancel order #W9000201 didn't go through because the reason was wrong.", '#W9000201')).toBe('failure');
+    // The record as it was, told of its id, its payment or its count.
+    expect(on('update_reservation_flights', 'By the time I submitted the change, the last seat had been taken, so reservation R900301 is unchanged.', 'R900301')).toBe('failure');
+    expect(on('modify_pending_order_payment', "The gift card doesn't cover the total, so the order's still on your Visa.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', "Cancellation isn't something I can do for #W9000201: it is delivered.", '#W9000201')).toBe('failure');
+    // A system that has not answered yet leaves it open.
+    expect(on('update_reservation_flights', "I've submitted the flight change for R900301. The system has not yet returned a confirmation, so it may still be processing.", 'R900301')).toBe('pending');
+    // A summary line of the change: the thing on the record, the traveller onto a flight, a request created.
+    expect(on('modify_pending_order_address', 'Updated the address on #W9000201 to 5 Lakeview Terrace.', '#W9000201')).toBe('success');
+    expect(on('update_reservation_flights', 'Moved you on R900301 to SK210 on June 15, same cabin.', 'R900301')).toBe('success');
+    expect(on('return_delivered_order_items', 'Return request created for order #W9000201.', '#W9000201')).toBe('success');
+    // The profile's address, beside the order's: another change.
+    expect(on('modify_pending_order_address', "The shipping address of order #W9000201 has been changed. Please note that the address in your user profile has not been changed.", '#W9000201')).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -71,6 +71,10 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
   /^(?:just\s+)?(?:your|the)\b[^.?!]{2,120}\b(?:should|will|would|'ll) (?:do it|do the trick|work|be enough|suffice|let me (?:find|locate|look up|pull up|verify|check))\b/i,
   /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b/i,
+  // "It would help to know which card", "Once I have the reservation number, I can check", "Once I have those, ...",
+  // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
+  // "Need your zip code to finish verifying".
+  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|^(?:just )?need (?:your|the|a|an)\b/i,
   // "Drop either one here."
   /^(?:just\s+)?(?:drop|pop|paste|post|leave) (?:either|one|it|them|that|those|your|the)\b[^.?!]{0,40}\b(?:here|below|in (?:the )?chat)\b/i,
   // "If you have your email, that would be the quickest way to find your account."
@@ -149,7 +153,7 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   REPLY_YES,
   /\b(?:would|do) you (?:like|want|wish) (?:me |us )?to (?:try|retry|go ahead|proceed|continue|cancel|book|change|modify|return|exchange|add|remove|upgrade|downgrade|update|transfer|send|issue|apply|switch|submit|process)\b/i,
   // "Want me to cancel it?", "Do I have your permission to add these bags?", "Good to go?", "say the word".
-  /^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:me|us) to\b/i,
+  /^(?:(?:so|ok(?:ay)?|great|alright|sure|otherwise|then|if so|and),?\s+)?(?:want|wanna) (?:me|us) to\b/i,
   /\b(?:do i have|may i have|can i (?:have|get)|i(?:'ll| will)? need|with) your (?:permission|approval|consent|go-?ahead|ok(?:ay)?)\b/i,
   /^(?:(?:is )?(?:that|this|everything) )?(?:good to go|sounds? good|ok(?:ay)? (?:with|for) you|all ?right (?:with|for) you)\?/i,
   // "OK to release it?", "Alright if I go ahead?", "... for the trouble — want it?".
@@ -202,6 +206,9 @@ const ALTERNATIVES: readonly RegExp[] = [
   /\b(?:your (?:preference|choice)|(?:which|what) (?:would you|do you) prefer|how would you like to proceed|how you(?:'d| would) like to proceed)\b/i,
   // "Select a payment method", "would you like this option?".
   /\b(?:select|choose|pick)\b(?!\s+(?:to|from the menu)\b)|\b(?:this|that|these|those|one|an?|either) (?:\w+ )?options?\b/i,
+  // "Are you looking to change the dates, or the destination?", "What would you like to do with it — return, exchange, or something else?".
+  /\bare you (?:looking|hoping|wanting|trying|planning) to\b[^?]*?\bor\b/i,
+  /[\u2014\u2013:-]\s*(?:[\w' -]{1,30},\s*)+(?:or\s+)?[\w' -]{1,30}\?\s*$/i,
   // "Reply with your choice", "please reply with A, B, or C".
   /\breply with (?:your |the )?(?:choice|preference|pick|selection|option)\b|\breply with [A-H1-9](?:\s*,\s*[A-H1-9])*,?\s+or\s+[A-H1-9]\b/i,
 ];
@@ -257,11 +264,15 @@ function joinOpenBrackets(parts: readonly string[]): string[] {
 /** Sentences and list items, each a unit; a line that is a list item stays whole. */
 function unitsOf(text: string): Unit[] {
   const out: Unit[] = [];
+  // Under a lead-in ("Quick checklist so I can book this:"), until a line ends as a sentence does.
+  let listing = false;
   for (const raw of plain(text).split('\n')) {
     const line = raw.trim();
     if (!line) continue;
-    // "**Option A:** your email address" is an item of a list too, marked by its label.
-    const item = ITEM.test(line) || OPTION_LINE.test(line);
+    // "**Option A:** your email address" is an item of a list too, marked by its label; so is a short line under a
+    // lead-in that does not end as a sentence does ("Who's flying — names + birthdays").
+    const marked = ITEM.test(line) || OPTION_LINE.test(line);
+    const item: boolean = marked || (listing && line.length <= 100 && !/[.!?]["')\]]?\s*$/.test(line));
     const body = line.replace(ITEM, '').trim();
     // Not inside brackets: "Which order (with the #W... ID) did you place?" is one sentence.
     const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/));
@@ -269,6 +280,7 @@ function unitsOf(text: string): Unit[] {
       const t = p.trim();
       if (t) out.push({ text: t, item, leadIn: /:\s*$/.test(t) });
     }
+    listing = out.at(-1)?.leadIn === true || (listing && item);
   }
   return out;
 }
@@ -325,7 +337,9 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     const [label = '', rest = ''] = u.text.split(/:(.*)/s);
     // A label asks when what follows it says why or how ("Email address: so that I can find you"), not
     // when it gives a value ("Name: John Smith", under "please confirm the following:").
-    const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && !/\d/.test(rest) && /^\s*(?:so|to|for|as|e\.g\.|i\.e\.|which|that|we|it|in|the|your|why|what|how|where|when|if)\b/i.test(rest);
+    // An example for the value is no value ("Order ID: (e.g., #W1234567)").
+    const example = /^\s*\(?\s*(?:e\.g\.|for example|such as|like)(?!\w)/i.test(rest);
+    const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && (example || (!/\d/.test(rest) && /^\s*(?:so|to|for|as|e\.g\.|i\.e\.|which|that|we|it|in|the|your|why|what|how|where|when|if)\b/i.test(rest)));
     // A value with an ask inside it: "Payment method: one certificate (please specify which one: ...)",
     // "Cancellation rules: ... Please confirm your reason for cancellation (...)".
     // Not "Please allow 5-7 days and let me know if it does not arrive".
@@ -388,7 +402,8 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // "Required information:" too; not "no action needed from you:".
     // "Please authenticate by providing either:" too.
     // "You can do this in one of two ways:" too.
-    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate|(?:one|either) of (?:two|the|these|those) ways)\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
+    // "Quick checklist so I can book this:" too.
+    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate|(?:one|either) of (?:two|the|these|those) ways|checklist|so (?:i|we) can (?:book|proceed|process|continue|look|find|check|start))\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
     else if (!u.item) leadInAsks = false;
     if (u.leadIn) leadInChoice = OFFERS_ITEMS.test(u.text);
     else if (!u.item) leadInChoice = false;

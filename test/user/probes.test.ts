@@ -31,6 +31,8 @@ describe('the simulated user on probes written to find its misreadings', () => {
     // Read first after the eleventh batch's changes: closed 2.0% of 150, found 89.2% of 139, another change accepted 9.1%
     // of 110 (most told by their effect, or a go-ahead worded as a fragment), its own declined 0 of 53.
     ['turns6.jsonl', 'sixth set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
+    // Read first after the sixth set's changes: closed 6.6% of 122, found 92.8% of 97, another change accepted 3.3% of 60.
+    ['turns7.jsonl', 'seventh set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

@@ -268,6 +268,29 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     expect(sent).toMatchObject({ confirm: true, closes: false });
   });
 
+  it('reads asks put as what would help, what is missing, what comes next or a need, a checklist under a lead-in, an example value and options after a dash', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    expect(retail("It would help to know which payment method you'd like the refund sent to.")).toMatchObject({ closes: false });
+    expect(travel('Once I have the reservation number, I can check whether it qualifies for a refund.')).toMatchObject({ closes: false });
+    expect(retail('Next step is the new shipping address: full street, city, state, ZIP.')).toMatchObject({ closes: false });
+    expect(travel("The only thing missing before I can look up flights is the date you'd prefer.")).toMatchObject({ closes: false });
+    expect(retail("Drop me the order number and I'll take it from there.")).toMatchObject({ slots: ['order'] });
+    expect(retail('Need your zip code to finish verifying; your name matched two accounts.')).toMatchObject({ identity: true });
+    // A checklist whose lines carry no bullet, under a lead-in that asks.
+    expect(travel("Quick checklist so I can book this:\n\nWho's flying — names and birthdays\nWhich day you want to leave\n\nThat's it.")).toMatchObject({ closes: false });
+    // An example given for the value is no value.
+    expect(retail('To process the exchange, please provide the following:\n\n* Order ID: (e.g., #W1234567)\n* Item to exchange:')).toMatchObject({ slots: expect.arrayContaining(['order']) });
+    // "Once I have those" refers back to what the lines before it named.
+    expect(retail("Could you share the following?\n\nOrder number:\nEmail address on the account:\n\nOnce I have those, I'll check the tracking.")).toMatchObject({ identity: true });
+    // Options after a dash, even with a closing offer after them, and "are you looking to ..., or ...?".
+    expect(retail('Order #W9000201 is delivered. What would you like to do with it — return, exchange, or something else?')).toMatchObject({ choose: true });
+    expect(travel('Are you looking to change the dates, or the destination itself?')).toMatchObject({ choose: true });
+    expect(retail("Otherwise, want me to make the swap?")).toMatchObject({ confirm: true });
+    // A statement after a lead-in that ends as a sentence is no list.
+    expect(retail('Here is what happened:\nThe order shipped on May 3.\n\nAnything else I can do?')).toMatchObject({ closes: true });
+  });
+
   it('reads go-aheads put as fragments, a quoted reply word, and "either one" after the ways it names', () => {
     const travel = (t: string) => reading('travel', t);
     for (const ask of ['Shall we finalize?', 'OK to do both?', 'All good to place it?', 'Is this acceptable?', 'Ready to submit?', 'Ready?', 'Is that what you want me to do?', 'Move you to SK 159 in business?', 'Get you on it?', 'Want those on reservation R900301?', 'Reply "confirm" and I\'ll process both.']) {

@@ -139,6 +139,8 @@ describe('scripted user', () => {
       '| Flight | Now | After |\n|---|---|---|\n| SK 044 | economy | business |\n\nWant me to pull the trigger?',
       'A specialist on our team can pick this up from here and review it. Shall I go ahead?',
     ]) expect(answer(cancel, text, travel).act, text).not.toBe('accept');
+    expect(answer('address-change-pending', 'Order #W9000301 is still pending, so I can kill it before it ships. Want me to pull the plug?').act).toBe('decline');
+    expect(answer('cancel-pending-mistake', 'Order #W9000201 is pending. I can reroute it to 17 Quarry Rd, Burlington VT 05401. Confirm?').act).toBe('decline');
     expect(answer('address-change-pending', 'I can call off order #W9000301 since it has not shipped yet. Is that what you want me to do?').act).toBe('decline');
     expect(answer('cancel-pending-mistake', 'We have the size 8 in the same style. You would send the size 7.5 pair back using the label we e-mail you. Would you like me to set that up?').act).not.toBe('accept');
     expect(answer(cancel, 'I can cancel reservation R900202 and also put $100 on your profile for the trouble. Shall I do both?', travel).act).not.toBe('accept');

@@ -182,7 +182,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
     // "It is still processing", "in progress"; not "the processing of a refund takes 5 days".
     // Not "your exchange is now in progress": a request now filed (read as success).
-    /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b|\bpending confirmation\b/i,
+    /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
     // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
     /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b/i,
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,

@@ -40,7 +40,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be undone\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
@@ -75,6 +75,12 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
  */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
   if (ADDRESSED.test(sentence)) return 'none';
+  // A closing offer on a condition of the user's ("If you need to add more details (seat selection, though not available
+  // here), just let me know") claims nothing.
+  if (CLOSING_OFFER.test(sentence)) return 'none';
+  // "Partial cancellation is not possible, so the entire order has been cancelled": what was done instead is the outcome.
+  const instead = SO_INSTEAD.exec(sentence);
+  if (instead && readSentence(instead[1] as string, wording) === 'success') return 'success';
   // What the agent told before, taken back ("I told you it wasn't eligible, but I had misread the date"): what it says now.
   const retold = RETOLD.exec(sentence);
   if (retold) return readSentence(sentence.slice(retold.index + retold[0].length), wording);
@@ -140,7 +146,8 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const planned = asked < 0 ? said : said.filter((_, i) => i < lead || i >= asked);
   // An attempt told as the first, put right later in the reply ("My first attempt hit an error ... I resubmitted it, and
   // this time it went through"): the later outcome is the one; the first failure is how it got there.
-  const lastSuccess = planned.findLastIndex((s) => readSentence(s, wording) === 'success');
+  // (Each sentence is read for it only where one tells an earlier attempt.)
+  const lastSuccess = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.findLastIndex((s) => readSentence(s, wording) === 'success') : -1;
   const sentences = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && readSentence(s, wording) === 'failure'));
   const names = question.names ?? [];
   const record = names[0];
@@ -286,6 +293,12 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 
 /** Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...". */
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
+
+/** A closing offer on the user's condition: "If you have any questions or need more changes, let me know." */
+const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide)\b/i;
+
+/** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
+const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
 
 /** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
 const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;

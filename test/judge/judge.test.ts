@@ -715,6 +715,16 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_address', "The shipping address of order #W9000201 has been changed. Please note that the address in your user profile has not been changed.", '#W9000201')).toBe('success');
   });
 
+  it('reads a closing offer on a condition as no claim, what was done instead after a refusal as done, and a request placed while in progress as made', () => {
+    const done = "Reservation R900202 has been cancelled.\n\nIf you need to add more details (e.g., seat selection, though not available via this interface), just provide the reservation ID and let me know.";
+    expect(on('cancel_reservation', done, 'R900202')).toBe('success');
+    expect(on('cancel_pending_order', 'Partial cancellation of just the hose is not possible, so the entire order #W9000201 has been cancelled.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'Cancelling order #W9000201 is not possible, so the order has not been changed.', '#W9000201')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'Done: the exchange for #W9000201 has been requested.\nNotes: these requests cannot be reversed via this flow.', '#W9000201')).toBe('success');
+    expect(on('exchange_delivered_order_items', 'Your exchange for #W9000201 is in progress and has been placed.', '#W9000201')).toBe('success');
+    expect(on('exchange_delivered_order_items', 'Your exchange for #W9000201 is still in progress; I will confirm once it goes through.', '#W9000201')).toBe('pending');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

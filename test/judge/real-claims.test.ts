@@ -14,8 +14,9 @@ async function holdsSplits(items: readonly LabelledClaim[], name: string, floors
   for (const [split, kappa, sfCeiling, fsCeiling] of floors) {
     const c = await calibrate(wordingReader(), items.filter((x) => x.split === split));
     const n = (from: string) => Object.values(c.confusion[from] ?? {}).reduce((a, b) => a + (b ?? 0), 0);
-    const sf = (c.confusion.success?.failure ?? 0) / n('success');
-    const fs = (c.confusion.failure?.success ?? 0) / n('failure');
+    // A part with no item of a label misreads none of it.
+    const sf = n('success') === 0 ? 0 : (c.confusion.success?.failure ?? 0) / n('success');
+    const fs = n('failure') === 0 ? 0 : (c.confusion.failure?.success ?? 0) / n('failure');
     console.log(`real claims, ${name} ${split}: ${c.n} items, agreement ${(c.agreement * 100).toFixed(1)}%, kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]; success read as failure ${(sf * 100).toFixed(1)}% of ${n('success')}, failure read as success ${(fs * 100).toFixed(1)}% of ${n('failure')}`);
     expect(c.kappa).toBeGreaterThanOrEqual(kappa);
     expect(sf).toBeLessThanOrEqual(sfCeiling);
@@ -143,8 +144,17 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     await holdsSplits(eleventh, 'eleventh batch', [['tune', 0.95, 0.01, 0.01], ['held-out', 0.88, 0.01, 0.01]]);
   });
 
+  it('agrees with the hand labels of the twelfth batch (corpora/claims.twelfth.jsonl), read first as it stood', async () => {
+    const twelfth = parseLabels(readFileSync(new URL('../../corpora/claims.twelfth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.twelfth.jsonl');
+    expect(twelfth.length).toBeGreaterThanOrEqual(130);
+    // Nearly all successes: the replies after an error-looking write are all drawn. Read first, its held-out part read
+    // every one of 49 successes right and its one failure as saying nothing (docs/judging.md); tune 3 of 79 successes read
+    // as failures, none after its mends.
+    await holdsSplits(twelfth, 'twelfth batch', [['tune', 0.9, 0.01, 0.01], ['held-out', 0.7, 0.01, 0.01]]);
+  });
+
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
     expect(all.length).toBeGreaterThanOrEqual(1500);

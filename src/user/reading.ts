@@ -51,6 +51,9 @@ const ELSEWHERE_LATER = String.raw`(?![^.?!]*\b(?:(?:at|to) (?:the )?(?:airport|
 const NOT_FOR_ME = String.raw`(?![^.?!]*\b(?:inbox|spam|junk|statement|tracking|label|package|parcel|slip|correspondence|receipt|(?:it|them|items?|order) back|drop (?:it |them )?off)\b)(?!\s+it\s+\d)`;
 
 /** "(yes/no)", "yes or no": a go-ahead asked for. */
+/** "Awaiting your confirmation.", "Waiting on your go-ahead." */
+const AWAITING = /^\W*(?:(?:i'?m |i am |now )?(?:awaiting|waiting (?:for|on)))\s+your (?:confirmation|go-?ahead|approval|ok(?:ay)?|reply|answer|response|decision)\b/i;
+
 /** A go-ahead word to send back, quoted: "Reply "confirm" and I'll process both". */
 const REPLY_WORD = /\b(?:reply|respond|answer|say|type)\b[^.?!]{0,10}["'\u201c](?:confirm|ok(?:ay)?|go|proceed|approve|agree)["'\u201d]/i;
 
@@ -75,6 +78,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
   // "Need your zip code to finish verifying".
   /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|^(?:just )?need (?:your|the|a|an)\b/i,
+  AWAITING,
   // "Drop either one here."
   /^(?:just\s+)?(?:drop|pop|paste|post|leave) (?:either|one|it|them|that|those|your|the)\b[^.?!]{0,40}\b(?:here|below|in (?:the )?chat)\b/i,
   // "If you have your email, that would be the quickest way to find your account."
@@ -172,6 +176,8 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   /\b(?:allow (?:me|us) to|let (?:me|us)) (?:transfer|proceed|go ahead|cancel|book|change|modify|return|exchange|process|submit|issue|send|update)\b[^.!]*\?|\b(?:would|do) you (?:like|want|wish) (?:me |us )?to do (?:that|this|it|so)\?|^(?:(?:so|ok(?:ay)?|great|alright|sure),?\s+)?(?:want|wanna) (?:that|this|it|one|the [\w-]+)\?|\bshall (?:we|i) do (?:that|this|it|so)\?|\bready for (?:me|us) to (?:submit|proceed|go ahead|do|make|process|send|book|cancel|update|change|file|place|apply)\b[^.!?]*\?/i,
   YES_OR_NO,
   /^(?:ok(?:ay)?|yes|do it|deal|right|agreed)\?$/i,
+  // "Awaiting your confirmation."
+  AWAITING,
 ];
 
 /** "What changes would you like to make?", "which card do you want to use?": asks what, not whether. */

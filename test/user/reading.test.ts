@@ -287,6 +287,7 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     expect(retail('Order #W9000201 is delivered. What would you like to do with it — return, exchange, or something else?')).toMatchObject({ choose: true });
     expect(travel('Are you looking to change the dates, or the destination itself?')).toMatchObject({ choose: true });
     expect(retail("Otherwise, want me to make the swap?")).toMatchObject({ confirm: true });
+    expect(retail('Awaiting your confirmation.')).toMatchObject({ confirm: true, closes: false });
     // A statement after a lead-in that ends as a sentence is no list.
     expect(retail('Here is what happened:\nThe order shipped on May 3.\n\nAnything else I can do?')).toMatchObject({ closes: true });
   });

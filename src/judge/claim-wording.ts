@@ -53,6 +53,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
     /\b(?:change|update|booking|cancell?ation|exchange|return|modification|request)s?\b(?:[^.?!]{0,30}?)\b(?:is|are) (?:now )?in\s*(?:[.!:]|$)/i,
+    // A heading or a line that ends in the change: "Order #W4450931 — Shipping Address Updated", "Certificate issued: $200".
+    /[\u2014\u2013:]\s*(?:(?!(?:not|never|no|un)\b)[\w-]+\s+){0,3}(?:updated|changed|cancell?ed|added|issued|booked|applied|confirmed|completed|processed|swapped|submitted|requested)\s*[.!]?$|^\W*(?:certificate|refund|voucher|compensation|bags?|address|payment(?: method)?|flights?|items?|passengers?|reservation|booking|order|return|exchange|cancell?ation)s? (?:(?:has been|was|were|have been) )?(?:issued|sent|added|updated|changed|applied|cancell?ed|created|booked|submitted|requested|processed|swapped)\s*[:\u2014\u2013]/i,
     // "Here's your updated itinerary", "Locked in.", "Order #W1 — updated items:".
     /^\W*here(?:'s| is) your updated (?:itinerary|reservation|booking|order|flights?|trip)\b(?!\s+request)|^\W*(?:all )?locked in\b|\bupdated (?:items|address|payment(?: method)?|flights?|itinerary|passengers?|bags|baggage)\s*:/i,
     // A record now on another flight: "W6MD0Z is on HAT089 now".
@@ -60,7 +62,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A request now filed: "your exchange is now in progress".
     /\b(?:exchange|return|request|cancell?ation|refund)\b[^.?!]{0,40}\b(?:is|are) now in progress\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.
-    /\b(?:is|are) (?:now )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted|booked)\b(?! (?:before|already|earlier|previously|up|solid|full)\b)/i,
+    /\b(?:is|are) (?:now |officially |successfully )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted|booked)\b(?! (?:before|already|earlier|previously|up|solid|full)\b)/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
     /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
@@ -74,7 +76,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(String.raw`\b(?:order|reservation|booking)\s+#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\s+(?:${VERBS})\b(?=\s*(?:[.!:,;\u2014\u2013]|$|\s+(?:and|successfully|as requested)\b))|^\W*(?:\d{1,2}[.)]\s*)?(?:${VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,9}\b|^\W*done\s*[\u2014\u2013]\s`, 'i'),
     // The change of a thing on a record, or of the traveller onto a flight: "Updated the address on #W6194257 to ...",
     // "Moved you on J2PR8V to HAT210".
-    new RegExp(String.raw`^\W*(?:${CAPITALISED_VERBS})\s+(?:you\s+|(?:the|your)\s+(?:[\w-]+\s+){0,2}?)(?:on|for|of|in)\s+(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\b`),
+    // "Added 2 checked bags to 6GPA3K", "Swapped in #W5508816:", "Bags updated on H6ZP3T:".
+    new RegExp(String.raw`^\W*(?:${CAPITALISED_VERBS})\s+(?:you\s+|(?:the|your|an?|\d+|one|two|three)\s+(?:[\w-]+\s+){0,2}?)?(?:on|for|of|in|to)\s+(?:(?:order|reservation|booking)\s+)?#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\b|^\W*(?:[Bb]ags?|[Bb]aggage|[Aa]ddress|[Pp]ayment(?: method)?|[Pp]assengers?|[Ff]lights?|[Ii]tems?)\s+(?:updated|changed|added|swapped|modified)\s+(?:on|for)\s+#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}\b`),
     // The same with a record id of capitals alone, after its kind ("Booked new reservation HATHAT"): case-sensitive, so
     // that a word is no id ("Updated booking details to confirm:").
     new RegExp(String.raw`^\W*(?:\d{1,2}[.)]\s*)?(?:${CAPITALISED_VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:order|reservation|booking)\s+#?[A-Z0-9]{5,9}\b`),
@@ -126,6 +129,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A change said not made, or not one the agent can do: "no modification was made", "isn't something I can do",
     // "flight change to HAT294 not processed", "the update bounced", "is not one of the accepted reasons".
     /\bno (?:modifications?|changes?|updates?) (?:was|were|has been|have been) (?:made|applied|processed)\b|\b(?:is|was)(?:n't| not) something (?:i|we) (?:can|could) (?:do|process|handle|change)\b|\b(?:change|update|cancell?ation|modification|request|booking|return|exchange)\b[^.?!:]{0,40}\bnot (?:processed|applied|completed|made|done|finali[sz]ed)\b(?!\s+(?:yet|until)\b)|\b(?:update|change|payment|request|charge|booking)\s+bounced\b|\bis not one of the (?:accepted|allowed|valid|permitted)\b/i,
+    // The system that did not do it, came back with an error, or returned the record as it was: "the system did not apply the
+    // change", "came back with an error", "System response: Error: ...", "returned the reservation with the cabin still set to".
+    /\b(?:system|tool|it)\s+(?:did not|didn'?t|would not|wouldn'?t|could not|couldn'?t|will not|won'?t)\s+(?:update|change|apply|cancel|process|accept|save|go through)\b|\b(?:came|comes|come) back (?:with (?:an? )?(?:error|failure|rejection)|saying (?:that )?(?:the |it |this )?[^.?!]{0,40}\b(?:is|was) (?:incomplete|invalid|not|unavailable))\b|[:\u2014]\s*`?error\b|\breturned the (?:reservation|order|booking)\b[^.?!]*\bstill\b|\bstill reflects? (?:the )?(?:old|original|previous|same)\b|\bthe same as before\b/i,
     // The thing as it stood before, confirmed: "your current booking, HAT144, departs June 2 and is confirmed".
     /\b[Cc]urrent (?:booking|reservation|flight|itinerary)\b[^.?!]{0,80}\b(?:is|remains|stays) (?:still )?(?:confirmed|unchanged|in place|active)\b/,
     /\b(?:rejected|refused|denied)\b/i,

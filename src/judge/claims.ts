@@ -148,9 +148,18 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // this time it went through"): the later outcome is the one; the first failure is how it got there.
   // (Each sentence is read for it only where one tells an earlier attempt.)
   const lastSuccess = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.findLastIndex((s) => readSentence(s, wording) === 'success') : -1;
-  const sentences = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && readSentence(s, wording) === 'failure'));
+  const retried = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && readSentence(s, wording) === 'failure'));
   const names = question.names ?? [];
   const record = names[0];
+  const action = question.words ? once(question.words) : actionOf(question.action);
+  // The request acted on, then what became of it ("I have processed your request to cancel #W1. Unfortunately, the
+  // system has returned that it cannot be cancelled"): the act of sending is no outcome where a refusal of it follows.
+  // (Each sentence is read for it only where one tells such an act.)
+  const refusedAfter = (i: number) =>
+    retried.slice(i + 1, i + 4).some((s) => (REFUSED_AFTER.test(s) || (record !== undefined && mentionsAll(s, [record]))) && readSentence(s, wording) === 'failure');
+  // Not one told as a success in so many words ("I've successfully submitted the exchange").
+  const actedOn = (s: string) => ACTED_ON.test(s) && !/\bsuccessfully\b/i.test(s);
+  const sentences = retried.some(actedOn) ? retried.filter((s, i) => !(actedOn(s) && refusedAfter(i))) : retried;
   const label = (labels: readonly ClaimLabel[]): ClaimLabel => (labels.includes('pending') ? 'pending' : (labels.at(-1) ?? 'none'));
   // What the message says of this write, most specific first: the sentences that name what its tool
   // changes; that name its record and its action; that name its record and no other kind of change; that
@@ -158,7 +167,6 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // several records: "Cancelled #W1 and #W2. Unfortunately #W3 cannot be cancelled" says nothing of #W3 in
   // its first sentence); then every sentence but those about changing another thing or another kind of
   // change.
-  const action = question.words ? once(question.words) : actionOf(question.action);
   const { pattern: thing, othersChanged, sibling, lockedOut } = thingOfAction(question.action);
   const handOff = /^(?:transfer|escalate)_/.test(question.action ?? '');
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
@@ -211,7 +219,13 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
       if (previousOwn) own.push(c);
     }
     if (own.length === 0 || own.length === clauses.length) return whole;
-    const labels = own.map((c) => readSentence(c, wording)).filter((l) => l !== 'none');
+    // A state found after the refusal in the same sentence is its reason ("I was unable to issue a certificate, as one has
+    // already been issued").
+    const labels = own
+      .map((c) => [c, readSentence(c, wording)] as const)
+      .filter(([, l]) => l !== 'none')
+      .filter(([c, l], i, kept) => !(l === 'success' && ALREADY_DONE.test(c) && kept.slice(0, i).some(([, p]) => p === 'failure')))
+      .map(([, l]) => l);
     // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
     // the flights need payment first"): nothing about this change.
     if (labels.length === 0) return byThing && clauses.some(otherThing) ? 'none' : whole;
@@ -303,6 +317,12 @@ const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
 /** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
 const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
 
+/** A request acted on, told without its outcome: "I have processed your request", "I've sent the exchange request", "Submitted ...". */
+const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
+
+/** A sentence that goes on about the request just told: "However, the update did not go through", "It was declined", "The system rejected it". */
+const REFUSED_AFTER = /^\W*(?:(?:however|unfortunately|but|sadly|regrettably|yet)\b[\s,]*)?(?:the (?:system|tool|server|airline|bank|update|change|request|cancell?ation|exchange|return|payment|booking|reservation|modification)|it|this|that|system response)\b|\bthe system\b/i;
+
 /** An attempt told as an earlier one: "my first attempt", "the initial request", "at first". */
 const EARLIER_ATTEMPT = /\b(?:first|initial|earlier|previous|original) (?:attempt|try|request|submission|change request|call)\b|\bat first\b|\binitially\b/i;
 
@@ -335,7 +355,7 @@ const LABELLED = /^\W*#?[A-Z]{0,3}\d{4,}[^:]{0,20}:\s+(\S.*)$|^\W*(?=[A-Z0-9]{6}
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;
 /** A clause that goes on about the one before it: "but it was rejected", "which failed". */
-const CONTINUES = /^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b/i;
+const CONTINUES = /^\W*(?:(?:and|but|yet)\s+)?(?:rejected|declined|refused|denied|failed|not (?:applied|processed|accepted|saved))\b|^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b/i;
 /** A clause of a word or two ("sadly", "as requested"): it neither names the action nor breaks a run of clauses about it. */
 const ASIDE = /^\W*(?:[\w'-]+\W*){1,2}$/;
 
@@ -348,10 +368,11 @@ const OTHER_CHANGES: readonly RegExp[] = [
   /\b(?:exchang(?:e|es|ed|ing))\b/i,
   // The verb only: "your booking" is the record.
   /\b(?:book|books|booked)\b/i,
+  /\bre-?book(?:s|ed|ing)?\b/i,
 ];
 
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
-const OUTCOME_DOUBT = /\b(?:not sure|unsure|not certain|uncertain) (?:whether|if|that)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i;
+const OUTCOME_DOUBT = /\b(?:not (?:100% |entirely |completely |totally |quite )?sure|unsure|not certain|uncertain) (?:whether|if|that|it)\b|\bcan(?:'t|not) (?:yet )?confirm (?:that )?it(?:'s| is| has| was)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i;
 
 /**
  * Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601), or a

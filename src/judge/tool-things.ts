@@ -17,7 +17,7 @@ const ORDER_ADDRESS = /\border(?:'s)? (?:shipping |delivery )?address\b|\baddres
 const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin|(?:business|economy|first) class)\b/i, /\b(?:bags?|baggage|luggage(?! sets?\b))\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
 
 /** Words that change a thing, as verbs or nouns ("updated the items", "the baggage update", "item modifications"). */
-const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|switch|upgrad|downgrad)\w*|add(?:s|ed|ing|ition)?|mov(?:e|es|ed|ing)`;
+const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|switch|upgrad|downgrad|correct)\w*|add(?:s|ed|ing|ition)?|mov(?:e|es|ed|ing)|fix(?:es|ed|ing)?`;
 
 /**
  * Each thing as the object or subject of a change, a few words apart at most and no bracket between: not

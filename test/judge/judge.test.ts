@@ -725,6 +725,29 @@ describe('the claim reader (world wording)', () => {
     expect(on('exchange_delivered_order_items', 'Your exchange for #W9000201 is still in progress; I will confirm once it goes through.', '#W9000201')).toBe('pending');
   });
 
+  it('reads a request acted on and then refused as a failure, and a change told by a heading, a line or a verb with its record as made', () => {
+    // Processed, then refused: the refusal is the outcome.
+    expect(on('cancel_pending_order', 'I have processed your request to cancel order #W9000201. Unfortunately, the system has returned that this order cannot be cancelled, as it has already been processed for shipping.', '#W9000201')).toBe('failure');
+    expect(on('update_reservation_passengers', 'I have updated your request for reservation R900301 to change the passenger. However, the system did not apply the change, because part of the trip has been flown.', 'R900301')).toBe('failure');
+    expect(on('modify_user_address', "I have processed the address update for your account.\n\n**System response:** `Error: state must be a two-letter code`\n\nYour default address remains 5 Spruce Ct.", 'chen_2047')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'Reservation summary:\n2. Order #W9000201 – The exchange request was submitted but rejected: the item is the same as the one you have.', '#W9000201')).toBe('failure');
+    // Processed, then a part left out or another order refused: the write went through.
+    expect(on('return_delivered_order_items', "I've submitted the return for order #W9000201.\n- Backpack: included, refund of $198.84\n- Water bottle: couldn't be included, as it was already returned", '#W9000201')).toBe('success');
+    expect(on('exchange_delivered_order_items', "I've successfully submitted the exchange for the mat in order #W9000201. As for the bands in order #W9000202, that order has not been delivered, so an exchange isn't possible.", '#W9000201')).toBe('success');
+    // A refusal, then the state found as its reason in the same sentence.
+    expect(readClaim({ text: 'Unfortunately, I was unable to issue a travel certificate, as a certificate has already been issued to your account for this flight.', action: 'send_certificate on isa_8452', names: ['isa_8452'] }, wording)).toBe('failure');
+    // The change made, told by a heading, a line or a verb with its record.
+    expect(on('modify_pending_order_address', '**Order #W9000201 — Shipping Address Updated**\n\n| Field | Old | New |', '#W9000201')).toBe('success');
+    expect(readClaim({ text: 'Certificate issued: $200 to omar_6730 for the cancelled flight.', action: 'send_certificate on omar_6730', names: ['omar_6730'] }, wording)).toBe('success');
+    expect(on('update_reservation_baggages', 'Added 2 checked bags to R900301 (now 3 total). Charge: $100 to your card.', 'R900301')).toBe('success');
+    expect(on('update_reservation_baggages', 'Bags updated on R900301: 3 checked total.', 'R900301')).toBe('success');
+    expect(on('cancel_pending_order', 'Got it: order #W9000201 is officially cancelled!', '#W9000201')).toBe('success');
+    // A certificate sent beside a rebooking that failed: the rebooking is another change.
+    expect(readClaim({ text: "I've sent a $100 travel certificate to your account (ravi_9014). Unfortunately I couldn't rebook you on the same-day flight since it's full.", action: 'send_certificate on ravi_9014', names: ['ravi_9014'] }, wording)).toBe('success');
+    // Doubt told as not being sure it saved, or not able to confirm it is done.
+    expect(on('cancel_reservation', "I submitted the cancellation for R900202. The system shows it as processing, so I can't confirm it's cancelled yet.", 'R900202')).toBe('pending');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -29,6 +29,8 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['claims6.jsonl', 'sixth set, in the manner of Grok, GPT-5, Gemini, Qwen, Llama and DeepSeek, written after the eleventh batch was mended', 160, 0, 3, 0.93],
     // Read first after the sixth set's changes: kappa 0.639 (25 read as saying nothing), 5 of 70 and 3 of 70.
     ['claims7.jsonl', 'seventh set, of soft failures and successes beside other news, written after the sixth set was mended', 160, 1, 1, 0.9],
+    // Read first after the twelfth batch's changes: kappa 0.577, 5 of 50 and 18 of 90.
+    ['claims8.jsonl', 'eighth set, of failures told with success words, written after the twelfth batch was mended', 160, 2, 4, 0.82],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

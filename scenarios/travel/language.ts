@@ -94,7 +94,7 @@ export const travelLanguage: UserLanguage = {
     // "Two more pieces in the hold", "the two extra suitcases".
     add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\b(?:\d|one|two|three|four) (?:more|extra|additional) (?:pieces|suitcases?)\b|\b(?:more|extra|additional) suitcases\b|\bpieces in the hold\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
     // "I can put $300 on your profile": money for the trouble, put on the traveller's profile.
-    compensation: [/\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
+    compensation: [/\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving|add|added|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },
   perturbation: travelPerturbation(),
 };

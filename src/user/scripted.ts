@@ -75,8 +75,9 @@ const VALUE_CHANGE = /(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/;
  * the 8-inch for the 10-inch", the value it was ("May 19 (was May 17)"), an old and a new value ("Old: ... New:
  * ...", "Current flight: ... New flight: ..."), a new way to pay ("will then be paid via PayPal"), a thing tacked on.
  */
-// A table of the record before and after ("| Now | After |"), and a thing that replaces the current one, are a change too.
-const EFFECT_CHANGE = /\|\s*\**(?:now|before|current|old)\**\s*\|\s*\**(?:after|new|then)\**\s*\||\breplaces? (?:your|the) (?:current|existing|old)\b|\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:it|them|\w+(?: \w+)?) on\b|\b(?:go|goes|going) back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
+// A table of the record before and after ("| Now | After |"), a thing that replaces the current one, and paying with another
+// card instead ("I can pay for it with your Mastercard instead"), are a change too.
+const EFFECT_CHANGE = /\b(?:pay for it|charge it|put (?:it|the charge)) (?:with|on|to) (?:your|the|a)\b[^.?!]{0,40}\binstead\b|\bmove the (?:\$[\d.,]+ )?charge\b|\|\s*\**(?:now|before|current|old)\**\s*\|\s*\**(?:after|new|then)\**\s*\||\breplaces? (?:your|the) (?:current|existing|old)\b|\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:it|them|\w+(?: \w+)?) on\b|\b(?:go|goes|going) back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
 /**
  * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
  * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",
@@ -102,7 +103,7 @@ const WAY_OUT = /,?\s*(?:\bor\s+)?(?:\b(?:reply|say|type|respond|answer)(?:ing)?
  * you would rather cancel"), and what the change leaves as it is ("this does not affect your ability to
  * cancel"): neither is the change proposed.
  */
-const ALTERNATIVE = /\b(?:if|unless) you(?:'d| would)? (?:rather|prefer(?: to)?|instead want to|would like to instead)\b[^.?!\n]*|[^.?!;\n]*\b(?:does not|doesn't|do not|don't|won't|will not) (?:affect|change|apply)\b[^.?!;\n]*/gi;
+const ALTERNATIVE = /\b(?:if|unless) you(?:'d| would)? (?:rather|prefer(?: to)?|instead want to|would like to instead)\b[^.?!\n]*|\b(?:instead of|rather than)\s+\w+ing\b[^,.;:?!\n]*|\b(?:there(?:'s| is) )?no need to (?!worry\b)\w+\b[^,.;:?!\n]*|\byou (?:don't|do not) (?:need|have) to (?!worry\b)\w+\b[^,.;:?!\n]*|[^.?!;\n]*\b(?:does not|doesn't|do not|don't|won't|will not) (?:affect|change|apply)\b[^.?!;\n]*/gi;
 
 /**
  * A rule of a kind of change in general beside the proposal, noted or not ("Please note: cancellations are only

@@ -33,6 +33,9 @@ describe('the simulated user on probes written to find its misreadings', () => {
     ['turns6.jsonl', 'sixth set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
     // Read first after the sixth set's changes: closed 6.6% of 122, found 92.8% of 97, another change accepted 3.3% of 60.
     ['turns7.jsonl', 'seventh set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
+    // Read first after the twelfth batch's changes: another change accepted 8.3% of 120 (most offered "instead of
+    // cancelling"), the rest none.
+    ['turns8.jsonl', 'eighth set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

@@ -139,6 +139,13 @@ describe('scripted user', () => {
       '| Flight | Now | After |\n|---|---|---|\n| SK 044 | economy | business |\n\nWant me to pull the trigger?',
       'A specialist on our team can pick this up from here and review it. Shall I go ahead?',
     ]) expect(answer(cancel, text, travel).act, text).not.toBe('accept');
+    // Another change offered instead of a cancellation: the cancellation named beside it is what it replaces.
+    for (const text of [
+      'Rather than cancelling the order entirely, I can move the $318.52 charge on order #W9000201 over to your Visa ending in 8822. Would you like me to do that?',
+      "You don't need to cancel order #W9000201: since it's pending, I can pay for it with your Mastercard instead. Shall I?",
+      'Instead of cancelling order #W9000201, how about we send it to your work address instead? Let me know if I should proceed!',
+    ]) expect(answer('cancel-pending-mistake', text).act, text).not.toBe('accept');
+    expect(answer('cancel-pending-mistake', 'Instead of changing the address, I can cancel order #W9000201 for you. Shall I go ahead with the cancellation?').act).toBe('accept');
     expect(answer('address-change-pending', 'Order #W9000301 is still pending, so I can kill it before it ships. Want me to pull the plug?').act).toBe('decline');
     expect(answer('cancel-pending-mistake', 'Order #W9000201 is pending. I can reroute it to 17 Quarry Rd, Burlington VT 05401. Confirm?').act).toBe('decline');
     expect(answer('address-change-pending', 'I can call off order #W9000301 since it has not shipped yet. Is that what you want me to do?').act).toBe('decline');

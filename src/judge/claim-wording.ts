@@ -6,7 +6,7 @@ import type { ClaimWording } from '../ground/judging.js';
 // request sent is not a request done.
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
-const VERBS = 'finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
+const VERBS = 'corrected|fixed|finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
 /** VERBS as they open a line, in either case of their first letter ("Booked", "booked"). */
 const CAPITALISED_VERBS = VERBS.split('|')
   .map((v) => `[${(v[0] as string).toUpperCase()}${v[0] as string}]${v.slice(1)}`)
@@ -23,8 +23,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
     new RegExp(`\\b(?:has|have|had) (?:now |just |already |successfully )*been (?:successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed|requested|submitted|initiated|filed|placed)\b/i,
-    // "I've cancelled it", "I then booked a new reservation", "we've also updated the address".
-    new RegExp(`\\b(?:i|we)(?:'ve| have)? (?:just |now |then |also |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
+    // "I've cancelled it", "I then booked a new reservation", "we've also updated the address". Not a clause that
+    // describes a thing by it ("the update I submitted included only one passenger").
+    new RegExp(`(?<!\\bthe (?:[\\w-]+ )?(?:update|request|change|order|booking|reservation|form|details|information|one|amount|payment) )\\b(?:i|we)(?:'ve| have)? (?:just |now |then |also |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
@@ -128,7 +129,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}|reservation|order|booking|profile|account)(?:'s)?\s+(?:still (?:lists|shows|has|holds|carries|on|charged to|paid with|billed to)|continues to (?:show|list|have|hold|carry)|is still being (?:paid|charged|billed)|(?:is|'s) still (?:on|charged to|paid with|billed to))\b|\bremains (?:your|the) (?:booked|current|original|scheduled)\b|\bstill has the (?:old|original|previous|same)\b|\b(?:reservation|order|booking|#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9})\s+(?:is|remains|stays|was left) unchanged\b|\bdetails (?:on|for|of) (?:reservation |order )?#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9} (?:are|remain|stay) unchanged\b/i,
     // A change said not made, or not one the agent can do: "no modification was made", "isn't something I can do",
     // "flight change to HAT294 not processed", "the update bounced", "is not one of the accepted reasons".
-    /\bno (?:modifications?|changes?|updates?) (?:was|were|has been|have been) (?:made|applied|processed)\b|\b(?:is|was)(?:n't| not) something (?:i|we) (?:can|could) (?:do|process|handle|change)\b|\b(?:change|update|cancell?ation|modification|request|booking|return|exchange)\b[^.?!:]{0,40}\bnot (?:processed|applied|completed|made|done|finali[sz]ed)\b(?!\s+(?:yet|until)\b)|\b(?:update|change|payment|request|charge|booking)\s+bounced\b|\bis not one of the (?:accepted|allowed|valid|permitted)\b/i,
+    /\bno (?:further )?action (?:could be|was|can be|has been) (?:taken|performed)\b|\bno (?:modifications?|changes?|updates?) (?:was|were|has been|have been) (?:made|applied|processed)\b|\b(?:is|was)(?:n't| not) something (?:i|we) (?:can|could) (?:do|process|handle|change)\b|\b(?:change|update|cancell?ation|modification|request|booking|return|exchange)\b[^.?!:]{0,40}\bnot (?:processed|applied|completed|made|done|finali[sz]ed)\b(?!\s+(?:yet|until)\b)|\b(?:update|change|payment|request|charge|booking)\s+bounced\b|\bis not one of the (?:accepted|allowed|valid|permitted)\b/i,
     // The system that did not do it, came back with an error, or returned the record as it was: "the system did not apply the
     // change", "came back with an error", "System response: Error: ...", "returned the reservation with the cabin still set to".
     /\b(?:system|tool|it)\s+(?:did not|didn'?t|would not|wouldn'?t|could not|couldn'?t|will not|won'?t)\s+(?:update|change|apply|cancel|process|accept|save|go through)\b|\b(?:came|comes|come) back (?:with (?:an? )?(?:error|failure|rejection)|saying (?:that )?(?:the |it |this )?[^.?!]{0,40}\b(?:is|was) (?:incomplete|invalid|not|unavailable))\b|[:\u2014]\s*`?error\b|\breturned the (?:reservation|order|booking)\b[^.?!]*\bstill\b|\bstill reflects? (?:the )?(?:old|original|previous|same)\b|\bthe same as before\b/i,
@@ -191,6 +192,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
     // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
     /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b/i,
+    // "I'm waiting for it to confirm the change".
+    /\bwaiting for (?:it|the system|the airline|the tool) to (?:confirm|respond|process|come back)\b/i,
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
     /\b(?:i'?m|i am|we'?re|we are) (?:now )?(?:checking|verifying|looking into)\b/i,
     // Not what the user wants ("let me check if you'd like another certificate").

@@ -41,6 +41,11 @@ const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|
 
 /** A change's consequence for later: no further change of the record is possible. */
 const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b/i;
+/** A lead-in of three words or more ("Both reservations have been cancelled:", "Step 1 completed:"), not a label ("Confirmation number:", "Updated #W1:"). */
+const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
+
+/** A refusal's opening: what follows it is no consequence of a change made ("Unfortunately, the items can't be modified again"). */
+const REFUSAL_OPENING = /^\W*(?:unfortunately|i(?:'m| am) sorry|sorry|i apologi[sz]e)\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
@@ -91,7 +96,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // What the change means from now on ("the order cannot be modified further") is no failure of it: that
   // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
   const locked = LOCKED_FROM_NOW.exec(sentence);
-  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !(NO_LONGER_EITHER.test(locked[0]) && /\b(?:because|since|due to|status)\b/i.test(sentence))) {
+  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !REFUSAL_OPENING.test(sentence) && !(NO_LONGER_EITHER.test(locked[0]) && /\b(?:because|since|due to|status)\b/i.test(sentence))) {
     const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
     const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
     return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';
@@ -132,10 +137,12 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
   const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed
-  // immediately." speaks of 59XX6W.
+  // immediately." speaks of 59XX6W. Not a lead-in that tells a change made itself ("Both reservations have been
+  // cancelled:"): it speaks of every line under it, not of the first alone. A refusal's lead-in ("I couldn't complete
+  // that:") and the reason after it stay one statement.
   const said = sentencesOf(text).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
-    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s)) out[out.length - 1] = `${prev} ${s}`;
+    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !(LEAD_CLAUSE.test(prev) && readSentence(prev, wording) === 'success')) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
     return out;
   }, []);
@@ -153,10 +160,11 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const record = names[0];
   const action = question.words ? once(question.words) : actionOf(question.action);
   // The request acted on, then what became of it ("I have processed your request to cancel #W1. Unfortunately, the
-  // system has returned that it cannot be cancelled"): the act of sending is no outcome where a refusal of it follows.
+  // system has returned that it cannot be cancelled"): the act of sending is no outcome where a refusal of it follows
+  // within the next six sentences (a summary's lines may come between).
   // (Each sentence is read for it only where one tells such an act.)
   const refusedAfter = (i: number) =>
-    retried.slice(i + 1, i + 4).some((s) => (REFUSED_AFTER.test(s) || (record !== undefined && mentionsAll(s, [record]))) && readSentence(s, wording) === 'failure');
+    retried.slice(i + 1, i + 7).some((s) => (REFUSED_AFTER.test(s) || (record !== undefined && mentionsAll(s, [record]))) && readSentence(s, wording) === 'failure');
   // Not one told as a success in so many words ("I've successfully submitted the exchange").
   const actedOn = (s: string) => ACTED_ON.test(s) && !/\bsuccessfully\b/i.test(s);
   const sentences = retried.some(actedOn) ? retried.filter((s, i) => !(actedOn(s) && refusedAfter(i))) : retried;

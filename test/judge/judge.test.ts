@@ -748,6 +748,22 @@ describe('the claim reader (world wording)', () => {
     expect(on('cancel_reservation', "I submitted the cancellation for R900202. The system shows it as processing, so I can't confirm it's cancelled yet.", 'R900202')).toBe('pending');
   });
 
+  it('reads a lead-in that tells a change made as about every line under it, a refusal opening a rule as a refusal, and a clause that describes a thing as no claim', () => {
+    const both = 'Both reservations have been successfully cancelled:\n\n- R900202: refund of $428 to your gift card\n- R900203: refund of $611 to your card';
+    for (const r of ['R900202', 'R900203']) expect(on('cancel_reservation', both, r), r).toBe('success');
+    // A refusal's lead-in and its reason stay one statement.
+    expect(on('cancel_pending_order', "I'm sorry, I couldn't complete that:\nOrder #W9000201 is cancelled; only pending orders can be cancelled.", '#W9000201')).toBe('failure');
+    // A label's value is still its statement.
+    expect(on('book_reservation', 'Confirmation number:\nR900777', 'R900777')).toBe('success');
+    // "Unfortunately, ... can't be modified again" refuses; after a change made, the same rule is a note for later.
+    expect(on('modify_pending_order_items', 'Unfortunately, the items in order #W9000201 can\'t be modified again: an item modification has already been made.', '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_items', "I've swapped the kettle on #W9000201; the items can't be modified again.", '#W9000201')).toBe('success');
+    // "The update I submitted included only one passenger": a thing described, no claim of a change made.
+    expect(on('update_reservation_passengers', "I apologize, but I wasn't able to make that change. It looks like the update I submitted included only one passenger instead of two.", 'R900301')).toBe('failure');
+    expect(on('update_reservation_passengers', "I've corrected the date of birth on reservation R900301.", 'R900301')).toBe('success');
+    expect(on('update_reservation_passengers', "The passenger update for R900301 is being processed, and I'm waiting for it to confirm the change.", 'R900301')).toBe('pending');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -31,6 +31,8 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['claims7.jsonl', 'seventh set, of soft failures and successes beside other news, written after the sixth set was mended', 160, 1, 1, 0.9],
     // Read first after the twelfth batch's changes: kappa 0.577, 5 of 50 and 18 of 90.
     ['claims8.jsonl', 'eighth set, of failures told with success words, written after the twelfth batch was mended', 160, 2, 4, 0.82],
+    // Read first after the eighth set's changes: kappa 0.904, 0 of 85 and 3 of 55.
+    ['claims9.jsonl', 'ninth set, in the manner of GPT-4o and Claude 3.5 Sonnet in the proportions they write', 160, 1, 0, 0.95],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

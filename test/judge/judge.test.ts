@@ -762,6 +762,10 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_passengers', "I apologize, but I wasn't able to make that change. It looks like the update I submitted included only one passenger instead of two.", 'R900301')).toBe('failure');
     expect(on('update_reservation_passengers', "I've corrected the date of birth on reservation R900301.", 'R900301')).toBe('success');
     expect(on('update_reservation_passengers', "The passenger update for R900301 is being processed, and I'm waiting for it to confirm the change.", 'R900301')).toBe('pending');
+    // What a change left alone, the same as before, and what the account holds besides, are no refusal of it.
+    expect(on('update_reservation_flights', "I've moved R900301 to SK 203 on June 3. Your seat and cabin are the same as before.", 'R900301')).toBe('success');
+    expect(readClaim({ text: "I've updated your default address. Your account still has $50 on the gift card.", action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
+    expect(on('update_reservation_baggages', 'The system returned the reservation with 1 checked bag, the same as before.', 'R900301')).toBe('failure');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

@@ -18,6 +18,13 @@ const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook
 /** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
 const RECORD_SUBJECT = String.raw`\b(?:order|reservation|booking|it)(?:\s+#?[A-Z0-9]{5,9})?`;
 
+/**
+ * The system that has not answered yet, told as such: "the system has not yet returned a confirmation", "still waiting
+ * for the system to confirm", "I can't guarantee it has gone through", "may still be processing". Pending in a sentence,
+ * and doubt about the outcome wherever it stands (`OUTCOME_DOUBT`, claims.ts).
+ */
+export const SYSTEM_SILENT = /\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i;
+
 /** The engine's English wording; a world's `judging.claims` adds to it. */
 export const DEFAULT_CLAIM_WORDING: ClaimWording = {
   success: [
@@ -172,7 +179,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not able to|not able to|don'?t|do not|didn'?t) (?:yet )?(?:confirm|verify|tell|check|see|say|know)(?: (?:for (?:certain|sure)|with certainty|definitively|yet))* (?:whether|if)\b/i,
     // "The system has not yet returned a confirmation", "still waiting for the system to confirm", "I can't guarantee it
     // has gone through", "may still be processing".
-    /\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i,
+    SYSTEM_SILENT,
     // "The tool returned an ambiguous response (no confirmation ID)".
     /\bambiguous (?:response|result|reply|answer|status)\b|\bno confirmation (?:id|number|code)\b/i,
     /\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not) (?:yet )?(?:received|get|got|gotten|return|returned) (?:a |any |the )?(?:clear |definitive |final |proper )?(?:confirmation|response|answer)\b/i,

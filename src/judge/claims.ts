@@ -7,7 +7,7 @@ import { messageText } from '../ground/json-text.js';
 import { memoizedBy } from '../ground/memo.js';
 import { thingOfAction } from './tool-things.js';
 import { unsaidRefusal } from './refusals.js';
-import { DEFAULT_CLAIM_WORDING } from './claim-wording.js';
+import { DEFAULT_CLAIM_WORDING, SYSTEM_SILENT } from './claim-wording.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
 
 export { DEFAULT_CLAIM_WORDING };
@@ -136,13 +136,20 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const raw = messageText(question.text);
   // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
   const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
+  // Each sentence's own reading, once: the steps below and the tiers ask for the same sentences again.
+  const labelOf = new Map<string, ClaimLabel>();
+  const read = (sentence: string): ClaimLabel => {
+    let l = labelOf.get(sentence);
+    if (l === undefined) labelOf.set(sentence, (l = readSentence(sentence, wording)));
+    return l;
+  };
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed
   // immediately." speaks of 59XX6W. Not a lead-in that tells a change made itself ("Both reservations have been
   // cancelled:"): it speaks of every line under it, not of the first alone. A refusal's lead-in ("I couldn't complete
   // that:") and the reason after it stay one statement.
   const said = sentencesOf(text).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
-    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !(LEAD_CLAUSE.test(prev) && readSentence(prev, wording) === 'success')) out[out.length - 1] = `${prev} ${s}`;
+    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
     return out;
   }, []);
@@ -154,8 +161,8 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // An attempt told as the first, put right later in the reply ("My first attempt hit an error ... I resubmitted it, and
   // this time it went through"): the later outcome is the one; the first failure is how it got there.
   // (Each sentence is read for it only where one tells an earlier attempt.)
-  const lastSuccess = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.findLastIndex((s) => readSentence(s, wording) === 'success') : -1;
-  const retried = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && readSentence(s, wording) === 'failure'));
+  const lastSuccess = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.findLastIndex((s) => read(s) === 'success') : -1;
+  const retried = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && read(s) === 'failure'));
   const names = question.names ?? [];
   const record = names[0];
   const action = question.words ? once(question.words) : actionOf(question.action);
@@ -164,7 +171,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // within the next six sentences (a summary's lines may come between).
   // (Each sentence is read for it only where one tells such an act.)
   const refusedAfter = (i: number) =>
-    retried.slice(i + 1, i + 7).some((s) => (REFUSED_AFTER.test(s) || (record !== undefined && mentionsAll(s, [record]))) && readSentence(s, wording) === 'failure');
+    retried.slice(i + 1, i + 7).some((s) => (REFUSED_AFTER.test(s) || (record !== undefined && mentionsAll(s, [record]))) && read(s) === 'failure');
   // Not one told as a success in so many words ("I've successfully submitted the exchange").
   const actedOn = (s: string) => ACTED_ON.test(s) && !/\bsuccessfully\b/i.test(s);
   const sentences = retried.some(actedOn) ? retried.filter((s, i) => !(actedOn(s) && refusedAfter(i))) : retried;
@@ -190,10 +197,10 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // nothing of this write, whatever its clauses say of that topic.
     const topic = TOPIC_ADVICE.exec(sentence)?.[1];
     if (topic !== undefined && !(action?.test(topic) || thing?.test(topic))) return 'none';
-    const said = readSentence(sentence, wording);
+    const said = read(sentence);
     const labelled = said === 'none' ? LABELLED.exec(sentence) : null;
     const value = labelled?.[1] ?? labelled?.[2];
-    const whole = value !== undefined ? readSentence(value, wording) : said;
+    const whole = value !== undefined ? read(value) : said;
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
     // Nor a question or an offer that opens with its reason or condition ("Since the fare can't be
     // cancelled, would you like insurance?", "As soon as it is confirmed, shall I e-mail you?"): the
@@ -229,11 +236,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     if (own.length === 0 || own.length === clauses.length) return whole;
     // A state found after the refusal in the same sentence is its reason ("I was unable to issue a certificate, as one has
     // already been issued").
-    const labels = own
-      .map((c) => [c, readSentence(c, wording)] as const)
-      .filter(([, l]) => l !== 'none')
-      .filter(([c, l], i, kept) => !(l === 'success' && ALREADY_DONE.test(c) && kept.slice(0, i).some(([, p]) => p === 'failure')))
-      .map(([, l]) => l);
+    const labels = withoutFoundStates(own.map((c) => [c, read(c)] as const).filter(([, l]) => l !== 'none')).map(([, l]) => l);
     // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
     // the flights need payment first"): nothing about this change.
     if (labels.length === 0) return byThing && clauses.some(otherThing) ? 'none' : whole;
@@ -299,10 +302,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // Not after a state found ("it has already been processed for exchange"): that one was the refusal's reason.
     // Nor a state found after a refusal ("I was unable to send the certificate. A certificate has already been issued
     // for this delay"): that one is the refusal's reason, not this write done.
-    const labels = told
-      .filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y))))
-      .filter(([x, l], i, kept) => !(l === 'success' && ALREADY_DONE.test(x) && kept.slice(0, i).some(([, p]) => p === 'failure')))
-      .map(([, l]) => l);
+    const labels = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y))))).map(([, l]) => l);
     if (labels.length > 0) return label(labels);
   }
   // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
@@ -351,6 +351,10 @@ const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t ab
 const ALREADY = /\balready\b/i;
 /** A state found as it already was: "has already been issued", "was already cancelled". */
 const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: been)?\b|\balready (?:been|exists?|on file|in place)\b/i;
+/** Readings without a success that is a state found after a refusal before it: that state is the refusal's reason. */
+const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (readonly [string, ClaimLabel])[] =>
+  told.filter(([x, l], i) => !(l === 'success' && ALREADY_DONE.test(x) && told.slice(0, i).some(([, p]) => p === 'failure')));
+
 /** A further change of the same kind: "another exchange", "a second return", "one more change". */
 const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
 
@@ -380,7 +384,9 @@ const OTHER_CHANGES: readonly RegExp[] = [
 ];
 
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
-const OUTCOME_DOUBT = /\b(?:not (?:100% |entirely |completely |totally |quite )?sure|unsure|not certain|uncertain) (?:whether|if|that|it)\b|\bcan(?:'t|not) (?:yet )?confirm (?:that )?it(?:'s| is| has| was)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i;
+const DOUBT_WORDS = /\b(?:not (?:100% |entirely |completely |totally |quite )?sure|unsure|not certain|uncertain) (?:whether|if|that|it)\b|\bcan(?:'t|not) (?:yet )?confirm (?:that )?it(?:'s| is| has| was)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b/i;
+/** Doubt in the agent's words, or the system that has not answered yet (`SYSTEM_SILENT`, claim-wording.ts). */
+const OUTCOME_DOUBT = new RegExp(`${DOUBT_WORDS.source}|${SYSTEM_SILENT.source}`, 'i');
 
 /**
  * Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601), or a

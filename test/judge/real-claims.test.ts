@@ -116,6 +116,14 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     ['seventh', 210, 80, [['tune', 0.93, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]],
     ['eighth', 200, 110, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.9, 0.01, 0.01]]],
     ['ninth', 200, 70, [['tune', 0.93, 0.02, 0.01], ['held-out', 0.83, 0.01, 0.04]]],
+    // Tenth, read first: held-out kappa 0.867, a success read as a failure 1 of 40, a failure read as a success 1 of
+    // 18; its tune part's mends (0.919 to 0.979) did not move it.
+    ['tenth', 160, 45, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.84, 0.03, 0.06]]],
+    // Eleventh: held-out 0.916 (one success read as none), neither misreading; tune 0.884 to 1.000.
+    ['eleventh', 170, 15, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.88, 0.01, 0.01]]],
+    // Twelfth, nearly all successes (the replies after an error-looking write were all drawn): held-out, every one of
+    // 49 successes read right and its one failure as saying nothing; tune 3 of 79 successes read as failures, none after.
+    ['twelfth', 130, 1, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.7, 0.01, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -125,33 +133,6 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       await holdsSplits(items, `${batch} batch`, floors);
     });
   }
-
-  it('agrees with the hand labels of the tenth batch (corpora/claims.tenth.jsonl), read first as it stood', async () => {
-    const tenth = parseLabels(readFileSync(new URL('../../corpora/claims.tenth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.tenth.jsonl');
-    expect(tenth.length).toBeGreaterThanOrEqual(160);
-    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.867,
-    // a success read as a failure 1 of 40 and a failure read as a success 1 of 18; the tuning on its tune part
-    // (0.919 to 0.979) did not move it.
-    await holdsSplits(tenth, 'tenth batch', [['tune', 0.95, 0.01, 0.01], ['held-out', 0.84, 0.03, 0.06]]);
-  });
-
-  it('agrees with the hand labels of the eleventh batch (corpora/claims.eleventh.jsonl), read first as it stood', async () => {
-    const eleventh = parseLabels(readFileSync(new URL('../../corpora/claims.eleventh.jsonl', import.meta.url), 'utf8'), 'corpora/claims.eleventh.jsonl');
-    expect(eleventh.length).toBeGreaterThanOrEqual(170);
-    // Floors a little under what was measured (docs/judging.md): read first, its held-out part gave kappa 0.916
-    // (one success read as none), no success read as a failure of 61 and no failure read as a success of 6; the
-    // tuning on its tune part (0.884 to 1.000) did not move it.
-    await holdsSplits(eleventh, 'eleventh batch', [['tune', 0.95, 0.01, 0.01], ['held-out', 0.88, 0.01, 0.01]]);
-  });
-
-  it('agrees with the hand labels of the twelfth batch (corpora/claims.twelfth.jsonl), read first as it stood', async () => {
-    const twelfth = parseLabels(readFileSync(new URL('../../corpora/claims.twelfth.jsonl', import.meta.url), 'utf8'), 'corpora/claims.twelfth.jsonl');
-    expect(twelfth.length).toBeGreaterThanOrEqual(130);
-    // Nearly all successes: the replies after an error-looking write are all drawn. Read first, its held-out part read
-    // every one of 49 successes right and its one failure as saying nothing (docs/judging.md); tune 3 of 79 successes read
-    // as failures, none after its mends.
-    await holdsSplits(twelfth, 'twelfth batch', [['tune', 0.9, 0.01, 0.01], ['held-out', 0.7, 0.01, 0.01]]);
-  });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
     const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth'].flatMap((f) =>

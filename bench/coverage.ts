@@ -4,13 +4,18 @@
  * (2, 4, 8) x k, for the interval the grid uses (`taskMeanInterval`) and, for comparison, the plain
  * percentile bootstrap it replaced. docs/statistics.md shows the table this prints.
  *
- *   npx tsx bench/coverage.ts [replications]   (default 500)
+ *   npx tsx bench/coverage.ts [replications] [auto|classes|tasks]   (default 500, auto)
+ *
+ * The second argument is how the resamples are drawn (`DrawWay`): `classes` draws every case by class, as
+ * the grid draws cells of thousands of tasks, so that its coverage is measured on these small cases too.
  */
-import { bootstrapMean, makeResamples, taskMeanInterval } from '../src/stats/bootstrap.js';
+import { bootstrapMean, makeResamples, taskMeanInterval, type DrawWay } from '../src/stats/bootstrap.js';
 import { deriveSeed, makeRng } from '../src/ground/seeds.js';
 import { passHatK } from '../src/stats/stats.js';
 
 const replications = Number(process.argv[2] ?? 500);
+const way = (process.argv[3] ?? 'auto') as DrawWay;
+if (!['auto', 'classes', 'tasks'].includes(way)) throw new Error(`bench/coverage.ts: the draws are auto, classes or tasks, not "${way}"`);
 
 /** E[p^k] for p uniform on [lo, hi]. */
 const uniformMoment = (lo: number, hi: number) => (k: number) => (hi === lo ? lo ** k : (hi ** (k + 1) - lo ** (k + 1)) / ((k + 1) * (hi - lo)));
@@ -64,10 +69,10 @@ for (const pop of POPULATIONS) {
         for (let k = 1; k <= n; k++) {
           const values = counts.map((c) => passHatK(n, c, k));
           const t = truth(pop, k);
-          const ci = taskMeanInterval(values, resamples);
+          const ci = taskMeanInterval(values, resamples, way);
           if (ci.low <= t && t <= ci.high) hits[k - 1] = (hits[k - 1] ?? 0) + 1;
           widths[k - 1] = (widths[k - 1] ?? 0) + (ci.high - ci.low);
-          const old = bootstrapMean(values, resamples);
+          const old = bootstrapMean(values, resamples, 0.025, way);
           if (old.low <= t && t <= old.high) before[k - 1] = (before[k - 1] ?? 0) + 1;
         }
       }

@@ -2,13 +2,34 @@
  * Bootstrap over tasks (DESIGN decision 13): resample the tasks of a cell with replacement and recompute
  * the mean of their per-task estimates. The resamples are drawn once per run from the run seed, so every
  * cell and every agent of a run uses the same ones and paired comparisons stay paired.
+ *
+ * A cell of many tasks whose values take few distinct values (pass^k of a few trials: with 4 trials a task's
+ * pass^1..pass^4 are one of five tuples) is resampled by class instead: a resample of n tasks drawn with
+ * replacement is, in distribution, a multinomial draw of how many fall in each class, so each resample draws
+ * those counts (one binomial per class, from the run seed) instead of n task indices (`classMeans`).
  */
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import { aleaState, deriveSeed } from '../ground/seeds.js';
+import binomial from '@stdlib/random-base-binomial';
+import { aleaState, deriveSeed, makeRng } from '../ground/seeds.js';
 
-/** Resamples of task indices: `resamples[b][i]` is the task drawn i-th in resample b. */
-export type Resamples = readonly Uint16Array[];
+/**
+ * Resamples of task indices: `resamples[b][i]` is the task drawn i-th in resample b. `classSeed`, set by
+ * `makeResamples`, seeds the class draws of the same resamples' count and task count.
+ */
+export type Resamples = readonly Uint16Array[] & { readonly classSeed?: string };
+
+/**
+ * How a bootstrap draws: by task index, by class of equal values (multinomial counts), or by class where a
+ * cell has at least CLASS_DRAWS_AT tasks per class and by index elsewhere (the default).
+ */
+export type DrawWay = 'auto' | 'classes' | 'tasks';
+
+/**
+ * Tasks per class from which `auto` draws by class: a resample by class costs about one binomial draw per
+ * class, one by index one addition per task and list, so classes pay only where they are few.
+ */
+export const CLASS_DRAWS_AT = 64;
 
 /** How many resamples a run draws. @default 2000 */
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -43,7 +64,9 @@ export function makeResamples(runSeed: string, tasks: number, count: number = BO
     }
     out.push(draw);
   }
-  return out;
+  // Not enumerable: the resamples still compare equal, element for element, to a plain array of the same draws.
+  Object.defineProperty(out, 'classSeed', { value: deriveSeed(runSeed, 'bootstrap-classes', tasks, count) });
+  return out as Resamples;
 }
 
 /** Resamples per task count, drawn on first use, for a run. */
@@ -97,20 +120,20 @@ export function wilson(mean: number, n: number, z: number): { low: number; high:
  * there; Wilson is conservative for any mean of values in [0, 1] (their variance is at most m(1 - m)) and
  * never has zero width. Together they cover at least 95% of every 28-task population the bench draws.
  */
-export function taskMeanInterval(values: readonly number[], resamples: Resamples): { low: number; high: number; se: number } {
-  return taskMeanIntervals([values], resamples)[0] as { low: number; high: number; se: number };
+export function taskMeanInterval(values: readonly number[], resamples: Resamples, way: DrawWay = 'auto'): { low: number; high: number; se: number } {
+  return taskMeanIntervals([values], resamples, way)[0] as { low: number; high: number; se: number };
 }
 
 /**
  * `taskMeanInterval` of several value lists over the same tasks (a cell's pass^k for every k), in one
  * pass over the resamples: each resample's draws are read once for all of them.
  */
-export function taskMeanIntervals(lists: readonly (readonly number[])[], resamples: Resamples): { low: number; high: number; se: number }[] {
+export function taskMeanIntervals(lists: readonly (readonly number[])[], resamples: Resamples, way: DrawWay = 'auto'): { low: number; high: number; se: number }[] {
   const n = lists[0]?.length ?? 0;
   if (n === 0) return lists.map(() => ({ low: Number.NaN, high: Number.NaN, se: Number.NaN }));
   const z = expandedZ(n);
   const tail = Number.isFinite(z) ? normalCdf(-z, 0, 1) : 0;
-  const boots = bootstrapMeans(lists, resamples, tail);
+  const boots = bootstrapMeans(lists, resamples, tail, way);
   return lists.map((values, j) => {
     const boot = boots[j] as { low: number; high: number; se: number };
     const mean = values.reduce((a, b) => a + b, 0) / n;
@@ -123,8 +146,8 @@ export function taskMeanIntervals(lists: readonly (readonly number[])[], resampl
  * Percentile bootstrap of the mean of `values` over the resamples: the interval between the `tail` and
  * `1 - tail` quantiles (95% by default) and the bootstrap SE.
  */
-export function bootstrapMean(values: readonly number[], resamples: Resamples, tail = 0.025): { low: number; high: number; se: number } {
-  return bootstrapMeans([values], resamples, tail)[0] as { low: number; high: number; se: number };
+export function bootstrapMean(values: readonly number[], resamples: Resamples, tail = 0.025, way: DrawWay = 'auto'): { low: number; high: number; se: number } {
+  return bootstrapMeans([values], resamples, tail, way)[0] as { low: number; high: number; se: number };
 }
 
 /**
@@ -132,14 +155,18 @@ export function bootstrapMean(values: readonly number[], resamples: Resamples, t
  * tasks, so every sum is a local the processor keeps in a register: lists go four at a time, interleaved
  * in one typed array so that a drawn task's four values sit together, and a single list sums four
  * resamples at a time. Independent sums let the additions overlap; each still adds its draws in order,
- * so every mean is the same to the last bit as summing one list over one resample alone.
+ * so every mean is the same to the last bit as summing one list over one resample alone. Where the tasks'
+ * values fall in few classes (`way`, `CLASS_DRAWS_AT`), each resample is drawn by class (`classMeans`).
  */
-export function bootstrapMeans(lists: readonly (readonly number[])[], resamples: Resamples, tail = 0.025): { low: number; high: number; se: number }[] {
+export function bootstrapMeans(lists: readonly (readonly number[])[], resamples: Resamples, tail = 0.025, way: DrawWay = 'auto'): { low: number; high: number; se: number }[] {
   const n = lists[0]?.length ?? 0;
   if (lists.some((l) => l.length !== n)) throw new RangeError('bootstrapMeans needs value lists of one length');
   if (n === 0) return lists.map(() => ({ low: Number.NaN, high: Number.NaN, se: Number.NaN }));
   const means = lists.map(() => new Float64Array(resamples.length));
-  if (lists.length === 1) resampleMeans(Float64Array.from(lists[0] as readonly number[]), resamples, means[0] as Float64Array);
+  if (way === 'classes' && resamples.classSeed === undefined) throw new RangeError('bootstrapMeans draws by class only from resamples made by makeResamples (they carry the seed of the class draws)');
+  const classes = way === 'tasks' || resamples.classSeed === undefined ? undefined : valueClasses(lists, way === 'classes' ? n : Math.floor(n / CLASS_DRAWS_AT));
+  if (classes) classMeans(classes, n, resamples.classSeed as string, means);
+  else if (lists.length === 1) resampleMeans(Float64Array.from(lists[0] as readonly number[]), resamples, means[0] as Float64Array);
   else for (let j = 0; j < lists.length; j += 4) resampleMeansOfFour(lists.slice(j, j + 4), resamples, means.slice(j, j + 4));
   return means.map((m) => {
     const list = Array.from(m);
@@ -148,6 +175,62 @@ export function bootstrapMeans(lists: readonly (readonly number[])[], resamples:
     list.sort((a, b) => a - b);
     return { low: quantile(list, tail), high: quantile(list, 1 - tail), se };
   });
+}
+
+/**
+ * The tasks' classes: tasks whose values agree in every list, in order of first appearance, with how many
+ * tasks each has and its values (class k's value of list j at `values[k * lists + j]`); undefined past
+ * `limit` classes.
+ */
+export function valueClasses(lists: readonly (readonly number[])[], limit: number): { sizes: Int32Array; values: Float64Array } | undefined {
+  const n = lists[0]?.length ?? 0;
+  const L = lists.length;
+  const index = new Map<string, number>();
+  const sizes: number[] = [];
+  const values: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let key = '';
+    for (let j = 0; j < L; j++) key += `${(lists[j] as readonly number[])[i] as number},`;
+    const k = index.get(key);
+    if (k !== undefined) {
+      sizes[k] = (sizes[k] as number) + 1;
+      continue;
+    }
+    if (sizes.length >= limit) return undefined;
+    index.set(key, sizes.length);
+    sizes.push(1);
+    for (let j = 0; j < L; j++) values.push((lists[j] as readonly number[])[i] as number);
+  }
+  return { sizes: Int32Array.from(sizes), values: Float64Array.from(values) };
+}
+
+/**
+ * The lists' means over each resample, drawn by class: how many of the n drawn tasks fall in each class is
+ * multinomial with the classes' shares, drawn as one binomial per class given those before it (of the
+ * tasks still to place, the share of the classes still open), by stdlib's binomial sampler on an Alea
+ * generator from `seed`. The same distribution as drawing n task indices, at a cost per resample of the
+ * classes, not the tasks. Every cell drawn with one seed draws the same counts for the same classes.
+ */
+function classMeans(classes: { sizes: Int32Array; values: Float64Array }, n: number, seed: string, out: readonly Float64Array[]): void {
+  const draw = binomial.factory({ prng: makeRng(seed) });
+  const { sizes, values } = classes;
+  const K = sizes.length;
+  const L = out.length;
+  const acc = new Float64Array(L);
+  const B = out[0]?.length ?? 0;
+  for (let b = 0; b < B; b++) {
+    acc.fill(0);
+    let left = n;
+    let rest = n;
+    for (let k = 0; k < K && left > 0; k++) {
+      const m = sizes[k] as number;
+      const x = m >= rest ? left : draw(left, m / rest);
+      rest -= m;
+      left -= x;
+      if (x > 0) for (let j = 0; j < L; j++) acc[j] = (acc[j] as number) + x * (values[k * L + j] as number);
+    }
+    for (let j = 0; j < L; j++) (out[j] as Float64Array)[b] = (acc[j] as number) / n;
+  }
 }
 
 /** The mean of `v` over each resample, four resamples summed side by side. */

@@ -69,7 +69,10 @@ export function signFlipTest(all: readonly number[], seed: string, draws: number
   const tolerance = 1e-12;
   const d = Float64Array.from(differences);
   if (T <= EXACT_SIGN_FLIP_TASKS) return exactSignFlips(d, observed - tolerance);
-  return drawnSignFlips(d, observed - tolerance, aleaState(deriveSeed(seed, 'sign-flip', T)), draws);
+  // A drawn sum is added by classes of size, not in task order: the tolerance grows with the sums' scale,
+  // far above their rounding and far below the gap between two sums that differ.
+  const scale = differences.reduce((s, x) => s + Math.abs(x), 0);
+  return drawnSignFlips(d, observed - tolerance * Math.max(1, scale), aleaState(deriveSeed(seed, 'sign-flip', T)), draws);
 }
 
 /**
@@ -96,42 +99,84 @@ function exactSignFlips(d: Float64Array, bound: number): number {
 }
 
 /**
- * The drawn sign-flip test's loop: `draws` sums of the differences, each flipped where the generator
- * draws below 0.5, summed in order, counted when at least `bound` in size; p = (hits + 1) / (draws + 1).
+ * The drawn sign-flip test's loop: `draws` sums of the differences, each difference kept or flipped by a
+ * fair coin, counted when at least `bound` in size; p = (hits + 1) / (draws + 1).
  *
- * The run's hottest loop (a comparison over thousands of tasks draws tens of millions of signs), so it
- * steps Alea inline on locals: t = 2091639 s0 + c 2^-32 is exact (every state is a multiple of 2^-32), and
- * its integer part, the next carry, is floor(2091639 s0), plus one only when the fraction of 2091639 s0
- * and c 2^-32 together reach 1 (about once in 2,000 steps, so the processor predicts that branch). The
- * carry then no longer waits on the previous step's sum, and the sign, the one unpredictable choice, is
- * applied by multiplying by +1 or -1 (exact) rather than by a branch. 3x to 7x faster than calling the
- * generator per sign (docs/performance.md), and every draw is the one `makeRng` gives
- * (test/stats/statistics.test.ts holds the p-values to a plain loop over `makeRng`).
+ * Differences of pass^k take few sizes (with 4 trials, differences of quarters), so the tasks are grouped
+ * by the size |d| of their difference, in order of first appearance, and a class of m tasks of size a adds
+ * a (2 h - m) to a draw's sum, h the number of heads among its m coins. Each coin is one bit of the
+ * generator's draws, each draw 32 bits (an Alea output is a multiple of 2^-32, so u 2^32 is its 32 bits,
+ * taken from the top), and h is counted a word at a time: the draws are as fair and as independent as
+ * one generator call per sign, a 32nd as many, and a class's heads cost one count per word. The bits run
+ * on from class to class and from draw to draw. The generator is stepped inline on locals, as
+ * `makeResamples` steps it (bootstrap.ts says why each step is exact). Before, each sign took one
+ * generator call; the p-values differ draw for draw, not in distribution (test/stats/statistics.test.ts
+ * holds the drawn p to the exact one over every flip, and the bits to a plain loop over `makeRng`).
  */
 function drawnSignFlips(d: Float64Array, bound: number, state: { c: number; s0: number; s1: number; s2: number }, draws: number): number {
+  const { sizes, counts } = magnitudeClasses(d);
+  const K = sizes.length;
   let { c, s0, s1, s2 } = state;
-  const T = d.length;
+  let word = 0;
+  let left = 0;
   let hits = 1;
   for (let b = 0; b < draws; b++) {
     let sum = 0;
-    for (let i = 0; i < T; i++) {
-      const scaled = 2091639 * s0;
-      const whole = Math.floor(scaled);
-      let next = scaled - whole + c * 2.3283064365386963e-10;
-      c = whole;
-      if (next >= 1) {
-        next -= 1;
-        c += 1;
+    for (let k = 0; k < K; k++) {
+      const m = counts[k] as number;
+      let need = m;
+      let heads = 0;
+      while (need > 0) {
+        if (left === 0) {
+          const scaled = 2091639 * s0;
+          const whole = Math.floor(scaled);
+          let next = scaled - whole + c * 2.3283064365386963e-10;
+          c = whole;
+          if (next >= 1) {
+            next -= 1;
+            c += 1;
+          }
+          s0 = s1;
+          s1 = s2;
+          s2 = next;
+          word = (next * 4294967296) >>> 0;
+          left = 32;
+        }
+        const take = need < left ? need : left;
+        heads += popcount32(take === 32 ? word : word >>> (32 - take));
+        word = take === 32 ? 0 : (word << take) >>> 0;
+        left -= take;
+        need -= take;
       }
-      s0 = s1;
-      s1 = s2;
-      s2 = next;
-      // Flipped (-1) when the draw is below 0.5, else +1; times a difference, exact either way.
-      sum += (d[i] as number) * (((next * 2) | 0) * 2 - 1);
+      sum += (sizes[k] as number) * (2 * heads - m);
     }
     if (Math.abs(sum) >= bound) hits++;
   }
   return hits / (draws + 1);
+}
+
+/** The sizes |d| of the differences, in order of first appearance, and how many differences have each. */
+export function magnitudeClasses(d: ArrayLike<number>): { sizes: Float64Array; counts: Int32Array } {
+  const index = new Map<number, number>();
+  const sizes: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < d.length; i++) {
+    const a = Math.abs(d[i] as number);
+    const k = index.get(a);
+    if (k === undefined) {
+      index.set(a, sizes.length);
+      sizes.push(a);
+      counts.push(1);
+    } else counts[k] = (counts[k] as number) + 1;
+  }
+  return { sizes: Float64Array.from(sizes), counts: Int32Array.from(counts) };
+}
+
+/** The number of set bits of a 32-bit unsigned integer. */
+export function popcount32(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 /** Holm's step-down adjustment of p-values (order kept). */

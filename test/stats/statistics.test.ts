@@ -100,16 +100,39 @@ describe('paired comparisons', () => {
   });
 
   it('the drawn sign-flip test counts exactly the flips makeRng draws, for differences whose sums round', () => {
-    // The reference: the test as written first, one generator call per sign, a branch per flip.
+    // The reference: a plain loop over makeRng's draws, each taken as its 32 bits from the top, one bit a
+    // coin, the coins given out class by class (the differences' sizes in order of first appearance).
     const reference = (all: readonly number[], seed: string, draws: number): number => {
       const d = all.filter((x) => x !== 0);
       const observed = Math.abs(d.reduce((s, x) => s + x, 0));
+      const scale = d.reduce((s, x) => s + Math.abs(x), 0);
+      const sizes: number[] = [];
+      const counts: number[] = [];
+      for (const x of d) {
+        const k = sizes.indexOf(Math.abs(x));
+        if (k < 0) {
+          sizes.push(Math.abs(x));
+          counts.push(1);
+        } else counts[k] = (counts[k] as number) + 1;
+      }
       const rng = makeRng(deriveSeed(seed, 'sign-flip', d.length));
+      const bits: number[] = [];
+      const coin = (): number => {
+        if (bits.length === 0) {
+          const word = rng() * 2 ** 32;
+          for (let i = 31; i >= 0; i--) bits.push(Math.floor(word / 2 ** i) % 2);
+        }
+        return bits.shift() as number;
+      };
       let hits = 1;
       for (let b = 0; b < draws; b++) {
         let sum = 0;
-        for (const x of d) sum += rng() < 0.5 ? -x : x;
-        if (Math.abs(sum) >= observed - 1e-12) hits++;
+        sizes.forEach((a, k) => {
+          let heads = 0;
+          for (let i = 0; i < (counts[k] as number); i++) heads += coin();
+          sum += a * (2 * heads - (counts[k] as number));
+        });
+        if (Math.abs(sum) >= observed - 1e-12 * Math.max(1, scale)) hits++;
       }
       return hits / (draws + 1);
     };
@@ -133,6 +156,36 @@ describe('paired comparisons', () => {
     expect(p).toBe(reference(mixed, 'mixed', 3000));
     expect(p).toBeGreaterThan(0.01);
     expect(p).toBeLessThan(0.99);
+  });
+
+  it('the drawn sign-flip test agrees with the exact p over every flip, within its draws\' error', () => {
+    // The exact p of differences in a few sizes: each size's heads are binomial(m, 1/2), enumerated.
+    const exactP = (classes: readonly (readonly [number, number, number])[]): number => {
+      // classes: [size, tasks, tasks with a positive difference]
+      const observed = Math.abs(classes.reduce((s, [a, m, up]) => s + a * (2 * up - m), 0));
+      const choose = (n: number, k: number): number => { let c = 1; for (let i = 1; i <= k; i++) c = (c * (n - i + 1)) / i; return c; };
+      let sums: [number, number][] = [[0, 1]];
+      for (const [a, m] of classes) {
+        const next: [number, number][] = [];
+        for (const [s, w] of sums) for (let h = 0; h <= m; h++) next.push([s + a * (2 * h - m), w * choose(m, h) / 2 ** m]);
+        sums = next;
+      }
+      return sums.reduce((p, [s, w]) => p + (Math.abs(s) >= observed - 1e-9 ? w : 0), 0);
+    };
+    const cases: (readonly (readonly [number, number, number])[])[] = [
+      [[0.25, 30, 19], [0.5, 12, 8], [1, 6, 3]],
+      [[1, 41, 27]],
+      [[0.25, 50, 31], [0.75, 9, 4]],
+      [[1 / 3, 25, 16], [2 / 3, 14, 9], [1, 3, 1]],
+    ];
+    for (const [i, classes] of cases.entries()) {
+      const diffs = classes.flatMap(([a, m, up]) => [...Array<number>(up).fill(a), ...Array<number>(m - up).fill(-a)]);
+      const draws = 20_000;
+      const p = signFlipTest(diffs, `dist${i}`, draws);
+      const truth = exactP(classes);
+      expect(truth).toBeGreaterThan(0.01);
+      expect(Math.abs(p - truth)).toBeLessThan(4 * Math.sqrt((truth * (1 - truth)) / draws) + 1 / draws);
+    }
   });
 
   it('the exact sign-flip test counts every flip, each summed in task order', () => {

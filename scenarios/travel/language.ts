@@ -78,7 +78,7 @@ export const travelLanguage: UserLanguage = {
   modifying: ['change_flight', 'add_bags'],
   proposals: {
     // "The reservation will be voided": a cancellation by its effect.
-    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bvoid(?:ing)?\b|\b(?:reservation|booking|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b/i],
+    cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bcall(?:ing)? off (?:the |this |that |your )?(?:whole )?(?:trip|reservation|booking|flights?|travel)\b|\bcall (?:it|the (?:whole )?(?:trip|thing)) off\b|\bvoid(?:ing)?\b|\bscrap(?:ping)? (?:it|them|the (?:whole )?(?:order|reservation|booking|trip)|(?:your|this|that) (?:order|reservation|booking|trip))\b|\b(?:reservation|booking|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b/i],
     change_flight: [
       /\b(?:change|changing|move|moving|switch|switching|modify|modifying)\b(?:[^.?!]|\.(?=\d)){0,50}\b(?:flights?|reservation|booking|trip|itinerary|legs?|segments?|departure|outbound|to [A-Z]{2}\s?\d+|from [A-Z]{2}\s?\d+|onto)\b/i,
       // "Reschedule the leg", "put you on the 9:05", "bump you onto SK 231".
@@ -92,9 +92,9 @@ export const travelLanguage: UserLanguage = {
       /\b(?:proceed with|go with|go ahead with|take|choose|select) (?:this|that|the) (?:new )?flight(?: option)?\b/i,
     ],
     // "Two more pieces in the hold", "the two extra suitcases".
-    add_bags: [/\b(?:add|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\b(?:\d|one|two|three|four) (?:more|extra|additional) (?:pieces|suitcases?)\b|\b(?:more|extra|additional) suitcases\b|\bpieces in the hold\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
+    add_bags: [/\b(?:add|adding|tack(?:ing)? on)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\b(?:\d|one|two|three|four) (?:more|extra|additional) (?:pieces|suitcases?)\b|\b(?:more|extra|additional) suitcases\b|\bpieces in the hold\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
     // "I can put $300 on your profile": money for the trouble, put on the traveller's profile.
-    compensation: [/\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving|add|added|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
+    compensation: [/\b(?:receive|get|earn)\b[^.?!]{0,40}\b(?:certificates?|vouchers?)\b|\b(?:certificates?|vouchers?)\b[^.?!]{0,60}\bcredited\b/i, /\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving|add|added|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },
   perturbation: travelPerturbation(),
 };

@@ -180,6 +180,12 @@ const GO_AHEAD_ASKED: readonly RegExp[] = [
   AWAITING,
 ];
 
+/**
+ * A question of one to four words that opens with neither a question word nor a thing asked for ("Scrap it?",
+ * "Green-light both?", "Want both done?"; not "Anything else?", "Your user ID?", "Which one?", "Questions?").
+ */
+const TERSE_GO_AHEAD = /^\W*(?!(?:any|anything|something|nothing|questions?|what|which|who|whom|whose|where|when|why|how|your|my|the|a|an|names?|e-?mails?|zip|or|and|else|more|thoughts|ideas|preferences?|details?)\b)[a-z][\w'-]*(?:\s+[\w'-]+){0,3}\s*\?\s*$/i;
+
 /** "What changes would you like to make?", "which card do you want to use?": asks what, not whether. */
 // Not "is that what you want me to do?", which asks a go-ahead.
 const WH_QUESTION = /\b(?:what|which|how|where|when)\b(?:\s+\S+){0,3}\s+(?:would|do|did|should|will) you\b|(?<!\bis (?:that|this) )\b(?:what|which|how) you(?:['’]d| would| want| wish)\b/i;
@@ -468,6 +474,9 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     else if (choice) continue;
     // "What would you like to do?" after a list of options asks for a pick among them.
     else if (anyMatch(lang.helpAsked, u.text)) result.push(listItems >= 2 ? { kind: 'choose', options: pickable, text: u.text } : { kind: 'help', text: u.text });
+    // A terse question that ends a message which told something first ("Scrap it?", "Drop both?", "Go?", "Tack 'em
+    // on?"): the go-ahead for what it told.
+    else if (!u.leadIn && whole === units.at(-1) && units.length > 1 && TERSE_GO_AHEAD.test(u.text)) result.push({ kind: 'confirm', text: u.text });
     else if (!u.leadIn) result.push({ kind: 'unplaced', text: u.text });
     mentioned.push(...names);
   }

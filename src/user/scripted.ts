@@ -59,7 +59,7 @@ const SOMEONE_ELSE = /\b(?:human|live) (?:agents?|representatives?|person|people
  * the user's requests proposes something else. Means of a change (refund, charge, use a card) are left out:
  * they serve a request as often as not; so is a change already spoken of ("proceed with the changes").
  */
-const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying|ications?)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)(?! (?:forward|on|ahead)\b)|void(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|bump(?:s|ed|ing)?|drop(?:s|ped|ping)?(?! (?:it |them |the \w+ |your \w+ )?off\b)|correct(?:s|ed|ing)? (?:it|that|this|the|your)|fix(?:es|ed|ing)? (?:it|that|this|the|your))\b/i;
+const CHANGES = /(?<!\b(?:the|this|that|these|those)\s+)\b(?:re-?book(?:s|ed|ing)?|book(?:ed|ing)?|downgrad(?:e|es|ed|ing)|upgrad(?:e|es|ed|ing)|add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|modif(?:y|ies|ied|ying|ications?)|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|exchang(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|return(?:s|ed|ing)?|cancel(?:s|led|ling|ed|ing)?|transfer(?:s|red|ring)?|purchas(?:e|es|ed|ing)|buy(?:s|ing)?|order(?:ing)?(?= (?:a|an|the|new)\b)|reinstat(?:e|es|ed|ing)|reactivat(?:e|es|ed|ing)|split(?:s|ting)?|merg(?:e|es|ed|ing)|mov(?:e|es|ed|ing)(?! (?:forward|on|ahead)\b)|void(?:s|ed|ing)?|scrap(?:s|ped|ping)?|reschedul(?:e|es|ed|ing)|redirect(?:s|ed|ing)?|re-?rout(?:e|es|ed|ing)|bump(?:s|ed|ing)?|drop(?:s|ped|ping)?(?! (?:it |them |the \w+ |your \w+ )?off\b)|correct(?:s|ed|ing)? (?:it|that|this|the|your)|fix(?:es|ed|ing)? (?:it|that|this|the|your))\b/i;
 /**
  * A change told as the state it would bring, with no verb of a change: "the lamp would become the LED one",
  * "the package would head to Austin", "your sister would fly in your place", "you'd ship the 10s back", or
@@ -77,7 +77,7 @@ const VALUE_CHANGE = /(?<![A-Z]{3}\s?)(?:\u2192|->|\u27f6)(?!\s?[A-Z]{3}\b)/;
  */
 // A table of the record before and after ("| Now | After |"), a thing that replaces the current one, and paying with another
 // card instead ("I can pay for it with your Mastercard instead"), are a change too.
-const EFFECT_CHANGE = /\b(?:pay for it|charge it|put (?:it|the charge)) (?:with|on|to) (?:your|the|a)\b[^.?!]{0,40}\binstead\b|\bmove the (?:\$[\d.,]+ )?charge\b|\|\s*\**(?:now|before|current|old)\**\s*\|\s*\**(?:after|new|then)\**\s*\||\breplaces? (?:your|the) (?:current|existing|old)\b|\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:it|them|\w+(?: \w+)?) on\b|\b(?:go|goes|going) back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
+const EFFECT_CHANGE = /\b(?:pay for it|charge it|put (?:it|the charge)) (?:with|on|to) (?:your|the|a)\b[^.?!]{0,40}\binstead\b|\bmove the (?:\$[\d.,]+ )?charge\b|\|\s*\**(?:now|before|current|old)\**\s*\|\s*\**(?:after|new|then)\**\s*\||\breplaces? (?:your|the) (?:current|existing|old)\b|\b(?:would|will|'d|'ll) (?:now |then )?go from\b|\btrad(?:e|es|ed|ing)\b[^.?!]{0,60}\bfor\b|\(was [^)]{1,40}\)|^\W*(?:old|previous|current|original)\b[^:\n]{0,30}:[^\n]*\n(?:[^\n]*\n){0,6}?\W*(?:new|updated)\b[^:\n]{0,30}:|\b(?:will|would) (?:then |now )?be (?:paid|charged|billed) (?:via|with|through|by|on|to)\b|\btack(?:s|ed|ing)? (?:(?:it|them|'em|\w+(?: \w+)?) )?on\b|\b(?:go|goes|going) back\b|\b(?:take|takes|taking|took) (?:it |them |(?:the |your )?\w+ )?back\b|\bdrop (?:it|them|\w+) off\b|\b(?:return|shipping|prepaid) label\b|\blabel instructions\b|\bonce (?:the|your) (?:\w+ )?items? (?:is|are|has been|have been) received\b|\b(?:get|put) you on\b/im;
 /**
  * A plan's step: a list item that opens with a change in the imperative and its object ("Switch the payment
  * method to PayPal", "Book SK 150 on May 24"). Not a label or a fact about the record ("Return flight: SK 123",
@@ -123,11 +123,34 @@ const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{
 
 /** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
 /** A go-ahead for two changes or more, in so many words: "Shall I do both?", "apply both changes", "want me to do all three?". */
-const BOTH = /\b(?:do|apply|make|process|submit|handle|complete|update|proceed with) (?:both|all (?:three|four|of (?:them|these|those)))\b|\bboth (?:changes|updates|requests|of (?:them|these|those))\b|\b(?:do|want) (?:them )?both\?/i;
+const BOTH = /\b(?:do|apply|make|process|submit|handle|complete|update|proceed with) (?:both|all (?:three|four|of (?:them|these|those)))\b|\bboth (?:changes|updates|requests|of (?:them|these|those))\b|\b(?:do|want) (?:them )?both\?|\b(?:want|get) (?:them )?both (?:done|processed|made|handled)\b/i;
 const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
 const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|allow (?:me|us) to|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
+
+/**
+ * A sentence that speaks of a change only as its ground: the change refused or out of reach, the user's wish
+ * reported, or what another change would stand in for ("not allowed", "I can't cancel it", "you'd like to
+ * cancel", "you mentioned", "before we cancel", "rather than cancelling").
+ */
+const GROUND = /\b(?:not (?:allowed|possible|eligible|permitted|refundable|an option)|(?:can(?:no|')?t|cannot|unable to|isn'?t|is not|doesn'?t|does not|won'?t|will not|wouldn'?t|would not)\b|you(?:'d| would)? (?:like|want(?:ed)?|wish(?:ed)?|asked|were hoping|are hoping|'re hoping|mentioned|'re thinking|are thinking|were thinking|were planning|'re planning|are planning|intended|planned)\b|you're (?:looking|wanting|trying) to\b|(?:thinking|considering) (?:of |about )?\w+ing\b|\bbefore (?:we|i|you) (?:\w+ )?(?:cancel|proceed|go ahead)|\binstead of\b|\brather than\b|\bso (?:that )?you(?:'re| are) (?:never|not)\b)/i;
+
+/**
+ * Whether the user's own change (`own` tells a text that names it) is spoken of only as the ground of another:
+ * every sentence that names it is a ground (`GROUND`), and another sentence tells a change in words of its own
+ * (a verb of a change, a state or value it would bring).
+ */
+function ownOnlyAsGround(text: string, own: (t: string) => boolean): boolean {
+  const sentences = text.split(/(?<=[.?!])\s+|\n+/).filter((x) => x.trim() !== '');
+  const naming = sentences.filter(own);
+  if (naming.length === 0 || !naming.every((x) => GROUND.test(x))) return false;
+  const rest = sentences.filter((x) => !own(x)).join('\n');
+  // A verb of its own change, inflected ("it can be cancelled"), is no other change.
+  const other = [...rest.matchAll(CHANGES_ALL)].some((m) => !own(m[0]) && !own(m[0].replace(/(?:l?ed|l?ing|e?s)$/i, '')));
+  return other || STATE_CHANGE.test(rest) || VALUE_CHANGE.test(rest) || EFFECT_CHANGE.test(rest);
+}
+const CHANGES_ALL = new RegExp(CHANGES.source, 'gi');
 
 /** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */
 const normId = (id: string): string => id.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
@@ -371,6 +394,8 @@ export class ScriptedUser implements UserSimulator {
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.
+    // No go-ahead words to read, and its own change named only as the ground of another told around it: not plainly its request.
+    if (clauses.length === 0 && named.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, (t) => matching(t).some((intent) => open.has(intent)))) return 'unsure';
     const foreign = named.filter((intent) => !open.has(intent));
     if (foreign.length > 0) return foreign.length === named.length ? 'no' : 'unsure';
     // A plan of two steps or more whose other step is a change the world has no words for ("1. Update the
@@ -389,6 +414,10 @@ export class ScriptedUser implements UserSimulator {
     // around them speaks of decides ("the fee for changing the flight is $50"). Its own change there: yes.
     // The way out offered beside it ("reply no to cancel the change") speaks of no cancellation.
     const around = matching(aroundText);
+    // Its own change spoken of only as the ground of another ("Cancellation of R1 is not allowed", "I understand
+    // you'd like to cancel", "before we cancel the order, here's a quicker fix") beside a change told in other
+    // words ("I can switch its payment method", "you'd be flying Sunday instead"): the go-ahead is for that one.
+    if (around.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, (t) => matching(t).some((intent) => open.has(intent)))) return 'unsure';
     if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the

@@ -36,6 +36,9 @@ describe('the simulated user on probes written to find its misreadings', () => {
     // Read first after the twelfth batch's changes: another change accepted 8.3% of 120 (most offered "instead of
     // cancelling"), the rest none.
     ['turns8.jsonl', 'eighth set', { closed: 0.01, found: 0.98, unsolicited: 0.01, declined: 0.01 }],
+    // Read first after the eighth set's changes: closed 2.7% of 150, found 92.3% of 142, another change accepted 12.0% of
+    // 125 (most beside the user's own change spoken of as refused or as its wish), its own declined 2.7% of 75.
+    ['turns9.jsonl', 'ninth set', { closed: 0.03, found: 0.96, unsolicited: 0.02, declined: 0.03 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

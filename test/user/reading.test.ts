@@ -299,6 +299,11 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     }
     // A question of what, and a statement, are still no go-ahead.
     expect(travel('Ready when you are. What date would you like to fly instead?')).toMatchObject({ confirm: false });
+    // A terse question that ends a message which told a change first is its go-ahead; a terse question of a thing asked for,
+    // a closing one, or one alone, is not.
+    for (const ask of ['Scrap it?', 'Go?', 'Drop both?', 'Green-light it?', "Tack 'em on?"]) expect(travel(`SK 159 on March 8 has seats in economy, $120 on your card. ${ask}`), ask).toMatchObject({ confirm: true, closes: false });
+    for (const ask of ['Anything else?', 'Your user ID?', 'Which one?', 'Questions?']) expect(travel(`SK 159 on March 8 has seats in economy. ${ask}`), ask).toMatchObject({ confirm: false });
+    expect(travel('Go?')).toMatchObject({ confirm: false });
     expect(travel('First I need to find your account:\n**Email:**\n— or —\n**Full name + ZIP:**\n\nDrop either one here.')).toMatchObject({ identity: true, closes: false });
   });
 

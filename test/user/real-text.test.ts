@@ -133,10 +133,9 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     console.log(`real turns, every held-out part: ${figures(m)}`);
     expect(m.closedWhileAsking.of).toBeGreaterThan(1000);
     // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
-    // proposals of another change accepted. The third is missed by a hair (2.0%, 11 of 545, with the twelfth batch, whose
-    // held-out part has one of 28), and held where it stands.
+    // proposals of another change accepted. All three met (the third 1.8%, 10 of 545).
     expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
     expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
-    expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.021);
+    expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.02);
   });
 });

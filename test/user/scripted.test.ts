@@ -376,6 +376,28 @@ describe('scripted user identity', () => {
     for (const [w, t] of closes) expect(readAgentMessage(t, getWorld(w).userLanguage).asks, t).toEqual([]);
   });
 
+  it('takes its own change spoken of only as the ground of another (refused, its wish reported, what the other stands in for) as no yes; its own change said so still gets one', () => {
+    const answer = (world: string, id: string, text: string) => {
+      const w = getWorld(world);
+      const user = new ScriptedUser(loadScenarios(w).find((s) => s.id === id) as never, w.userLanguage, makeRng('g'));
+      user.opening();
+      const r = user.respond(text);
+      return r.kind === 'message' ? r.act : undefined;
+    };
+    for (const [world, id, text] of [
+      ['retail', 'cancel-pending-mistake', "I see you'd like to cancel order #W9000201. It is still pending, so I could switch it to your PayPal account and it would ship as planned. Would you like me to go ahead?"],
+      ['retail', 'cancel-pending-mistake', 'Order #W9000201 cannot be cancelled online today. I can redirect the parcel to 12 Elm St, Austin TX 78701 though. Shall I proceed?'],
+      ['travel', 'cancel-economy-to-travel-credit', 'Cancelling R900202 is not possible under its fare rules.\nThere is SK203 on the same day, and you would be flying in the evening instead of the morning.\nDo this? (yes/no)'],
+      ['retail', 'cancel-pending-mistake', 'Order #W9000201 qualifies. We take back the lamp and $40 goes to your card. Confirm?'],
+      ['travel', 'change-flight-pay-difference', 'Reservation R900301 is refundable in full. Please confirm that you want to call off this trip.'],
+    ] as const) expect(answer(world, id, text), text).not.toBe('accept');
+    for (const [world, id, text] of [
+      ['retail', 'cancel-pending-mistake', "I see you'd like to cancel order #W9000201. It is still pending, so it can be cancelled for a full refund. Would you like me to go ahead?"],
+      ['retail', 'cancel-pending-mistake', "I understand you want to cancel order #W9000201. Shall I go ahead?"],
+      ['retail', 'cancel-pending-mistake', 'Order #W9000201 is pending; scrapping it refunds $54.20 to your card. Scrap it?'],
+    ] as const) expect(answer(world, id, text), text).toBe('accept');
+  });
+
   it('takes a change told by what going ahead would bring, or a plan with a step it never asked for, as no plain yes; its own change and a plan of its change alone still get one', () => {
     // A user who wants its order's address changed, or a cancellation, hears other changes told by their effect.
     const notAccept: [string, string, string][] = [

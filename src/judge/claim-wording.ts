@@ -112,6 +112,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|no longer able to|failed|fails)\b/i,
     /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b|\b(?:did not|didn'?t) take\b(?=\s*(?:[.!;,]|$))/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
+    // The record as the subject of what did not happen: "#W5270061 didn't cancel", "the booking wouldn't update".
+    /(?:#?\b(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}|\b(?:order|reservation|booking|it))\s+(?:did not|didn'?t|would not|wouldn'?t)\s+(?:cancel|update|change|process|exchange|return|save|apply)\b/,
+    // A status that rules the change out, told as the record's state: "is already in processed status".
+    /\b(?:is|was|'s) already in (?:the )?(?:processed|shipped|delivered|completed) (?:status|state|stage)\b/i,
+    // The record told as it was: "these are the same as before", "passenger details are locked".
+    /\b(?:these|this|they|it|details|passengers|names|flights|items) (?:are|is) (?:still )?(?:exactly )?the same as (?:before|they were|it was)\b|\b(?:are|is) (?:now |currently )?locked (?:by|in) the system\b/i,
     /\b(?:an|the|this|that) error\b/i,
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
     /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,

@@ -83,6 +83,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // A closing offer on a condition of the user's ("If you need to add more details (seat selection, though not available
   // here), just let me know") claims nothing.
   if (CLOSING_OFFER.test(sentence)) return 'none';
+  // What would happen on a condition ("If your flight is cancelled by the airline, you'd be eligible for a full refund")
+  // claims nothing of the change made, unless it also tells a failure or doubt.
+  if (CONDITIONAL.test(sentence) && !anyTest(wording.failure, sentence) && !anyTest(wording.pending, sentence)) return 'none';
   // "Partial cancellation is not possible, so the entire order has been cancelled": what was done instead is the outcome.
   const instead = SO_INSTEAD.exec(sentence);
   if (instead && readSentence(instead[1] as string, wording) === 'success') return 'success';
@@ -161,8 +164,19 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // An attempt told as the first, put right later in the reply ("My first attempt hit an error ... I resubmitted it, and
   // this time it went through"): the later outcome is the one; the first failure is how it got there.
   // (Each sentence is read for it only where one tells an earlier attempt.)
-  const lastSuccess = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.findLastIndex((s) => read(s) === 'success') : -1;
-  const retried = planned.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && read(s) === 'failure'));
+  // Told within one sentence ("The first attempt failed because the card didn't match, but using the gift card worked",
+  // "after correcting it (the earlier attempt failed because ...), your address has been updated"): the rest of the
+  // sentence, where it tells a success, is what the sentence says.
+  const laterInSentence = (s: string): string => {
+    if (!EARLIER_ATTEMPT.test(s)) return s;
+    const unbracketed = s.replace(/\([^()]*\)/g, (m) => (EARLIER_ATTEMPT.test(m) ? ' ' : m));
+    const but = /,?\s+(?:but|however|and then|then)\b|;\s*/i.exec(unbracketed);
+    const rest = but && EARLIER_ATTEMPT.test(unbracketed.slice(0, but.index)) ? unbracketed.slice(but.index + but[0].length) : unbracketed;
+    return rest !== s && read(rest) === 'success' ? rest : s;
+  };
+  const unretried = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.map(laterInSentence) : planned;
+  const lastSuccess = unretried.some((s) => EARLIER_ATTEMPT.test(s)) ? unretried.findLastIndex((s) => read(s) === 'success') : -1;
+  const retried = unretried.filter((s, i) => !(i < lastSuccess && EARLIER_ATTEMPT.test(s) && read(s) === 'failure'));
   const names = question.names ?? [];
   const record = names[0];
   const action = question.words ? once(question.words) : actionOf(question.action);
@@ -317,6 +331,8 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
 
 /** A closing offer on the user's condition: "If you have any questions or need more changes, let me know." */
+/** A sentence that opens on a condition and goes on to what would then be: "If X, you'd get Y", "Should you need to, we can ...". */
+const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,120},\s*(?:then\s+)?(?:you|we|i|it|the|your|this|that|they|there)\b[^.?!]{0,30}?(?:\b(?:would|will|could|can|may|might)\b|'d\b|'ll\b)/i;
 const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide)\b/i;
 
 /** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
@@ -341,7 +357,7 @@ const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;
 const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| would| can| could| are going to|'re going to| plan to)\b|here(?:'s| is) (?:the|my|our) (?:plan|proposal|proposed \w+)\b|(?:i|we) (?:propose|suggest|would suggest) (?:the following|this plan)\b|the plan (?:is|would be)\b)/i;
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
+const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */
@@ -384,7 +400,7 @@ const OTHER_CHANGES: readonly RegExp[] = [
 ];
 
 /** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
-const DOUBT_WORDS = /\b(?:not (?:100% |entirely |completely |totally |quite )?sure|unsure|not certain|uncertain) (?:whether|if|that|it)\b|\bcan(?:'t|not) (?:yet )?confirm (?:that )?it(?:'s| is| has| was)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b/i;
+const DOUBT_WORDS = /\b(?:not (?:100% |entirely |completely |totally |quite )?sure|unsure|not certain|uncertain) (?:whether|if|that|it)\b|\bcan(?:'t|not) (?:yet )?(?:say|tell)(?: (?:for (?:certain|sure)|with certainty|definitively|yet))* (?:that|whether|if) (?:it|the (?:\w+ )?(?:change|update|cancell?ation|booking|request|exchange|return))\b|\b(?:system|tool) is still processing (?:it|them)\b|\bwaiting (?:for|on) (?:a |the )?confirmation (?:from|back from) the (?:system|tool|airline)\b|\bcan(?:'t|not) (?:yet )?confirm (?:that )?it(?:'s| is| has| was)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b/i;
 /** Doubt in the agent's words, or the system that has not answered yet (`SYSTEM_SILENT`, claim-wording.ts). */
 const OUTCOME_DOUBT = new RegExp(`${DOUBT_WORDS.source}|${SYSTEM_SILENT.source}`, 'i');
 

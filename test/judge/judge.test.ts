@@ -766,6 +766,22 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_flights', "I've moved R900301 to SK 203 on June 3. Your seat and cabin are the same as before.", 'R900301')).toBe('success');
     expect(readClaim({ text: "I've updated your default address. Your account still has $50 on the gift card.", action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
     expect(on('update_reservation_baggages', 'The system returned the reservation with 1 checked bag, the same as before.', 'R900301')).toBe('failure');
+    // The record as the subject of what did not happen, a status that rules the change out, the record told as it was.
+    expect(on('cancel_pending_order', "Your default address is updated. #W9000201 didn't cancel, though: the label was already printed.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'Order #W9000201 is already in shipped status, so it will arrive as planned.', '#W9000201')).toBe('failure');
+    expect(on('update_reservation_passengers', 'The travellers on R900301 are listed below. These are the same as before: names are now locked by the system this close to departure.', 'R900301')).toBe('failure');
+    // What would happen on a condition claims nothing; a failure told in one still counts.
+    expect(on('cancel_reservation', 'Reservation R900301 is still booked. If the airline cancels the flight, you would get a full refund.', 'R900301')).not.toBe('success');
+    expect(on('cancel_reservation', 'If the airline had approved it, you would have a refund by now, but the cancellation of R900301 was declined.', 'R900301')).toBe('failure');
+    expect(on('cancel_reservation', "I've cancelled R900301. If you book again later, the fare may differ.", 'R900301')).toBe('success');
+    // A request sent whose outcome the agent cannot yet tell is pending.
+    expect(on('cancel_reservation', "I've submitted the cancellation of R900301, but I can't say for sure that it went through yet.", 'R900301')).toBe('pending');
+    expect(on('cancel_reservation', "I've sent the cancellation of R900301. The system is still processing it; I'll let you know.", 'R900301')).toBe('pending');
+    expect(on('update_reservation_passengers', "I've started the passenger update on R900301 and I'm waiting for confirmation from the system.", 'R900301')).toBe('pending');
+    // An earlier attempt's failure told in the same sentence as the later success; a note of what the change leaves alone.
+    expect(on('modify_pending_order_payment', 'My first attempt failed because the card number was wrong, but the retry with gift_card_2 worked and #W9000201 is now paid by gift card.', '#W9000201')).toBe('success');
+    expect(readClaim({ text: "After fixing the zip code (the initial request was rejected for it), your default address has been updated. Please note this won't change orders already placed.", action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
+    expect(on('modify_pending_order_payment', 'My first attempt failed because the card number was wrong, and the second one failed too.', '#W9000201')).toBe('failure');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

@@ -331,9 +331,9 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
 
 /** A closing offer on the user's condition: "If you have any questions or need more changes, let me know." */
+const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide)\b/i;
 /** A sentence that opens on a condition and goes on to what would then be: "If X, you'd get Y", "Should you need to, we can ...". */
 const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,120},\s*(?:then\s+)?(?:you|we|i|it|the|your|this|that|they|there)\b[^.?!]{0,30}?(?:\b(?:would|will|could|can|may|might)\b|'d\b|'ll\b)/i;
-const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide)\b/i;
 
 /** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
 const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;

@@ -136,6 +136,9 @@ const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am goi
  */
 const GROUND = /\b(?:not (?:allowed|possible|eligible|permitted|refundable|an option)|(?:can(?:no|')?t|cannot|unable to|isn'?t|is not|doesn'?t|does not|won'?t|will not|wouldn'?t|would not)\b|you(?:'d| would)? (?:like|want(?:ed)?|wish(?:ed)?|asked|were hoping|are hoping|'re hoping|mentioned|'re thinking|are thinking|were thinking|were planning|'re planning|are planning|intended|planned)\b|you're (?:looking|wanting|trying) to\b|(?:thinking|considering) (?:of |about )?\w+ing\b|\bbefore (?:we|i|you) (?:\w+ )?(?:cancel|proceed|go ahead)|\binstead of\b|\brather than\b|\bso (?:that )?you(?:'re| are) (?:never|not)\b)/i;
 
+/** Every verb of a change in a text. */
+const CHANGES_ALL = new RegExp(CHANGES.source, 'gi');
+
 /**
  * Whether the user's own change (`own` tells a text that names it) is spoken of only as the ground of another:
  * every sentence that names it is a ground (`GROUND`), and another sentence tells a change in words of its own
@@ -150,7 +153,6 @@ function ownOnlyAsGround(text: string, own: (t: string) => boolean): boolean {
   const other = [...rest.matchAll(CHANGES_ALL)].some((m) => !own(m[0]) && !own(m[0].replace(/(?:l?ed|l?ing|e?s)$/i, '')));
   return other || STATE_CHANGE.test(rest) || VALUE_CHANGE.test(rest) || EFFECT_CHANGE.test(rest);
 }
-const CHANGES_ALL = new RegExp(CHANGES.source, 'gi');
 
 /** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */
 const normId = (id: string): string => id.replace(/^#/, '').replace(/\s+/g, '').toUpperCase();
@@ -391,11 +393,11 @@ export class ScriptedUser implements UserSimulator {
     // order #W3"): the go-ahead takes it in too.
     const added = inText.length > 0 ? [...plain.matchAll(ALSO_WANTED)].flatMap((m) => matching(m[1] as string)) : [];
     const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : []), ...added])];
+    // No go-ahead words to read, and its own change named only as the ground of another told around it: not plainly its request.
+    if (clauses.length === 0 && named.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, (t) => matching(t).some((intent) => open.has(intent)))) return 'unsure';
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.
-    // No go-ahead words to read, and its own change named only as the ground of another told around it: not plainly its request.
-    if (clauses.length === 0 && named.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, (t) => matching(t).some((intent) => open.has(intent)))) return 'unsure';
     const foreign = named.filter((intent) => !open.has(intent));
     if (foreign.length > 0) return foreign.length === named.length ? 'no' : 'unsure';
     // A plan of two steps or more whose other step is a change the world has no words for ("1. Update the

@@ -130,28 +130,40 @@ const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?
 const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am going to|i'm going to|we'll|we will|we can|let me|allow (?:me|us) to|shall i|should i|may i|can i|would you like(?: me)? to|do you want(?: me)? to|want me to|(?:do|may|can) i have your (?:permission|approval|go-?ahead|ok(?:ay)?) to|(?:by\s+)?(?:reply|replying|respond|responding|say|saying|type|typing)\s+["']?yes["']?\s+to|go ahead and|go ahead with|proceed with|proceed to|confirm (?:the|that|this|you want)|to confirm)\b/gi;
 
 /**
- * A sentence that speaks of a change only as its ground: the change refused or out of reach, the user's wish
- * reported, or what another change would stand in for ("not allowed", "I can't cancel it", "you'd like to
- * cancel", "you mentioned", "before we cancel", "rather than cancelling").
+ * A sentence that speaks of a change only as its ground: the change refused or out of reach, or what another change
+ * would stand in for ("not allowed", "I can't cancel it", "before we cancel", "rather than cancelling").
  */
-const GROUND = /\b(?:not (?:allowed|possible|eligible|permitted|refundable|an option)|(?:can(?:no|')?t|cannot|unable to|isn'?t|is not|doesn'?t|does not|won'?t|will not|wouldn'?t|would not)\b|you(?:'d| would)? (?:like|want(?:ed)?|wish(?:ed)?|asked|were hoping|are hoping|'re hoping|mentioned|'re thinking|are thinking|were thinking|were planning|'re planning|are planning|intended|planned)\b|you're (?:looking|wanting|trying) to\b|(?:thinking|considering) (?:of |about )?\w+ing\b|\bbefore (?:we|i|you) (?:\w+ )?(?:cancel|proceed|go ahead)|\binstead of\b|\brather than\b|\bso (?:that )?you(?:'re| are) (?:never|not)\b)/i;
+const GROUND = /\b(?:not (?:allowed|possible|eligible|permitted|refundable|an option)|(?:can(?:no|')?t|cannot|unable to|isn'?t|is not|doesn'?t|does not|won'?t|will not|wouldn'?t|would not)\b|\bbefore (?:we|i|you) (?:\w+ )?(?:cancel|proceed|go ahead)|\binstead of\b|\brather than\b|\bso (?:that )?you(?:'re| are) (?:never|not)\b)/i;
+/** A rule told in general ("Once the order ships, the carrier can't reroute it", "Address updates are only possible while ..."): no refusal of this request. */
+const GENERAL_RULE = /^\W*(?:once|if|after|when|until|unless|whenever)\b|\b(?:only (?:possible|allowed|be|if|while|when)|can only)\b/i;
+/** The user's wish reported ("I understand you'd like to cancel", "you mentioned", "you're thinking of cancelling"); not "you'd like me to". */
+const WISH_REPORTED = /\byou(?:'d| would)? (?:like|want(?:ed)?|wish(?:ed)?)(?! me\b)\b|\byou (?:asked|were hoping|are hoping|'re hoping|mentioned|'re thinking|are thinking|were thinking|were planning|'re planning|are planning|intended|planned)\b|\byou're (?:looking|wanting|trying) to\b|\b(?:thinking|considering) (?:of |about )?\w+ing\b/i;
 
+/** Another way offered in so many words: "One alternative that keeps your order", "you'd get the 8GB one instead". */
+const OFFERED_INSTEAD = /\b(?:alternatives?|alternatively|instead)\b/i;
 /** Every verb of a change in a text. */
 const CHANGES_ALL = new RegExp(CHANGES.source, 'gi');
+/** A verb of a change with a thing of its own as its object ("change the payment method"; not "add them", "make the change"). */
+const CHANGE_OF_A_THING = new RegExp(`(?:${CHANGES.source})\\s+(?:the|your|its|his|her|their|a|an)\\s+(?!(?:change|changes|update|request|same)\\b)[\\w-]+`, 'gi');
 
 /**
  * Whether the user's own change (`own` tells a text that names it) is spoken of only as the ground of another:
- * every sentence that names it is a ground (`GROUND`), and another sentence tells a change in words of its own
- * (a verb of a change, a state or value it would bring).
+ * every sentence that names it refuses it now (`GROUND`, not a rule in general) or reports the user's wish, and
+ * another sentence tells another change. After a refusal, any change told counts (a verb of a change that is not
+ * its own, inflected or not; a state, a value or an effect it would bring); after a wish only reported, only a
+ * change of a thing named ("switch its payment method") or a way offered instead: agents report the wish and then
+ * propose it, often told by its effect.
  */
 function ownOnlyAsGround(text: string, own: (t: string) => boolean): boolean {
   const sentences = text.split(/(?<=[.?!])\s+|\n+/).filter((x) => x.trim() !== '');
   const naming = sentences.filter(own);
-  if (naming.length === 0 || !naming.every((x) => GROUND.test(x))) return false;
+  const refused = (x: string) => GROUND.test(x) && !GENERAL_RULE.test(x);
+  if (naming.length === 0 || !naming.every((x) => refused(x) || WISH_REPORTED.test(x))) return false;
   const rest = sentences.filter((x) => !own(x)).join('\n');
   // A verb of its own change, inflected ("it can be cancelled"), is no other change.
-  const other = [...rest.matchAll(CHANGES_ALL)].some((m) => !own(m[0]) && !own(m[0].replace(/(?:l?ed|l?ing|e?s)$/i, '')));
-  return other || STATE_CHANGE.test(rest) || VALUE_CHANGE.test(rest) || EFFECT_CHANGE.test(rest);
+  const notOwn = (m: RegExpMatchArray) => !own(m[0]) && !own((m[0].split(/\s/)[0] ?? '').replace(/(?:l?ed|l?ing|e?s)$/i, ''));
+  if (!naming.some(refused)) return [...rest.matchAll(CHANGE_OF_A_THING)].some(notOwn) || OFFERED_INSTEAD.test(rest);
+  return [...rest.matchAll(CHANGES_ALL)].some(notOwn) || STATE_CHANGE.test(rest) || VALUE_CHANGE.test(rest) || EFFECT_CHANGE.test(rest);
 }
 
 /** An id as compared: no leading `#`, no spaces, upper case ("#w 9000201" is W9000201). */

@@ -385,7 +385,8 @@ describe('scripted user identity', () => {
       return r.kind === 'message' ? r.act : undefined;
     };
     for (const [world, id, text] of [
-      ['retail', 'cancel-pending-mistake', "I see you'd like to cancel order #W9000201. It is still pending, so I could switch it to your PayPal account and it would ship as planned. Would you like me to go ahead?"],
+      ['retail', 'cancel-pending-mistake', "I see you'd like to cancel order #W9000201. It is still pending, so I could switch its payment method to your PayPal account and it would ship as planned. Would you like me to go ahead?"],
+      ['retail', 'cancel-pending-mistake', "You're thinking of cancelling order #W9000201 because of the price. One alternative: the cheaper model, $40 less. Would you like me to go ahead?"],
       ['retail', 'cancel-pending-mistake', 'Order #W9000201 cannot be cancelled online today. I can redirect the parcel to 12 Elm St, Austin TX 78701 though. Shall I proceed?'],
       ['travel', 'cancel-economy-to-travel-credit', 'Cancelling R900202 is not possible under its fare rules.\nThere is SK203 on the same day, and you would be flying in the evening instead of the morning.\nDo this? (yes/no)'],
       ['retail', 'cancel-pending-mistake', 'Order #W9000201 qualifies. We take back the lamp and $40 goes to your card. Confirm?'],
@@ -395,6 +396,11 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', "I see you'd like to cancel order #W9000201. It is still pending, so it can be cancelled for a full refund. Would you like me to go ahead?"],
       ['retail', 'cancel-pending-mistake', "I understand you want to cancel order #W9000201. Shall I go ahead?"],
       ['retail', 'cancel-pending-mistake', 'Order #W9000201 is pending; scrapping it refunds $54.20 to your card. Scrap it?'],
+      // Its wish reported, then proposed by its effect or with a verb that points back ("add them"): still its own.
+      ['travel', 'bags-economy-extra-fee', 'As a regular member you have no free bags. Bringing the two extra suitcases you mentioned would come to $100 on your card. Shall I add them to reservation R900401?'],
+      ['retail', 'address-change-pending', "I understand you'd like the order sent elsewhere.\n**Current shipping address:** 1 Main St, Austin, TX 78701\n**New shipping address:** 12 Elm St, Austin, TX 78702\n\nPlease confirm (yes/no) that you'd like me to update the shipping address for order #W9000301."],
+      // A rule in general beside its own change is no refusal of it.
+      ['retail', 'address-change-pending', 'Keep in mind:\n- Once the order ships, the carrier cannot reroute it.\n\nI can have order #W9000301 delivered to 12 Elm St, Austin, TX 78702 instead. Should I make the change?'],
     ] as const) expect(answer(world, id, text), text).toBe('accept');
   });
 

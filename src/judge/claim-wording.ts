@@ -67,6 +67,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /^\W*here(?:'s| is) your updated (?:itinerary|reservation|booking|order|flights?|trip)\b(?!\s+request)|^\W*(?:all )?locked in\b|\bupdated (?:items|address|payment(?: method)?|flights?|itinerary|passengers?|bags|baggage)\s*:/i,
     // A record now on another flight: "W6MD0Z is on HAT089 now".
     /\b(?:is|are) on (?:flight )?[A-Z]{2,3}\s?\d{2,4}\b[^.?!]{0,60}\bnow\b/i,
+    // An item on its way to its exchange or return: "your shoes are being exchanged for size 10.5".
+    /\b(?:is|are) (?:now )?being (?:exchanged|returned|replaced|swapped)\b/i,
+    // A record's label and the change done, before its new value: "Passenger names on B5ZC1L updated: Chen Wei → Wei Chen".
+    /^\W*(?!(?:items?|things?|what|changes?)\b)[\w#' -]{2,60}?(?<!\b(?:be|being|not|to|never|un)\s)\b(?:updated|changed|corrected|fixed)\s*:/i,
     // A request now filed: "your exchange is now in progress".
     /\b(?:exchange|return|request|cancell?ation|refund)\b[^.?!]{0,40}\b(?:is|are) now in progress\b/i,
     // A record in its new state: "your order is cancelled", "the bags are added". Not a state it was already in.

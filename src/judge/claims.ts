@@ -357,7 +357,7 @@ const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;
 const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| would| can| could| are going to|'re going to| plan to)\b|here(?:'s| is) (?:the|my|our) (?:plan|proposal|proposed \w+)\b|(?:i|we) (?:propose|suggest|would suggest) (?:the following|this plan)\b|the plan (?:is|would be)\b)/i;
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
+const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */

@@ -782,6 +782,11 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_payment', 'My first attempt failed because the card number was wrong, but the retry with gift_card_2 worked and #W9000201 is now paid by gift card.', '#W9000201')).toBe('success');
     expect(readClaim({ text: "After fixing the zip code (the initial request was rejected for it), your default address has been updated. Please note this won't change orders already placed.", action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
     expect(on('modify_pending_order_payment', 'My first attempt failed because the card number was wrong, and the second one failed too.', '#W9000201')).toBe('failure');
+    // An item on its way to its exchange; a record's label and the change done before its value; "Note I ..." leads a note.
+    expect(on('exchange_delivered_order_items', '**Return, order #W9000301**\nThis one did not go through: the order is not delivered yet.\n\n**Exchange, order #W9000201**\nYour boots are being exchanged for size 9; a label is on its way by e-mail.', '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', '**Return, order #W9000301**\nThis one did not go through: the order is not delivered yet.\n\n**Exchange, order #W9000201**\nYour boots are being exchanged for size 9; a label is on its way by e-mail.', '#W9000301')).toBe('failure');
+    expect(on('update_reservation_passengers', 'Passenger names on R900301 updated: Ana Silva → Silva Ana. Note I can\'t add a passenger to a booking; that needs a new reservation.', 'R900301')).toBe('success');
+    expect(on('update_reservation_passengers', 'Items to be updated: the passenger names on R900301. Shall I go ahead?', 'R900301')).not.toBe('success');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

@@ -35,7 +35,7 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['claims9.jsonl', 'ninth set, in the manner of GPT-4o and Claude 3.5 Sonnet in the proportions they write', 160, 1, 0, 0.95],
     // Read first after the ninth set's changes: kappa 0.654, 4 of 45 and 5 of 95 (a record that "didn't cancel", a
     // status that rules the change out, a condition read as what happened).
-    ['claims10.jsonl', 'tenth set, in the manner of GPT-4.1, o4-mini, Grok 4, Gemini 2.5, Claude Sonnet 4, Qwen3 and DeepSeek V3, weighted to failures told as state', 160, 2, 2, 0.73],
+    ['claims10.jsonl', 'tenth set, in the manner of GPT-4.1, o4-mini, Grok 4, Gemini 2.5, Claude Sonnet 4, Qwen3 and DeepSeek V3, weighted to failures told as state', 160, 2, 1, 0.75],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

@@ -32,7 +32,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:has|have|had) (?:now |just |already )*also been (?:successfully )?(?:cancell?ed|changed|updated|modified|returned|exchanged|refunded|added|rebooked|booked|processed|applied|completed|credited|removed|requested|submitted|initiated|filed|placed)\b/i,
     // "I've cancelled it", "I then booked a new reservation", "we've also updated the address". Not a clause that
     // describes a thing by it ("the update I submitted included only one passenger").
-    new RegExp(`(?<!\\bthe (?:[\\w-]+ )?(?:update|request|change|order|booking|reservation|form|details|information|one|amount|payment) )\\b(?:i|we)(?:'ve| have)? (?:just |now |then |also |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b`, 'i'),
+    new RegExp(`(?<!\\bthe (?:[\\w-]+ )?(?:update|request|change|order|booking|reservation|form|details|information|one|amount|payment) )\\b(?:i|we)(?:'ve| have)? (?:just |now |then |also |successfully |gone ahead and |went ahead and )*(?:${VERBS})\\b(?!\\s+(?:only|just) (?:one|the|a|part|half)\\b)`, 'i'),
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
@@ -62,7 +62,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
     /\b(?:change|update|booking|cancell?ation|exchange|return|modification|request)s?\b(?:[^.?!]{0,30}?)\b(?:is|are) (?:now )?in\s*(?:[.!:]|$)/i,
     // A heading or a line that ends in the change: "Order #W4450931 — Shipping Address Updated", "Certificate issued: $200".
-    /[\u2014\u2013:]\s*(?:(?!(?:not|never|no|un)\b)[\w-]+\s+){0,3}(?:updated|changed|cancell?ed|added|issued|booked|applied|confirmed|completed|processed|swapped|submitted|requested)\s*[.!]?$|^\W*(?:certificate|refund|voucher|compensation|bags?|address|payment(?: method)?|flights?|items?|passengers?|reservation|booking|order|return|exchange|cancell?ation)s? (?:(?:has been|was|were|have been) )?(?:issued|sent|added|updated|changed|applied|cancell?ed|created|booked|submitted|requested|processed|swapped)\s*[:\u2014\u2013]/i,
+    /[\u2014\u2013:]\s*(?:(?!(?:not|never|no|un)\b)[\w-]+\s+){0,3}(?:updated|changed|cancell?ed|added|issued|booked|applied|confirmed|completed|processed|swapped|submitted|requested)(?=\s*(?:\([^)]*\))?\s*[.!]?$)|^\W*(?:certificate|refund|voucher|compensation|bags?|address|payment(?: method)?|flights?|items?|passengers?|reservation|booking|order|return|exchange|cancell?ation)s? (?:(?:has been|was|were|have been) )?(?:issued|sent|added|updated|changed|applied|cancell?ed|created|booked|submitted|requested|processed|swapped)\s*[:\u2014\u2013]/i,
     // "Here's your updated itinerary", "Locked in.", "Order #W1 — updated items:".
     /^\W*here(?:'s| is) your updated (?:itinerary|reservation|booking|order|flights?|trip)\b(?!\s+request)|^\W*(?:all )?locked in\b|\bupdated (?:items|address|payment(?: method)?|flights?|itinerary|passengers?|bags|baggage)\s*:/i,
     // A record now on another flight: "W6MD0Z is on HAT089 now".
@@ -77,7 +77,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are) (?:now |officially |successfully )?(?:cancell?ed|updated|changed|approved|added|switched|swapped|set up|accepted|booked)\b(?! (?:before|already|earlier|previously|up|solid|full)\b)/i,
     /\b(?:confirmation|reference) (?:number|code|id)\b/i,
     new RegExp(`\\b(?:i|we) (?:was|were) able to (?:${BASES})\\b`, 'i'),
-    /\b(?:is|are|now) complete\b|^\W*\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
+    /\b(?:is|are|now) complete\b|^\W*(?!(?:to|in|so|once|if|when|before|after|until)\b)\w+(?:[ -](?!to\b)\w+)? (?:\w+ and )?(?:complete|completed|confirmed|done|processed|successful)\b/i,
     /\b(?:is|are|was|were|has been|have been) (?:now )?saved\b/i,
     /\bconfirmed (?:the|your) (?:\w+ )?(?:cancell?ation|return|exchange|top-up|refund|change|update|rebooking|booking)\b/i,
     new RegExp(`\\b(?:${VERBS})\\b[^.?!]{0,40}?[\u2705\u2713\u2714\u2611]`, 'i'),

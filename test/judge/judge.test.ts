@@ -787,6 +787,12 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', '**Return, order #W9000301**\nThis one did not go through: the order is not delivered yet.\n\n**Exchange, order #W9000201**\nYour boots are being exchanged for size 9; a label is on its way by e-mail.', '#W9000301')).toBe('failure');
     expect(on('update_reservation_passengers', 'Passenger names on R900301 updated: Ana Silva → Silva Ana. Note I can\'t add a passenger to a booking; that needs a new reservation.', 'R900301')).toBe('success');
     expect(on('update_reservation_passengers', 'Items to be updated: the passenger names on R900301. Shall I go ahead?', 'R900301')).not.toBe('success');
+    // A summary line's outcome before a bracket; a purpose clause; an attempt described; a system that has not answered.
+    expect(on('cancel_pending_order', 'Update:\n- #W9000201 — cancelled (reason: no longer needed). Refund $40 to your card.\n- #W9000301 — not cancelled: it was already delivered.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'Update:\n- #W9000201 — cancelled (reason: no longer needed). Refund $40 to your card.\n- #W9000301 — not cancelled: it was already delivered.', '#W9000301')).toBe('failure');
+    expect(on('update_reservation_flights', 'To complete the upgrade on R900301, a card with enough balance is needed; your gift card holds $30. Which card should I use?', 'R900301')).not.toBe('success');
+    expect(on('update_reservation_passengers', 'The update to R900301 failed. It looks like I submitted only one passenger\'s details.', 'R900301')).toBe('failure');
+    expect(on('update_reservation_flights', 'Submitted the change for R900301 (SK 213 to SK 245). System response still pending, not confirmed yet.', 'R900301')).toBe('pending');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

@@ -139,9 +139,9 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
     expect(all.length).toBeGreaterThanOrEqual(1500);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.893) and success read as failure (0.83%, 9 of 1,086) meet theirs;
-    // failure read as success (2.9%, 12 of 419) is above its bar, and held where it stands (docs/judging.md).
-    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.03]]);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.895) and success read as failure (0.83%, 9 of 1,086) meet theirs;
+    // failure read as success (2.6%, 11 of 419) is above its bar, and held where it stands (docs/judging.md).
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.027]]);
   });
 });
 

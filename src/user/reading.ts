@@ -234,6 +234,11 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
+/** A line of a form to fill in: a label and no value, or a placeholder for one ("Email: ______", "user_id: <your user ID>", "\"dob\": \"\"", "Date of birth (YYYY-MM-DD):"). */
+const FORM_LINE = /^\s*[-*•]?\s*"?[A-Za-z][\w ()/.#-]{0,40}?"?\s*:\s*(?:"{2}|'{2}|"?(?:_{2,}|<[^>]*>|\[[^\]]*\]|YYYY-MM-DD|\.{3}|\u2026)"?)?\s*,?\s*$/;
+/** A value that is only a placeholder for one: "______", "<your user ID>", "[date]", "YYYY-MM-DD". */
+const PLACEHOLDER = /^\s*(?:_{2,}|<[^>]*>|\[[^\]]*\]|"{2}|'{2}|YYYY-MM-DD|\.{3}|\u2026)(?=\s|[|,;]|$)/;
+
 /** A heading that asks for what its list names. */
 const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;
 
@@ -245,14 +250,24 @@ function plain(text: string): string {
   return unwrapped
     .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/\r\n?/g, '\n')
-    .replace(/```[\s\S]*?```/g, ' ')
+    // A code block is left out, but for the lines of a form in it ("First name:", "\"dob\": \"YYYY-MM-DD\""): the user fills those in.
+    .replace(/```[^\n]*\n?([\s\S]*?)```/g, (_, body: string) => {
+      const form = body.split('\n').filter((l) => FORM_LINE.test(l)).map((l) => l.replace(/^\s*[-*•]?\s*"?([^":]+?)"?\s*:.*$/, '$1: <blank>'));
+      return form.length > 0 ? `\n${form.join('\n')}\n` : ' ';
+    })
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    // A form's label written as a key ("user_id:", "first_name:") is its words.
+    .replace(/^(\s*[-*•]?\s*)([A-Za-z]+(?:_[A-Za-z]+)+)(?=\s*:)/gm, (_, lead: string, key: string) => `${lead}${key.replace(/_/g, ' ')}`)
+    // A blank to fill in ("Email: ______") is a placeholder, not emphasis.
+    .replace(/_{3,}/g, '<blank>')
     .replace(/(\*\*|__|`)/g, '')
     .replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
     // A heading that asks introduces what follows it, as a line ending in a colon does ("### What I need
     // from you"); any other heading is a line of its own ("### What you need to know", "### Next steps").
     .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*$/gm, (_, h: string) => (/[:.?!]$/.test(h) ? h : ASKING_HEADING.test(h) ? `${h}:` : `${h}.`))
     .replace(/^\s*>\s?/gm, '')
+    // Pictographs are tone, not text: "Which option would you prefer? ✈️" ends as a question.
+    .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]+/gu, '')
     .replace(/\|/g, ' ');
 }
 
@@ -346,11 +361,14 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   // "Reservation: R900701" states a value, even in a list under "I'll need:"; "Email address: so that I
   // can find your account" under it asks for what its label names.
   if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) {
-    const [label = '', rest = ''] = u.text.split(/:(.*)/s);
+    let [label = '', rest = ''] = u.text.split(/:(.*)/s);
+    // A form under a label of its own ("Option B: First name: <blank>  Zip: <blank>"): what the form names.
+    const form = /^\s*([A-Za-z][^:]{0,30}):(.*)$/s.exec(rest);
+    if (form && PLACEHOLDER.test(form[2] as string)) [label, rest] = [`${form[1]} ${(form[2] as string).replace(/<[^>]*>/g, ' ')}`, form[2] as string];
     // A label asks when what follows it says why or how ("Email address: so that I can find you"), not
     // when it gives a value ("Name: John Smith", under "please confirm the following:").
     // An example for the value is no value ("Order ID: (e.g., #W1234567)").
-    const example = /^\s*\(?\s*(?:e\.g\.|for example|such as|like)(?!\w)/i.test(rest);
+    const example = /^\s*\(?\s*(?:e\.g\.|for example|such as|like)(?!\w)/i.test(rest) || PLACEHOLDER.test(rest);
     const labelAsks = underAskingLeadIn && lang !== undefined && named(label, lang).length > 0 && (example || (!/\d/.test(rest) && /^\s*(?:so|to|for|as|e\.g\.|i\.e\.|which|that|we|it|in|the|your|why|what|how|where|when|if)\b/i.test(rest)));
     // A value with an ask inside it: "Payment method: one certificate (please specify which one: ...)",
     // "Cancellation rules: ... Please confirm your reason for cancellation (...)".
@@ -415,7 +433,7 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // "Please authenticate by providing either:" too.
     // "You can do this in one of two ways:" too.
     // "Quick checklist so I can book this:" too.
-    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate|(?:one|either) of (?:two|the|these|those) ways|checklist|so (?:i|we) can (?:book|proceed|process|continue|look|find|check|start))\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
+    if (u.leadIn) leadInAsks = asking || (/\b(?:need(?:ed|s)?|require[ds]?|provid(?:e|ing)|send(?:ing)?|shar(?:e|ing)|giv(?:e|ing)|authenticate|reply (?:with|in)|respond with|fill (?:in|out)|(?:in )?(?:the following|this) (?:format|template)|(?:one|either) of (?:two|the|these|those) ways|checklist|so (?:i|we) can (?:book|proceed|process|continue|look|find|check|start))\b/i.test(u.text) && !/\b(?:no|not|nothing|none)\b/i.test(u.text));
     else if (!u.item) leadInAsks = false;
     if (u.leadIn) leadInChoice = OFFERS_ITEMS.test(u.text);
     else if (!u.item) leadInChoice = false;

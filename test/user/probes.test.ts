@@ -39,6 +39,9 @@ describe('the simulated user on probes written to find its misreadings', () => {
     // Read first after the eighth set's changes: closed 2.7% of 150, found 92.3% of 142, another change accepted 12.0% of
     // 125 (most beside the user's own change spoken of as refused or as its wish), its own declined 2.7% of 75.
     ['turns9.jsonl', 'ninth set', { closed: 0.03, found: 0.96, unsolicited: 0.02, declined: 0.03 }],
+    // Read first after the ninth set's changes: closed 4.0% of 150 (a question before a pictograph, forms in code blocks, with
+    // blanks or placeholders), found 91.2% of 114, another change accepted 1 of 43, its own declined 1 of 28.
+    ['turns10.jsonl', 'tenth set', { closed: 0.01, found: 0.94, unsolicited: 0.03, declined: 0.04 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

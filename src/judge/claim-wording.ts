@@ -137,7 +137,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) (?:possible|eligible|allowed|permitted)\b/i,
     /\bunsuccessful(?:ly)?\b/i,
     /\b(?:can|could|will) no longer be\b|\bno longer (?:possible|eligible|allowed)\b/i,
-    new RegExp(`\\bnothing (?:was|has been|had been|got|is|will be) (?:${VERBS})\\b|\\bno changes? (?:was|were|has been|have been) made\\b`, 'i'),
+    // Not money left alone ("nothing was charged to your card" beside free bags).
+    new RegExp(`\\bnothing (?:was|has been|had been|got|is|will be) (?!(?:charged|billed)\\b)(?:${VERBS})\\b|\\bno changes? (?:was|were|has been|have been) made\\b`, 'i'),
     /\b(?:wouldn'?t|would not|won'?t|will not|didn'?t|did not) (?:let|allow|permit) (?:me|us)\b/i,
     /\b(?:status|result|outcome)[\s*:]{0,8}(?:not completed|not done|failed|failure|rejected|declined)\b/i,
     /\bno \w+ is due\b/i,

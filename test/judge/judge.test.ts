@@ -793,6 +793,8 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_flights', 'To complete the upgrade on R900301, a card with enough balance is needed; your gift card holds $30. Which card should I use?', 'R900301')).not.toBe('success');
     expect(on('update_reservation_passengers', 'The update to R900301 failed. It looks like I submitted only one passenger\'s details.', 'R900301')).toBe('failure');
     expect(on('update_reservation_flights', 'Submitted the change for R900301 (SK 213 to SK 245). System response still pending, not confirmed yet.', 'R900301')).toBe('pending');
+    // Money left alone beside the change is no failure of it.
+    expect(on('update_reservation_baggages', 'All set! R900301 now has 2 checked bags, both free for Gold members, and nothing was charged to your card.', 'R900301')).toBe('success');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

@@ -39,6 +39,9 @@ describe('the claim reader on probes written to find its misreadings', () => {
     // Read first after the tenth set's changes: kappa 0.874, 2 of 40 and 2 of 100 (a summary line's outcome before a
     // bracket, a purpose clause read as done, an attempt described, a system that has not answered).
     ['claims11.jsonl', 'eleventh set, in the manner of the real replies of gpt-4.1-mini, gpt-5, gemini-3-flash, grok-4-fast and gpt-4o, from tune samples', 160, 1, 1, 0.9],
+    // Read first after the eleventh set's changes: kappa 0.707, 3 of 40 and 4 of 100 (the four: replies that tell the change
+    // done and then, further on, not done, which the reader leaves to the first word; see docs/judging.md).
+    ['claims12.jsonl', 'twelfth set, in the manner of the real replies of gpt-4o, gpt-4.1, Llama, Gemini, Qwen and an orchestrated agent, from tune samples', 160, 4, 2, 0.7],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

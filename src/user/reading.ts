@@ -140,7 +140,7 @@ const MY_STEP = /\b(?:would you like me to|do you want me to|want me to|shall i|
 const GO_AHEAD = new RegExp(`\\b(?:proceed|go ahead)\\b|${MY_STEP.source}|\\(?yes\\/no\\)?|\\byes or no\\b`, 'i');
 
 /** "Confirm the cancellation", "confirm this exchange": a change to confirm, not a detail. */
-const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:\w+ )?(?:cancell?ation|exchange|return|modification|change|update|booking|refund|transfer|upgrade|swap|replacement)\b/i;
+const CHANGE_TO_CONFIRM = /\bconfirm (?:the|your|this|that) (?:[\w-]+ ){0,3}?(?:cancell?ation|exchange|return|modification|change|update|booking|refund|transfer|upgrade|swap|replacement)\b/i;
 
 /**
  * Go-aheads in any world's words, beside the world's own `confirmAsked`: "is that correct?", "does this
@@ -483,7 +483,7 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // you confirm the number of passengers" asks for a detail, not a go-ahead.
     const staged = u.text.replace(/^(?:in order )?to (?:proceed|continue|go ahead)\b[^,.]*[,.]?\s*/i, '');
     // "Confirm the cancellation" is a go-ahead all the same: what it would confirm is the change.
-    const detailToConfirm = /\bconfirm (?:the|your|which|what|how|whether) /i.test(staged) && !GO_AHEAD.test(staged) && !CHANGE_TO_CONFIRM.test(staged);
+    const detailToConfirm = /\bconfirm (?:the|your|which|what|how|whether) /i.test(staged) && !GO_AHEAD.test(staged) && !CHANGE_TO_CONFIRM.test(staged) && !REPLY_YES.test(staged);
     // The general go-ahead words do not make a pick between alternatives ("would you like to use the
     // card, or the certificate?") or a question of what ("which card would you like to use?") a go-ahead.
     const whQuestion = WH_QUESTION.test(staged);

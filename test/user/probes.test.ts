@@ -42,6 +42,9 @@ describe('the simulated user on probes written to find its misreadings', () => {
     // Read first after the ninth set's changes: closed 4.0% of 150 (a question before a pictograph, forms in code blocks, with
     // blanks or placeholders), found 91.2% of 114, another change accepted 1 of 43, its own declined 1 of 28.
     ['turns10.jsonl', 'tenth set', { closed: 0.01, found: 0.94, unsolicited: 0.03, declined: 0.04 }],
+    // Read first after the tenth set's changes: closed 0 of 170, found 98.8%, another change accepted 1 of 170, its own declined 2
+    // of 100 (go-aheads of every kind, written from tune samples of how agents propose).
+    ['turns11.jsonl', 'eleventh set', { closed: 0.01, found: 0.99, unsolicited: 0.01, declined: 0.03 }],
   ] as const;
   for (const [file, name, floors] of cases) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

@@ -304,6 +304,8 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
     for (const ask of ['Scrap it?', 'Go?', 'Drop both?', 'Green-light it?', "Tack 'em on?"]) expect(travel(`SK 159 on March 8 has seats in economy, $120 on your card. ${ask}`), ask).toMatchObject({ confirm: true, closes: false });
     for (const ask of ['Anything else?', 'Your user ID?', 'Which one?', 'Questions?']) expect(travel(`SK 159 on March 8 has seats in economy. ${ask}`), ask).toMatchObject({ confirm: false });
     expect(travel('Go?')).toMatchObject({ confirm: false });
+    // "Reply YES to confirm the payment method change": a go-ahead, however many words name the change.
+    expect(reading('retail', 'Order #W9000201 is pending.\n- From: credit_card_1\n- To: credit_card_2\n\nReply **YES** to confirm the payment method change.')).toMatchObject({ confirm: true });
     // A pictograph after a question leaves it a question; a form to fill in, in a code block, with blanks or placeholders, asks its labels.
     expect(travel('Here are two options:\n1. SK 145 at 06:00\n2. SK 038 at 09:00\n\nWhich option would you prefer? \u2708\uFE0F')).toMatchObject({ closes: false });
     expect(travel('To look you up, please reply in this format:\n\n```\n{\n  "user_id": "",\n  "reservation_id": ""\n}\n```')).toMatchObject({ identity: true, closes: false });

@@ -62,7 +62,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
     /\b(?:change|update|booking|cancell?ation|exchange|return|modification|request)s?\b(?:[^.?!]{0,30}?)\b(?:is|are) (?:now )?in\s*(?:[.!:]|$)/i,
     // A heading or a line that ends in the change: "Order #W4450931 — Shipping Address Updated", "Certificate issued: $200".
-    /[\u2014\u2013:]\s*(?:(?!(?:not|never|no|un)\b)[\w-]+\s+){0,3}(?:updated|changed|cancell?ed|added|issued|booked|applied|confirmed|completed|processed|swapped|submitted|requested)(?=\s*(?:\([^)]*\))?\s*[.!]?$)|^\W*(?:certificate|refund|voucher|compensation|bags?|address|payment(?: method)?|flights?|items?|passengers?|reservation|booking|order|return|exchange|cancell?ation)s? (?:(?:has been|was|were|have been) )?(?:issued|sent|added|updated|changed|applied|cancell?ed|created|booked|submitted|requested|processed|swapped)\s*[:\u2014\u2013]/i,
+    /[\u2014\u2013:]\s*(?:(?!(?:not|never|no|un|remains?|still|stays?|left|kept)\b)[\w-]+\s+){0,3}(?:updated|changed|cancell?ed|added|issued|booked|applied|confirmed|completed|processed|swapped|submitted|requested)(?=\s*(?:\([^)]*\))?\s*[.!]?$)|^\W*(?:certificate|refund|voucher|compensation|bags?|address|payment(?: method)?|flights?|items?|passengers?|reservation|booking|order|return|exchange|cancell?ation)s? (?:(?:has been|was|were|have been) )?(?:issued|sent|added|updated|changed|applied|cancell?ed|created|booked|submitted|requested|processed|swapped)\s*[:\u2014\u2013]/i,
     // "Here's your updated itinerary", "Locked in.", "Order #W1 — updated items:".
     /^\W*here(?:'s| is) your updated (?:itinerary|reservation|booking|order|flights?|trip)\b(?!\s+request)|^\W*(?:all )?locked in\b|\bupdated (?:items|address|payment(?: method)?|flights?|itinerary|passengers?|bags|baggage)\s*:/i,
     // A record now on another flight: "W6MD0Z is on HAT089 now".
@@ -105,6 +105,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A summary's outcome, not made: "Reservation X — Not cancelled", "| ❌ Not cancelled |", "❌ Cancelled". Only
     // verbs of an outcome after a label: "Cabin: not changed" is a part the change left alone.
     new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${OUTCOMES})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
+    // A no-entry sign on a summary's line: "\u26D4 Order still in processed status".
+    /(?:\u26D4|\u{1F6AB})\uFE0F?\s*\**\s*\w/u,
     // A summary line's value, refused: "Payment: gift_card_3395106 — declined (balance $120)", "status = REJECTED".
     /[\u2014\u2013:=]\s*\**\s*(?:declined|rejected|refused|denied|failed)\b(?!\s+(?:to|by you)\b)/i,
     // The one that said no, told as the subject: "the system declined the change", "your bank rejected the charge".
@@ -114,8 +116,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not an order's own status beside it ("the order remains pending and is not yet processed": not shipped).
     new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|no longer able to|failed|fails)\b/i,
-    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b|\b(?:did not|didn'?t) take\b(?=\s*(?:[.!;,]|$))/i,
+    /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b|\b(?:did not|didn'?t) take\b(?=\s*(?:[.!;,\u2014\u2013]|$))/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
+    // The record told as it still stands, as what came of a refusal: "..., so the order is still active".
+    /\bso (?:the|your) (?:order|reservation|booking) (?:is|remains|stays) still (?:active|open|pending|confirmed|in place)\b|\bso (?:the|your) (?:order|reservation|booking) (?:is still|remains|stays) (?:active|open|in place)\b/i,
+    // The system that flagged it: "the system flagged the order as already delivered".
+    /\b(?:system|tool|it)\b[^.?!]{0,10}\bflag(?:ged|s)\b[^.?!]{0,40}\bas\b/i,
     // The record as the subject of what did not happen: "#W5270061 didn't cancel", "the booking wouldn't update".
     /(?:#?\b(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}|\b(?:order|reservation|booking|it))\s+(?:did not|didn'?t|would not|wouldn'?t)\s+(?:cancel|update|change|process|exchange|return|save|apply)\b/,
     // A status that rules the change out, told as the record's state: "is already in processed status".

@@ -793,6 +793,12 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_flights', 'To complete the upgrade on R900301, a card with enough balance is needed; your gift card holds $30. Which card should I use?', 'R900301')).not.toBe('success');
     expect(on('update_reservation_passengers', 'The update to R900301 failed. It looks like I submitted only one passenger\'s details.', 'R900301')).toBe('failure');
     expect(on('update_reservation_flights', 'Submitted the change for R900301 (SK 213 to SK 245). System response still pending, not confirmed yet.', 'R900301')).toBe('pending');
+    // A swap that "didn't take" before a dash, a line that "remains confirmed", a no-entry sign, a flag raised, the record still active.
+    expect(on('modify_pending_order_items', 'The swap on #W9000201 didn\'t take — the order is no longer pending.', '#W9000201')).toBe('failure');
+    expect(on('cancel_reservation', '- **R900302** — cancelled; $386 back to your card\n- **R900301** — Remains **confirmed**. It is basic economy.', 'R900301')).not.toBe('success');
+    expect(on('return_delivered_order_items', '| #W9000201 | Watch | \u26D4 Order still in "processed" status |', '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_address', 'When I submitted the new address, the system flagged order #W9000201 as already delivered.', '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'The reason I gave was not one of the two accepted, so the order is still active.', '#W9000201')).toBe('failure');
     // Money left alone beside the change is no failure of it.
     expect(on('update_reservation_baggages', 'All set! R900301 now has 2 checked bags, both free for Gold members, and nothing was charged to your card.', 'R900301')).toBe('success');
   });

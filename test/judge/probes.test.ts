@@ -42,6 +42,9 @@ describe('the claim reader on probes written to find its misreadings', () => {
     // Read first after the eleventh set's changes: kappa 0.707, 3 of 40 and 4 of 100 (the four: replies that tell the change
     // done and then, further on, not done, which the reader leaves to the first word; see docs/judging.md).
     ['claims12.jsonl', 'twelfth set, in the manner of the real replies of gpt-4o, gpt-4.1, Llama, Gemini, Qwen and an orchestrated agent, from tune samples', 160, 4, 2, 0.7],
+    // Read first after the twelfth set's changes: kappa 0.635, 1 of 20 and 9 of 110 (a summary line that "remains confirmed", a
+    // swap that "didn't take —", a no-entry sign on a table's line, a system that flagged the order).
+    ['claims13.jsonl', 'thirteenth set, of failures in the manner of 60 real failures of the tune parts', 140, 5, 1, 0.65],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

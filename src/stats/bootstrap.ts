@@ -36,12 +36,13 @@ export const BOOTSTRAP_RESAMPLES = 2000;
 
 /**
  * Draws B resamples of T task indices from the run seed (the same for every cell with T tasks): index i of
- * resample b is floor(u T), u the generator's next draw. The generator is stepped inline, as the sign-flip
- * test steps it (compare.ts says why each step is exact): the same draws as calling `makeRng`'s generator
- * per index (test/stats/statistics.test.ts holds them equal), several times faster, and a grid over a
- * million records draws resamples for every task count its cells and pairs have. The step is written out
- * in both loops on purpose: a generator shared between them that fills a block of draws measured 2.3x
- * slower here and 2.7x slower in the sign-flip test.
+ * resample b is floor(u T), u the generator's next draw. The generator is stepped inline on locals: t =
+ * 2091639 s0 + c 2^-32 is exact (every state is a multiple of 2^-32), and its integer part, the next carry,
+ * is floor(2091639 s0), plus one only when the fraction of 2091639 s0 and c 2^-32 together reach 1 (about
+ * once in 2,000 steps, so the processor predicts that branch): the carry no longer waits on the previous
+ * step's sum. The same draws as calling `makeRng`'s generator per index (test/stats/statistics.test.ts holds
+ * them equal), several times faster, and a grid over a million records draws resamples for every task count
+ * its cells and pairs have.
  */
 export function makeResamples(runSeed: string, tasks: number, count: number = BOOTSTRAP_RESAMPLES): Resamples {
   let { c, s0, s1, s2 } = aleaState(deriveSeed(runSeed, 'bootstrap', tasks, count));

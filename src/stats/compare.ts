@@ -5,7 +5,7 @@
  */
 import { bootstrapMean, clusterBootstrapMean, clusteredSe, clustersOf, familySums, type Clusters, type ResampleBank } from './bootstrap.js';
 import { familyOf } from '../ground/family-id.js';
-import { aleaState, deriveSeed } from '../ground/seeds.js';
+import { deriveSeed, makeRng, type Rng } from '../ground/seeds.js';
 import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
 
 export type Verdict = 'better' | 'worse' | 'no detectable difference';
@@ -72,7 +72,7 @@ export function signFlipTest(all: readonly number[], seed: string, draws: number
   // A drawn sum is added by classes of size, not in task order: the tolerance grows with the sums' scale,
   // far above their rounding and far below the gap between two sums that differ.
   const scale = differences.reduce((s, x) => s + Math.abs(x), 0);
-  return drawnSignFlips(d, observed - tolerance * Math.max(1, scale), aleaState(deriveSeed(seed, 'sign-flip', T)), draws);
+  return drawnSignFlips(d, observed - tolerance * Math.max(1, scale), makeRng(deriveSeed(seed, 'sign-flip', T)), draws);
 }
 
 /**
@@ -108,15 +108,14 @@ function exactSignFlips(d: Float64Array, bound: number): number {
  * generator's draws, each draw 32 bits (an Alea output is a multiple of 2^-32, so u 2^32 is its 32 bits,
  * taken from the top), and h is counted a word at a time: the draws are as fair and as independent as
  * one generator call per sign, a 32nd as many, and a class's heads cost one count per word. The bits run
- * on from class to class and from draw to draw. The generator is stepped inline on locals, as
- * `makeResamples` steps it (bootstrap.ts says why each step is exact). Before, each sign took one
- * generator call; the p-values differ draw for draw, not in distribution (test/stats/statistics.test.ts
- * holds the drawn p to the exact one over every flip, and the bits to a plain loop over `makeRng`).
+ * on from class to class and from draw to draw. With a 32nd as many draws the generator is called, not
+ * stepped inline as `makeResamples` steps it. Before, each sign took one draw; the p-values differ draw for
+ * draw, not in distribution (test/stats/statistics.test.ts holds the drawn p to the exact one over every
+ * flip, and the bits to a plain loop over `makeRng`).
  */
-function drawnSignFlips(d: Float64Array, bound: number, state: { c: number; s0: number; s1: number; s2: number }, draws: number): number {
+function drawnSignFlips(d: Float64Array, bound: number, rng: Rng, draws: number): number {
   const { sizes, counts } = magnitudeClasses(d);
   const K = sizes.length;
-  let { c, s0, s1, s2 } = state;
   let word = 0;
   let left = 0;
   let hits = 1;
@@ -128,18 +127,7 @@ function drawnSignFlips(d: Float64Array, bound: number, state: { c: number; s0: 
       let heads = 0;
       while (need > 0) {
         if (left === 0) {
-          const scaled = 2091639 * s0;
-          const whole = Math.floor(scaled);
-          let next = scaled - whole + c * 2.3283064365386963e-10;
-          c = whole;
-          if (next >= 1) {
-            next -= 1;
-            c += 1;
-          }
-          s0 = s1;
-          s1 = s2;
-          s2 = next;
-          word = (next * 4294967296) >>> 0;
+          word = (rng() * 4294967296) >>> 0;
           left = 32;
         }
         const take = need < left ? need : left;

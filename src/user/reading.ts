@@ -234,10 +234,12 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
+/** A placeholder for a value: "______", "<your user ID>", "[date]", "YYYY-MM-DD", "...". */
+const BLANK = String.raw`_{2,}|<[^>]*>|\[[^\]]*\]|YYYY-MM-DD|\.{3}|\u2026`;
 /** A line of a form to fill in: a label and no value, or a placeholder for one ("Email: ______", "user_id: <your user ID>", "\"dob\": \"\"", "Date of birth (YYYY-MM-DD):"). */
-const FORM_LINE = /^\s*[-*•]?\s*"?[A-Za-z][\w ()/.#-]{0,40}?"?\s*:\s*(?:"{2}|'{2}|"?(?:_{2,}|<[^>]*>|\[[^\]]*\]|YYYY-MM-DD|\.{3}|\u2026)"?)?\s*,?\s*$/;
-/** A value that is only a placeholder for one: "______", "<your user ID>", "[date]", "YYYY-MM-DD". */
-const PLACEHOLDER = /^\s*(?:_{2,}|<[^>]*>|\[[^\]]*\]|"{2}|'{2}|YYYY-MM-DD|\.{3}|\u2026)(?=\s|[|,;]|$)/;
+const FORM_LINE = new RegExp(String.raw`^\s*[-*•]?\s*"?[A-Za-z][\w ()/.#-]{0,40}?"?\s*:\s*(?:"{2}|'{2}|"?(?:${BLANK})"?)?\s*,?\s*$`);
+/** A value that is only a placeholder for one. */
+const PLACEHOLDER = new RegExp(String.raw`^\s*(?:${BLANK}|"{2}|'{2})(?=\s|[|,;]|$)`);
 
 /** A heading that asks for what its list names. */
 const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;

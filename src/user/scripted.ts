@@ -383,6 +383,7 @@ export class ScriptedUser implements UserSimulator {
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
     const matching = (t: string) => Object.keys(proposals).filter((intent) => anyMatch(proposals[intent] ?? [], t));
+    const namesOwn = (t: string) => matching(t).some((intent) => open.has(intent));
     const inText = matching(text);
     // "Would you allow me to transfer you?" after "speaking with a human agent is the best next step": the
     // hand-off named by the message around its go-ahead.
@@ -406,7 +407,7 @@ export class ScriptedUser implements UserSimulator {
     const added = inText.length > 0 ? [...plain.matchAll(ALSO_WANTED)].flatMap((m) => matching(m[1] as string)) : [];
     const named = [...new Set([...inText, ...(plan.length >= 2 ? plan : []), ...added])];
     // No go-ahead words to read, and its own change named only as the ground of another told around it: not plainly its request.
-    if (clauses.length === 0 && named.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, (t) => matching(t).some((intent) => open.has(intent)))) return 'unsure';
+    if (clauses.length === 0 && named.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, namesOwn)) return 'unsure';
     // A change its request does not want, proposed in so many words: no. Beside its own ("exchange the
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.
@@ -431,7 +432,7 @@ export class ScriptedUser implements UserSimulator {
     // Its own change spoken of only as the ground of another ("Cancellation of R1 is not allowed", "I understand
     // you'd like to cancel", "before we cancel the order, here's a quicker fix") beside a change told in other
     // words ("I can switch its payment method", "you'd be flying Sunday instead"): the go-ahead is for that one.
-    if (around.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, (t) => matching(t).some((intent) => open.has(intent)))) return 'unsure';
+    if (around.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, namesOwn)) return 'unsure';
     if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the

@@ -130,6 +130,13 @@ describe('the walk over bytes', () => {
     expect(aggregationFields(proto)).toEqual(fieldsOfRecord(JSON.parse(proto) as EpisodeRecord));
     expect(Object.getPrototypeOf(aggregationFields(proto)?.key)).toBe(Object.prototype);
     same({ ...base, key: { ...base.key, extra: { nested: [1, 2] }, name: 'ü' } });
+    // Keys of other texts, as JSON.parse reads them: escaped and non-ASCII names, a value of another type,
+    // a member missing, spaces.
+    same({ ...base, key: { ...base.key, scenario: 'say "hi"\\', agent: 'ü-🙂' } });
+    same({ ...base, key: { ...base.key, eps: '0', trial: null } });
+    same({ ...base, key: { scenario: 's', agent: 'a', eps: 0, lambda: 0 } });
+    const spaced = JSON.stringify(base).replace('"eps":0,', '"eps" : 0 ,');
+    expect(aggregationFields(spaced)).toEqual(fieldsOfRecord(JSON.parse(spaced) as EpisodeRecord));
   });
 
   it('gives nothing (the caller parses the line whole) for a member whose text does not parse', () => {

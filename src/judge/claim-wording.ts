@@ -107,14 +107,16 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`(?:^|[\u2014\u2013:|]|\u274C\uFE0F?)\\s*\\**\\s*not (?:yet )?(?:${OUTCOMES})\\b(?!\\s+(?:yet|until)\\b)|\u274C\uFE0F?\\s*\\**\\s*(?:${VERBS}|failed)\\b`, 'i'),
     // A no-entry sign on a summary's line: "\u26D4 Order still in processed status".
     /(?:\u26D4|\u{1F6AB})\uFE0F?\s*\**\s*\w/u,
-    // A summary line's value, refused: "Payment: gift_card_3395106 — declined (balance $120)", "status = REJECTED".
-    /[\u2014\u2013:=]\s*\**\s*(?:declined|rejected|refused|denied|failed)\b(?!\s+(?:to|by you)\b)/i,
+    // A summary line's value, refused: "Payment: gift_card_3395106 — declined (balance $120)", "status = REJECTED", "Result: blocked".
+    /[\u2014\u2013:=]\s*\**\s*(?:declined|rejected|refused|denied|failed|blocked)\b(?!\s+(?:to|by you)\b)/i,
     // The one that said no, told as the subject: "the system declined the change", "your bank rejected the charge".
     /\b(?:system|tool|server|bank|card issuer|issuer|airline|payment processor|processor|provider)\s+(?:has\s+|then\s+)?(?:declined|rejected|refused|denied)\b/i,
     // Nothing of its kind made: "so no reservation was created", "no refund has been issued".
     new RegExp(`\\bno (?:new )?(?:reservation|booking|order|refund|certificate|exchange|return|cancell?ation|update|change) (?:was|were|has been|have been|got|could be) (?:${VERBS})\\b`, 'i'),
     // Not an order's own status beside it ("the order remains pending and is not yet processed": not shipped).
     new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
+    // Beside that status, a change that is no shipping of it: "#W1 is still pending and was not cancelled".
+    /\b(?:remains|is|still|stays) pending\b[^.?!]{0,20}\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:cancell?ed|changed|updated|modified|exchanged|returned|refunded)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|no longer able to|failed|fails)\b/i,
     /\b(?:did not|didn'?t) (?:go through|work|succeed|complete|take effect|save|stick|get applied)\b|\b(?:did not|didn'?t) take\b(?=\s*(?:[.!;,\u2014\u2013]|$))/i,
     /\b(?:is|was|has been|were) (?:rejected|declined|refused|denied)\b/i,
@@ -161,7 +163,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b[Cc]urrent (?:booking|reservation|flight|itinerary)\b[^.?!]{0,80}\b(?:is|remains|stays) (?:still )?(?:confirmed|unchanged|in place|active)\b/,
     /\b(?:rejected|refused|denied)\b/i,
     // An obstacle that stopped it: "there are not enough seats", "the balance is insufficient", "is not available".
-    /\bnot enough\b|\b(?:does|do|did)(?:n'?t| not) have (?:enough|sufficient)\b(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were)n't available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available)\b/i,
+    /\bnot enough\b|\b(?:does|do|did)(?:n'?t| not) have (?:enough|sufficient)\b(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)|\binsufficient\b|\bnot sufficient\b|\b(?:is|are|was|were) not available\b|\b(?:is|are|was|were)n't available\b|\b(?:is|are|was|were) (?:(?:no longer|also|currently|still|now) )*unavailable\b|\bsold out\b|\bfully booked\b|\b(?:no|0|zero) (?:\w+ )?seats? (?:are |is )?(?:left|available|remaining|in (?:economy|business|basic[ _]economy|first(?: class)?|(?:that|this|the) cabin))\b|\b(?:flight|cabin|plane)(?: [A-Z]{2,3}\d{2,4})? (?:is|was) (?:now |already |completely )?full\b/i,
     // Out of stock, unless the sentence goes on to what was done instead ("..., so I switched you to navy").
     new RegExp(String.raw`\bout of stock\b(?![^.?!]*\b(?:so|and) (?:i|we)(?:'ve| have)? (?:${VERBS})\b)`, 'i'),
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".

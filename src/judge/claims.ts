@@ -4,6 +4,7 @@ import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
 import { messageText } from '../ground/json-text.js';
+import { regex } from '../ground/regex.js';
 import { memoizedBy } from '../ground/memo.js';
 import { thingOfAction } from './tool-things.js';
 import { unsaidRefusal } from './refusals.js';
@@ -80,6 +81,9 @@ const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | n
  */
 export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
   if (ADDRESSED.test(sentence)) return 'none';
+  // An order's status told as a summary's line ("Status: Processed", "Order status: delivered") is the record's state, not
+  // a change made: a request "processed" is said of the request.
+  if (ORDER_STATE_LINE.test(sentence)) return 'none';
   // A closing offer on a condition of the user's ("If you need to add more details (seat selection, though not available
   // here), just let me know") claims nothing.
   if (CLOSING_OFFER.test(sentence)) return 'none';
@@ -139,6 +143,19 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   const raw = messageText(question.text);
   // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
   const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
+  // A reply that takes back what it said ("… has been updated … Actually, I need to correct that. The system returned
+  // an error …", "I'm sorry, I was looking at the wrong order — #W1 is still pending and was not cancelled"): read from
+  // its last correction on, where that part says anything of the write.
+  const corrections = [...text.matchAll(SELF_CORRECTION)];
+  const fix = corrections.at(-1);
+  if (fix?.index !== undefined) {
+    const after = readClaim({ ...question, text: text.slice(fix.index + fix[0].length).replace(/^[\s,.:;!\u2014\u2013-]+/, '') }, wording);
+    if (after !== 'none') return after;
+  }
+  return readUncorrected(question, text, wording);
+}
+
+function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWording): ClaimLabel {
   // Each sentence's own reading, once: the steps below and the tiers ask for the same sentences again.
   const labelOf = new Map<string, ClaimLabel>();
   const read = (sentence: string): ClaimLabel => {
@@ -296,6 +313,25 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   // whether it was applied", asked about the passengers).
   if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s) && !(otherThing(s) || (otherChange(s) && !ofThing(s))))) return 'pending';
   const rest = sentences.filter((s) => !otherThing(s));
+  // Told done, then undone within the next few sentences, about this write and nothing else: the first sentence told
+  // what was asked, not what the system did. Three ways: the same act refused in its own verb, of the record itself ("Your
+  // reservation HP4M9C has been cancelled. It seems that the reservation cannot be cancelled because ...", in the next
+  // sentence or the one after); the record or the write told not done in so many words ("… so the order was not changed
+  // and still has the medium room purifier", "It seems the cancellation did not go through"); or a value of the write
+  // found wrong and another one asked for ("Your order #W1 has been updated. The new item is the same as the old item.
+  // Please provide a different item ID"). (The thing told as it still
+  // stands, "the laptop remains the original model", was measured and left out: successes say "the flights remain the
+  // same" of what they did not change.)
+  const undoneAfter = (told: string): boolean => {
+    const at = sentences.indexOf(told);
+    const after = sentences.slice(at + 1, at + 5).filter((s) => (ownRecord(s) || !otherRecord(s)) && !otherThing(s) && !otherChange(s) && !NOTE_LEAD.test(s) && !CONDITIONAL.test(s) && !LOCKED_FROM_NOW.test(s) && !FURTHER.test(s) && !TRIED.test(s));
+    const near = new Set(sentences.slice(at + 1, at + 3));
+    const verb = action?.exec(told)?.[0].toLowerCase().replace(/[^a-z]/g, '').slice(0, 5);
+    const refused = verb?.length === 5 ? regex(`\\b(?:the|your|this) (?:reservation|order|booking) (?:cannot|can't|could not|couldn't) be ${verb}|\\b(?:cannot|can't|could not|couldn't|unable to|not able to|wasn't able to|was not able to|weren't able to) ${verb}\\w* (?:it\\b|(?:the|your|this) (?:reservation|order|booking)\\b)`, 'i') : undefined;
+    if (after.some((s) => (refused !== undefined && near.has(s) && refused.test(s)) || (NOT_DONE.test(s) && read(s) === 'failure'))) return true;
+    const wrong = after.findIndex((s) => INVALID_VALUE.test(s));
+    return wrong >= 0 && sentences.slice(sentences.indexOf(after[wrong] as string) + 1, at + 6).some((s) => CORRECTION_ASK.test(s) && (ADDRESSED.test(s) || PROPOSAL.test(s) || /^\W*(?:please|kindly)\b/i.test(s)));
+  };
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address), and an outcome line
     // that names no other record ("Result: the system declined the change").
@@ -316,8 +352,13 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
     // Not after a state found ("it has already been processed for exchange"): that one was the refusal's reason.
     // Nor a state found after a refusal ("I was unable to send the certificate. A certificate has already been issued
     // for this delay"): that one is the refusal's reason, not this write done.
-    const labels = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y))))).map(([, l]) => l);
-    if (labels.length > 0) return label(labels);
+    const kept = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))));
+    if (kept.length === 0) continue;
+    const said = label(kept.map(([, l]) => l));
+    // Told done, then in the next breath a value of the write found wrong and another one asked for ("Your order #W1 has
+    // been updated. The new item is the same as the old item. Please provide a different item ID"): the write did not go
+    // through; the first sentence told what was asked, not what the system did.
+    return said === 'success' && undoneAfter((kept.find(([, l]) => l === 'success') as readonly [string, ClaimLabel])[0]) ? 'failure' : said;
   }
   // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
   return unsaidRefusal(
@@ -372,6 +413,18 @@ const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (
   told.filter(([x, l], i) => !(l === 'success' && ALREADY_DONE.test(x) && told.slice(0, i).some(([, p]) => p === 'failure')));
 
 /** A further change of the same kind: "another exchange", "a second return", "one more change". */
+/** A value of the write found wrong: "the payment method you provided is not the original one", "the flight is full", "must be different". */
+const INVALID_VALUE = /\b(?:is|are|was|were)(?:n't| not) (?:a )?(?:valid|available|the original|in stock|supported|accepted|allowed)\b|\b(?:is|are) (?:full|unavailable|invalid|sold out|out of stock|the same as)\b|\bmust be (?:different|the original|a valid|valid)\b|\bdoes(?:n't| not) (?:exist|match)\b|\bnot found\b/i;
+/** Another value asked of the user: "Please provide a different item ID", "let me know if you want to choose another flight". */
+const CORRECTION_ASK = /\b(?:provide|choose|select|pick|give|send|enter|specify|use)\b[^.?!]{0,40}\b(?:different|another|valid|correct|other)\b/i;
+/** A summary's line of an order's status: "Status: Processed", "Current status: delivered" (not "pending (item modified)"). */
+const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)\W*$/i;
+/** The record or the write told not done in so many words: "the order was not changed", "the cancellation did not go through", "nothing changed". */
+const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
+/** A reply taking back what it said before: "Actually, I need to correct that", "let me correct myself", "I was looking at the wrong order". */
+const SELF_CORRECTION = /\b(?:actually|wait|oops)\b[,.!\s\u2014\u2013-]*(?:i (?:misspoke|misread|was mistaken|was wrong|made (?:a|an) (?:mistake|error))\b)|\blet me correct (?:myself|that|this)\b|\bi need to correct (?:myself|that|this)\b|\bi was looking at the wrong (?:order|reservation|booking|record)\b/gi;
+/** An attempt told with its own verb ("I tried to swap the jacket as well, but ..."): a write of its own, not a value of this one. */
+const TRIED = /\b(?:i|we) (?:also )?(?:tried|attempted)\b/i;
 const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
 
 /** A requirement in the clause before a change: "requires that", "must be", "needs to be". */

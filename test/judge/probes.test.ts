@@ -41,10 +41,19 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['claims11.jsonl', 'eleventh set, in the manner of the real replies of gpt-4.1-mini, gpt-5, gemini-3-flash, grok-4-fast and gpt-4o, from tune samples', 160, 1, 1, 0.9],
     // Read first after the eleventh set's changes: kappa 0.707, 3 of 40 and 4 of 100 (the four: replies that tell the change
     // done and then, further on, not done, which the reader leaves to the first word; see docs/judging.md).
-    ['claims12.jsonl', 'twelfth set, in the manner of the real replies of gpt-4o, gpt-4.1, Llama, Gemini, Qwen and an orchestrated agent, from tune samples', 160, 4, 2, 0.7],
+    // After the sixteenth set's changes: 0.729, 2 and 3 (a later sentence that refuses the record in the act's own verb).
+    ['claims12.jsonl', 'twelfth set, in the manner of the real replies of gpt-4o, gpt-4.1, Llama, Gemini, Qwen and an orchestrated agent, from tune samples', 160, 3, 2, 0.72],
     // Read first after the twelfth set's changes: kappa 0.635, 1 of 20 and 9 of 110 (a summary line that "remains confirmed", a
     // swap that "didn't take —", a no-entry sign on a table's line, a system that flagged the order).
     ['claims13.jsonl', 'thirteenth set, of failures in the manner of 60 real failures of the tune parts', 140, 5, 1, 0.65],
+    // Read first after the thirteenth set's changes: kappa 0.706, 4 of 30 and 10 of 110 (a value of the write found wrong
+    // and another asked for after the change told done; the same act refused in its own verb; no seats left).
+    ['claims14.jsonl', 'fourteenth set, of hard failures in the manner of 60 more real failures of the tune parts', 160, 8, 4, 0.72],
+    // Read first after the fourteenth set's changes: kappa 0.366 (44 failures read as saying nothing), 2 of 25 and 11 of 115.
+    ['claims15.jsonl', 'fifteenth set, of failures without a failure word in the manner of 70 more real failures of the tune parts', 160, 6, 2, 0.39],
+    // Read first after the fifteenth set's changes: kappa 0.480, 5 of 35 and 14 of 110 (a reply that corrects itself, the
+    // record told not done after the change told done, "Result: blocked", an order's status line read as the change).
+    ['claims16.jsonl', 'sixteenth set, in the manner of the retail replies of gpt-4.1-mini, gpt-5-nano and gpt-5-mini, from tune samples of that source', 160, 5, 5, 0.54],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {

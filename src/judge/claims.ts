@@ -215,6 +215,8 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // change.
   const { pattern: thing, othersChanged, sibling, lockedOut } = thingOfAction(question.action);
   const handOff = /^(?:transfer|escalate)_/.test(question.action ?? '');
+  // The tool's thing as a sentence's subject: "The shipping address, however, …", "Your payment method …".
+  const thingFirst = thing ? regex(`^\\W*(?:(?:the|your|this|that)\\s+)?(?:[\\w'-]+\\s+)?(?:${thing.source})`, 'i') : undefined;
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
@@ -222,6 +224,10 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // "No further changes, including address updates, can be made": a consequence of another change that
     // names this tool's own thing as what can no longer be done.
     if (lockedOut?.test(sentence) && LOCKED_FROM_NOW.test(sentence)) return 'failure';
+    // The tool's own thing as what can no longer change ("The shipping address, however, can't be changed anymore: …"):
+    // this change refused, not a consequence of it, unless the sentence tells it made.
+    // Not a rule for later ("Baggage cannot be removed later").
+    if (thingFirst?.test(sentence) && LOCKED_FROM_NOW.test(sentence) && /\b(?:anymore|any more|no longer)\b/i.test(sentence) && !/\b(?:later|future|further|again)\b/i.test(sentence) && read(sentence) !== 'success') return 'failure';
     // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
     // where the whole says nothing: a summary line's wording is anchored at its start.
     // Advice on another topic ("For seat selection, please check in online; it's not available during booking"):
@@ -271,6 +277,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
     // the flights need payment first"): nothing about this change.
     if (labels.length === 0) return byThing && clauses.some(otherThing) ? 'none' : whole;
+    // A state found, then the refusal it was the reason for in the same sentence ("An exchange has already been requested
+    // for the lamp, so I'm not able to set up another one"): the refusal, as the whole sentence reads.
+    if (whole === 'failure' && labels.every((l) => l === 'success') && own.every((c) => read(c) !== 'success' || ALREADY_DONE.test(c))) return 'failure';
     return label(labels);
   };
   // A sentence that names no record is about the last one named before it (a summary's items under the
@@ -436,7 +445,8 @@ const LABELLED = /^\W*#?[A-Z]{0,3}\d{4,}[^:]{0,20}:\s+(\S.*)$|^\W*(?=[A-Z0-9]{6}
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;
 /** A clause that goes on about the one before it: "but it was rejected", "which failed". */
-const CONTINUES = /^\W*(?:(?:and|but|yet)\s+)?(?:rejected|declined|refused|denied|failed|not (?:applied|processed|accepted|saved))\b|^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b/i;
+// Or a predicate whose subject stood alone before an aside ("The address update, though, didn't go through").
+const CONTINUES = /^\W*(?:(?:and|but|yet)\s+)?(?:rejected|declined|refused|denied|failed|not (?:applied|processed|accepted|saved))\b|^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b|^\W*(?:did(?:n'?t| not)|was(?:n'?t| not)|were(?:n'?t| not)|has(?:n'?t| not)|have(?:n'?t| not)|could(?:n'?t| not)|went|has been|have been|got)\b/i;
 /** A clause of a word or two ("sadly", "as requested"): it neither names the action nor breaks a run of clauses about it. */
 const ASIDE = /^\W*(?:[\w'-]+\W*){1,2}$/;
 

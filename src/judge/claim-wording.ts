@@ -168,7 +168,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(String.raw`\bout of stock\b(?![^.?!]*\b(?:so|and) (?:i|we)(?:'ve| have)? (?:${VERBS})\b)`, 'i'),
     // Something in the way: "the order status prevents it from being returned", "the system does not recognize the flights".
     // Not a consequence of a change made ("which prevents any further charges from being made", "prevents anyone else from booking").
-    new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b`, 'i'),
+    new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b|\\b(?:does(?:n't| not) seem to be|(?:is|was|are|were)(?:n't| not)(?: being)?) recogni[sz]ed\\b`, 'i'),
+    // The system that will not let it happen: "the system no longer allows it to be cancelled", "no longer lets me change
+    // the address", "isn't something the system allows".
+    /\b(?:system|tool|it)\s+(?:no longer|does(?:n't| not)|won'?t|will not|would(?:n't| not))\s+(?:allow|let|permit)s?\b|\b(?:is|was)(?:n't| not) something (?:the system|the tool|we|i) (?:allows?|permits?|supports?|can do)\b/i,
     // "There is an issue with the payment", "I noticed an issue: the tablet is not part of the order" (not "found no issue").
     /\bthere (?:is|was|seems to be|appears to be) (?:still )?(?:an? )?(?:issue|problem)\b|\b(?:i|we) (?:noticed|found|spotted|discovered|see) (?:an?|one) (?:small |slight |minor |potential )?(?:issue|problem|discrepancy|inconsistency|mismatch)\b|\b(?:ran|run|running) into (?:an? )?(?:issue|problem|error|snag|hiccup|glitch)\b/i,
     // The system said no: a record or an option not found, not supported, not allowed, an error met.

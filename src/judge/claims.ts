@@ -41,7 +41,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|any further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b|\bnothing else\b[^.?!]{0,60}\bcan(?:not|'t)? (?:be )?(?:changed|modified|updated)\b/i;
 /** A lead-in of three words or more ("Both reservations have been cancelled:", "Step 1 completed:"), not a label ("Confirmation number:", "Updated #W1:"). */
 const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
 
@@ -63,7 +63,7 @@ const HEDGED_OBSTACLE = /^\W*(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)
  * A sentence that asks the user to do or tell something, after its topic or not ("For seat selection, please check in
  * online"): no claim, even where it says "if" or "see if" or what is not available.
  */
-const ADDRESSED = /^\W*(?:for [^,.?!]{1,80},\s*)?(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
+const ADDRESSED = /^\W*(?:for [^,.?!]{1,80},\s*)?(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see|make sure|ensure|double-check)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
 
 const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | null => {
   for (const p of patterns) {
@@ -226,8 +226,11 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     if (lockedOut?.test(sentence) && LOCKED_FROM_NOW.test(sentence)) return 'failure';
     // The tool's own thing as what can no longer change ("The shipping address, however, can't be changed anymore: …"):
     // this change refused, not a consequence of it, unless the sentence tells it made.
-    // Not a rule for later ("Baggage cannot be removed later").
-    if (thingFirst?.test(sentence) && LOCKED_FROM_NOW.test(sentence) && /\b(?:anymore|any more|no longer)\b/i.test(sentence) && !/\b(?:later|future|further|again)\b/i.test(sentence) && read(sentence) !== 'success') return 'failure';
+    // So is it as what can no longer be changed ("I can't make any further updates to the shipping address"): after this
+    // change told done, the tiers set such a refusal aside. Not a rule for later ("Baggage cannot be removed later"), a note
+    // or a condition ("once the order moves to processed status, the address can no longer be changed").
+    const lockedAt = LOCKED_FROM_NOW.exec(sentence)?.index;
+    if (lockedAt !== undefined && (thingFirst?.test(sentence) || thing?.test(sentence.slice(lockedAt))) && /\b(?:anymore|any more|no longer|any further)\b/i.test(sentence) && !/\b(?:later|future|again)\b/i.test(sentence) && !/\bfurther\b/i.test(sentence.replace(/\bany further\b/gi, '')) && !NOTE_LEAD.test(sentence) && !/\b(?:once|when|whenever|if|after)\b/i.test(sentence.slice(0, lockedAt)) && read(sentence) !== 'success') return 'failure';
     // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
     // where the whole says nothing: a summary line's wording is anchored at its start.
     // Advice on another topic ("For seat selection, please check in online; it's not available during booking"):
@@ -361,7 +364,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // Not after a state found ("it has already been processed for exchange"): that one was the refusal's reason.
     // Nor a state found after a refusal ("I was unable to send the certificate. A certificate has already been issued
     // for this delay"): that one is the refusal's reason, not this write done.
-    const kept = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && FURTHER.test(x) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))));
+    // Nor what can no longer be done to the record, after it was told done ("Your order has been modified. This order can no
+    // longer be modified or cancelled"): the change's consequence, where no reason for a refusal is given.
+    const kept = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && (FURTHER.test(x) || (NO_LONGER_NOW.test(x) && !REASON_GIVEN.test(x))) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))));
     if (kept.length === 0) continue;
     const said = label(kept.map(([, l]) => l));
     // Told done, then in the next breath a value of the write found wrong and another one asked for ("Your order #W1 has
@@ -428,6 +433,10 @@ const INVALID_VALUE = /\b(?:is|are|was|were)(?:n't| not) (?:a )?(?:valid|availab
 const CORRECTION_ASK = /\b(?:provide|choose|select|pick|give|send|enter|specify|use)\b[^.?!]{0,40}\b(?:different|another|valid|correct|other)\b/i;
 /** A summary's line of an order's status: "Status: Processed", "Current status: delivered" (not "pending (item modified)"). */
 const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)\W*$/i;
+/** The record that can no longer be changed, the sentence's end: "This order can no longer be modified or cancelled." */
+const NO_LONGER_NOW = /^\W*(?:(?:it|this|that|the|your)\s+(?:[\w-]+\s+)?|#?[A-Z0-9]{5,9}\s+)(?:now\s+)?(?:can no longer|cannot|can't|can not|won't be able to) be [a-z]+(?:,? (?:or|and) [a-z]+)?\s*[.!]?\s*$/i;
+/** A reason given for a refusal: "because it has shipped", "since", "due to". */
+const REASON_GIVEN = /\b(?:because|since|as it|as the|due to|given that)\b/i;
 /** The record or the write told not done in so many words: "the order was not changed", "the cancellation did not go through", "nothing changed". */
 const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
 /** A reply taking back what it said before: "Actually, I need to correct that", "let me correct myself", "I was looking at the wrong order". */

@@ -74,6 +74,6 @@ const thingOfTool = memoizedBy((tool: string) => tool, (tool: string): ToolThing
     pattern,
     othersChanged: kin.length === 0 ? [] : THINGS_CHANGED.filter((t) => !kin.includes(t)).map((t) => t.changed),
     ...(sibling ? { sibling } : {}),
-    lockedOut: new RegExp(String.raw`\bincluding (?:the |any |your )?(?:[\w-]+ )?(?:${pattern.source})`, 'i'),
+    lockedOut: new RegExp(String.raw`\bincluding (?:the |any |your )?(?:[\w-]+ )?(?:${pattern.source})|(?:${pattern.source}) (?:[\w-]+ )?included\b`, 'i'),
   };
 }, 500);

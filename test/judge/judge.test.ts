@@ -560,6 +560,48 @@ describe('the claim reader (world wording)', () => {
     expect(label("I'm sorry, I couldn't complete that: Order #W9000201 is cancelled; only pending orders can be cancelled.", ['#W9000201'])).toBe('failure');
   });
 
+  it('reads a change told done and then undone about the same write, and a reply that corrects itself, from what came after', () => {
+    // The same act refused of the record in its own verb, in the next sentence or the one after.
+    expect(on('cancel_reservation', 'Your reservation HP4M9C has been cancelled. It seems that the reservation cannot be cancelled because the flight has already been flown.', 'HP4M9C')).toBe('failure');
+    // The record or the write told not done in so many words, however soon.
+    expect(on('modify_pending_order_items', 'I have updated the Air Purifier in order #W3000417 as requested. However, the system returned a message that this variant is not available in white, so the order was not changed.')).toBe('failure');
+    expect(on('cancel_pending_order', 'The cancellation for order #W3000417 was submitted. However, the system shows it is now in "pending (item modified)" status. It seems the cancellation did not go through.')).toBe('failure');
+    // A value of the write found wrong, and another asked for.
+    expect(on('modify_pending_order_items', 'Your order #W3000417 has been updated. The new item is the same as the old item. Please provide a different item ID.')).toBe('failure');
+    // Not another record, another kind of change, a rule for later, nor a value found wrong with nothing asked instead.
+    expect(on('cancel_pending_order', 'Order #W3000417 has been cancelled. Order #W3000999 cannot be cancelled because it has shipped.')).toBe('success');
+    expect(on('cancel_reservation', 'Reservation HP4M9C has been cancelled. I was unable to cancel your hotel booking, as it was not booked through us.', 'HP4M9C')).toBe('success');
+    expect(on('modify_pending_order_payment', "I've switched the payment method for order #W3000417 to your PayPal account. I tried to swap the jacket for the larger size as well, but it is out of stock. Would you like to choose a different color?")).toBe('success');
+    expect(on('modify_pending_order_items', 'Your order #W3000417 has been updated. The blue one is not available. Enjoy the new items!')).toBe('success');
+    // What can no longer be done to the record after it was told done is the change's consequence.
+    expect(on('modify_pending_order_items', 'Your order #W3000417 has been modified. This order can no longer be modified or cancelled.')).toBe('success');
+    expect(on('modify_pending_order_items', 'Your order #W3000417 can no longer be modified.')).toBe('failure');
+    // A reply that corrects itself is read from its correction; one whose correction says nothing, as a whole.
+    expect(on('modify_pending_order_items', 'The speaker in order #W3000417 has been updated to the blue version... Actually, I need to correct that. The system returned an error because the order is processed.')).toBe('failure');
+    expect(on('cancel_pending_order', "I'm sorry, I was looking at the wrong order — #W3000417 is still pending and was not cancelled. Would you like me to cancel it now?")).toBe('failure');
+    expect(on('cancel_pending_order', 'Order #W3000417 has been cancelled. Actually, let me correct myself: the refund goes to your gift card, not the Visa.')).toBe('success');
+  });
+
+  it('reads the tool\'s thing that can no longer change, a state found and the refusal it caused, and summary lines of a status or a block', () => {
+    expect(on('modify_pending_order_address', "I've updated the backpack in your order. The shipping address, however, can't be changed anymore: once the item was modified, the system no longer lets me update it.")).toBe('failure');
+    expect(on('update_reservation_baggages', 'The baggage on reservation 4CQN0V has been updated to 5 bags. Baggage cannot be removed later.', '4CQN0V')).toBe('success');
+    expect(on('exchange_delivered_order_items', "An exchange has already been requested for the Desk Lamp in order #W3000417, so I'm not able to set up another one for this item.")).toBe('failure');
+    expect(on('modify_pending_order_address', "The item on order #W3000417 is now the red luggage set. The address update, though, didn't go through: once items are modified, the order is locked against further changes.")).toBe('failure');
+    expect(on('return_delivered_order_items', '1) Order #W3000999 (Coffee Maker)\n- Action: cancellation\n- Result: completed.\n\n2) Order #W3000417 (Portable Charger)\n- Action: return\n- Result: blocked. The order is not delivered yet.')).toBe('failure');
+    expect(on('cancel_pending_order', '**Order #W3000417 – Cancellation**\n\n- **Status:** Processed\n- **Items:** Indoor Security Camera')).toBe('none');
+    expect(on('update_reservation_flights', 'The certificate of $150 has been sent. Regarding reservation KP2W7Q, flight HAT148 on May 19 shows 0 seats in economy.', 'KP2W7Q')).toBe('failure');
+    expect(on('update_reservation_flights', 'I have sent the request to change your flight on reservation C9PX3L. The flight HAT266 is full. Please let me know if you want to choose another flight.', 'C9PX3L')).toBe('failure');
+    // The system that will not let it, a method not recognised, the thing among what can no longer change; a request of
+    // the user to make sure of something, and the same words after the change told done or as a condition, are not.
+    expect(on('cancel_pending_order', 'Because the order\'s status is now "pending (item modified)," the automated system no longer allows it to be cancelled.')).toBe('failure');
+    expect(on('modify_pending_order_payment', 'The new payment method still doesn\'t seem to be recognized. Please make sure the card has been added to your account correctly.')).toBe('failure');
+    expect(on('modify_pending_order_address', 'The item changes on your order #W3000417 went through. Once items have been modified, though, the order is locked, so nothing else on it—address updates included—can be changed.')).toBe('failure');
+    expect(on('modify_pending_order_address', 'Your speaker exchange is done. The item change moved the order into "pending (item modified)" status, so I can\'t make any further updates to the shipping address.')).toBe('failure');
+    expect(on('modify_pending_order_address', "I've updated the shipping address for order #W3000417. I can't make any further updates to the shipping address.")).toBe('success');
+    expect(on('modify_pending_order_address', "I've updated the shipping address for order #W3000417. Please note that once the order moves to processed status, the address can no longer be changed.")).toBe('success');
+    expect(on('exchange_delivered_order_items', 'Both delivered orders now have exchanges submitted: #W3000417 is now "exchange requested". Because each delivered order can be exchanged only once, #W3000417 can\'t have any further exchanges.')).toBe('success');
+  });
+
   it('reads terse summary lines, marks and labels of a table or a heading, and changes filed and being handled', () => {
     // Successes told in a summary's few words.
     for (const [text, names] of [

@@ -76,7 +76,10 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['paraphrases1.jsonl', 80, 2],
     ['paraphrases2.jsonl', 80, 0],
     ['paraphrases3.jsonl', 80, 1],
-    ['paraphrases4.jsonl', 80, 1],
+    ['paraphrases4.jsonl', 80, 0],
+    // Read first after the fourth's changes: 5 of 80 (one of them a reply whose original's label is doubtful) and 3 of 80.
+    ['paraphrases5.jsonl', 80, 2],
+    ['paraphrases6.jsonl', 80, 2],
   ] as const;
   for (const [file, least, fsMost] of paraphrases) {
     it(`holds on paraphrases of real failures (test/judge/probes/${file})`, async () => {
@@ -86,6 +89,24 @@ describe('the claim reader on probes written to find its misreadings', () => {
       const { c, n, fs } = await misreadings(items);
       console.log(`probes, claims (${file}): ${c.n} failures, read as failure ${c.confusion.failure?.failure ?? 0}, as saying nothing ${c.confusion.failure?.none ?? 0}, as success ${fs} of ${n('failure')}`);
       expect(fs).toBeLessThanOrEqual(fsMost);
+    });
+  }
+
+  // Paraphrases of real successes of the tune parts, each keeping every note, caveat and failure of another thing its
+  // original has: the successes read as failures are held.
+  const successParaphrases = [
+    // Read first after the sixth failure set's changes: 0 of 80 and 3 of 80.
+    ['paraphrases7.jsonl', 80, 0],
+    ['paraphrases8.jsonl', 80, 2],
+  ] as const;
+  for (const [file, least, sfMost] of successParaphrases) {
+    it(`holds on paraphrases of real successes (test/judge/probes/${file})`, async () => {
+      const items = parseLabels(readFileSync(new URL(`./probes/${file}`, import.meta.url), 'utf8'), `test/judge/probes/${file}`);
+      expect(items.length).toBeGreaterThanOrEqual(least);
+      expect(items.every((x) => x.label === 'success')).toBe(true);
+      const { c, n, sf } = await misreadings(items);
+      console.log(`probes, claims (${file}): ${c.n} successes, read as success ${c.confusion.success?.success ?? 0}, as saying nothing ${c.confusion.success?.none ?? 0}, as failure ${sf} of ${n('success')}`);
+      expect(sf).toBeLessThanOrEqual(sfMost);
     });
   }
 

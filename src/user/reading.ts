@@ -226,7 +226,7 @@ const ALTERNATIVES: readonly RegExp[] = [
 ];
 
 /** Words that point back at details named elsewhere in the message. */
-const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above|either (?:one|of (?:them|those|these)))\b/i;
+const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above|either (?:one|of (?:them|those|these)))\b|\bwhich (?:one )?(?:would|do|will) you (?:like|prefer|want) to (?:give|share|provide|use|send)\b/i;
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {
@@ -379,7 +379,10 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
       /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest) ||
       // "Option A: your email address", under "you can do this in one of two ways:": what the user is to give.
       (underAskingLeadIn && lang !== undefined && /^\s*\**\s*(?:your|the)\b/i.test(rest) && !/\d/.test(rest) && named(rest, lang).length > 0);
-    if (!labelAsks && !valueAsks) return false;
+    // A label that is itself a request ("Confirm the order ID: #W1", "Tell me where you'd like the refund sent: ..."),
+    // under an asking lead-in: it asks, whatever value follows.
+    const labelRequests = underAskingLeadIn && /^\W*(?:please\s+)?(?:confirm|verify|double-check|tell me|let me know|provide|share|send|give me|specify|choose|select|pick)\b/i.test(label);
+    if (!labelAsks && !valueAsks && !labelRequests) return false;
   }
   if (ELSEWHERE.test(u.text) && !asksIdentityAfterAll(u.text, lang)) return false;
   if (u.item && underAskingLeadIn) return true;

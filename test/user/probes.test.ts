@@ -46,10 +46,18 @@ describe('the simulated user on probes written to find its misreadings', () => {
     // of 100 (go-aheads of every kind, written from tune samples of how agents propose).
     ['turns11.jsonl', 'eleventh set', { closed: 0.01, found: 0.99, unsolicited: 0.01, declined: 0.03 }],
   ] as const;
-  for (const [file, name, floors] of cases) {
+  // Paraphrases of real messages of the tune parts, every ask, proposal and closing offer kept (test/user/probes/README.md).
+  const paraphrased = [
+    // Read first: closed 1.3% of 80, asks found 91.3% of 80 (a request as a list item's label, "Confirm the order ID: #W1";
+    // a choice and a go-ahead asked together), another change accepted 2.5% of 80, its own declined 1.8% of 57.
+    ['tparaphrases1.jsonl', 'paraphrases of real proposals', { closed: 0.01, found: 0.92, unsolicited: 0.025, declined: 0.02 }],
+    // Read first: closed 0 of 80, asks found 98.1% of 54 ("Which would you like to give me?" after the ways named).
+    ['tparaphrases2.jsonl', 'paraphrases of real asks', { closed: 0.01, found: 0.99, unsolicited: 0.01, declined: 0.01 }],
+  ] as const;
+  for (const [file, name, floors] of [...cases, ...paraphrased]) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {
       const items = probes(file);
-      expect(items.length).toBeGreaterThanOrEqual(150);
+      expect(items.length).toBeGreaterThanOrEqual(file.startsWith('tparaphrases') ? 80 : 150);
       const m = measureUser(items);
       console.log(`probes, ${name}: closed while asking ${(m.closedWhileAsking.rate * 100).toFixed(1)}% of ${m.closedWhileAsking.of}; asks found ${(m.answerable.rate * 100).toFixed(1)}% of ${m.answerable.of}; proposals of another change accepted ${(m.unsolicitedAccepted.rate * 100).toFixed(1)}% of ${m.unsolicitedAccepted.of}; proposals of its own change declined ${(m.wantedDeclined.rate * 100).toFixed(1)}% of ${m.wantedDeclined.of}`);
       expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(floors.closed);

@@ -336,6 +336,14 @@ describe('an ask for who the user is, after a lookup that found nothing', () => 
 });
 
 describe('a reading remembered', () => {
+  it('reads a list item whose label is a request as an ask, and "which would you like to give me?" after the ways it names', () => {
+    const retail = (t: string) => reading('retail', t);
+    expect(retail("To move forward, I just need a few things:\n\n- Confirm the order ID: #W7449508 (the one with the sneakers).\n- Tell me where you'd like the refund sent: back to your original gift card or to another one.\n\nAs soon as you've confirmed, I'll process the return.")).toMatchObject({ closes: false });
+    // A label that names a value under "here are the details:" still states it.
+    expect(retail('Here are the details:\n\n- Order ID: #W7449508\n- Refund: original gift card\n\nThe return is on its way.')).toMatchObject({ closes: true });
+    expect(retail("The quickest way for me to find your account is with your email address. If you don't have that handy, your name and zip code will work too. Which would you like to give me?")).toMatchObject({ identity: true, closes: false });
+  });
+
   it('is the reading of its text in its language, shared and frozen', () => {
     const retail = getWorld('retail').userLanguage;
     const travel = getWorld('travel').userLanguage;

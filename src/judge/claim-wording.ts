@@ -40,6 +40,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A summary line that opens with the change filed: "Return requested for #W1:". Not a status it quotes ("exchange requested").
     /^\W*(?:returns?|exchanges?|cancell?ations?|refunds?|changes?) requested\b(?!\W*(?:status|state)\b)/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
+    // A hand-off told in other words: "I've passed your case to a human agent", "handed your request over to our team".
+    /\b(?:i|we)(?:'ve| have)? (?:now )?(?:passed|handed|forwarded|referred)\s+(?:your (?:case|request|issue|ticket)|you|this(?: case)?)\s+(?:(?:on|over)\s+)?to (?:a|an|our|the) (?:[\w-]+ )?(?:agent|representative|specialist|team|colleague)\b/i,
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").

@@ -69,6 +69,9 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
+  // "Just say so if you'd like me to go ahead with both", "say the word and I'll submit it"; not "if you change your mind,
+  // just say the word", which offers and asks nothing.
+  /\b(?:just )?say (?:so|the word)\b(?=[^.?!]*\b(?:if you(?:'d| would) like me to|and i(?:'ll| will)|to (?:go ahead|proceed|confirm))\b)/i,
   // "First step: your user ID.", "Your name and date of birth should do it.", "... will let me find it.",
   // "hit me with your email".
   /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
@@ -362,7 +365,8 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   if (/\?\s*(?:\([^)]*\))?\s*["')\]]?\s*$/.test(u.text)) return true;
   // "Reservation: R900701" states a value, even in a list under "I'll need:"; "Email address: so that I
   // can find your account" under it asks for what its label names.
-  if (u.item && /^[^:]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) {
+  // (A colon in brackets is no label's: "Cancel order #W1 (Reason: ordered by mistake)".)
+  if (u.item && /^[^:(]{1,40}:\s*\S/.test(u.text) && !/:\s*$/.test(u.text)) {
     let [label = '', rest = ''] = u.text.split(/:(.*)/s);
     // A form under a label of its own ("Option B: First name: <blank>  Zip: <blank>"): what the form names.
     const form = /^\s*([A-Za-z][^:]{0,30}):(.*)$/s.exec(rest);

@@ -600,6 +600,8 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_address', "I've updated the shipping address for order #W3000417. I can't make any further updates to the shipping address.")).toBe('success');
     expect(on('modify_pending_order_address', "I've updated the shipping address for order #W3000417. Please note that once the order moves to processed status, the address can no longer be changed.")).toBe('success');
     expect(on('exchange_delivered_order_items', 'Both delivered orders now have exchanges submitted: #W3000417 is now "exchange requested". Because each delivered order can be exchanged only once, #W3000417 can\'t have any further exchanges.')).toBe('success');
+    // A hand-off told in other words.
+    expect(readClaim({ text: "The hiking boots exchange couldn't be completed because of a system error, so I've passed your case to a human agent who will help you with it.", action: 'transfer_to_human_agents', names: [] }, wording)).toBe('success');
   });
 
   it('reads terse summary lines, marks and labels of a table or a heading, and changes filed and being handled', () => {

@@ -80,6 +80,8 @@ describe('the claim reader on probes written to find its misreadings', () => {
     // Read first after the fourth's changes: 5 of 80 (one of them a reply whose original's label is doubtful) and 3 of 80.
     ['paraphrases5.jsonl', 80, 2],
     ['paraphrases6.jsonl', 80, 2],
+    // Read first after the sixth's changes: 1 of 80.
+    ['paraphrases9.jsonl', 80, 1],
   ] as const;
   for (const [file, least, fsMost] of paraphrases) {
     it(`holds on paraphrases of real failures (test/judge/probes/${file})`, async () => {
@@ -98,6 +100,8 @@ describe('the claim reader on probes written to find its misreadings', () => {
     // Read first after the sixth failure set's changes: 0 of 80 and 3 of 80.
     ['paraphrases7.jsonl', 80, 0],
     ['paraphrases8.jsonl', 80, 2],
+    // Read first after the eighth's changes: 2 of 80 (one a hand-off told as "I've passed your case to a human agent").
+    ['paraphrases10.jsonl', 80, 1],
   ] as const;
   for (const [file, least, sfMost] of successParaphrases) {
     it(`holds on paraphrases of real successes (test/judge/probes/${file})`, async () => {

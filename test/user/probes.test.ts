@@ -50,9 +50,12 @@ describe('the simulated user on probes written to find its misreadings', () => {
   const paraphrased = [
     // Read first: closed 1.3% of 80, asks found 91.3% of 80 (a request as a list item's label, "Confirm the order ID: #W1";
     // a choice and a go-ahead asked together), another change accepted 2.5% of 80, its own declined 1.8% of 57.
-    ['tparaphrases1.jsonl', 'paraphrases of real proposals', { closed: 0.01, found: 0.92, unsolicited: 0.025, declined: 0.02 }],
+    ['tparaphrases1.jsonl', 'paraphrases of real proposals', { closed: 0.01, found: 0.92, unsolicited: 0.015, declined: 0.02 }],
     // Read first: closed 0 of 80, asks found 98.1% of 54 ("Which would you like to give me?" after the ways named).
     ['tparaphrases2.jsonl', 'paraphrases of real asks', { closed: 0.01, found: 0.99, unsolicited: 0.01, declined: 0.01 }],
+    // Read first after the first two's changes: closed 1.3% of 80 ("Just say so if you'd like me to go ahead with both!";
+    // "Cancel order #W1 (Reason: …)" under "Please confirm whether I should:"), asks found 90.0%, another change accepted 1.3%.
+    ['tparaphrases3.jsonl', 'more paraphrases of real proposals', { closed: 0.01, found: 0.91, unsolicited: 0.015, declined: 0.01 }],
   ] as const;
   for (const [file, name, floors] of [...cases, ...paraphrased]) {
     it(`holds on the ${name} (test/user/probes/${file})`, () => {

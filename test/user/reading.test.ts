@@ -342,6 +342,9 @@ describe('a reading remembered', () => {
     // A label that names a value under "here are the details:" still states it.
     expect(retail('Here are the details:\n\n- Order ID: #W7449508\n- Refund: original gift card\n\nThe return is on its way.')).toMatchObject({ closes: true });
     expect(retail("The quickest way for me to find your account is with your email address. If you don't have that handy, your name and zip code will work too. Which would you like to give me?")).toMatchObject({ identity: true, closes: false });
+    // "Say so" asks; a colon in brackets is no label's, so the item under "please confirm whether I should:" asks.
+    expect(retail('Order #W8367380 can be cancelled, with $1003.22 back on your Mastercard. Just say so if you\'d like me to go ahead!')).toMatchObject({ closes: false });
+    expect(retail('**Please confirm whether I should:**\n1. Cancel order #W8367380 (Reason: ordered by mistake).\n2. Cancel order #W1242543 (Reason: no longer needed).')).toMatchObject({ closes: false });
   });
 
   it('is the reading of its text in its language, shared and frozen', () => {

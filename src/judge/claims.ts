@@ -331,9 +331,8 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // sentence or the one after); the record or the write told not done in so many words ("… so the order was not changed
   // and still has the medium room purifier", "It seems the cancellation did not go through"); or a value of the write
   // found wrong and another one asked for ("Your order #W1 has been updated. The new item is the same as the old item.
-  // Please provide a different item ID"). (The thing told as it still
-  // stands, "the laptop remains the original model", was measured and left out: successes say "the flights remain the
-  // same" of what they did not change.)
+  // Please provide a different item ID"). (The thing told as it still stands, "the laptop remains the original model", was
+  // measured and left out: successes say "the flights remain the same" of what they did not change.)
   const undoneAfter = (told: string): boolean => {
     const at = sentences.indexOf(told);
     const after = sentences.slice(at + 1, at + 5).filter((s) => (ownRecord(s) || !otherRecord(s)) && !otherThing(s) && !otherChange(s) && !NOTE_LEAD.test(s) && !CONDITIONAL.test(s) && !LOCKED_FROM_NOW.test(s) && !FURTHER.test(s) && !TRIED.test(s));
@@ -369,9 +368,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const kept = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && (FURTHER.test(x) || (NO_LONGER_NOW.test(x) && !REASON_GIVEN.test(x))) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))));
     if (kept.length === 0) continue;
     const said = label(kept.map(([, l]) => l));
-    // Told done, then in the next breath a value of the write found wrong and another one asked for ("Your order #W1 has
-    // been updated. The new item is the same as the old item. Please provide a different item ID"): the write did not go
-    // through; the first sentence told what was asked, not what the system did.
+    // Told done, then undone in the next few sentences (`undoneAfter`): the write did not go through.
     return said === 'success' && undoneAfter((kept.find(([, l]) => l === 'success') as readonly [string, ClaimLabel])[0]) ? 'failure' : said;
   }
   // Nothing said of the outcome: a refusal it reports without saying so (src/judge/refusals.ts), else nothing.
@@ -426,7 +423,6 @@ const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: bee
 const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (readonly [string, ClaimLabel])[] =>
   told.filter(([x, l], i) => !(l === 'success' && ALREADY_DONE.test(x) && told.slice(0, i).some(([, p]) => p === 'failure')));
 
-/** A further change of the same kind: "another exchange", "a second return", "one more change". */
 /** A value of the write found wrong: "the payment method you provided is not the original one", "the flight is full", "must be different". */
 const INVALID_VALUE = /\b(?:is|are|was|were)(?:n't| not) (?:a )?(?:valid|available|the original|in stock|supported|accepted|allowed)\b|\b(?:is|are) (?:full|unavailable|invalid|sold out|out of stock|the same as)\b|\bmust be (?:different|the original|a valid|valid)\b|\bdoes(?:n't| not) (?:exist|match)\b|\bnot found\b/i;
 /** Another value asked of the user: "Please provide a different item ID", "let me know if you want to choose another flight". */
@@ -443,6 +439,7 @@ const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange
 const SELF_CORRECTION = /\b(?:actually|wait|oops)\b[,.!\s\u2014\u2013-]*(?:i (?:misspoke|misread|was mistaken|was wrong|made (?:a|an) (?:mistake|error))\b)|\blet me correct (?:myself|that|this)\b|\bi need to correct (?:myself|that|this)\b|\bi was looking at the wrong (?:order|reservation|booking|record)\b/gi;
 /** An attempt told with its own verb ("I tried to swap the jacket as well, but ..."): a write of its own, not a value of this one. */
 const TRIED = /\b(?:i|we) (?:also )?(?:tried|attempted)\b/i;
+/** A further change of the same kind: "another exchange", "a second return", "one more change". */
 const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
 
 /** A requirement in the clause before a change: "requires that", "must be", "needs to be". */

@@ -50,7 +50,8 @@ describe('the claim reader on probes written to find its misreadings', () => {
     // and another asked for after the change told done; the same act refused in its own verb; no seats left).
     ['claims14.jsonl', 'fourteenth set, of hard failures in the manner of 60 more real failures of the tune parts', 160, 8, 4, 0.72],
     // Read first after the fourteenth set's changes: kappa 0.366 (44 failures read as saying nothing), 2 of 25 and 11 of 115.
-    ['claims15.jsonl', 'fifteenth set, of failures without a failure word in the manner of 70 more real failures of the tune parts', 160, 6, 2, 0.39],
+    // After the paraphrase rounds: 0.410, 2 and 5.
+    ['claims15.jsonl', 'fifteenth set, of failures without a failure word in the manner of 70 more real failures of the tune parts', 160, 5, 2, 0.4],
     // Read first after the fifteenth set's changes: kappa 0.480, 5 of 35 and 14 of 110 (a reply that corrects itself, the
     // record told not done after the change told done, "Result: blocked", an order's status line read as the change).
     ['claims16.jsonl', 'sixteenth set, in the manner of the retail replies of gpt-4.1-mini, gpt-5-nano and gpt-5-mini, from tune samples of that source', 160, 5, 5, 0.54],

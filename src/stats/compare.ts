@@ -3,7 +3,7 @@
  * per-task differences of pass^k, their bootstrap interval, a paired sign-flip permutation test,
  * Holm's adjustment across cells, a verdict and the smallest difference the data could have detected.
  */
-import { bootstrapMean, clusterBootstrapMean, clusteredSe, clustersOf, familySums, type Clusters, type ResampleBank } from './bootstrap.js';
+import { bootstrapMean, clusterBootstrapMean, clusteredSe, clustersOf, familySums, valueClasses, type Clusters, type ResampleBank } from './bootstrap.js';
 import { familyOf } from '../ground/family-id.js';
 import { deriveSeed, makeRng, type Rng } from '../ground/seeds.js';
 import { adaptiveEstimate, meanSe, passHatK, type CellSummary } from './stats.js';
@@ -143,21 +143,10 @@ function drawnSignFlips(d: Float64Array, bound: number, rng: Rng, draws: number)
   return hits / (draws + 1);
 }
 
-/** The sizes |d| of the differences, in order of first appearance, and how many differences have each. */
+/** The sizes |d| of the differences, in order of first appearance, and how many differences have each: their classes of equal values (`valueClasses`). */
 export function magnitudeClasses(d: ArrayLike<number>): { sizes: Float64Array; counts: Int32Array } {
-  const index = new Map<number, number>();
-  const sizes: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < d.length; i++) {
-    const a = Math.abs(d[i] as number);
-    const k = index.get(a);
-    if (k === undefined) {
-      index.set(a, sizes.length);
-      sizes.push(a);
-      counts.push(1);
-    } else counts[k] = (counts[k] as number) + 1;
-  }
-  return { sizes: Float64Array.from(sizes), counts: Int32Array.from(counts) };
+  const classes = valueClasses([Array.from(d, Math.abs)], Number.POSITIVE_INFINITY) as { sizes: Int32Array; values: Float64Array };
+  return { sizes: classes.values, counts: classes.sizes };
 }
 
 /** The number of set bits of a 32-bit unsigned integer. */

@@ -432,8 +432,7 @@ export class ScriptedUser implements UserSimulator {
     // Its own change spoken of only as the ground of another ("Cancellation of R1 is not allowed", "I understand
     // you'd like to cancel", "before we cancel the order, here's a quicker fix") beside a change told in other
     // words ("I can switch its payment method", "you'd be flying Sunday instead"): the go-ahead is for that one.
-    if (around.some((intent) => open.has(intent)) && ownOnlyAsGround(aroundText, namesOwn)) return 'unsure';
-    if (around.some((intent) => open.has(intent))) return around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
+    if (around.some((intent) => open.has(intent))) return !ownOnlyAsGround(aroundText, namesOwn) && around.every((intent) => open.has(intent)) && unnamedSteps.length === 0 && !andTheRest && !anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], plain) ? 'yes' : 'unsure';
     // Another change spoken of around it, an offer nobody asked for ("the price includes the upgrade"),
     // or a change the world has no words for ("book the same flights", "this change will update the
     // passenger's name"): not plainly what it asked for, nor plainly something else. A person asks.

@@ -155,6 +155,7 @@ export function readClaim(question: ClaimQuestion, wording: ClaimWording): Claim
   return readUncorrected(question, text, wording);
 }
 
+/** `readClaim` of a reply's text (its JSON read, its apostrophes plain), with no correction of itself to read from. */
 function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWording): ClaimLabel {
   // Each sentence's own reading, once: the steps below and the tiers ask for the same sentences again.
   const labelOf = new Map<string, ClaimLabel>();
@@ -217,6 +218,17 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const handOff = /^(?:transfer|escalate)_/.test(question.action ?? '');
   // The tool's thing as a sentence's subject: "The shipping address, however, …", "Your payment method …".
   const thingFirst = thing ? regex(`^\\W*(?:(?:the|your|this|that)\\s+)?(?:[\\w'-]+\\s+)?(?:${thing.source})`, 'i') : undefined;
+  // The tool's own thing as what can no longer change ("The shipping address, however, can't be changed anymore: …") or
+  // among what can no longer be changed ("I can't make any further updates to the shipping address"): this change
+  // refused, not a consequence of it, unless the sentence tells it made; after this change told done, the tiers set such
+  // a refusal aside. Not a rule for later ("Baggage cannot be removed later"), a note, nor a condition ("once the order
+  // moves to processed status, the address can no longer be changed").
+  const thingLockedNow = (sentence: string): boolean => {
+    const lockedAt = LOCKED_FROM_NOW.exec(sentence)?.index;
+    if (lockedAt === undefined || !(thingFirst?.test(sentence) || thing?.test(sentence.slice(lockedAt)))) return false;
+    if (!NOW_ON.test(sentence) || LATER_ON.test(sentence.replace(/\bany further\b/gi, '')) || NOTE_LEAD.test(sentence) || CONDITION_WORD.test(sentence.slice(0, lockedAt))) return false;
+    return read(sentence) !== 'success';
+  };
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
   // "Since the reservation has been cancelled, we can't proceed with the refund" says the cancellation is
   // done. A clause that goes on about it ("but it was rejected") belongs to the clause before it.
@@ -224,13 +236,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // "No further changes, including address updates, can be made": a consequence of another change that
     // names this tool's own thing as what can no longer be done.
     if (lockedOut?.test(sentence) && LOCKED_FROM_NOW.test(sentence)) return 'failure';
-    // The tool's own thing as what can no longer change ("The shipping address, however, can't be changed anymore: …"):
-    // this change refused, not a consequence of it, unless the sentence tells it made.
-    // So is it as what can no longer be changed ("I can't make any further updates to the shipping address"): after this
-    // change told done, the tiers set such a refusal aside. Not a rule for later ("Baggage cannot be removed later"), a note
-    // or a condition ("once the order moves to processed status, the address can no longer be changed").
-    const lockedAt = LOCKED_FROM_NOW.exec(sentence)?.index;
-    if (lockedAt !== undefined && (thingFirst?.test(sentence) || thing?.test(sentence.slice(lockedAt))) && /\b(?:anymore|any more|no longer|any further)\b/i.test(sentence) && !/\b(?:later|future|again)\b/i.test(sentence) && !/\bfurther\b/i.test(sentence.replace(/\bany further\b/gi, '')) && !NOTE_LEAD.test(sentence) && !/\b(?:once|when|whenever|if|after)\b/i.test(sentence.slice(0, lockedAt)) && read(sentence) !== 'success') return 'failure';
+    if (thingLockedNow(sentence)) return 'failure';
     // A record's label and its outcome ("#W1: Return requested for the boots") read as the outcome alone
     // where the whole says nothing: a summary line's wording is anchored at its start.
     // Advice on another topic ("For seat selection, please check in online; it's not available during booking"):
@@ -433,6 +439,12 @@ const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?sta
 const NO_LONGER_NOW = /^\W*(?:(?:it|this|that|the|your)\s+(?:[\w-]+\s+)?|#?[A-Z0-9]{5,9}\s+)(?:now\s+)?(?:can no longer|cannot|can't|can not|won't be able to) be [a-z]+(?:,? (?:or|and) [a-z]+)?\s*[.!]?\s*$/i;
 /** A reason given for a refusal: "because it has shipped", "since", "due to". */
 const REASON_GIVEN = /\b(?:because|since|as it|as the|due to|given that)\b/i;
+/** What can no longer be done from now on: "anymore", "no longer", "any further". */
+const NOW_ON = /\b(?:anymore|any more|no longer|any further)\b/i;
+/** What a rule for later says ("later", "in the future", "again", "further" not after "any"). */
+const LATER_ON = /\b(?:later|future|again|further)\b/i;
+/** A condition before what it locks: "once", "when", "if", "after". */
+const CONDITION_WORD = /\b(?:once|when|whenever|if|after)\b/i;
 /** The record or the write told not done in so many words: "the order was not changed", "the cancellation did not go through", "nothing changed". */
 const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
 /** A reply taking back what it said before: "Actually, I need to correct that", "let me correct myself", "I was looking at the wrong order". */

@@ -57,7 +57,7 @@ const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EI
  * items to keep". Real agents open so when they pass on a tool's refusal. Not a state found ("it seems the
  * order has already been cancelled"), which real agents also write after their own cancellation.
  */
-const HEDGED_OBSTACLE = /^\W*(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
+const HEDGED_OBSTACLE = /^\W*(?:(?:however|but|that said)\s*,?\s*)?(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
 
 /**
  * A sentence that asks the user to do or tell something, after its topic or not ("For seat selection, please check in
@@ -84,6 +84,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // An order's status told as a summary's line ("Status: Processed", "Order status: delivered") is the record's state, not
   // a change made: a request "processed" is said of the request.
   if (ORDER_STATE_LINE.test(sentence)) return 'none';
+  // A reason given as a field of a JSON reply ("reason: Booking created 2024-05-10, more than 24h ago") tells why, not what
+  // was done: a refusal in it still reads.
+  if (REASON_LINE.test(sentence) && !anyTest(wording.failure, sentence)) return 'none';
   // A closing offer on a condition of the user's ("If you need to add more details (seat selection, though not available
   // here), just let me know") claims nothing.
   if (CLOSING_OFFER.test(sentence)) return 'none';
@@ -118,7 +121,11 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
   }
   if (anyTest(wording.failure, sentence)) return 'failure';
-  const success = anyTest(wording.success, sentence);
+  // A change told only inside a condition further on ("Bags can only be added once the reservation is booked", "but when the
+  // return is processed the system still reports it as not delivered") is what would be, not what was.
+  const told = anyTest(wording.success, sentence);
+  // Nor a rule of a time limit ("Returns are accepted within 30 days of delivery").
+  const success = told && (CONDITION_CLAUSE_AT.test(sentence) || TIME_RULE_AT.test(sentence)) ? anyTest(wording.success, sentence.replace(CONDITION_CLAUSE, ' ').replace(TIME_RULE, ' ')) : told;
   // An obstacle found, unless the sentence tells the change done ("it looks like the cancellation went
   // through, and no further action is needed").
   if (!success && HEDGED_OBSTACLE.test(sentence)) return 'failure';
@@ -140,9 +147,11 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
  */
 export function readClaim(question: ClaimQuestion, wording: ClaimWording): ClaimLabel {
   // A message written as JSON ({"message": "Done.\\nOrder ..."}) is read as the text it holds.
-  const raw = messageText(question.text);
+  const raw = messageText(question.text, { keys: true });
   // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
-  const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'");
+  // An adverb between a negation and its verb ("the system won't currently let me", "it can't actually be changed") as if
+  // it were not there: the refusal is the same.
+  const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'").replace(NEGATION_ADVERB, '$1');
   // A reply that takes back what it said ("… has been updated … Actually, I need to correct that. The system returned
   // an error …", "I'm sorry, I was looking at the wrong order — #W1 is still pending and was not cancelled"): read from
   // its last correction on, where that part says anything of the write.
@@ -167,10 +176,10 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed
   // immediately." speaks of 59XX6W. Not a lead-in that tells a change made itself ("Both reservations have been
   // cancelled:"): it speaks of every line under it, not of the first alone. A refusal's lead-in ("I couldn't complete
-  // that:") and the reason after it stay one statement.
+  // that:") and the reason after it stay one statement. An order's status line stands alone: it is the record's state.
   const said = sentencesOf(text).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
-    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
+    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !ORDER_STATE_LINE.test(s) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
     return out;
   }, []);
@@ -184,13 +193,14 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // (Each sentence is read for it only where one tells an earlier attempt.)
   // Told within one sentence ("The first attempt failed because the card didn't match, but using the gift card worked",
   // "after correcting it (the earlier attempt failed because ...), your address has been updated"): the rest of the
-  // sentence, where it tells a success, is what the sentence says.
+  // sentence, where it tells a success and the whole does not, is what the sentence says (a whole that does keeps its brackets:
+  // "status: cancelled (from a previous request)" is a state found).
   const laterInSentence = (s: string): string => {
     if (!EARLIER_ATTEMPT.test(s)) return s;
     const unbracketed = s.replace(/\([^()]*\)/g, (m) => (EARLIER_ATTEMPT.test(m) ? ' ' : m));
     const but = /,?\s+(?:but|however|and then|then)\b|;\s*/i.exec(unbracketed);
     const rest = but && EARLIER_ATTEMPT.test(unbracketed.slice(0, but.index)) ? unbracketed.slice(but.index + but[0].length) : unbracketed;
-    return rest !== s && read(rest) === 'success' ? rest : s;
+    return rest !== s && read(rest) === 'success' && read(s) !== 'success' ? rest : s;
   };
   const unretried = planned.some((s) => EARLIER_ATTEMPT.test(s)) ? planned.map(laterInSentence) : planned;
   const lastSuccess = unretried.some((s) => EARLIER_ATTEMPT.test(s)) ? unretried.findLastIndex((s) => read(s) === 'success') : -1;
@@ -332,11 +342,12 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s) && !(otherThing(s) || (otherChange(s) && !ofThing(s))))) return 'pending';
   const rest = sentences.filter((s) => !otherThing(s));
   // Told done, then undone within the next few sentences, about this write and nothing else: the first sentence told
-  // what was asked, not what the system did. Three ways: the same act refused in its own verb, of the record itself ("Your
+  // what was asked, not what the system did. Four ways: the same act refused in its own verb, of the record itself ("Your
   // reservation HP4M9C has been cancelled. It seems that the reservation cannot be cancelled because ...", in the next
   // sentence or the one after); the record or the write told not done in so many words ("… so the order was not changed
-  // and still has the medium room purifier", "It seems the cancellation did not go through"); or a value of the write
-  // found wrong and another one asked for ("Your order #W1 has been updated. The new item is the same as the old item.
+  // and still has the medium room purifier", "It seems the cancellation did not go through"); an error met and the
+  // attempt to be made again ("Let me try again with the card on file"); or a value of the write found wrong and another one
+  // asked for ("Your order #W1 has been updated. The new item is the same as the old item.
   // Please provide a different item ID"). (The thing told as it still stands, "the laptop remains the original model", was
   // measured and left out: successes say "the flights remain the same" of what they did not change.)
   const undoneAfter = (told: string): boolean => {
@@ -346,8 +357,19 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const verb = action?.exec(told)?.[0].toLowerCase().replace(/[^a-z]/g, '').slice(0, 5);
     const refused = verb?.length === 5 ? regex(`\\b(?:the|your|this) (?:reservation|order|booking) (?:cannot|can't|could not|couldn't) be ${verb}|\\b(?:cannot|can't|could not|couldn't|unable to|not able to|wasn't able to|was not able to|weren't able to) ${verb}\\w* (?:it\\b|(?:the|your|this) (?:reservation|order|booking)\\b)`, 'i') : undefined;
     if (after.some((s) => (refused !== undefined && near.has(s) && refused.test(s)) || (NOT_DONE.test(s) && read(s) === 'failure'))) return true;
+    // An error met, then an attempt to be made again ("However, the system returned an error: … Let me try again with the card
+    // on file"): the write did not go through.
+    if (after.some((s, i) => read(s) === 'failure' && after.slice(i).some((t) => RETRYING.test(t)))) return true;
     const wrong = after.findIndex((s) => INVALID_VALUE.test(s));
     return wrong >= 0 && sentences.slice(sentences.indexOf(after[wrong] as string) + 1, at + 6).some((s) => CORRECTION_ASK.test(s) && (ADDRESSED.test(s) || PROPOSAL.test(s) || /^\W*(?:please|kindly)\b/i.test(s)));
+  };
+  /** A refusal of this write in the next few sentences after one: not of another record, thing or change, a note, a condition, a further change or an attempt of its own. */
+  // A further change refused counts where the state was found from before ("already been requested earlier today … A second
+  // exchange on the same order cannot be submitted"): this write is that further one.
+  const refusedLater = (told: string): boolean => {
+    const at = sentences.indexOf(told);
+    const before = FOUND_EARLIER.test(told);
+    return sentences.slice(at + 1, at + 5).some((s) => (ownRecord(s) || !otherRecord(s)) && !otherThing(s) && !otherChange(s) && !NOTE_LEAD.test(s) && !CONDITIONAL.test(s) && (before || !FURTHER.test(s)) && !TRIED.test(s) && readAbout(s) === 'failure');
   };
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address), and an outcome line
@@ -374,6 +396,10 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const kept = withoutFoundStates(told.filter(([x, l], i) => !(l === 'failure' && (FURTHER.test(x) || (NO_LONGER_NOW.test(x) && !REASON_GIVEN.test(x))) && told.slice(0, i).some(([y, p]) => p === 'success' && !ALREADY.test(y)))));
     if (kept.length === 0) continue;
     const said = label(kept.map(([, l]) => l));
+    // Only a state found ("the items in #W1 were already modified earlier, and the order is now marked as …"), then a refusal
+    // about this write in a sentence further on ("… so I'm unable to change the mouse"): the refusal, for which the state was
+    // the reason.
+    if (said === 'success' && kept.every(([x, l]) => l !== 'success' || ALREADY_DONE.test(x)) && refusedLater(kept.at(-1)?.[0] as string)) return 'failure';
     // Told done, then undone in the next few sentences (`undoneAfter`): the write did not go through.
     return said === 'success' && undoneAfter((kept.find(([, l]) => l === 'success') as readonly [string, ClaimLabel])[0]) ? 'failure' : said;
   }
@@ -384,6 +410,26 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     (s) => PROPOSAL.test(s) || ADDRESSED.test(s),
   );
 }
+
+/**
+ * A condition within a sentence, from its word to the clause's end: "once the reservation is booked", "if each item you change
+ * is swapped". Not at the sentence's start (`CONDITIONAL` reads those), nor "once again", "once more", "once before".
+ */
+const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
+
+const CONDITION_CLAUSE_AT = once(CONDITION_CLAUSE);
+/** A rule of a time limit, said of a kind of change: "Returns are accepted within 30 days", "cancellations are only processed within 24 hours". */
+const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;
+const TIME_RULE_AT = once(TIME_RULE);
+
+/** A state found from before this conversation's change: "earlier today", "previously", "yesterday". */
+const FOUND_EARLIER = /\b(?:earlier|previously|yesterday|last (?:week|month))\b/i;
+
+/** A reason's line, as a JSON reply's reason field is said (src/ground/json-text.ts). */
+const REASON_LINE = /^\W*reason:/i;
+
+/** A negation and the adverb after it: "won't currently", "can't actually", "is not presently". */
+const NEGATION_ADVERB = /\b((?:won't|wouldn't|can't|cannot|couldn't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|(?:will|would|could|can|does|do|did|is|are|was|were|has|have) not)) (?:currently|presently|actually|really|simply|technically|directly|automatically)\b/gi;
 
 /** Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...". */
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
@@ -400,7 +446,7 @@ const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
 const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
 
 /** A request acted on, told without its outcome: "I have processed your request", "I've sent the exchange request", "Submitted ...". */
-const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
+const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:(?:details|information|paperwork) for (?:your |the |this )?)?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
 
 /** A sentence that goes on about the request just told: "However, the update did not go through", "It was declined", "The system rejected it". */
 const REFUSED_AFTER = /^\W*(?:(?:however|unfortunately|but|sadly|regrettably|yet)\b[\s,]*)?(?:the (?:system|tool|server|airline|bank|update|change|request|cancell?ation|exchange|return|payment|booking|reservation|modification)|it|this|that|system response)\b|\bthe system\b/i;
@@ -423,8 +469,8 @@ const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t ab
 
 /** A state found rather than a change made: "has already been processed". */
 const ALREADY = /\balready\b/i;
-/** A state found as it already was: "has already been issued", "was already cancelled". */
-const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: been)?\b|\balready (?:been|exists?|on file|in place)\b/i;
+/** A state found as it already was: "has already been issued", "was already cancelled", "cancelled (from a previous request)". */
+const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: been)?\b|\balready (?:been|exists?|on file|in place)\b|\bfrom (?:a|an|the|that) (?:previous|earlier|prior) (?:request|cancell?ation|change|exchange|return|booking)\b/i;
 /** Readings without a success that is a state found after a refusal before it: that state is the refusal's reason. */
 const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (readonly [string, ClaimLabel])[] =>
   told.filter(([x, l], i) => !(l === 'success' && ALREADY_DONE.test(x) && told.slice(0, i).some(([, p]) => p === 'failure')));
@@ -433,8 +479,11 @@ const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (
 const INVALID_VALUE = /\b(?:is|are|was|were)(?:n't| not) (?:a )?(?:valid|available|the original|in stock|supported|accepted|allowed)\b|\b(?:is|are) (?:full|unavailable|invalid|sold out|out of stock|the same as)\b|\bmust be (?:different|the original|a valid|valid)\b|\bdoes(?:n't| not) (?:exist|match)\b|\bnot found\b/i;
 /** Another value asked of the user: "Please provide a different item ID", "let me know if you want to choose another flight". */
 const CORRECTION_ASK = /\b(?:provide|choose|select|pick|give|send|enter|specify|use)\b[^.?!]{0,40}\b(?:different|another|valid|correct|other)\b/i;
-/** A summary's line of an order's status: "Status: Processed", "Current status: delivered" (not "pending (item modified)"). */
-const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)\W*$/i;
+/**
+ * A summary's line of an order's status: "Status: Processed", "Current status: delivered", "Order #W1 status: processed (packed
+ * on May 19)"; not "pending (item modified)".
+ */
+const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?(?:(?:order |reservation )?#?[A-Z0-9]{5,9}(?:'s)? )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)["'*]*\s*(?:\([^()]*\))?\W*$/i;
 /** The record that can no longer be changed, the sentence's end: "This order can no longer be modified or cancelled." */
 const NO_LONGER_NOW = /^\W*(?:(?:it|this|that|the|your)\s+(?:[\w-]+\s+)?|#?[A-Z0-9]{5,9}\s+)(?:now\s+)?(?:can no longer|cannot|can't|can not|won't be able to) be [a-z]+(?:,? (?:or|and) [a-z]+)?\s*[.!]?\s*$/i;
 /** A reason given for a refusal: "because it has shipped", "since", "due to". */

@@ -23,6 +23,14 @@ describe('messageText', () => {
     expect(messageText('{"next": [], "items": [{"name": "Lamp"}]}', { lists: true })).toBe('Lamp');
   });
 
+  it('with keys, says a record\'s status and a reason with their key; without, as text', () => {
+    const text = '{"reservation_id": "C4VJ8N", "eligible": false, "reason": "Booked more than 24 hours ago.", "reservation_status": "active", "cancel_reason": "change of plan"}';
+    expect(messageText(text, { keys: true })).toBe('C4VJ8N\neligible: false\nreason: Booked more than 24 hours ago.\nreservation_status: active\nreason: change of plan');
+    expect(messageText(text)).toBe('C4VJ8N\neligible: false\nBooked more than 24 hours ago.\nactive\nchange of plan');
+    // A key that only ends in the words is no status or reason.
+    expect(messageText('{"statusquo": "kept", "treason": "none"}', { keys: true })).toBe('kept\nnone');
+  });
+
   it('leaves text alone: prose, prose around a fenced block, a fence of something else', () => {
     for (const text of ['Your order is cancelled.', 'Here it is:\n```json\n{"a": "b"}\n```\nAnything else?', '```\nsome code\n```']) {
       expect(messageText(text), text).toBe(text);

@@ -604,6 +604,37 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: "The hiking boots exchange couldn't be completed because of a system error, so I've passed your case to a human agent who will help you with it.", action: 'transfer_to_human_agents', names: [] }, wording)).toBe('success');
   });
 
+  it('reads a change told only inside a condition or a rule, a state found before a refusal, and a JSON reply\'s flags and reasons as what they are', () => {
+    // A change told only inside a condition further on, or in a rule of a time limit, is no claim; the refusal beside it reads.
+    expect(on('update_reservation_baggages', 'I cannot lower the checked bags on 4CQN0V from 4 to 2. Bags may only be added, never removed, once a reservation is booked.', '4CQN0V')).toBe('failure');
+    expect(on('return_delivered_order_items', 'I tried the return for order #W3000417 again, but when the return is processed the system still says the order was never delivered. The refund cannot go ahead until that is fixed.')).toBe('failure');
+    expect(on('return_delivered_order_items', 'Order #W3000417 arrived 41 days ago. Returns are accepted within 30 days of delivery, so the kettle can no longer be sent back.')).toBe('failure');
+    // Not a change told before the condition, nor one told beside a time rule.
+    expect(on('cancel_pending_order', 'Order #W3000417 has been cancelled, and the refund goes out once the bank confirms it.')).toBe('success');
+    expect(on('cancel_pending_order', 'Order #W3000417 has been cancelled. Refunds are processed within 5-7 business days.')).toBe('success');
+    expect(on('cancel_pending_order', 'I have cancelled order #W3000417 once again, as you asked.')).toBe('success');
+    // A negation with an adverb before its verb, and the system that blocks the change.
+    expect(on('exchange_delivered_order_items', 'Since that status changed, the system won\'t currently let me run an exchange on order #W3000417.')).toBe('failure');
+    expect(on('modify_pending_order_address', 'Your items were swapped. As for the address, the system blocks address updates on an order whose items were modified, so it still ships to Denver.')).toBe('failure');
+    // An order's status line stands alone, even after a lead-in and with a note in brackets; "A processed order" is no outcome.
+    expect(on('modify_pending_order_address', 'I looked first:\nOrder #W3000417 status: processed (packed on May 3)\nA processed order\'s address is fixed, so it ships to the old one.')).not.toBe('success');
+    expect(on('modify_pending_order_address', 'Order #W3000417 status: processed')).toBe('none');
+    // Only a state found before, then a refusal of this write further on, is the refusal; a state found from an earlier
+    // request among a refusal's lines too.
+    expect(on('modify_pending_order_items', 'The items in order #W3000417 were already modified earlier, and the order is now marked "pending (item modified)". Items can be modified only once, so I am unable to swap the lamp.')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'The exchange of the boots on order #W3000417 was already requested yesterday, and the order now shows "exchange requested". A second exchange on it cannot be submitted.')).toBe('failure');
+    expect(on('cancel_pending_order', 'I sent the cancellation of #W3000417 and got back "Error: non-pending order cannot be cancelled." No new action was taken.\nSummary:\n#W3000417 — status: cancelled (from a previous request)')).toBe('failure');
+    expect(on('modify_pending_order_items', 'I have modified the lamp in order #W3000417, and the order is now marked "pending (item modified)". No further changes can be made to it.')).toBe('success');
+    // Nothing left to act on; a figure of "none issued"; an error and a retry after the change told done.
+    expect(on('return_delivered_order_items', 'It looks like the speaker from order #W3000417 was already sent back. There is nothing further to return on this order.')).toBe('failure');
+    expect(on('cancel_pending_order', 'Your reason was not one of the two accepted, so order #W3000417 is still active.\n- Refund: none issued')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'The exchange of the helmet in order #W3000417 has been requested. However, the system returned an error: the payment method does not exist. Let me try again with your card on file.')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'I have processed the details for your exchange on order #W3000417. It seems that exchanges can only be made for the same product type.')).toBe('failure');
+    // A JSON reply's flag set false, its record's status and its reason.
+    expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "eligible": false, "reason": "Booking created more than 24 hours ago; no insurance.", "reservation_status": "active"}', 'C4VJ8N')).toBe('failure');
+    expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "status": "cancelled", "reason": "Booking created today, within 24 hours.", "refund": 320}', 'C4VJ8N')).toBe('success');
+  });
+
   it('reads terse summary lines, marks and labels of a table or a heading, and changes filed and being handled', () => {
     // Successes told in a summary's few words.
     for (const [text, names] of [

@@ -45,7 +45,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
-    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b|being\b|\W*(?:shipped|delivered|in transit|processed)\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
+    /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b|being\b|(?:showing|shown|marked|listed)(?: as)?\s*\W*(?:shipped|delivered|in transit|processed)\b|\W*(?:shipped|delivered|in transit|processed)\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     // Not a flight's or an item's availability as it stands ("HAT136 now shows business class only").
     /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b|(?:\w+ ){0,2}(?:only|sold out|unavailable|no (?:seats|availability))\b))/i,
     // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
@@ -55,7 +55,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not what will be or could be ("once it's fixed, it will be added to your profile", "I can have one issued to your account").
     /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited|sent) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
     // Not what will be once it is done ("and confirm back with you once done.", "once it's done").
-    /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|done[!.:])/i,
+    /\b(?:all set|all done|that's done)\b|(?<!\b(?:once|when|until|after|before)(?: it's| it is| it)? )\b(?:it's done|is done|are (?:all )?done|done[!.:])/i,
     // Not what came first ("it moved to processed status before the request went through").
     /(?<!\b(?:before|until|unless)\b[^.?!,]{0,40})\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
@@ -175,8 +175,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /^\W*(?:eligible|success|successful|completed?|approved|allowed|possible|done|accepted|applied|processed|cancell?ed|updated|changed|modified|refunded|exchanged|returned|submitted)\s*:\s*false\b/i,
     // Nothing for the change to act on: "there's nothing further to return on this order", "nothing delivered to exchange yet".
     /\b(?:there(?:'s| is| was)|there's) nothing (?:(?:left|further|more|else|delivered|here|yet)\s+)?to (?:return|cancel|exchange|redirect|refund|modify|change|update|reroute|upgrade)\b/i,
-    // The system that stops the change, said of the system: "the system blocks further changes such as address updates".
-    /\b(?:the )?(?:system|tool)\s+(?:now\s+|then\s+)?(?:blocks|blocked|is blocking|was blocking)\b/i,
+    // The system that stops the change, said of it, its status or its policy: "the system blocks further changes such as address
+    // updates", "that status blocks further changes".
+    /\b(?:the )?(?:system|tool|status|policy|rule)\s+(?:now\s+|then\s+)?(?:blocks|blocked|is blocking|was blocking)\b/i,
     // The system that will not let it happen: "the system no longer allows it to be cancelled", "no longer lets me change
     // the address", "isn't something the system allows".
     /\b(?:system|tool|it)\s+(?:no longer|does(?:n't| not)|won'?t|will not|would(?:n't| not))\s+(?:allow|let|permit)s?\b|\b(?:is|was)(?:n't| not) something (?:the system|the tool|we|i) (?:allows?|permits?|supports?|can do)\b/i,

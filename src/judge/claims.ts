@@ -41,7 +41,7 @@ const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?ca
 const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
 
 /** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|any further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b|\bnothing else\b[^.?!]{0,60}\bcan(?:not|'t)? (?:be )?(?:changed|modified|updated)\b/i;
+const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|any further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b|\bnothing else\b[^.?!]{0,60}\bcan(?:not|'t)? (?:be )?(?:changed|modified|updated)\b|\bwith (?:the|this|your) (?:order|reservation|booking) now (?:marked|in|showing|set to)\b[^.?!;]{0,60},\s*(?:i'm|i am|we're|we are) no longer able to \w+(?: or \w+)? (?:it|this|that)\b/i;
 /** A lead-in of three words or more ("Both reservations have been cancelled:", "Step 1 completed:"), not a label ("Confirmation number:", "Updated #W1:"). */
 const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
 
@@ -251,7 +251,8 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // where the whole says nothing: a summary line's wording is anchored at its start.
     // Advice on another topic ("For seat selection, please check in online; it's not available during booking"):
     // nothing of this write, whatever its clauses say of that topic.
-    const topic = TOPIC_ADVICE.exec(sentence)?.[1];
+    const advised = TOPIC_ADVICE.exec(sentence);
+    const topic = advised?.[1] ?? advised?.[2];
     if (topic !== undefined && !(action?.test(topic) || thing?.test(topic))) return 'none';
     const said = read(sentence);
     const labelled = said === 'none' ? LABELLED.exec(sentence) : null;
@@ -431,8 +432,11 @@ const REASON_LINE = /^\W*reason:/i;
 /** A negation and the adverb after it: "won't currently", "can't actually", "is not presently". */
 const NEGATION_ADVERB = /\b((?:won't|wouldn't|can't|cannot|couldn't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|(?:will|would|could|can|does|do|did|is|are|was|were|has|have) not)) (?:currently|presently|actually|really|simply|technically|directly|automatically)\b/gi;
 
-/** Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...". */
-const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b/i;
+/**
+ * Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...", "To choose
+ * seats, use online check-in".
+ */
+const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b|^\W*to ((?:choose|select|pick|add|get|request|change|buy|purchase)\b[^,.?!]{1,80}),\s*(?:please |just |simply )?(?:use|visit|call|contact|go to|check in|log in|ask|see)\b/i;
 
 /** A closing offer on the user's condition: "If you have any questions or need more changes, let me know." */
 const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide)\b/i;

@@ -630,6 +630,15 @@ describe('the claim reader (world wording)', () => {
     expect(on('cancel_pending_order', 'Your reason was not one of the two accepted, so order #W3000417 is still active.\n- Refund: none issued')).toBe('failure');
     expect(on('exchange_delivered_order_items', 'The exchange of the helmet in order #W3000417 has been requested. However, the system returned an error: the payment method does not exist. Let me try again with your card on file.')).toBe('failure');
     expect(on('exchange_delivered_order_items', 'I have processed the details for your exchange on order #W3000417. It seems that exchanges can only be made for the same product type.')).toBe('failure');
+    // A status that blocks the change; an order "now showing as processed" is its state, not a change made.
+    expect(on('modify_pending_order_address', 'The lamp on #W3000417 was swapped. Since then the order is "pending (item modified)", and that status blocks further changes such as an address update.')).toBe('failure');
+    expect(on('cancel_pending_order', 'Order #W3000417 is now showing as "processed", since the warehouse picked it up this morning.')).not.toBe('success');
+    expect(on('exchange_delivered_order_items', 'Order #W3000417 is now showing as "exchange requested".')).toBe('success');
+    // Changes "are done"; what can no longer be done with the order now in its new status is the change's consequence.
+    expect(on('update_reservation_baggages', 'The changes you approved are done (2 checked bags added).', '4CQN0V')).toBe('success');
+    expect(on('modify_pending_order_items', 'I have swapped the lamp in #W3000417 for the black one.\n- With the order now marked "pending (item modified)", I\'m no longer able to modify or cancel it.')).toBe('success');
+    // Advice on another topic that opens with what it is for.
+    expect(on('book_reservation', 'Your booking is complete: reservation 8BQ2VX. To choose seats, use online check-in on the website; seat requests can\'t be made as part of this booking.', '8BQ2VX')).toBe('success');
     // A JSON reply's flag set false, its record's status and its reason.
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "eligible": false, "reason": "Booking created more than 24 hours ago; no insurance.", "reservation_status": "active"}', 'C4VJ8N')).toBe('failure');
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "status": "cancelled", "reason": "Booking created today, within 24 hours.", "refund": 320}', 'C4VJ8N')).toBe('success');

@@ -45,16 +45,20 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['claims12.jsonl', 'twelfth set, in the manner of the real replies of gpt-4o, gpt-4.1, Llama, Gemini, Qwen and an orchestrated agent, from tune samples', 160, 3, 2, 0.72],
     // Read first after the twelfth set's changes: kappa 0.635, 1 of 20 and 9 of 110 (a summary line that "remains confirmed", a
     // swap that "didn't take —", a no-entry sign on a table's line, a system that flagged the order).
-    ['claims13.jsonl', 'thirteenth set, of failures in the manner of 60 real failures of the tune parts', 140, 5, 1, 0.65],
+    // After the round that read a change told only inside a condition as none: 0.727, 1 and 1.
+    ['claims13.jsonl', 'thirteenth set, of failures in the manner of 60 real failures of the tune parts', 140, 1, 1, 0.7],
     // Read first after the thirteenth set's changes: kappa 0.706, 4 of 30 and 10 of 110 (a value of the write found wrong
     // and another asked for after the change told done; the same act refused in its own verb; no seats left).
-    ['claims14.jsonl', 'fourteenth set, of hard failures in the manner of 60 more real failures of the tune parts', 160, 8, 4, 0.72],
+    // After the round that read a change told only inside a condition as none: 0.812, 4 and 1.
+    ['claims14.jsonl', 'fourteenth set, of hard failures in the manner of 60 more real failures of the tune parts', 160, 1, 4, 0.8],
     // Read first after the fourteenth set's changes: kappa 0.366 (44 failures read as saying nothing), 2 of 25 and 11 of 115.
     // After the paraphrase rounds: 0.410, 2 and 5.
-    ['claims15.jsonl', 'fifteenth set, of failures without a failure word in the manner of 70 more real failures of the tune parts', 160, 5, 2, 0.4],
+    // After the round that read a change told only inside a condition as none: 0.417, 2 and 3.
+    ['claims15.jsonl', 'fifteenth set, of failures without a failure word in the manner of 70 more real failures of the tune parts', 160, 3, 2, 0.4],
     // Read first after the fifteenth set's changes: kappa 0.480, 5 of 35 and 14 of 110 (a reply that corrects itself, the
     // record told not done after the change told done, "Result: blocked", an order's status line read as the change).
-    ['claims16.jsonl', 'sixteenth set, in the manner of the retail replies of gpt-4.1-mini, gpt-5-nano and gpt-5-mini, from tune samples of that source', 160, 5, 5, 0.54],
+    // After the round that read a change told only inside a condition as none: 0.549, 5 and 3.
+    ['claims16.jsonl', 'sixteenth set, in the manner of the retail replies of gpt-4.1-mini, gpt-5-nano and gpt-5-mini, from tune samples of that source', 160, 3, 5, 0.54],
   ] as const;
   for (const [file, name, least, fsMost, sfMost, kappaLeast] of sets) {
     it(`holds on the ${name} (test/judge/probes/${file})`, async () => {
@@ -93,6 +97,12 @@ describe('the claim reader on probes written to find its misreadings', () => {
     // change not done beside this one done (a structure-aware reading of JSON replies was not built).
     ['paraphrases11.jsonl', 'success', 3],
     ['paraphrases12.jsonl', 'success', 1],
+    // A last three, written after the probe sets' failures read as successes were mended: the 68 tune failures no set had
+    // paraphrased (with 12 drawn again), and 160 more successes. Read first: 1 of 80 (a status that "blocks" the change), 1 of
+    // 80 (what can no longer be done with the order in its new status) and 2 of 80 (advice on seats, "the changes are done").
+    ['paraphrases13.jsonl', 'failure', 0],
+    ['paraphrases14.jsonl', 'success', 0],
+    ['paraphrases15.jsonl', 'success', 0],
   ] as const;
   for (const [file, label, most] of paraphrases) {
     it(`holds on paraphrases of real ${label === 'failure' ? 'failures' : 'successes'} (test/judge/probes/${file})`, async () => {

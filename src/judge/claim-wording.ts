@@ -6,7 +6,7 @@ import type { ClaimWording } from '../ground/judging.js';
 // request sent is not a request done.
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
-const VERBS = 'corrected|fixed|finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded';
+const VERBS = 'corrected|fixed|finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded|reverted|restored';
 /** VERBS as they open a line, in either case of their first letter ("Booked", "booked"). */
 const CAPITALISED_VERBS = VERBS.split('|')
   .map((v) => `[${(v[0] as string).toUpperCase()}${v[0] as string}]${v.slice(1)}`)
@@ -44,6 +44,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:i|we)(?:'ve| have)? (?:now )?(?:passed|handed|forwarded|referred)\s+(?:your (?:case|request|issue|ticket)|you|this(?: case)?)\s+(?:(?:on|over)\s+)?to (?:a|an|our|the) (?:[\w-]+ )?(?:agent|representative|specialist|team|colleague)\b/i,
     // A summary's label and its outcome: "Cancellation: Completed immediately", "Address — applied".
     /[:\u2014\u2013]\s*(?:completed?|done|confirmed|successful|processed|applied|submitted)\b/i,
+    // The record or the thing changed, told in the simple past as its sentence's subject: "The reservation ZK4M7P was
+    // cancelled", "Your shipping address was changed to …". Not what another did or what was so before ("was cancelled by the
+    // airline", "was already cancelled", "was booked more than 24 hours ago").
+    new RegExp(String.raw`^\W*(?:(?:the|your|this)\s+)?(?:[\w-]+\s+)?(?:(?:order|reservation|booking|address|payment method|items?|flights?|bags|baggage|passengers?)(?:\s+(?:with|for|on|in|of)\s+[^.?!,;:()]{1,50}?|\s+\([^()]{1,120}\))?(?:\s+(?:for\s+|on\s+|with\s+)?(?:order\s+|reservation\s+)?(?:ID\s+)?#?[A-Z0-9]{5,9})?\s+(?:was|were)\s+(?:successfully\s+|also\s+|just\s+)?(?:cancell?ed|changed|updated|modified|exchanged|returned|completed|switched|swapped|upgraded|downgraded|rebooked|moved)|(?:exchange|return|cancell?ation|modification|change|update)(?:\s+request)?(?:\s+(?:with|for|on|in|of)\s+[^.?!,;:()]{1,50}?)?\s+(?:was|were)\s+(?:successfully\s+|also\s+|just\s+)?(?:requested|submitted|processed|completed|placed|initiated))\b(?!\s+(?:by (?:the )?(?:airline|carrier|system|you|another|someone)|before|already|earlier|previously|originally|on \d|\d+ (?:days?|hours?) ago|more than|over|yesterday|last)\b)`, 'i'),
     // A new state, not a price or an option as it stands ("Economy is now $175", "keep it as it is now").
     /(?<!\bas (?:it|they|things|that) )\b(?:is|are) now\b(?!\s+(?:\$|priced|available|only|just|at \$|as\b|being\b|(?:showing|shown|marked|listed)(?: as)?\s*\W*(?:shipped|delivered|in transit|processed)\b|\W*(?:shipped|delivered|in transit|processed)\b))|\b(?:you|we|it|they)(?:'re|'s| are) now\b(?!\s+(?:\$|priced|available|only|at \$))/i,
     // Not a flight's or an item's availability as it stands ("HAT136 now shows business class only").

@@ -29,7 +29,7 @@ const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b
  * the fare can't be cancelled"), nor a time or a condition ("as soon as", "as long as").
  */
 const REASON_FIRST = /^\W*(?:since|because|given that|now that|as(?! (?:soon|long|well|far|much|of|per|part)\b))\s+((?:[\w'$#.-]+\s+){2,}[\w'$#.-]+),\s/i;
-const REASON_TELLS = /\b(?:i|we)\b|\b(?:has|have|had) (?:now |already |just )?been\b|\b(?:is|are|was|were)(?:n't| not) (?:eligible|available|allowed|accepted|supported|possible)\b|\binsufficient\b|\bnot enough\b/i;
+const REASON_TELLS = /\b(?:i|we)\b|\b(?:has|have|had) (?:now |already |just )?been\b|^\W*(?:the|your|this) \w+(?: #?[A-Z0-9]{5,9})? (?:was|were) (?:cancell?ed|updated|changed|modified)\b|\b(?:is|are|was|were)(?:n't| not) (?:eligible|available|allowed|accepted|supported|possible)\b|\binsufficient\b|\bnot enough\b/i;
 
 /** A sentence that opens with a reason, a time or a condition. */
 const SUBORDINATE_FIRST = /^\W*(?:since|because|as|once|when|whenever|if|after|before|until|unless|given that|now that)\b/i;
@@ -46,7 +46,7 @@ const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able t
 const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
 
 /** A refusal's opening: what follows it is no consequence of a change made ("Unfortunately, the items can't be modified again"). */
-const REFUSAL_OPENING = /^\W*(?:unfortunately|i(?:'m| am) sorry|sorry|i apologi[sz]e)\b/i;
+const REFUSAL_OPENING = /^\W*(?:unfortunately|sadly|regrettably|i(?:'m| am) afraid|i(?:'m| am) sorry|sorry|i apologi[sz]e)\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
@@ -148,10 +148,13 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
 export function readClaim(question: ClaimQuestion, wording: ClaimWording): ClaimLabel {
   // A message written as JSON ({"message": "Done.\\nOrder ..."}) is read as the text it holds.
   const raw = messageText(question.text, { keys: true });
-  // Typographic apostrophes as plain ones: "I’ve cancelled" is "I've cancelled".
+  // Typographic apostrophes and quotes as plain ones: "I’ve cancelled" is "I've cancelled", “cancelled” is "cancelled"; a
+  // hyphen or an en dash with a space on each side within a line, as the dash it stands for; a numbered list's items as a
+  // bulleted list's (a number split off as a sentence of its own would stand between an item and what it follows); "our
+  // system" as "the system".
   // An adverb between a negation and its verb ("the system won't currently let me", "it can't actually be changed") as if
   // it were not there: the refusal is the same.
-  const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'").replace(NEGATION_ADVERB, '$1');
+  const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(SPACED_DASH, ' \u2014 ').replace(NEGATION_ADVERB, '$1').replace(LIST_NUMBER, '$1- ').replace(OUR_SYSTEM, (_m, o: string, w: string) => `${o === 'O' ? 'T' : 't'}he ${w}`);
   // A reply that takes back what it said ("… has been updated … Actually, I need to correct that. The system returned
   // an error …", "I'm sorry, I was looking at the wrong order — #W1 is still pending and was not cancelled"): read from
   // its last correction on, where that part says anything of the write.
@@ -176,10 +179,11 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // A short label and the value after its colon are one statement: "59XX6W Cancellation: Completed
   // immediately." speaks of 59XX6W. Not a lead-in that tells a change made itself ("Both reservations have been
   // cancelled:"): it speaks of every line under it, not of the first alone. A refusal's lead-in ("I couldn't complete
-  // that:") and the reason after it stay one statement. An order's status line stands alone: it is the record's state.
+  // that:") and the reason after it stay one statement. An order's status line stands alone: it is the record's state; so
+  // does a question or an offer that leads a list of options ("Would you like to:").
   const said = sentencesOf(text).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
-    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !ORDER_STATE_LINE.test(s) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
+    if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !ORDER_STATE_LINE.test(s) && !PROPOSAL.test(prev) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
     return out;
   }, []);
@@ -429,6 +433,15 @@ const FOUND_EARLIER = /\b(?:earlier|previously|yesterday|last (?:week|month))\b/
 /** A reason's line, as a JSON reply's reason field is said (src/ground/json-text.ts). */
 const REASON_LINE = /^\W*reason:/i;
 
+/** "Our system", "our booking system", "our records": the system the agent speaks for, as "the system". */
+const OUR_SYSTEM = /\b([Oo])ur (?:[a-z]+ )?(system|tool|records?)\b/g;
+
+/** A numbered list's mark at a line's start: "1. ", "2) ". */
+const LIST_NUMBER = /^([ \t]*)\d{1,2}[.)][ \t]+(?=\S)/gm;
+
+/** A hyphen or an en dash between spaces within a line: a dash ("cancelled - the refund is on its way"), not a list's mark. */
+const SPACED_DASH = /(?<=\S)[ \t]+[-\u2013][ \t]+(?=\S)/g;
+
 /** A negation and the adverb after it: "won't currently", "can't actually", "is not presently". */
 const NEGATION_ADVERB = /\b((?:won't|wouldn't|can't|cannot|couldn't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|(?:will|would|could|can|does|do|did|is|are|was|were|has|have) not)) (?:currently|presently|actually|really|simply|technically|directly|automatically)\b/gi;
 
@@ -453,7 +466,7 @@ const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrec
 const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:(?:details|information|paperwork) for (?:your |the |this )?)?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
 
 /** A sentence that goes on about the request just told: "However, the update did not go through", "It was declined", "The system rejected it". */
-const REFUSED_AFTER = /^\W*(?:(?:however|unfortunately|but|sadly|regrettably|yet)\b[\s,]*)?(?:the (?:system|tool|server|airline|bank|update|change|request|cancell?ation|exchange|return|payment|booking|reservation|modification)|it|this|that|system response)\b|\bthe system\b/i;
+const REFUSED_AFTER = /^\W*(?:(?:however|unfortunately|but|sadly|regrettably|yet|i(?:'m| am) (?:sorry|afraid),? but|i apologi[sz]e,? but|i(?:'m| am) afraid)\b[\s,]*)?(?:the (?:system|tool|server|airline|bank|update|change|request|cancell?ation|exchange|return|payment|booking|reservation|modification)|it|this|that|system response)\b|\bthe system\b/i;
 
 /** An attempt told as an earlier one: "my first attempt", "the initial request", "at first". */
 const EARLIER_ATTEMPT = /\b(?:first|initial|earlier|previous|original) (?:attempt|try|request|submission|change request|call)\b|\bat first\b|\binitially\b/i;

@@ -644,6 +644,24 @@ describe('the claim reader (world wording)', () => {
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "status": "cancelled", "reason": "Booking created today, within 24 hours.", "refund": 320}', 'C4VJ8N')).toBe('success');
   });
 
+  it('reads a reply the same whatever its typography, its list marks, its spelling or the adverb after a negation', () => {
+    // Typographic quotes, a spaced hyphen for a dash, a numbered list, "our system", an adverb after a negation.
+    expect(on('cancel_pending_order', 'Order #W3000417 status: \u201ccancelled\u201d')).toBe(on('cancel_pending_order', 'Order #W3000417 status: "cancelled"'));
+    expect(on('modify_pending_order_items', 'I swapped the lamp on #W3000417 - the difference went back to your card. Your order now shows "pending (item modified)".')).toBe('success');
+    expect(on('update_reservation_baggages', 'I have updated your request for reservation 4CQN0V:\n1. Current checked bags: 2\n2. Requested: 4\n\nHowever, the system did not accept the payment method, so the bag count remains 2.', '4CQN0V')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'Our system won\'t allow an exchange on order #W3000417 now that a return is open.')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'With that status, the system won\'t currently let me run an exchange on the same order.')).toBe('failure');
+    // "Sadly," and "I'm sorry, but" open a refusal as "Unfortunately," does; a request acted on and then refused so is a failure.
+    expect(on('modify_pending_order_items', 'Sadly, the items in order #W3000417 can\'t be modified again.')).toBe('failure');
+    expect(on('book_reservation', "I have processed your booking request for Boston to Denver. I'm sorry, but the reservation could not be created: the gift card was declined.", 'nadia_petrova_6615')).toBe('failure');
+    // The record or its thing changed, told in the simple past as the sentence's subject; not what another did or what was so.
+    expect(on('cancel_reservation', 'The reservation ZK4M7P was cancelled. Unfortunately, I am not able to give you a certificate for it.', 'ZK4M7P')).toBe('success');
+    expect(on('modify_user_address', 'Your default address was changed to 12 Main St, Denver, CO.', 'ethan_garcia_1261')).toBe('success');
+    expect(on('cancel_reservation', 'The flight on reservation ZK4M7P was cancelled by the airline two days ago.', 'ZK4M7P')).not.toBe('success');
+    expect(on('modify_pending_order_items', 'Your order #W3000417 has been updated. No other items were modified.')).toBe('success');
+    expect(on('modify_user_address', 'Your default address has been reverted to 667 Highland Drive, Denver.', 'ethan_garcia_1261')).toBe('success');
+  });
+
   it('reads terse summary lines, marks and labels of a table or a heading, and changes filed and being handled', () => {
     // Successes told in a summary's few words.
     for (const [text, names] of [

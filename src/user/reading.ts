@@ -273,7 +273,10 @@ function plain(text: string): string {
     .replace(/^\s*>\s?/gm, '')
     // Pictographs are tone, not text: "Which option would you prefer? ✈️" ends as a question.
     .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]+/gu, '')
-    .replace(/\|/g, ' ');
+    .replace(/\|/g, ' ')
+    // Typographic apostrophes and quotes as plain ones: "you’d like" is "you'd like".
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"');
 }
 
 const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|[A-H]\)|\(\d{1,2}\))\s+/;

@@ -347,6 +347,17 @@ describe('a reading remembered', () => {
     expect(retail('**Please confirm whether I should:**\n1. Cancel order #W8367380 (Reason: ordered by mistake).\n2. Cancel order #W1242543 (Reason: no longer needed).')).toMatchObject({ closes: false });
   });
 
+  it('reads typographic apostrophes and quotes as plain ones', () => {
+    const retail = (t: string) => reading('retail', t);
+    // "I’ll need your user ID" asks as "I'll need your user ID" does.
+    for (const text of ["I can help with that. I'll need your email address and the order ID to get started.", 'Order #W8367380 can be cancelled. Just say so if you\'d like me to go ahead!']) {
+      const curly = text.replace(/'/g, '\u2019').replace(/"([^"]*)"/g, '\u201c$1\u201d');
+      expect(curly).not.toBe(text);
+      expect(retail(curly)).toEqual(retail(text));
+      expect(retail(curly)).toMatchObject({ closes: false });
+    }
+  });
+
   it('is the reading of its text in its language, shared and frozen', () => {
     const retail = getWorld('retail').userLanguage;
     const travel = getWorld('travel').userLanguage;

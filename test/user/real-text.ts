@@ -42,9 +42,13 @@ const SCENARIO: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 };
 
 /** The go-ahead a user of `intent` gives a proposal: its record ids made the user's own, so that only the action decides. */
+/** A world's scenarios, read once: every answer asks for one. */
+const scenariosOf = new Map<string, ReturnType<typeof loadScenarios>>();
 function answer(world: WorldDefinition, intent: string, text: string): 'accept' | 'decline' | 'none' {
   const id = SCENARIO[world.id]?.[intent];
-  const scenario = loadScenarios(world).find((s) => s.id === id);
+  let scenarios = scenariosOf.get(world.id);
+  if (!scenarios) scenariosOf.set(world.id, (scenarios = loadScenarios(world)));
+  const scenario = scenarios.find((s) => s.id === id);
   if (!scenario) throw new Error(`no scenario for ${world.id}/${intent}`);
   const user = new ScriptedUser(scenario, world.userLanguage, makeRng(`real:${intent}`));
   user.opening();

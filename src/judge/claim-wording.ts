@@ -177,8 +177,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:prevents?|prevented|preventing|blocks|blocked|blocking) (?:me|us|it|them|(?:the|this|that|these|those|your|my|our) (?:[\\w-]+ ){0,3}?[\\w-]+) from (?:being )?(?:${VERBS}|(?:${BASES}|modify|proceed|complet)\\w*)\\b|\\b(?:is|was|are|were) (?:still )?(?:preventing|blocking) (?:the|this|that|it|any|me|us)\\b|\\bdoes(?:n't| not) recognize\\b|\\b(?:does(?:n't| not) seem to be|(?:is|was|are|were)(?:n't| not)(?: being)?) recogni[sz]ed\\b`, 'i'),
     // A flag of a JSON reply, false: {"eligible": false}, {"cancelled": false}, {"success": false}.
     /^\W*(?:eligible|success|successful|completed?|approved|allowed|possible|done|accepted|applied|processed|cancell?ed|updated|changed|modified|refunded|exchanged|returned|submitted)\s*:\s*false\b/i,
-    // Nothing for the change to act on: "there's nothing further to return on this order", "nothing delivered to exchange yet".
-    /\b(?:there(?:'s| is| was)|there's) nothing (?:(?:left|further|more|else|delivered|here|yet)\s+)?to (?:return|cancel|exchange|redirect|refund|modify|change|update|reroute|upgrade)\b/i,
+    // Nothing for the change to act on: "there's nothing further to return on this order", "nothing delivered to exchange yet",
+    // "there are no items in them that can be exchanged".
+    /\b(?:there(?:'s| is| was)|there's) nothing (?:(?:left|further|more|else|delivered|here|yet)\s+)?to (?:return|cancel|exchange|redirect|refund|modify|change|update|reroute|upgrade)\b|\bthere (?:are|is|were|was) no (?:items?|products?|orders?|flights?) (?:[\w ]{0,20}?)(?:that|which) (?:can|could) be (?:exchanged|returned|cancell?ed|modified|changed|refunded)\b/i,
     // The system that stops the change, said of it, its status or its policy: "the system blocks further changes such as address
     // updates", "that status blocks further changes".
     /\b(?:the )?(?:system|tool|status|policy|rule)\s+(?:now\s+|then\s+)?(?:blocks|blocked|is blocking|was blocking)\b/i,

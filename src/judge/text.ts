@@ -6,7 +6,7 @@ import { regex } from '../ground/regex.js';
 /** A message split into sentences (and lines), trimmed, without empty ones. */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.?!]["'\u201d\u2019)\]]?)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])/)
+    .split(/(?<=[.?!]["'\u201d\u2019)\]]?)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])(?![A-Z]{1,3}\d{4,}\b)/)
     .map((s) => s.replace(/^[\s*#>-]+|\s+$/g, '').replace(/\*\*/g, ''))
     .filter((s) => s.length > 0);
 }

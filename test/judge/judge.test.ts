@@ -639,6 +639,9 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_items', 'I have swapped the lamp in #W3000417 for the black one.\n- With the order now marked "pending (item modified)", I\'m no longer able to modify or cancel it.')).toBe('success');
     // Advice on another topic that opens with what it is for.
     expect(on('book_reservation', 'Your booking is complete: reservation 8BQ2VX. To choose seats, use online check-in on the website; seat requests can\'t be made as part of this booking.', '8BQ2VX')).toBe('success');
+    // No items that can be exchanged; a record id without its "#" after a semicolon stays with its clause, as with it.
+    expect(on('exchange_delivered_order_items', 'Order #W3000417 has also been cancelled, so it cannot be exchanged. Since both orders are cancelled, there are no items in them that can be exchanged.')).toBe('failure');
+    expect(on('modify_pending_order_items', '{"modification_status": "completed", "notes": ["Items can only be modified once; W3000417 can no longer be modified or canceled."]}')).toBe(on('modify_pending_order_items', '{"modification_status": "completed", "notes": ["Items can only be modified once; #W3000417 can no longer be modified or canceled."]}'));
     // A JSON reply's flag set false, its record's status and its reason.
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "eligible": false, "reason": "Booking created more than 24 hours ago; no insurance.", "reservation_status": "active"}', 'C4VJ8N')).toBe('failure');
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "status": "cancelled", "reason": "Booking created today, within 24 hours.", "refund": 320}', 'C4VJ8N')).toBe('success');

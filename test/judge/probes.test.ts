@@ -103,11 +103,18 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['paraphrases13.jsonl', 'failure', 0],
     ['paraphrases14.jsonl', 'success', 0],
     ['paraphrases15.jsonl', 'success', 0],
+    // New situations in the manner of each of the 210 tune failures of the source whose held-out failures are most often read
+    // as successes (codesque16/tau2-bench), written after the rewrite round. Read first: 0 of 70, 2 of 70 and 0 of 70 (a state
+    // that rules the change out told only in a reason, "there are no items in them that can be exchanged"; a status line
+    // whose refusal follows "so another one can't be added", left as it reads).
+    ['codesque1.jsonl', 'failure', 0],
+    ['codesque2.jsonl', 'failure', 1],
+    ['codesque3.jsonl', 'failure', 0],
   ] as const;
   for (const [file, label, most] of paraphrases) {
-    it(`holds on paraphrases of real ${label === 'failure' ? 'failures' : 'successes'} (test/judge/probes/${file})`, async () => {
+    it(`holds on ${file.startsWith('codesque') ? 'new situations in the manner' : 'paraphrases'} of real ${label === 'failure' ? 'failures' : 'successes'} (test/judge/probes/${file})`, async () => {
       const items = parseLabels(readFileSync(new URL(`./probes/${file}`, import.meta.url), 'utf8'), `test/judge/probes/${file}`);
-      expect(items.length).toBeGreaterThanOrEqual(80);
+      expect(items.length).toBeGreaterThanOrEqual(file.startsWith('codesque') ? 70 : 80);
       expect(items.every((x) => x.label === label)).toBe(true);
       const { c, n, fs, sf } = await misreadings(items);
       const other = label === 'failure' ? 'success' : 'failure';

@@ -31,6 +31,8 @@ const REWRITES: readonly (readonly [string, (s: string) => string, { readonly js
   ['"not able to" for "unable to"', (s) => s.replace(/\bunable to\b/g, 'not able to')],
   ['"wasn\'t able to" for "couldn\'t"', (s) => s.replace(/\bcouldn't\b/g, "wasn't able to").replace(/\bcould not\b/g, 'was not able to')],
   ['"our system" for "the system"', (s) => s.replace(/\bthe system\b/g, 'our system').replace(/\bThe system\b/g, 'Our system')],
+  ['paragraphs of sentences joined', (s) => s.replace(/([.!?])\n\n(?=[A-Z])/g, '$1 ')],
+  ['an order id without its "#"', (s) => s.replace(/#(W\d{7})\b/g, '$1')],
   ['an adverb after a negation', (s) => s.replace(/\b(can't|cannot|won't|isn't|doesn't) (be|let|allow)\b/g, '$1 currently $2')],
 ];
 

@@ -368,9 +368,12 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const wrong = after.findIndex((s) => INVALID_VALUE.test(s));
     return wrong >= 0 && sentences.slice(sentences.indexOf(after[wrong] as string) + 1, at + 6).some((s) => CORRECTION_ASK.test(s) && (ADDRESSED.test(s) || PROPOSAL.test(s) || /^\W*(?:please|kindly)\b/i.test(s)));
   };
-  /** A refusal of this write in the next few sentences after one: not of another record, thing or change, a note, a condition, a further change or an attempt of its own. */
-  // A further change refused counts where the state was found from before ("already been requested earlier today … A second
-  // exchange on the same order cannot be submitted"): this write is that further one.
+  /**
+   * A refusal of this write in the next few sentences after one: not of another record, thing or change, a note, a condition,
+   * a further change or an attempt of its own. A further change refused counts where the state was found from before
+   * ("already been requested earlier today … A second exchange on the same order cannot be submitted"): this write is that
+   * further one.
+   */
   const refusedLater = (told: string): boolean => {
     const at = sentences.indexOf(told);
     const before = FOUND_EARLIER.test(told);
@@ -421,7 +424,6 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
  * is swapped". Not at the sentence's start (`CONDITIONAL` reads those), nor "once again", "once more", "once before".
  */
 const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
-
 const CONDITION_CLAUSE_AT = once(CONDITION_CLAUSE);
 /** A rule of a time limit, said of a kind of change: "Returns are accepted within 30 days", "cancellations are only processed within 24 hours". */
 const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;

@@ -454,7 +454,7 @@ const NEGATION_ADVERB = /\b((?:won't|wouldn't|can't|cannot|couldn't|don't|doesn'
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b|^\W*to ((?:choose|select|pick|add|get|request|change|buy|purchase)\b[^,.?!]{1,80}),\s*(?:please |just |simply )?(?:use|visit|call|contact|go to|check in|log in|ask|see)\b/i;
 
 /** A closing offer on the user's condition: "If you have any questions or need more changes, let me know." */
-const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide)\b/i;
+const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide|just (?:share|send|tell|give|reply|say))\b/i;
 /** A sentence that opens on a condition and goes on to what would then be: "If X, you'd get Y", "Should you need to, we can ...". */
 const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,120},\s*(?:then\s+)?(?:you|we|i|it|the|your|this|that|they|there)\b[^.?!]{0,30}?(?:\b(?:would|will|could|can|may|might)\b|'d\b|'ll\b)/i;
 

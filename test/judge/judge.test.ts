@@ -642,6 +642,9 @@ describe('the claim reader (world wording)', () => {
     // No items that can be exchanged; a record id without its "#" after a semicolon stays with its clause, as with it.
     expect(on('exchange_delivered_order_items', 'Order #W3000417 has also been cancelled, so it cannot be exchanged. Since both orders are cancelled, there are no items in them that can be exchanged.')).toBe('failure');
     expect(on('modify_pending_order_items', '{"modification_status": "completed", "notes": ["Items can only be modified once; W3000417 can no longer be modified or canceled."]}')).toBe(on('modify_pending_order_items', '{"modification_status": "completed", "notes": ["Items can only be modified once; #W3000417 can no longer be modified or canceled."]}'));
+    // A closing offer that asks the user to "just share" something claims nothing, whatever its brackets say.
+    expect(on('cancel_reservation', 'Reservation P3KD8Y is cancelled, and $1,148 goes back to your card.\n\nIf you have questions, want to add details (seat requests can\'t be handled through this channel), or need other changes, just share the reservation ID.', 'P3KD8Y')).toBe('success');
+    expect(on('cancel_reservation', '- Status: Cancelled effective now.\n\nIf you want to add details (seat requests can\'t be handled through this channel), just share the reservation ID.', 'P3KD8Y')).not.toBe('failure');
     // A JSON reply's flag set false, its record's status and its reason.
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "eligible": false, "reason": "Booking created more than 24 hours ago; no insurance.", "reservation_status": "active"}', 'C4VJ8N')).toBe('failure');
     expect(on('cancel_reservation', '{"reservation_id": "C4VJ8N", "status": "cancelled", "reason": "Booking created today, within 24 hours.", "refund": 320}', 'C4VJ8N')).toBe('success');

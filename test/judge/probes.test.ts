@@ -110,11 +110,19 @@ describe('the claim reader on probes written to find its misreadings', () => {
     ['codesque1.jsonl', 'failure', 0],
     ['codesque2.jsonl', 'failure', 1],
     ['codesque3.jsonl', 'failure', 0],
+    // New situations in the manner of 210 tune successes of the five largest sources, about half of them beside failure words
+    // (another write refused, a rule, a payment detail). Read first: 2, 2 and 1 of 70 read as failures; mended: a closing offer
+    // that says "just share the reservation ID"; left: a refund's destination refused in a note, a balance "not enough" beside
+    // the charge that went to a card, a refusal to cancel the same reservation beside its upgrade, a user's default address
+    // done beside order addresses refused.
+    ['successes1.jsonl', 'success', 2],
+    ['successes2.jsonl', 'success', 2],
+    ['successes3.jsonl', 'success', 0],
   ] as const;
   for (const [file, label, most] of paraphrases) {
-    it(`holds on ${file.startsWith('codesque') ? 'new situations in the manner' : 'paraphrases'} of real ${label === 'failure' ? 'failures' : 'successes'} (test/judge/probes/${file})`, async () => {
+    it(`holds on ${/^(?:codesque|successes)/.test(file) ? 'new situations in the manner' : 'paraphrases'} of real ${label === 'failure' ? 'failures' : 'successes'} (test/judge/probes/${file})`, async () => {
       const items = parseLabels(readFileSync(new URL(`./probes/${file}`, import.meta.url), 'utf8'), `test/judge/probes/${file}`);
-      expect(items.length).toBeGreaterThanOrEqual(file.startsWith('codesque') ? 70 : 80);
+      expect(items.length).toBeGreaterThanOrEqual(/^(?:codesque|successes)/.test(file) ? 70 : 80);
       expect(items.every((x) => x.label === label)).toBe(true);
       const { c, n, fs, sf } = await misreadings(items);
       const other = label === 'failure' ? 'success' : 'failure';

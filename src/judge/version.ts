@@ -5,21 +5,34 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { packagePath } from '../ground/package-root.js';
 import type { WorldDefinition } from '../ground/world.js';
 
 const sourceHashes = new Map<string, string>();
 
-/** A short hash of the TypeScript sources of one of Shakedown's folders, e.g. `judge`. */
+/**
+ * The shared sources a folder reads text and values through, besides its own: a change to how a JSON reply is read
+ * (`json-text.ts`) or how a value is put in canonical form (`canonical.ts`) changes verdicts as surely as the folder's own code.
+ */
+const SHARED: Readonly<Record<'judge' | 'user', readonly string[]>> = {
+  judge: ['ground/json-text.ts', 'ground/canonical.ts'],
+  user: ['ground/json-text.ts'],
+};
+
+/** The sources, relative to `src/`, whose text a folder's version is a hash of: its own TypeScript files, then the shared ones. */
+export function versionSources(folder: 'judge' | 'user'): string[] {
+  const own = readdirSync(packagePath('src', folder)).filter((n) => n.endsWith('.ts')).sort().map((f) => `${folder}/${f}`);
+  return [...own, ...SHARED[folder]];
+}
+
+/** A short hash of the TypeScript sources of one of Shakedown's folders, e.g. `judge`, and the shared sources it reads through. */
 export function sourceHash(folder: 'judge' | 'user'): string {
   let h = sourceHashes.get(folder);
   if (!h) {
     // The TypeScript sources, which ship with the package: the same hash whether this runs compiled or not.
-    const dir = packagePath('src', folder);
     const hash = createHash('sha256');
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) hash.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+    for (const f of versionSources(folder)) hash.update(f.slice(f.lastIndexOf('/') + 1)).update('\0').update(readFileSync(packagePath('src', ...f.split('/')))).update('\0');
     h = hash.digest('hex').slice(0, 12);
     sourceHashes.set(folder, h);
   }

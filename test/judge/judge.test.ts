@@ -5,7 +5,7 @@ import { WorldHarness } from '../../src/run/episode.js';
 import { classifyFailure, judgeEpisode, readAct, readClaim, wordingReader } from '../../src/judge/index.js';
 import { FAILURE_CLASSES, type FailureClass } from '../../src/ground/findings.js';
 import { defaultActionWords, mergeWording, untriedClaimChecks } from '../../src/judge/claims.js';
-import { judgeVersion } from '../../src/judge/version.js';
+import { judgeVersion, versionSources } from '../../src/judge/version.js';
 import { readFileSync } from 'node:fs';
 import { getWorld } from '../../scenarios/index.js';
 import { retail, scenario } from '../helpers.js';
@@ -989,5 +989,13 @@ describe('the judge version', () => {
     const again = { ...retail, judging: { ...judging } };
     expect(judgeVersion('wording', again).version).toBe(judgeVersion('wording', retail).version);
     expect(judgeVersion('wording', reworded).version).not.toBe(judgeVersion('wording', retail).version);
+  });
+
+  it('is a hash of the judge\'s sources and of the shared ones it reads replies and values through', () => {
+    const judge = versionSources('judge');
+    expect(judge).toEqual(expect.arrayContaining(['judge/claims.ts', 'judge/claim-wording.ts', 'ground/json-text.ts', 'ground/canonical.ts']));
+    expect(versionSources('user')).toEqual(expect.arrayContaining(['user/reading.ts', 'ground/json-text.ts']));
+    // Every source named is one that ships.
+    for (const f of [...judge, ...versionSources('user')]) expect(() => readFileSync(new URL(`../../src/${f}`, import.meta.url))).not.toThrow();
   });
 });

@@ -441,8 +441,11 @@ const OUR_SYSTEM = /\b([Oo])ur (?:[a-z]+ )?(system|tool|records?)\b/g;
 /** A numbered list's mark at a line's start: "1. ", "2) ". */
 const LIST_NUMBER = /^([ \t]*)\d{1,2}[.)][ \t]+(?=\S)/gm;
 
-/** A hyphen or an en dash between spaces within a line: a dash ("cancelled - the refund is on its way"), not a list's mark. */
-const SPACED_DASH = /(?<=\S)[ \t]+[-\u2013][ \t]+(?=\S)/g;
+/**
+ * A hyphen or an en dash between spaces within a line: a dash ("cancelled - the refund is on its way"), not a list's mark nor a
+ * range of numbers ("5 - 7 business days").
+ */
+const SPACED_DASH = /(?<=[^\s\d])[ \t]+[-\u2013][ \t]+(?=[^\s\d])/g;
 
 /** A negation and the adverb after it: "won't currently", "can't actually", "is not presently". */
 const NEGATION_ADVERB = /\b((?:won't|wouldn't|can't|cannot|couldn't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|(?:will|would|could|can|does|do|did|is|are|was|were|has|have) not)) (?:currently|presently|actually|really|simply|technically|directly|automatically)\b/gi;

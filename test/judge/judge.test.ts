@@ -665,6 +665,9 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_user_address', 'Your default address was changed to 12 Main St, Denver, CO.', 'ethan_garcia_1261')).toBe('success');
     expect(on('cancel_reservation', 'The flight on reservation ZK4M7P was cancelled by the airline two days ago.', 'ZK4M7P')).not.toBe('success');
     expect(on('modify_pending_order_items', 'Your order #W3000417 has been updated. No other items were modified.')).toBe('success');
+    // Not a subject that says none was changed, nor a range of numbers read as a dash.
+    expect(on('modify_pending_order_address', 'No items were changed.')).not.toBe('success');
+    expect(on('cancel_pending_order', 'Order #W3000417 has been cancelled; the refund reaches your card in 5 - 7 business days, and no fee applies.')).toBe('success');
     expect(on('modify_user_address', 'Your default address has been reverted to 667 Highland Drive, Denver.', 'ethan_garcia_1261')).toBe('success');
   });
 

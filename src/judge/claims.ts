@@ -364,7 +364,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     if (after.some((s) => (refused !== undefined && near.has(s) && refused.test(s)) || (NOT_DONE.test(s) && read(s) === 'failure'))) return true;
     // An error met, then an attempt to be made again ("However, the system returned an error: … Let me try again with the card
     // on file"): the write did not go through.
-    if (after.some((s, i) => read(s) === 'failure' && after.slice(i).some((t) => RETRYING.test(t)))) return true;
+    if (after.some((s, i) => read(s) === 'failure' && !RETRYING.test(s) && after.slice(i + 1).some((t) => RETRYING.test(t)))) return true;
     const wrong = after.findIndex((s) => INVALID_VALUE.test(s));
     return wrong >= 0 && sentences.slice(sentences.indexOf(after[wrong] as string) + 1, at + 6).some((s) => CORRECTION_ASK.test(s) && (ADDRESSED.test(s) || PROPOSAL.test(s) || /^\W*(?:please|kindly)\b/i.test(s)));
   };

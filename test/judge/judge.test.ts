@@ -629,6 +629,8 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', 'It looks like the speaker from order #W3000417 was already sent back. There is nothing further to return on this order.')).toBe('failure');
     expect(on('cancel_pending_order', 'Your reason was not one of the two accepted, so order #W3000417 is still active.\n- Refund: none issued')).toBe('failure');
     expect(on('exchange_delivered_order_items', 'The exchange of the helmet in order #W3000417 has been requested. However, the system returned an error: the payment method does not exist. Let me try again with your card on file.')).toBe('failure');
+    // Not a retry of something else after the change told done, in the sentence that tells it.
+    expect(on('cancel_pending_order', 'Order #W3000417 has been cancelled. The confirmation e-mail bounced, so let me try again to send it.')).toBe('success');
     expect(on('exchange_delivered_order_items', 'I have processed the details for your exchange on order #W3000417. It seems that exchanges can only be made for the same product type.')).toBe('failure');
     // A status that blocks the change; an order "now showing as processed" is its state, not a change made.
     expect(on('modify_pending_order_address', 'The lamp on #W3000417 was swapped. Since then the order is "pending (item modified)", and that status blocks further changes such as an address update.')).toBe('failure');

@@ -380,6 +380,9 @@ function diffMultiset(expected: unknown[], actual: unknown[], path: string): Dif
 /** Lower-case letters, digits and `@` only, for comparing identity details and ids however they were typed. */
 export const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@]/g, '');
 
+/** Typographic apostrophes and quotes as plain ones: "I’ll" is "I'll", “cancelled” is "cancelled". */
+export const plainQuotes = (text: string): string => text.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"');
+
 /** Normalises text for output matching: case, whitespace and typographic quotes. */
 export function normalizeText(text: string): string {
   return text

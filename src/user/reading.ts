@@ -4,6 +4,7 @@
 import type { UserLanguage } from '../ground/world.js';
 import { globalOf } from '../ground/regex.js';
 import { messageText } from '../ground/json-text.js';
+import { plainQuotes } from '../ground/canonical.js';
 import { memoized } from '../ground/memo.js';
 import { deepFreeze } from '../ground/freeze.js';
 
@@ -252,7 +253,7 @@ function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
   const unwrapped = messageText(text, { lists: true });
   // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
-  return unwrapped
+  const undecorated = unwrapped
     .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/\r\n?/g, '\n')
     // A code block is left out, but for the lines of a form in it ("First name:", "\"dob\": \"YYYY-MM-DD\""): the user fills those in.
@@ -273,10 +274,9 @@ function plain(text: string): string {
     .replace(/^\s*>\s?/gm, '')
     // Pictographs are tone, not text: "Which option would you prefer? ✈️" ends as a question.
     .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]+/gu, '')
-    .replace(/\|/g, ' ')
-    // Typographic apostrophes and quotes as plain ones: "you’d like" is "you'd like".
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"');
+    .replace(/\|/g, ' ');
+  // Typographic apostrophes and quotes as plain ones: "you’d like" is "you'd like".
+  return plainQuotes(undecorated);
 }
 
 const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|[A-H]\)|\(\d{1,2}\))\s+/;

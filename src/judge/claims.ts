@@ -3,7 +3,7 @@
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
-import { messageText } from '../ground/json-text.js';
+import { plainReply } from './reply-text.js';
 import { regex } from '../ground/regex.js';
 import { memoizedBy } from '../ground/memo.js';
 import { thingOfAction } from './tool-things.js';
@@ -146,15 +146,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
  * else every sentence. Pending wins (it is always allowed); success and failure together give the last.
  */
 export function readClaim(question: ClaimQuestion, wording: ClaimWording): ClaimLabel {
-  // A message written as JSON ({"message": "Done.\\nOrder ..."}) is read as the text it holds.
-  const raw = messageText(question.text, { keys: true });
-  // Typographic apostrophes and quotes as plain ones: "I’ve cancelled" is "I've cancelled", “cancelled” is "cancelled"; a
-  // hyphen or an en dash with a space on each side within a line, as the dash it stands for; a numbered list's items as a
-  // bulleted list's (a number split off as a sentence of its own would stand between an item and what it follows); "our
-  // system" as "the system".
-  // An adverb between a negation and its verb ("the system won't currently let me", "it can't actually be changed") as if
-  // it were not there: the refusal is the same.
-  const text = raw.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(SPACED_DASH, ' \u2014 ').replace(NEGATION_ADVERB, '$1').replace(LIST_NUMBER, '$1- ').replace(OUR_SYSTEM, (_m, o: string, w: string) => `${o === 'O' ? 'T' : 't'}he ${w}`);
+  // The reply as text, its typography and phrasing made plain (src/judge/reply-text.ts).
+  const text = plainReply(question.text);
   // A reply that takes back what it said ("… has been updated … Actually, I need to correct that. The system returned
   // an error …", "I'm sorry, I was looking at the wrong order — #W1 is still pending and was not cancelled"): read from
   // its last correction on, where that part says anything of the write.
@@ -434,21 +427,6 @@ const FOUND_EARLIER = /\b(?:earlier|previously|yesterday|last (?:week|month))\b/
 
 /** A reason's line, as a JSON reply's reason field is said (src/ground/json-text.ts). */
 const REASON_LINE = /^\W*reason:/i;
-
-/** "Our system", "our booking system", "our records": the system the agent speaks for, as "the system". */
-const OUR_SYSTEM = /\b([Oo])ur (?:[a-z]+ )?(system|tool|records?)\b/g;
-
-/** A numbered list's mark at a line's start: "1. ", "2) ". */
-const LIST_NUMBER = /^([ \t]*)\d{1,2}[.)][ \t]+(?=\S)/gm;
-
-/**
- * A hyphen or an en dash between spaces within a line: a dash ("cancelled - the refund is on its way"), not a list's mark nor a
- * range of numbers ("5 - 7 business days").
- */
-const SPACED_DASH = /(?<=[^\s\d])[ \t]+[-\u2013][ \t]+(?=[^\s\d])/g;
-
-/** A negation and the adverb after it: "won't currently", "can't actually", "is not presently". */
-const NEGATION_ADVERB = /\b((?:won't|wouldn't|can't|cannot|couldn't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|(?:will|would|could|can|does|do|did|is|are|was|were|has|have) not)) (?:currently|presently|actually|really|simply|technically|directly|automatically)\b/gi;
 
 /**
  * Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...", "To choose

@@ -5,26 +5,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseLabels, type LabelledClaim } from '../../src/judge/calibrate.js';
 import type { ClaimReader } from '../../src/ground/judging.js';
+import { AMERICAN, appliesTo, GREETING, JSON_MESSAGE, NUMBERED, SPACED_HYPHEN, TYPOGRAPHIC_QUOTES, type Rewrite } from '../rewrites.js';
 import { wordingReader } from '../../src/judge/claims.js';
 
-/** A reply written as JSON, whole or in one fenced block: a rewrite of its text would break its syntax, not keep its meaning. */
-const isJson = (text: string) => /^\s*(?:[{[]|```)/.test(text);
-
 /** Each rewrite: its name, and what it does to a reply. None changes what the reply says of any write. */
-const REWRITES: readonly (readonly [string, (s: string) => string, { readonly json?: false }?])[] = [
+const REWRITES: readonly Rewrite[] = [
   ['contractions spelled out', (s) => s.replace(/\bcan't\b/g, 'cannot').replace(/\bdidn't\b/g, 'did not').replace(/\bwasn't\b/g, 'was not').replace(/\bisn't\b/g, 'is not').replace(/\bI've\b/g, 'I have').replace(/\bcouldn't\b/g, 'could not').replace(/\bwon't\b/g, 'will not').replace(/\bdoesn't\b/g, 'does not')],
   ['contractions made', (s) => s.replace(/\bcannot\b/g, "can't").replace(/\bdid not\b/g, "didn't").replace(/\bwas not\b/g, "wasn't").replace(/\bis not\b/g, "isn't").replace(/\bI have\b/g, "I've").replace(/\bcould not\b/g, "couldn't").replace(/\bwill not\b/g, "won't")],
-  ['typographic quotes', (s) => s.replace(/'/g, '\u2019').replace(/"([^"\n]*)"/g, '\u201c$1\u201d'), { json: false }],
-  ['a spaced hyphen for a dash', (s) => s.replace(/ \u2014 /g, ' - ').replace(/\u2014/g, ' - ')],
-  ['a greeting before', (s) => `Thanks for your patience!\n\n${s}`, { json: false }],
+  TYPOGRAPHIC_QUOTES,
+  SPACED_HYPHEN,
+  GREETING,
   ['a closing offer after', (s) => `${s}\n\nIs there anything else I can help you with today?`, { json: false }],
-  ['wrapped in a JSON message', (s) => JSON.stringify({ message: s }), { json: false }],
-  ['American spelling', (s) => s.replace(/cancelled/g, 'canceled').replace(/Cancelled/g, 'Canceled').replace(/cancelling/g, 'canceling')],
+  JSON_MESSAGE,
+  AMERICAN,
   ['British spelling', (s) => s.replace(/canceled/g, 'cancelled').replace(/Canceled/g, 'Cancelled').replace(/canceling/g, 'cancelling')],
-  ['a numbered list for a bulleted one', (s) => {
-    let n = 0;
-    return s.replace(/^(\s*)[-*\u2022]\s+/gm, (_m, sp: string) => `${sp}${++n}. `);
-  }],
+  NUMBERED,
   ['headings as bold lines', (s) => s.replace(/^#{2,4}\s+(.+)$/gm, '**$1**')],
   ['"I\'m sorry, but" for "Unfortunately,"', (s) => s.replace(/\bUnfortunately, /g, "I'm sorry, but ")],
   ['"Sadly," for "Unfortunately,"', (s) => s.replace(/\bUnfortunately, /g, 'Sadly, ')],
@@ -47,8 +42,9 @@ async function costlyFlips(reader: ClaimReader, items: readonly LabelledClaim[])
   const before = await reader.read(items.map((x) => question(x, x.text)));
   const flips: string[] = [];
   let rewritten = 0;
-  for (const [name, rewrite, o] of REWRITES) {
-    const changed = items.filter((x, i) => before[i] === x.label && !(o?.json === false && isJson(x.text)) && rewrite(x.text) !== x.text);
+  for (const r of REWRITES) {
+    const [name, rewrite] = r;
+    const changed = items.filter((x, i) => before[i] === x.label && appliesTo(r, x.text) && rewrite(x.text) !== x.text);
     rewritten += changed.length;
     const after = await reader.read(changed.map((x) => question(x, rewrite(x.text))));
     changed.forEach((x, i) => {

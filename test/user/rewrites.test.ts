@@ -5,22 +5,17 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { measureUser, realTurns, type RealTurn } from './real-text.js';
+import { AMERICAN, appliesTo, GREETING, JSON_MESSAGE, NUMBERED, SPACED_HYPHEN, TYPOGRAPHIC_QUOTES, type Rewrite } from '../rewrites.js';
 
-/** A message written as JSON: a rewrite of its text would break its syntax, not keep its meaning. */
-const isJson = (text: string) => /^\s*(?:[{[]|```)/.test(text);
-
-const REWRITES: readonly (readonly [string, (s: string) => string, { readonly json?: false }?])[] = [
-  ['typographic quotes', (s) => s.replace(/'/g, '\u2019').replace(/"([^"\n]*)"/g, '\u201c$1\u201d'), { json: false }],
-  ['a spaced hyphen for a dash', (s) => s.replace(/ \u2014 /g, ' - ').replace(/\u2014/g, ' - ')],
-  ['a greeting before', (s) => `Thanks for your patience!\n\n${s}`, { json: false }],
-  ['American spelling', (s) => s.replace(/cancelled/g, 'canceled').replace(/Cancelled/g, 'Canceled')],
+const REWRITES: readonly Rewrite[] = [
+  TYPOGRAPHIC_QUOTES,
+  SPACED_HYPHEN,
+  GREETING,
+  AMERICAN,
   ['"Kindly confirm" for "Please confirm"', (s) => s.replace(/\bPlease confirm\b/g, 'Kindly confirm').replace(/\bplease confirm\b/g, 'kindly confirm')],
   ['"Do you want me to" for "Would you like me to"', (s) => s.replace(/\bWould you like me to\b/g, 'Do you want me to')],
-  ['wrapped in a JSON message', (s) => JSON.stringify({ message: s }), { json: false }],
-  ['a numbered list for a bulleted one', (s) => {
-    let n = 0;
-    return s.replace(/^(\s*)[-*\u2022]\s+/gm, (_m, sp: string) => `${sp}${++n}. `);
-  }],
+  JSON_MESSAGE,
+  NUMBERED,
   ['a bulleted list for a numbered one', (s) => s.replace(/^(\s*)\d{1,2}[.)]\s+/gm, '$1- ')],
 ];
 
@@ -41,9 +36,10 @@ describe('the simulated user under rewrites that keep a message\'s meaning', () 
     const before = tune.map(wrongOn);
     const flips: string[] = [];
     let rewritten = 0;
-    for (const [name, rewrite, o] of REWRITES) {
+    for (const r of REWRITES) {
+      const [name, rewrite] = r;
       tune.forEach((t, i) => {
-        if (o?.json === false && isJson(t.text)) return;
+        if (!appliesTo(r, t.text)) return;
         const text = rewrite(t.text);
         if (text === t.text) return;
         rewritten++;

@@ -654,7 +654,8 @@ describe('the claim reader (world wording)', () => {
 
   it('reads a reply the same whatever its typography, its list marks, its spelling or the adverb after a negation', () => {
     // Typographic quotes, a spaced hyphen for a dash, a numbered list, "our system", an adverb after a negation.
-    expect(on('cancel_pending_order', 'Order #W3000417 status: \u201ccancelled\u201d')).toBe(on('cancel_pending_order', 'Order #W3000417 status: "cancelled"'));
+    expect(on('cancel_pending_order', 'Cancellation of order #W3000417 \u2014 status: \u201ccompleted\u201d')).toBe('success');
+    expect(on('cancel_pending_order', 'Cancellation of order #W3000417 \u2014 status: "completed"')).toBe('success');
     expect(on('modify_pending_order_items', 'I swapped the lamp on #W3000417 - the difference went back to your card. Your order now shows "pending (item modified)".')).toBe('success');
     expect(on('update_reservation_baggages', 'I have updated your request for reservation 4CQN0V:\n1. Current checked bags: 2\n2. Requested: 4\n\nHowever, the system did not accept the payment method, so the bag count remains 2.', '4CQN0V')).toBe('failure');
     expect(on('exchange_delivered_order_items', 'Our system won\'t allow an exchange on order #W3000417 now that a return is open.')).toBe('failure');

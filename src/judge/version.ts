@@ -13,11 +13,12 @@ const sourceHashes = new Map<string, string>();
 
 /**
  * The shared sources a folder reads text and values through, besides its own: a change to how a JSON reply is read
- * (`json-text.ts`) or how a value is put in canonical form (`canonical.ts`) changes verdicts as surely as the folder's own code.
+ * (`json-text.ts`), how a value is put in canonical form or how typographic quotes are made plain (`canonical.ts`) changes
+ * verdicts and readings as surely as the folder's own code.
  */
 const SHARED: Readonly<Record<'judge' | 'user', readonly string[]>> = {
   judge: ['ground/json-text.ts', 'ground/canonical.ts'],
-  user: ['ground/json-text.ts'],
+  user: ['ground/json-text.ts', 'ground/canonical.ts'],
 };
 
 /** The sources, relative to `src/`, whose text a folder's version is a hash of: its own TypeScript files, then the shared ones. */

@@ -14,6 +14,8 @@
  * string path (a custom predicate, a RegExp), a `once` handler, a generator resolver (msw keeps its
  * iterator between requests).
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
 import { jsonTextOf, lazyResponse, peekText } from './bodies.js';
 
@@ -25,6 +27,7 @@ const GENERATORS = new Set(['GeneratorFunction', 'AsyncGeneratorFunction']);
 interface Eligible {
   readonly method: string | RegExp;
   readonly path: string;
+  readonly matcher: PathMatcher;
   readonly resolver: (info: Record<string, unknown>) => unknown;
 }
 
@@ -36,7 +39,7 @@ function eligible(handler: RequestHandler): Eligible | undefined {
   const inner = handler as unknown as { options?: { once?: boolean }; resolver: (info: Record<string, unknown>) => unknown };
   if (inner.options?.once) return undefined;
   if (typeof inner.resolver !== 'function' || GENERATORS.has(inner.resolver.constructor.name)) return undefined;
-  return { method: method as string | RegExp, path, resolver: inner.resolver };
+  return { method: method as string | RegExp, path, matcher: pathMatcher(path), resolver: inner.resolver };
 }
 
 /** Cookies as msw reads them from a request's `Cookie` header (in Node there is no document to read). */
@@ -63,6 +66,58 @@ const isIterator = (value: unknown): boolean => typeof value === 'object' && val
 
 let requestCounter = 0;
 
+/** A handler path's matcher: whether a URL matches it, and its path parameters, as msw's `matchRequestUrl` gives them. */
+export type PathMatcher = (url: URL) => ReturnType<typeof matchRequestUrl>;
+
+interface MswMatching {
+  readonly normalizePath: (path: string) => string;
+  readonly coercePath: (path: string) => string;
+  readonly match: (path: string, options: { decode: (s: string) => string }) => (pathname: string) => false | { params: ReturnType<typeof matchRequestUrl>["params"] };
+}
+
+/**
+ * msw's own steps of `matchRequestUrl`, loaded from the msw this process runs: it normalises the
+ * handler's path, coerces its wildcards and compiles it with path-to-regexp on every call, which cost
+ * about a twentieth of an episode's CPU. Compiled once per handler with the same steps, the answer is
+ * the same. `null` where msw's files are not where msw 2.15 keeps them: every call then goes through
+ * `matchRequestUrl` itself.
+ */
+let mswMatching: MswMatching | null | undefined;
+function loadMswMatching(): MswMatching | null {
+  if (mswMatching !== undefined) return mswMatching;
+  try {
+    const require = createRequire(import.meta.url);
+    const core = dirname(require.resolve('msw'));
+    const matching = join(core, 'utils', 'matching');
+    const fromMsw = createRequire(join(core, 'index.js'));
+    const { coercePath } = fromMsw(join(matching, 'matchRequestUrl.js')) as { coercePath?: unknown };
+    const { normalizePath } = fromMsw(join(matching, 'normalizePath.js')) as { normalizePath?: unknown };
+    const { match } = fromMsw('path-to-regexp') as { match?: unknown };
+    mswMatching = typeof coercePath === 'function' && typeof normalizePath === 'function' && typeof match === 'function' ? ({ coercePath, normalizePath, match } as MswMatching) : null;
+  } catch {
+    mswMatching = null;
+  }
+  return mswMatching;
+}
+
+/**
+ * The matcher of a handler's string path, compiled once: the same answer as `matchRequestUrl(url, path)`
+ * (msw's `getCleanUrl`: the URL's origin and path, without its query or fragment). `compiled` is false
+ * where msw's steps could not be loaded and each call runs `matchRequestUrl`.
+ */
+export function pathMatcher(path: string): PathMatcher & { readonly compiled: boolean } {
+  const msw = loadMswMatching();
+  if (!msw) return Object.assign((url: URL) => matchRequestUrl(url, path), { compiled: false });
+  const test = msw.match(msw.coercePath(msw.normalizePath(path)), { decode: decodeURIComponent });
+  return Object.assign(
+    (url: URL) => {
+      const result = test(url.origin + url.pathname);
+      return { matches: result !== false, params: (result && result.params) || {} };
+    },
+    { compiled: true },
+  );
+}
+
 /**
  * The direct resolver of a list of handlers, or `undefined` when one of them needs msw's own handling.
  * Handlers are tried in their order; one whose method and path match is called, and its response (or a
@@ -77,9 +132,9 @@ export function directResolver(handlers: readonly RequestHandler[]): DirectResol
   }
   return async (request) => {
     const url = new URL(request.url);
-    for (const { method, path, resolver } of list) {
+    for (const { method, path, matcher, resolver } of list) {
       if (method instanceof RegExp ? !method.test(request.method) : method.toLowerCase() !== request.method.toLowerCase()) continue;
-      const match = matchRequestUrl(url, path);
+      const match = matcher(url);
       if (!match.matches) continue;
       const cleanups: (() => unknown)[] = [];
       let cookies: Record<string, string> | undefined;

@@ -3,7 +3,7 @@
  * tool of every world, each with valid, invalid and odd requests, under every fault kind, answer for
  * answer; and the handler shapes the direct path must reproduce or leave to msw.
  */
-import { getResponse, http, HttpResponse, passthrough, type RequestHandler } from 'msw';
+import { getResponse, http, HttpHandler, HttpResponse, matchRequestUrl, passthrough, type RequestHandler } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { faultKinds, faultProfiles } from '../../faults/index.js';
 import { getWorld, loadScenarios } from '../../scenarios/index.js';
@@ -14,7 +14,7 @@ import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { type EpisodeRecord } from '../../src/ground/record.js';
 import { FaultInjector } from '../../src/ground/faults.js';
 import { resolveFamilies } from '../../src/ground/perturb.js';
-import { directResolver, type PlainAnswer } from '../../src/ground/resolve.js';
+import { directResolver, pathMatcher, type PlainAnswer } from '../../src/ground/resolve.js';
 import { plainFetchOf } from '../../src/ground/runtime.js';
 import type { WorldDefinition } from '../../src/ground/world.js';
 import { perturbationFamilies } from '../../perturbations/index.js';
@@ -244,5 +244,68 @@ describe('directResolver against getResponse, handler by handler', () => {
     expect(directResolver([http.get(({ request }) => request.url.endsWith('/a'), () => HttpResponse.json({}))])).toBeUndefined();
     expect(directResolver([http.get(/\/api\/a$/, () => HttpResponse.json({}))])).toBeUndefined();
     expect(directResolver([http.get('*/api/a', () => HttpResponse.json({}))])).toBeDefined();
+  });
+});
+
+describe('pathMatcher against matchRequestUrl', () => {
+  // Every string path of every world's handlers, and paths with what msw's own steps rewrite: wildcards,
+  // a port, an optional or repeated parameter, an absolute URL.
+  const worldPaths = worlds.flatMap((w) => w.handlers(() => { throw new Error("no instance"); }).flatMap((h) => (h instanceof HttpHandler && typeof h.info.path === 'string' ? [h.info.path] : [])));
+  const odd = ['*', '*/api/*', '*/api/**', '*/api/files/*/raw', '*/api/:id?', '*/api/:ids+', '*/api/:rest*', 'http://localhost:3000/api/:id', 'https://*.example.test/api/:id', '*/api/items/:a-:b', '*/api/a.json', '*/api/:id/'];
+  const urls = [
+    'http://e1.retail.shakedown.test/api/orders/%23W2378156',
+    'http://e1.retail.shakedown.test/api/orders/%23W2378156/',
+    'http://e1.retail.shakedown.test/api/orders/W1/cancel?reason=x#frag',
+    'http://e1.retail.shakedown.test/api/users/by-email?email=a%40b.c',
+    'http://e1.retail.shakedown.test/api/users/u%2F1/orders',
+    'http://e1.retail.shakedown.test/api/users/%E2%82%AC',
+    'http://e1.retail.shakedown.test/api/',
+    'http://e1.retail.shakedown.test/api',
+    'http://e1.travel.shakedown.test/api/reservations/ZK4M7P/flights',
+    'http://localhost:3000/api/42',
+    'http://localhost:3001/api/42',
+    'https://a.example.test/api/7',
+    'http://e1.retail.shakedown.test/api/files/x/raw',
+    'http://e1.retail.shakedown.test/api/items/3-4',
+    'http://e1.retail.shakedown.test/api/a.json',
+    'http://e1.retail.shakedown.test/API/orders/W1',
+    'http://e1.retail.shakedown.test/api/orders/%zz',
+  ];
+
+  it('compiles msw\'s own steps once (msw\'s files are where msw 2.15 keeps them)', () => {
+    expect(pathMatcher('*/api/orders/:orderId').compiled).toBe(true);
+  });
+
+  it('gives matchRequestUrl\'s answer and params for every world path and odd path, on every URL', () => {
+    expect(worldPaths.length).toBeGreaterThan(20);
+    let compared = 0;
+    for (const path of new Set([...worldPaths, ...odd])) {
+      const matcher = pathMatcher(path);
+      for (const raw of [...urls, ...worldPaths.map((p) => `http://e2.retail.shakedown.test${p.replace(/^\*/, '').replace(/:(\w+)/g, 'v-$1')}`)]) {
+        const url = new URL(raw);
+        let want: unknown;
+        let got: unknown;
+        try {
+          want = matchRequestUrl(url, path);
+        } catch (error) {
+          want = { threw: (error as Error).message };
+        }
+        try {
+          got = matcher(url);
+        } catch (error) {
+          got = { threw: (error as Error).message };
+        }
+        expect(got, `${path} on ${raw}`).toEqual(want);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it('would catch a matcher that drops a parameter', () => {
+    const url = new URL('http://e1.retail.shakedown.test/api/orders/W1');
+    const broken = (u: URL) => ({ ...pathMatcher('*/api/orders/:orderId')(u), params: {} });
+    expect(broken(url)).not.toEqual(matchRequestUrl(url, '*/api/orders/:orderId'));
+    expect(pathMatcher('*/api/orders/:orderId')(url)).toEqual(matchRequestUrl(url, '*/api/orders/:orderId'));
   });
 });

@@ -131,6 +131,39 @@ export function perturb(
 ): Perturbed {
   if (!(eps >= 0 && eps <= 1)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to perturb a message: ε must be in [0, 1], got ${eps}. Fix \`eps\`.`);
   if (eps === 0) return { segments: [...segments], applied: [], rejected: [] };
+  // The same message perturbed with the same seed gives the same result: the perturbation's seed does not
+  // depend on the agent or λ, so a sweep perturbs each user message once for all of them, not once per episode.
+  const memo = memoOf(families, language);
+  const key = `${seed}\u0000${messageIndex}\u0000${eps}\u0000${JSON.stringify(segments)}\u0000${JSON.stringify(about)}`;
+  const known = memo.get(key);
+  if (known) return { segments: [...known.segments], applied: [...known.applied], rejected: [...known.rejected] };
+  const result = perturbOnce(segments, eps, families, seed, messageIndex, about, language);
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  memo.set(key, { segments: [...result.segments], applied: [...result.applied], rejected: [...result.rejected] });
+  return result;
+}
+
+/** Entries a perturbation memo holds before it starts again: a scenario's messages in a sweep are some hundreds (a few MB). */
+const MEMO_SIZE = 5_000;
+const memos = new WeakMap<readonly ResolvedFamily[], WeakMap<UserLanguage, Map<string, Perturbed>>>();
+function memoOf(families: readonly ResolvedFamily[], language: UserLanguage): Map<string, Perturbed> {
+  let byLanguage = memos.get(families);
+  if (!byLanguage) memos.set(families, (byLanguage = new WeakMap()));
+  let memo = byLanguage.get(language);
+  if (!memo) byLanguage.set(language, (memo = new Map()));
+  return memo;
+}
+
+/** `perturb` itself, without its memo. */
+function perturbOnce(
+  segments: readonly Segment[],
+  eps: number,
+  families: readonly ResolvedFamily[],
+  seed: string,
+  messageIndex: number,
+  about: MessageAbout,
+  language: UserLanguage,
+): Perturbed {
   let current: Segment[] = [...segments];
   let currentMentions = mentions(standingText(current), language);
   const applied: string[] = [];

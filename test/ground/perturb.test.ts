@@ -104,6 +104,29 @@ describe('perturb()', () => {
     expect(() => perturb(message, Number.NaN, resolveFamilies(perturbationFamilies), 's', 0, about, lang)).toThrow(/`eps`/);
   });
 
+  it('perturbs a message once per seed, index, ε and content: a repeat gives what a fresh perturbation gives', () => {
+    let applied = 0;
+    const counted = perturbationFamilies.map((f) => ({ ...f, apply: (...args: Parameters<typeof f.apply>) => (applied++, f.apply(...args)) }));
+    const shared = resolveFamilies(counted);
+    const cases: [string, number, number, Segment[], MessageAbout][] = [];
+    for (const seed of ['s1', 's2']) for (const index of [0, 1]) for (const eps of [0.5, 1]) cases.push([seed, index, eps, message, about]);
+    cases.push(['s1', 0, 1, [...message, { text: ' Thanks.' }], about], ['s1', 0, 1, message, { ...about, deferrable: [] }]);
+    for (const [seed, index, eps, segments, a] of cases) {
+      // A fresh list of families has a memo of its own: what the shared one must give.
+      const fresh = perturb(segments, eps, resolveFamilies(perturbationFamilies), seed, index, a, lang);
+      const before = applied;
+      const first = perturb(segments, eps, shared, seed, index, a, lang);
+      expect(applied).toBeGreaterThan(before);
+      const mid = applied;
+      // A caller that changes what it was given changes nothing the next one gets.
+      first.segments.push({ text: 'x' });
+      first.applied.push('x');
+      const again = perturb(segments, eps, shared, seed, index, a, lang);
+      expect(applied).toBe(mid);
+      expect(again).toEqual(fresh);
+    }
+  });
+
   it('switches a family on above its onset and ramps it to full strength at ε = 1', () => {
     expect(familyLevel(0.2, 0.2)).toBe(0);
     expect(familyLevel(0.6, 0.2)).toBeCloseTo(0.5);

@@ -111,6 +111,23 @@ function memoizedPair(f: (t: string, w: string) => boolean, limit = 20_000): (t:
   };
 }
 
+/**
+ * `hasAny`, remembered per phrase list and tokens: the same message is read with the same cue lists in
+ * every episode that shares it (each λ and every agent of a sweep). Forgets everything past `limit`.
+ */
+function rememberedAny(test: (toks: readonly string[], phrases: readonly string[]) => boolean, limit = 20_000): (toks: readonly string[], phrases: readonly string[]) => boolean {
+  const memo = new Map<string, boolean>();
+  return (toks, phrases) => {
+    const key = `${phrases.join('\u0001')}\u0000${toks.join('\u0001')}`;
+    let value = memo.get(key);
+    if (value === undefined) {
+      if (memo.size >= limit) memo.clear();
+      memo.set(key, (value = test(toks, phrases)));
+    }
+    return value;
+  };
+}
+
 /** A cue phrase's words: the phrases are the agents' own constants, so this stays small. */
 const phraseWords = memoized(baseTokens);
 
@@ -139,7 +156,7 @@ export function strictUnderstanding(idMark = '#'): Understanding {
     mode: 'strict',
     tokens: (text) => readOnce(text).slice(),
     wordMatches,
-    hasAny: (toks, phrases) => phrases.some((p) => phraseIn(toks, p, wordMatches)),
+    hasAny: rememberedAny((toks, phrases) => phrases.some((p) => phraseIn(toks, p, wordMatches))),
     ids: (text, prefix, digits) => [...text.matchAll(idPattern(prefix, digits))].map((m) => `${prefix}${m[1] ?? ''}`),
     withoutIds: (text, prefix, digits) => text.replace(idPattern(prefix, digits), ' '),
   };
@@ -210,12 +227,13 @@ export function tolerantUnderstanding(lexicon: Readonly<Record<string, readonly 
     mode: 'tolerant',
     tokens,
     wordMatches,
-    hasAny: (toks, phrases) =>
+    hasAny: rememberedAny((toks, phrases) =>
       phrases.some((p) => {
         const { specific, bare } = phraseInfo(p);
         const matches = specific ? specificMatches : wordMatches;
         return phraseIn(toks, p, matches) || phraseIn(toks, bare, matches);
       }),
+    ),
     ids: (text, prefix, digits) => [...text.normalize('NFKC').matchAll(idPattern(prefix, digits))].map((m) => `${prefix.toUpperCase()}${m[1] ?? ''}`),
     withoutIds: (text, prefix, digits) => text.normalize('NFKC').replace(idPattern(prefix, digits), ' '),
   };

@@ -372,7 +372,18 @@ export class ToolRuntime {
     const meter = options.meter;
     const httpNow = options.httpNow ?? clock.now;
     /** Every answer carries the episode's time in `Date`, on every delivery path, so that a Retry-After date reads against it. */
-    const dateNow = () => new Date(httpNow()).toUTCString();
+    // An HTTP date is to the second: made once per second of the episode's clock, not once per answer.
+    let dateSecond = Number.NaN;
+    let dateText = '';
+    const dateNow = () => {
+      const ms = httpNow();
+      const second = Math.floor(ms / 1000);
+      if (second !== dateSecond) {
+        dateSecond = second;
+        dateText = new Date(ms).toUTCString();
+      }
+      return dateText;
+    };
     const dated = (response: Response): Response => {
       if (response.headers.has('date')) return response;
       const date = dateNow();

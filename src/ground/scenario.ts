@@ -107,5 +107,12 @@ export function parseScenario<Setup>(world: WorldDefinition<unknown, Setup>, raw
 
 /** The `{slot}` names a template uses. */
 export function slotsOf(template: string): string[] {
-  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  // A world's templates are a few hundred strings, read in every episode: each is parsed once.
+  let slots = templateSlots.get(template);
+  if (slots === undefined) {
+    if (templateSlots.size >= 10_000) templateSlots.clear();
+    templateSlots.set(template, (slots = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string)));
+  }
+  return [...slots];
 }
+const templateSlots = new Map<string, readonly string[]>();

@@ -29,9 +29,16 @@ function pairsOf(text: string): Uint32Array {
   return bits;
 }
 
+/** Texts as `tells` reads them, remembered: an agent's fixed wording comes back in episode after episode. */
+const toldTexts = new Map<string, Told>();
 const toldOf = (text: string): Told => {
-  const normal = normalizeText(text);
-  return { text, normal, dates: datesIn(text), pairs: pairsOf(normal) };
+  let told = toldTexts.get(text);
+  if (told === undefined) {
+    if (toldTexts.size >= 10_000) toldTexts.clear();
+    const normal = normalizeText(text);
+    toldTexts.set(text, (told = { text, normal, dates: datesIn(text), pairs: pairsOf(normal) }));
+  }
+  return told;
 };
 
 /** A personal value as `tells` searches for it: its `normalizeText` (`normal`), and the part a plain search looks for. */

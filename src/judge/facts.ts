@@ -149,7 +149,24 @@ function patternsOf(facts: readonly (readonly [string, FactRules])[]): MentionPa
   return p;
 }
 
-function mentionsIn(sentence: string, facts: readonly (readonly [string, FactRules])[]): Mention[] {
+/**
+ * The mentions of a sentence, remembered per world's rules: the same sentences (a user's opening, an
+ * agent's fixed wording) come back in episode after episode, and what a sentence mentions depends on
+ * nothing else. Forgets everything past 10,000 sentences.
+ */
+const mentionMemos = new WeakMap<readonly (readonly [string, FactRules])[], Map<string, readonly Mention[]>>();
+function mentionsIn(sentence: string, facts: readonly (readonly [string, FactRules])[]): readonly Mention[] {
+  let memo = mentionMemos.get(facts);
+  if (!memo) mentionMemos.set(facts, (memo = new Map()));
+  let found = memo.get(sentence);
+  if (found === undefined) {
+    if (memo.size >= 10_000) memo.clear();
+    memo.set(sentence, (found = Object.freeze(mentionsOnce(sentence, facts))));
+  }
+  return found;
+}
+
+function mentionsOnce(sentence: string, facts: readonly (readonly [string, FactRules])[]): Mention[] {
   const out: Mention[] = [];
   const patterns = patternsOf(facts);
   for (const [i, [name, f]] of facts.entries()) {

@@ -5,11 +5,20 @@ import { regex } from '../ground/regex.js';
 
 /** A message split into sentences (and lines), trimmed, without empty ones. */
 export function sentencesOf(text: string): string[] {
-  return text
-    .split(/(?<=[.?!]["'\u201d\u2019)\]]?)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])(?![A-Z]{1,3}\d{4,}\b)/)
-    .map((s) => s.replace(/^[\s*#>-]+|\s+$/g, '').replace(/\*\*/g, ''))
-    .filter((s) => s.length > 0);
+  // Each part of the judge splits the same replies: each text is split once (and an agent's fixed
+  // wording once for every episode that repeats it).
+  let sentences = splitTexts.get(text);
+  if (sentences === undefined) {
+    if (splitTexts.size >= 10_000) splitTexts.clear();
+    sentences = text
+      .split(/(?<=[.?!]["'\u201d\u2019)\]]?)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])(?![A-Z]{1,3}\d{4,}\b)/)
+      .map((s) => s.replace(/^[\s*#>-]+|\s+$/g, '').replace(/\*\*/g, ''))
+      .filter((s) => s.length > 0);
+    splitTexts.set(text, sentences);
+  }
+  return [...sentences];
 }
+const splitTexts = new Map<string, readonly string[]>();
 
 const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 

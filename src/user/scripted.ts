@@ -181,6 +181,9 @@ const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => 
  * the profile, reveals only what it is asked where the scenario says so, confirms only the action it
  * wants, and ends when its requests are done or at the turn limit.
  */
+/** What `wants` answered, per user language: message and open requests to its answer. */
+const wantsMemos = new WeakMap<UserLanguage, Map<string, 'yes' | 'no' | 'unsure'>>();
+
 export class ScriptedUser implements UserSimulator {
   readonly id = 'scripted';
   readonly closedWhileAsked: Confusion[] = [];
@@ -356,6 +359,21 @@ export class ScriptedUser implements UserSimulator {
    * and another, a change no world has words for): it then says what it wants (docs/user.md).
    */
   private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
+    // The answer depends on the message, the language and which of its requests are open, nothing else:
+    // remembered per language, since the same go-ahead comes back in episode after episode.
+    const open = [...new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent))].sort().join('\u0001');
+    let memo = wantsMemos.get(this.lang);
+    if (!memo) wantsMemos.set(this.lang, (memo = new Map()));
+    const key = `${open}\u0000${agentText}`;
+    let answer = memo.get(key);
+    if (answer === undefined) {
+      if (memo.size >= 10_000) memo.clear();
+      memo.set(key, (answer = this.wantsOnce(agentText, request)));
+    }
+    return answer;
+  }
+
+  private wantsOnce(agentText: string, _request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
     const plain = messageText(agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.

@@ -29,7 +29,7 @@ import { loadConfig } from './config-file.js';
 import { onWorkers, startEpisodePool, workerCount } from '../pool/pool.js';
 import { agentSource } from '../agents/loader.js';
 import { refusedRequests } from '../agents/tool-server.js';
-import { appendEpisode, configHash, createRunDir, endLogLine, gitCommit, lockRunDir, makeDirs, packageVersion, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
+import { openEpisodeLog, configHash, createRunDir, endLogLine, gitCommit, lockRunDir, makeDirs, packageVersion, readManifest, RUN_SCHEMA_VERSION, runFiles, writeJson, defaultRunDir, llmCacheDir } from '../store/rundir.js';
 import { readFinished } from '../store/read.js';
 import { LineSigner, newRunKey } from '../store/mac.js';
 import { checkOutDir } from '../store/out-dir.js';
@@ -245,6 +245,7 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
     const pool = onPool ? startEpisodePool(config, workers, cacheDir) : undefined;
     /** The episode phase is over (all ran, or the grace passed): nothing more goes into the log. */
     let settled = false;
+    const log = openEpisodeLog(files.episodes, signer);
     const running = run(
       {
         skip,
@@ -257,7 +258,7 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
           if (settled) return;
           const cost = episodeCosts(record, config.prices, simulatorModel);
           savedUsd += cost.saved ?? 0;
-          appendEpisode(files.episodes, { ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) }, signer);
+          log.append({ ...(record.outcome === 'pass' ? record : { ...record, replay: replayOf(record.key) }), ...(cost.agent !== undefined ? { costUsd: cost.agent } : {}), ...(cost.user !== undefined ? { userCostUsd: cost.user } : {}) });
           done++;
           launchedNow++;
           spent += (cost.agent ?? 0) + (cost.user ?? 0);
@@ -295,6 +296,7 @@ export async function sweep(given: Flags, io: Io): Promise<number> {
       progress.stop();
       await pool?.close();
       await disposeAll(agents, io.err);
+      log.close();
     }
     if (pool && pool.recycled > 0) io.err(`shakedown: ${pool.recycled} worker thread(s) recycled past ${config.workerMaxMemoryMb} MB of heap\n`);
     if (pool && pool.reruns > 0) io.err(`shakedown: ${pool.reruns} episode(s) ran again after their worker thread died\n`);

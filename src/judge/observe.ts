@@ -11,8 +11,27 @@ const COUNT_KEYS = /(?:count|quantity|qty|bags|passengers|seats|year|index|rank|
 const MAX_FIGURES = 2_000;
 const TRIPLES_UP_TO = 300;
 
+/**
+ * Answers as the observer reads them, remembered: the same answer (a lookup before any write) comes back
+ * in every episode of a scenario. Per text, its figures; per required outputs and text, those it shows.
+ */
+const figureMemo = new Map<string, readonly number[]>();
+const revealMemo = new Map<string, readonly number[]>();
+const remembered = <T>(memo: Map<string, T>, key: string, make: () => T): T => {
+  let value = memo.get(key);
+  if (value === undefined) {
+    if (memo.size >= 10_000) memo.clear();
+    memo.set(key, (value = make()));
+  }
+  return value;
+};
+
 /** The figures an answer shows, in cents: the numbers of its JSON (counts left out), else its dollar amounts. */
 export function figuresIn(text: string): number[] {
+  return [...remembered(figureMemo, text, () => figuresOnce(text))];
+}
+
+function figuresOnce(text: string): number[] {
   const out: number[] = [];
   let body: unknown;
   try {
@@ -89,6 +108,7 @@ export function callObserver(world: WorldDefinition, outputs: readonly string[],
   const amounts = outputs.map((o) => parseAmount(o)).map((a) => (a === undefined ? undefined : Math.round(a * 100)));
   const shown = new ShownFigures(world.judging?.arithmetic);
   const derived = new Set<number>();
+  const outputsKey = outputs.join('\u0001');
   return {
     turn,
     ...(identify
@@ -103,7 +123,7 @@ export function callObserver(world: WorldDefinition, outputs: readonly string[],
     ...(outputs.length > 0
       ? {
           reveals: (text: string) => {
-            const direct = revealedIn(outputs, text);
+            const direct = [...remembered(revealMemo, `${outputsKey}\u0000${text}`, () => revealedIn(outputs, text))];
             if (!amounts.some((a) => a !== undefined)) return direct;
             shown.add(figuresIn(text));
             const out = new Set(direct);

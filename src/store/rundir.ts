@@ -264,15 +264,19 @@ export function lockRunDir(dir: string, command: string, warn: (line: string) =>
 /** Appending to the log, never through a symbolic link (where the platform knows O_NOFOLLOW). */
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
-/** Appends `text` to the log at `path`, synchronously; a link in the log's place is refused. */
-function appendToLog(path: string, text: string): void {
-  let fd: number;
+/** Opens the log at `path` for appending; a link in the log's place is refused. */
+function openLog(path: string): number {
   try {
-    fd = openSync(path, APPEND, 0o666);
+    return openSync(path, APPEND, 0o666);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ShakedownError('SHAKEDOWN_RUN_DIR', `Failed to append to ${path}: it is a symbolic link; a run's log is written only in place. Replace the link with a copy of what it points to, or choose another \`--out\`.`, { cause: error });
     throw error;
   }
+}
+
+/** Appends `text` to the log at `path`, synchronously; a link in the log's place is refused. */
+function appendToLog(path: string, text: string): void {
+  const fd = openLog(path);
   try {
     writeSync(fd, text);
   } finally {
@@ -280,14 +284,42 @@ function appendToLog(path: string, text: string): void {
   }
 }
 
+/** An episode as its log line: JSON, signed with the run's key when it has one; a `mac` it carries from another log dropped. */
+function episodeLine(record: EpisodeRecord & { readonly replay?: string }, signer: LineSigner | undefined): string {
+  const { mac: _mac, ...rest } = record as EpisodeRecord & { mac?: unknown };
+  const json = JSON.stringify(rest);
+  return `${signer ? signer.sign(json) : json}\n`;
+}
+
+/**
+ * The log held open for a sweep's episodes: each is written as it ends, synchronously, as `appendEpisode`
+ * writes it, without opening the file for every line. `close()` when the sweep is over.
+ */
+export interface EpisodeLog {
+  append(record: EpisodeRecord & { readonly replay?: string }): void;
+  close(): void;
+}
+
+export function openEpisodeLog(path: string, signer: LineSigner | undefined): EpisodeLog {
+  let fd: number | undefined = openLog(path);
+  return {
+    append(record) {
+      if (fd === undefined) throw new Error(`the episode log ${path} is closed`);
+      writeSync(fd, episodeLine(record, signer));
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
 /**
  * Appends one episode as a line, synchronously, so that a killed sweep keeps every finished episode;
  * signed with the run's key when it has one (mac.ts). A `mac` the record carries from another log is dropped.
  */
 export function appendEpisode(path: string, record: EpisodeRecord & { readonly replay?: string }, signer: LineSigner | undefined): void {
-  const { mac: _mac, ...rest } = record as EpisodeRecord & { mac?: unknown };
-  const json = JSON.stringify(rest);
-  appendToLog(path, `${signer ? signer.sign(json) : json}\n`);
+  appendToLog(path, episodeLine(record, signer));
 }
 
 /**

@@ -107,3 +107,25 @@ describe('one episode logged twice', () => {
     expect(after.grid).toEqual(before.grid);
   }, 60_000);
 });
+
+describe('the episode log held open for a sweep', () => {
+  it('writes each record as appendEpisode does, refuses a link in the log\'s place, and writes nothing once closed', async () => {
+    const { appendEpisode, openEpisodeLog } = await import('../../src/store/rundir.js');
+    const { symlinkSync } = await import('node:fs');
+    const dir = mkdtempSync(join(base, 'log-'));
+    const records = readFileSync(join(run, 'episodes.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).slice(0, 3).map((l) => JSON.parse(l) as Parameters<typeof appendEpisode>[1]);
+    const signer = new LineSigner(newRunKey());
+    const one = join(dir, 'one.jsonl');
+    const held = join(dir, 'held.jsonl');
+    for (const r of records) appendEpisode(one, r, signer);
+    const log = openEpisodeLog(held, signer);
+    for (const r of records) log.append(r);
+    // Each line is on disk when append returns: a sweep killed after it keeps the episode.
+    expect(readFileSync(held, 'utf8')).toBe(readFileSync(one, 'utf8'));
+    log.close();
+    expect(() => log.append(records[0] as Parameters<typeof appendEpisode>[1])).toThrow(/closed/);
+    expect(readFileSync(held, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+    symlinkSync(one, join(dir, 'link.jsonl'));
+    expect(() => openEpisodeLog(join(dir, 'link.jsonl'), signer)).toThrow(/symbolic link/);
+  });
+});

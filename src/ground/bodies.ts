@@ -4,13 +4,15 @@
  * A `Request` or `Response` with a body makes a body stream at once, and in Node 20 makes that stream
  * transferable: together most of a tool call's cost and most of its garbage. On the engine's own path the
  * body is text it already holds: a tool call's JSON body, a handler's JSON answer, the answer it hands an
- * agent that runs in its own process (a built-in agent). These classes are a
- * real `Request` or `Response` (status, headers, URL, method, signal are the base's own) whose body
- * members read a real one of the same text, made on first use, with its behaviour: one read, `bodyUsed`,
- * the error of a second read, clones. The engine takes the text without a stream (`takeText`,
- * `jsonTextOf`). What reaches past JavaScript to undici's own state (`Response.prototype.text.call(r)`)
- * sees no body; nothing on the engine's paths does that. `test/ground/json-response.test.ts` and
- * `test/ground/lazy-request.test.ts` hold them to real ones, reader by reader.
+ * agent that runs in its own process (a built-in agent). A response here is a real `Response` (status,
+ * headers are the base's own) whose body members read a real one of the same text, made on first use,
+ * with its behaviour: one read, `bodyUsed`, the error of a second read, clones; what reaches past
+ * JavaScript to undici's own state (`Response.prototype.text.call(r)`) sees no body, and nothing on the
+ * engine's paths does that. A request here is not made by `Request` at all (`PlainRequest`): its URL,
+ * method and headers are its own, and everything else, undici's own state included, is a real one's,
+ * made on first use. The engine takes the text without a stream (`takeText`, `jsonTextOf`).
+ * `test/ground/json-response.test.ts` and `test/ground/lazy-request.test.ts` hold them to real ones,
+ * reader by reader.
  */
 
 /** Statuses whose responses carry no body (the Fetch standard's null body statuses, and 101 and 103 before them). */
@@ -117,89 +119,213 @@ export function jsonResponse(text: string, init: ResponseInit, defaultType: bool
 /** The text a response made by `json` holds, while its body is unread; `undefined` for any other. */
 export const jsonTextOf = (response: Response): string | undefined => (response instanceof LazyResponse ? response.unread() : undefined);
 
-class TextRequest extends Request {
-  readonly #text: string;
-  #real: Request | undefined;
-  /** The text was taken without a stream (`takeText`): the body is used. */
-  #taken = false;
-
-  constructor(input: string | URL, init: RequestInit, text: string) {
-    super(input, init);
-    this.#text = text;
-    // As a Request of a string body: its type, unless one was given.
-    if (!this.headers.has('content-type')) this.headers.set('content-type', 'text/plain;charset=UTF-8');
-  }
-
-  #body(): Request {
-    if (this.#real) return this.#real;
-    this.#real = new Request(this, { body: this.#text });
-    // Taken already: the real body is used as well, so that reading it fails as a second read does.
-    if (this.#taken) void this.#real.arrayBuffer().catch(noop);
-    return this.#real;
-  }
-
-  take(): string | undefined {
-    if (this.#real || this.#taken) return undefined;
-    this.#taken = true;
-    return this.#text;
-  }
-
-  /**
-   * The text, the body left unused, while no stream was made and nothing took it; not for a text that
-   * begins with a byte order mark, which `text()` drops (undici's drops two), and only a read tells how.
-   */
-  peek(): string | undefined {
-    return this.#real || this.#taken || this.#text.charCodeAt(0) === 0xfeff ? undefined : this.#text;
-  }
-
-  override get body(): Request['body'] {
-    return this.#body().body;
-  }
-  override get bodyUsed(): boolean {
-    return this.#taken || (this.#real?.bodyUsed ?? false);
-  }
-  override text(): Promise<string> {
-    return this.#body().text();
-  }
-  override json(): Promise<unknown> {
-    return this.#body().json();
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#body().arrayBuffer();
-  }
-  override blob(): Promise<Blob> {
-    return this.#body().blob();
-  }
-  override formData(): Promise<FormData> {
-    return this.#body().formData();
-  }
-  override bytes(): ReturnType<Request['bytes']> {
-    return this.#body().bytes();
-  }
-  override clone(): Request {
-    return this.#body().clone();
-  }
-}
-
 const WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
+/** The methods `Request` writes in capitals whatever case they come in. */
+const STANDARD_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /**
- * `new Request(input, init)`, its body made on first use where it is a string sent with a URL and a
- * plain init; anything else (another body, a `Request` as input, a GET with a body, which throws) is made
- * by `Request` itself.
+ * A method as `Request` writes it: a standard one in capitals, any other token as given. `undefined` for
+ * one `Request` refuses (not a token, CONNECT, TRACE, TRACK) or warns of ("patch"): made by `Request` itself.
+ */
+function methodOf(given: unknown): string | undefined {
+  if (given === undefined) return 'GET';
+  if (typeof given !== 'string' || !TOKEN.test(given)) return undefined;
+  const upper = given.toUpperCase();
+  if (STANDARD_METHODS.has(upper)) return upper;
+  return upper === 'CONNECT' || upper === 'TRACE' || upper === 'TRACK' || (upper === 'PATCH' && given !== 'PATCH') ? undefined : given;
+}
+/** What an init may hold for a request made without `Request`: anything else is made by `Request` itself. */
+const PLAIN_INIT = new Set(['method', 'headers', 'body', 'signal']);
+
+/**
+ * A tool call's request as a plain object that is a `Request` to whoever asks (`instanceof`, its members),
+ * made without one: undici's `Request` makes an `AbortSignal`, parses and validates its input and copies
+ * its headers on every call, about a twentieth of an in-process episode. URL, method and headers are its
+ * own; its text is read without a stream, as `TextRequest`'s is; everything else (the body stream, the
+ * signal, a clone, a blob, undici's own slots, which `new Request(it)` and `fetch(it)` read) comes from a
+ * real `Request` of the same call, made on first use. Only a call that `Request` would make as it is
+ * given is made this way (`plainRequestOf`); `test/ground/lazy-request.test.ts` holds the two to each
+ * other, reader by reader.
+ */
+class PlainRequest {
+  readonly #url: string;
+  readonly #method: string;
+  readonly #headers: Headers;
+  readonly #text: string | null;
+  readonly #signal: AbortSignal | undefined;
+  #real: Request | undefined;
+  #taken = false;
+
+  constructor(url: string, method: string, headers: Headers, text: string | null, signal: AbortSignal | undefined) {
+    this.#url = url;
+    this.#method = method;
+    this.#headers = headers;
+    this.#text = text;
+    this.#signal = signal;
+  }
+
+  /** The real request of this call, made once, with the headers as they are now. */
+  static realOf(p: PlainRequest): Request {
+    if (p.#real) return p.#real;
+    p.#real = new Request(p.#url, { method: p.#method, headers: p.#headers, ...(p.#text !== null ? { body: p.#text } : {}), ...(p.#signal ? { signal: p.#signal } : {}) });
+    // Taken already: the real body is used as well, so that reading it fails as a second read does.
+    if (p.#taken) void p.#real.arrayBuffer().catch(noop);
+    return p.#real;
+  }
+
+  static take(p: PlainRequest): string | undefined {
+    if (p.#real || p.#taken || p.#text === null) return undefined;
+    p.#taken = true;
+    return p.#text;
+  }
+
+  static peek(p: PlainRequest): string | undefined {
+    return p.#real || p.#taken || p.#text === null || p.#text.charCodeAt(0) === 0xfeff ? undefined : p.#text;
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+  get method(): string {
+    return this.#method;
+  }
+  get headers(): Headers {
+    return this.#real ? this.#real.headers : this.#headers;
+  }
+  get bodyUsed(): boolean {
+    return this.#taken || (this.#real?.bodyUsed ?? false);
+  }
+  get body(): Request['body'] {
+    return PlainRequest.realOf(this).body;
+  }
+  get signal(): AbortSignal {
+    return PlainRequest.realOf(this).signal;
+  }
+  // What a request made from a URL and an init without these members says of them.
+  get destination(): RequestDestination {
+    return '';
+  }
+  get referrer(): string {
+    return 'about:client';
+  }
+  get referrerPolicy(): ReferrerPolicy {
+    return '';
+  }
+  get mode(): RequestMode {
+    return 'cors';
+  }
+  get credentials(): RequestCredentials {
+    return 'same-origin';
+  }
+  get cache(): RequestCache {
+    return 'default';
+  }
+  get redirect(): RequestRedirect {
+    return 'follow';
+  }
+  get integrity(): string {
+    return '';
+  }
+  get keepalive(): boolean {
+    return false;
+  }
+  get isReloadNavigation(): boolean {
+    return false;
+  }
+  get isHistoryNavigation(): boolean {
+    return false;
+  }
+  get duplex(): 'half' {
+    return 'half';
+  }
+  // Text and JSON without a stream while the body is unread (a text with a byte order mark goes through
+  // the real body, which drops it).
+  text(): Promise<string> {
+    const text = PlainRequest.peek(this);
+    if (text === undefined) return PlainRequest.realOf(this).text();
+    PlainRequest.take(this);
+    return Promise.resolve(text);
+  }
+  json(): Promise<unknown> {
+    const text = PlainRequest.peek(this);
+    if (text === undefined) return PlainRequest.realOf(this).json();
+    PlainRequest.take(this);
+    try {
+      return Promise.resolve(JSON.parse(text) as unknown);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return PlainRequest.realOf(this).arrayBuffer();
+  }
+  bytes(): ReturnType<Request['bytes']> {
+    return PlainRequest.realOf(this).bytes();
+  }
+  blob(): Promise<Blob> {
+    return PlainRequest.realOf(this).blob();
+  }
+  formData(): Promise<FormData> {
+    return PlainRequest.realOf(this).formData();
+  }
+  clone(): Request {
+    return PlainRequest.realOf(this).clone();
+  }
+}
+// A `Request` to `instanceof` and to its prototype's members; undici's own slots (the symbols a real
+// request keeps its state under) and util.inspect read the real one.
+Object.setPrototypeOf(PlainRequest.prototype, Request.prototype);
+for (const symbol of [...Object.getOwnPropertySymbols(new Request('http://localhost/')), Symbol.for('nodejs.util.inspect.custom')]) {
+  const own = Object.getOwnPropertyDescriptor(Request.prototype, symbol);
+  Object.defineProperty(PlainRequest.prototype, symbol, own && typeof own.value === 'function'
+    ? { value(this: PlainRequest, ...args: unknown[]) { const real = PlainRequest.realOf(this); return (own.value as (...a: unknown[]) => unknown).apply(real, args); }, configurable: true }
+    : { get(this: PlainRequest) { return (PlainRequest.realOf(this) as unknown as Record<symbol, unknown>)[symbol]; }, configurable: true });
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/** The call as a `PlainRequest`, or `undefined` where `Request` must make it (anything it would not take as given, or would change). */
+function plainRequestOf(input: string | URL | Request, init: RequestInit | undefined): Request | undefined {
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  if (init !== undefined && !isPlainObject(init)) return undefined;
+  if (init) for (const key of Object.keys(init)) if (!PLAIN_INIT.has(key)) return undefined;
+  const method = methodOf(init?.method);
+  if (method === undefined) return undefined;
+  const body = init?.body ?? null;
+  if (body !== null && (typeof body !== 'string' || WITHOUT_BODY.has(method))) return undefined;
+  const signal = init?.signal ?? undefined;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) return undefined;
+  const given = init?.headers;
+  if (given !== undefined && !isPlainObject(given) && !(given instanceof Headers)) return undefined;
+  let url: URL;
+  let headers: Headers;
+  try {
+    url = new URL(input);
+    headers = new Headers(given as HeadersInit | undefined);
+  } catch {
+    return undefined;
+  }
+  if (url.username !== '' || url.password !== '') return undefined;
+  // As a Request of a string body: its type, unless one was given.
+  if (body !== null && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+  return new PlainRequest(url.href, method, headers, body, signal) as unknown as Request;
+}
+
+/**
+ * `new Request(input, init)`: a `PlainRequest` where the call is a URL and an init of method, headers, a
+ * string body and a signal that `Request` would take as given; anything else (another body, a `Request`
+ * as input, other members, a call `Request` refuses) is made by `Request` itself.
  */
 export function requestOf(input: string | URL | Request, init: RequestInit | undefined): Request {
-  const body = init?.body;
-  if (typeof body !== 'string' || input instanceof Request || typeof init?.method !== 'string' || WITHOUT_BODY.has(init.method.toUpperCase())) return new Request(input, init);
-  const { body: _, ...rest } = init;
-  return new TextRequest(input, rest, body);
+  return plainRequestOf(input, init) ?? new Request(input, init);
 }
 
 /** A request's body text without its stream, marking the body used, where `requestOf` kept it; `undefined` otherwise. */
-export const takeText = (request: Request): string | undefined => (request instanceof TextRequest ? request.take() : undefined);
+export const takeText = (request: Request): string | undefined => (request instanceof PlainRequest ? PlainRequest.take(request) : undefined);
 
 /**
  * A request's body text without its stream, the body left unused (what reading a clone of it gives),
  * where `requestOf` kept it and nothing has read or taken it; `undefined` otherwise.
  */
-export const peekText = (request: Request): string | undefined => (request instanceof TextRequest ? request.peek() : undefined);
+export const peekText = (request: Request): string | undefined => (request instanceof PlainRequest ? PlainRequest.peek(request) : undefined);

@@ -17,6 +17,14 @@ const calls: [string, RequestInit][] = [
   ['empty body', { method: 'PUT', body: '' }],
   ['form body', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=two' }],
   ['a signal and a mode', { method: 'PATCH', body: '[1,2]', signal: new AbortController().signal, mode: 'cors', keepalive: false }],
+  // Made without a Request (`PlainRequest`): a GET, a signal, headers as a Headers, a body with a byte order mark, an aborted signal.
+  ['a GET', { headers: { accept: 'application/json', 'x-trace': 'a, b' } }],
+  ['a lower-case get', { method: 'get' }],
+  ['a POST with a signal', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal: new AbortController().signal }],
+  ['headers as Headers', { method: 'DELETE', headers: new Headers({ 'idempotency-key': 'k1' }), body: 'x' }],
+  ['a byte order mark', { method: 'POST', body: '\ufeff{"a":1}' }],
+  ['an aborted signal', { method: 'POST', body: '1', signal: AbortSignal.abort(new Error('gone')) }],
+  ['no init', undefined as unknown as RequestInit],
 ];
 
 const readers: Record<string, Reader<Request>> = {
@@ -30,6 +38,16 @@ const readers: Record<string, Reader<Request>> = {
     return [again.method, [...again.headers], await again.text(), r.bodyUsed];
   },
   'its attributes': async (r) => [r.method, r.url, [...r.headers], r.mode, r.credentials, r.cache, r.redirect, r.keepalive, r.signal.aborted, r.bodyUsed, r.body === null],
+  'every member': async (r) => [r instanceof Request, Object.prototype.toString.call(r), r.destination, r.referrer, r.referrerPolicy, r.integrity, (r as unknown as Record<string, unknown>).duplex, (r as unknown as Record<string, unknown>).isReloadNavigation, (r as unknown as Record<string, unknown>).isHistoryNavigation, r.signal.reason === undefined ? 'no reason' : String(r.signal.reason)],
+  'a Request with it as input': async (r) => {
+    const again = new Request(r);
+    return [again.method, again.url, [...again.headers], await again.text(), r.bodyUsed];
+  },
+  'headers changed, then a clone': async (r) => {
+    r.headers.set('x-added', '1');
+    const c = r.clone();
+    return [[...c.headers], [...r.headers], await c.text()];
+  },
 };
 
 describe('requestOf', () => {
@@ -84,6 +102,14 @@ describe('requestOf', () => {
     await expect(bodyText(taken, undefined)).rejects.toThrow(TypeError);
     await expect(bodyText(used, undefined)).rejects.toThrow(TypeError);
     expect(peekText(new Request(url, calls[0]?.[1]))).toBeUndefined();
+  });
+
+  it('makes a call of a URL, method, headers, string body and signal without Request, and any other with it', () => {
+    const made = (init: RequestInit | undefined) => Object.getPrototypeOf(requestOf(url, init)) !== Request.prototype;
+    for (const init of [undefined, { method: 'get' }, { method: 'POST', body: 'x', headers: { a: 'b' } }, { method: 'PUT', body: '', signal: new AbortController().signal }, { method: 'PATCH', body: 'x' }, { method: 'PURGE' }]) expect([init, made(init)]).toEqual([init, true]);
+    // Members it does not hold, a method Request warns of or refuses, a body it does not hold, a URL with credentials, headers as a list.
+    for (const init of [{ mode: 'cors' }, { method: 'patch' }, { method: 'POST', body: new Uint8Array([1]) }, { method: 'POST', headers: [['a', 'b']] }, { keepalive: true }] as RequestInit[]) expect([init, made(init)]).toEqual([init, false]);
+    expect(() => requestOf('http://u:p@e1.retail.shakedown.test/api', undefined)).toThrow(/credentials/);
   });
 
   it('leaves other calls to Request, errors included', async () => {

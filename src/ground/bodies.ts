@@ -102,22 +102,158 @@ class LazyResponse extends Response {
 }
 
 /**
+ * A response as a plain object that is a `Response` to whoever asks (`instanceof`, its members), made
+ * without one: undici's `Response` validates its init and builds its state on every answer, twice a
+ * tool call (the handler's answer and the agent's). Status, status text and headers are its own; its
+ * body is read without a stream as `LazyResponse`'s is; the stream, a blob, form data and undici's own
+ * slots come from a real `Response` of the same answer, made on first use. Only an init `Response`
+ * takes as given is made this way (`plainResponseOf`).
+ */
+class PlainResponse {
+  readonly #source: string | Uint8Array<ArrayBuffer>;
+  readonly #status: number;
+  readonly #statusText: string;
+  readonly #headers: Headers;
+  #real: Response | undefined;
+  #taken = false;
+
+  constructor(source: string | Uint8Array<ArrayBuffer>, status: number, statusText: string, headers: Headers) {
+    this.#source = source;
+    this.#status = status;
+    this.#statusText = statusText;
+    this.#headers = headers;
+  }
+
+  /** The real response of this answer, made once, with the headers as they are now. */
+  static realOf(p: PlainResponse): Response {
+    if (p.#real) return p.#real;
+    p.#real = new Response(p.#source, { status: p.#status, statusText: p.#statusText, headers: p.#headers });
+    // Read already: the real body is used as well, so that reading it fails as a second read does.
+    if (p.#taken) void p.#real.arrayBuffer().catch(noop);
+    return p.#real;
+  }
+
+  /** The body without a stream, the body then used; `undefined` where a read must go through the real body. */
+  static take(p: PlainResponse): string | Uint8Array<ArrayBuffer> | undefined {
+    if (p.#real || p.#taken) return undefined;
+    p.#taken = true;
+    return p.#source;
+  }
+
+  /** The text it was made of, while nothing has read the body; `undefined` for bytes. */
+  static unread(p: PlainResponse): string | undefined {
+    return p.#real || p.#taken || typeof p.#source !== 'string' ? undefined : p.#source;
+  }
+
+  get type(): ResponseType {
+    return 'default';
+  }
+  get url(): string {
+    return '';
+  }
+  get redirected(): boolean {
+    return false;
+  }
+  get status(): number {
+    return this.#status;
+  }
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status <= 299;
+  }
+  get statusText(): string {
+    return this.#statusText;
+  }
+  get headers(): Headers {
+    return this.#real ? this.#real.headers : this.#headers;
+  }
+  get body(): Response['body'] {
+    return PlainResponse.realOf(this).body;
+  }
+  get bodyUsed(): boolean {
+    return this.#taken || (this.#real?.bodyUsed ?? false);
+  }
+  // Text, JSON and bytes as a Response reads them (UTF-8 without a byte order mark; JSON.parse's errors).
+  text(): Promise<string> {
+    const source = PlainResponse.take(this);
+    if (source === undefined) return PlainResponse.realOf(this).text();
+    return Promise.resolve(typeof source === 'string' ? source : decoder.decode(source));
+  }
+  json(): Promise<unknown> {
+    const source = PlainResponse.take(this);
+    if (source === undefined) return PlainResponse.realOf(this).json();
+    try {
+      return Promise.resolve(JSON.parse(typeof source === 'string' ? source : decoder.decode(source)) as unknown);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const source = PlainResponse.take(this);
+    if (source === undefined) return PlainResponse.realOf(this).arrayBuffer();
+    return Promise.resolve(typeof source === 'string' ? encoder.encode(source).buffer : copyOf(source).buffer);
+  }
+  bytes(): ReturnType<Response['bytes']> {
+    const source = PlainResponse.take(this);
+    if (source === undefined) return PlainResponse.realOf(this).bytes();
+    return Promise.resolve(typeof source === 'string' ? encoder.encode(source) : copyOf(source));
+  }
+  blob(): Promise<Blob> {
+    return PlainResponse.realOf(this).blob();
+  }
+  formData(): Promise<FormData> {
+    return PlainResponse.realOf(this).formData();
+  }
+  /** A copy that makes its own body when read, as this one does, until this one's body is read. */
+  clone(): Response {
+    if (this.#real || this.#taken) return PlainResponse.realOf(this).clone();
+    return new PlainResponse(this.#source, this.#status, this.#statusText, new Headers(this.#headers)) as unknown as Response;
+  }
+}
+// A `Response` to `instanceof` and to its prototype's members; undici's own slots and util.inspect read the real one.
+Object.setPrototypeOf(PlainResponse.prototype, Response.prototype);
+for (const symbol of [...Object.getOwnPropertySymbols(new Response('')), Symbol.for('nodejs.util.inspect.custom')]) {
+  const own = Object.getOwnPropertyDescriptor(Response.prototype, symbol);
+  Object.defineProperty(PlainResponse.prototype, symbol, own && typeof own.value === 'function'
+    ? { value(this: PlainResponse, ...args: unknown[]) { return (own.value as (...a: unknown[]) => unknown).apply(PlainResponse.realOf(this), args); }, configurable: true }
+    : { get(this: PlainResponse) { return (PlainResponse.realOf(this) as unknown as Record<symbol, unknown>)[symbol]; }, configurable: true });
+}
+
+/** A status text `Response` takes: the reason-phrase token of HTTP. */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The answer as a `PlainResponse`, or `undefined` where `Response` must make it (an init it would not take as given). */
+function plainResponseOf(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response | undefined {
+  const status = init.status ?? 200;
+  const statusText = init.statusText ?? '';
+  if (!Number.isInteger(status) || status < 200 || status > 599 || NULL_BODY_STATUSES.has(status) || typeof statusText !== 'string' || !REASON_PHRASE.test(statusText)) return undefined;
+  const given = init.headers;
+  if (given !== undefined && !(given instanceof Headers) && !(typeof given === 'object' && given !== null && !Array.isArray(given) && Object.getPrototypeOf(given) === Object.prototype)) return undefined;
+  let headers: Headers;
+  try {
+    headers = new Headers(given);
+  } catch {
+    return undefined;
+  }
+  return new PlainResponse(body, status, statusText, headers) as unknown as Response;
+}
+
+/**
  * `new Response(body, init)` for a body of text or bytes, its stream made on first read. For the
  * answers the engine hands its own agents (src/ground/resolve.ts).
  */
 export const lazyResponse = (body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response =>
   // A status that cannot carry a body: `Response` itself, which refuses the body as it always did.
-  NULL_BODY_STATUSES.has(init.status ?? 200) ? new Response(body, init) : new LazyResponse(body, init);
+  NULL_BODY_STATUSES.has(init.status ?? 200) ? new Response(body, init) : (plainResponseOf(body, init) ?? new LazyResponse(body, init));
 
 /** A JSON response of `text` (see `json` in handlers.ts, which sets its headers as msw does). */
 export function jsonResponse(text: string, init: ResponseInit, defaultType: boolean): Response {
-  const response = new LazyResponse(text, init);
+  const response = plainResponseOf(text, init) ?? new LazyResponse(text, init);
   if (defaultType) Object.defineProperty(response, DEFAULT_CONTENT_TYPE, { value: true, enumerable: false });
   return response;
 }
 
 /** The text a response made by `json` holds, while its body is unread; `undefined` for any other. */
-export const jsonTextOf = (response: Response): string | undefined => (response instanceof LazyResponse ? response.unread() : undefined);
+export const jsonTextOf = (response: Response): string | undefined => (response instanceof PlainResponse ? PlainResponse.unread(response) : response instanceof LazyResponse ? response.unread() : undefined);
 
 const WITHOUT_BODY = new Set(['GET', 'HEAD']);
 

@@ -74,6 +74,14 @@ describe('json against HttpResponse.json', () => {
       const again = new Response(r.body, r);
       return [again.status, again.statusText, [...again.headers], await again.text(), r.bodyUsed];
     },
+    'every member': async (r) => [r instanceof Response, Object.prototype.toString.call(r), r.type, r.url, r.redirected, r.ok, r.status, r.statusText, r.bodyUsed],
+    // undici's own methods called on it read its own state.
+    "Response's own text, called on it": async (r) => [await Response.prototype.text.call(r), r.bodyUsed],
+    'headers changed, then a clone': async (r) => {
+      r.headers.set('x-added', '1');
+      const c = r.clone();
+      return [[...c.headers], await c.text(), [...r.headers]];
+    },
   };
 
   it('reads as HttpResponse.json reads, by every reader', async () => {

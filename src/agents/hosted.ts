@@ -294,7 +294,7 @@ class Host {
       const sent = body && m.method !== 'GET' && m.method !== 'HEAD' ? body : undefined;
       // Bytes of UTF-8 under a named type are the request a string body makes (a string adds no type then):
       // the engine takes that one's text without a body stream.
-      request = sent && isUtf8(sent) && m.headers.some(([k]) => k === 'content-type') ? requestOf(m.url, { ...init, body: sent.toString('utf8') }) : new Request(m.url, { ...init, ...(sent ? { body: sent } : {}) });
+      request = requestOf(m.url, sent && isUtf8(sent) && m.headers.some(([k]) => k === 'content-type') ? { ...init, body: sent.toString('utf8') } : { ...init, ...(sent ? { body: sent } : {}) });
     } catch (error) {
       return fail(toWire(new TypeError(`fetch failed: ${(error as Error).message}`)));
     }

@@ -433,7 +433,7 @@ function plainRequestOf(input: string | URL | Request, init: RequestInit | undef
   const signal = init?.signal ?? undefined;
   if (signal !== undefined && !(signal instanceof AbortSignal)) return undefined;
   const given = init?.headers;
-  if (given !== undefined && !isPlainObject(given) && !(given instanceof Headers)) return undefined;
+  if (given !== undefined && !isPlainObject(given) && !(given instanceof Headers) && !Array.isArray(given)) return undefined;
   let url: URL;
   let headers: Headers;
   try {
@@ -449,8 +449,8 @@ function plainRequestOf(input: string | URL | Request, init: RequestInit | undef
 }
 
 /**
- * `new Request(input, init)`: a `PlainRequest` where the call is a URL and an init of method, headers, a
- * string body and a signal that `Request` would take as given; anything else (another body, a `Request`
+ * `new Request(input, init)`: a `PlainRequest` where the call is a URL and an init of method, headers (a
+ * record, a list of pairs or `Headers`), a string body and a signal that `Request` would take as given; anything else (another body, a `Request`
  * as input, other members, a call `Request` refuses) is made by `Request` itself.
  */
 export function requestOf(input: string | URL | Request, init: RequestInit | undefined): Request {

@@ -25,6 +25,7 @@ const calls: [string, RequestInit][] = [
   ['a byte order mark', { method: 'POST', body: '\ufeff{"a":1}' }],
   ['an aborted signal', { method: 'POST', body: '1', signal: AbortSignal.abort(new Error('gone')) }],
   ['no init', undefined as unknown as RequestInit],
+  ['headers as a list of pairs', { method: 'POST', headers: [['content-type', 'application/json'], ['x-a', '1'], ['x-a', '2']], body: '{}' }],
 ];
 
 const readers: Record<string, Reader<Request>> = {
@@ -108,8 +109,10 @@ describe('requestOf', () => {
     const made = (init: RequestInit | undefined) => Object.getPrototypeOf(requestOf(url, init)) !== Request.prototype;
     for (const init of [undefined, { method: 'get' }, { method: 'POST', body: 'x', headers: { a: 'b' } }, { method: 'PUT', body: '', signal: new AbortController().signal }, { method: 'PATCH', body: 'x' }, { method: 'PURGE' }]) expect([init, made(init)]).toEqual([init, true]);
     // Members it does not hold, a method Request warns of or refuses, a body it does not hold, a URL with credentials, headers as a list.
-    for (const init of [{ mode: 'cors' }, { method: 'patch' }, { method: 'POST', body: new Uint8Array([1]) }, { method: 'POST', headers: [['a', 'b']] }, { keepalive: true }] as RequestInit[]) expect([init, made(init)]).toEqual([init, false]);
+    expect(made({ method: 'POST', headers: [['a', 'b']], body: 'x' })).toBe(true);
+    for (const init of [{ mode: 'cors' }, { method: 'patch' }, { method: 'POST', body: new Uint8Array([1]) }, { keepalive: true }] as RequestInit[]) expect([init, made(init)]).toEqual([init, false]);
     expect(() => requestOf('http://u:p@e1.retail.shakedown.test/api', undefined)).toThrow(/credentials/);
+    expect(() => requestOf(url, { method: 'POST', headers: [['a', 'b', 'c']] as unknown as [string, string][] })).toThrow(TypeError);
   });
 
   it('leaves other calls to Request, errors included', async () => {

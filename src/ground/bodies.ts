@@ -227,7 +227,7 @@ function plainResponseOf(body: string | Uint8Array<ArrayBuffer>, init: ResponseI
   const statusText = init.statusText ?? '';
   if (!Number.isInteger(status) || status < 200 || status > 599 || NULL_BODY_STATUSES.has(status) || typeof statusText !== 'string' || !REASON_PHRASE.test(statusText)) return undefined;
   const given = init.headers;
-  if (given !== undefined && !(given instanceof Headers) && !(typeof given === 'object' && given !== null && !Array.isArray(given) && Object.getPrototypeOf(given) === Object.prototype)) return undefined;
+  if (given !== undefined && !(given instanceof Headers) && !Array.isArray(given) && !isPlainObject(given)) return undefined;
   let headers: Headers;
   try {
     headers = new Headers(given);

@@ -105,6 +105,12 @@ describe('json against HttpResponse.json', () => {
       // A clone of a clone, each read on its own.
       expect([name, await outcome(lazyResponse(bytes, init()).clone().clone(), read)]).toEqual([name, await outcome(new Response(bytes, init()).clone().clone(), read)]);
     }
+    // Headers as a list of pairs, as an agent's host is given them.
+    for (const [name, read] of Object.entries(readers)) {
+      const pairs = (): ResponseInit => ({ status: 200, statusText: 'OK', headers: [['content-type', 'application/json'], ['x-a', '1'], ['x-a', '2']] });
+      const bytes = new TextEncoder().encode('{"a":1}');
+      expect([name, await outcome(lazyResponse(bytes, pairs()), read)]).toEqual([name, await outcome(new Response(bytes, pairs()), read)]);
+    }
     expect(jsonTextOf(lazyResponse(new Uint8Array([1]), {}))).toBeUndefined();
     // A status without a body refuses one at once, as Response does.
     for (const status of [204, 205, 304]) expect(() => lazyResponse(new Uint8Array(0), { status })).toThrow(TypeError);

@@ -102,6 +102,25 @@ class LazyResponse extends Response {
 }
 
 /**
+ * Gives a plain object's prototype undici's own slots (the symbols a real `probe` keeps its state under)
+ * and `util.inspect`'s hook, each read from the real object `realOf` makes of it: what reaches past
+ * JavaScript (`new Request(it)`, `fetch(it)`, `Response.prototype.text.call(it)`) then works on it.
+ */
+function delegateToReal(prototype: object, probe: object, realOf: (plain: object) => object): void {
+  const base = Object.getPrototypeOf(probe) as object;
+  for (const symbol of [...Object.getOwnPropertySymbols(probe), Symbol.for('nodejs.util.inspect.custom')]) {
+    const own = Object.getOwnPropertyDescriptor(base, symbol);
+    Object.defineProperty(
+      prototype,
+      symbol,
+      own && typeof own.value === 'function'
+        ? { value(this: object, ...args: unknown[]) { return (own.value as (...a: unknown[]) => unknown).apply(realOf(this), args); }, configurable: true }
+        : { get(this: object) { return (realOf(this) as Record<symbol, unknown>)[symbol]; }, configurable: true },
+    );
+  }
+}
+
+/**
  * A response as a plain object that is a `Response` to whoever asks (`instanceof`, its members), made
  * without one: undici's `Response` validates its init and builds its state on every answer, twice a
  * tool call (the handler's answer and the agent's). Status, status text and headers are its own; its
@@ -211,12 +230,7 @@ class PlainResponse {
 }
 // A `Response` to `instanceof` and to its prototype's members; undici's own slots and util.inspect read the real one.
 Object.setPrototypeOf(PlainResponse.prototype, Response.prototype);
-for (const symbol of [...Object.getOwnPropertySymbols(new Response('')), Symbol.for('nodejs.util.inspect.custom')]) {
-  const own = Object.getOwnPropertyDescriptor(Response.prototype, symbol);
-  Object.defineProperty(PlainResponse.prototype, symbol, own && typeof own.value === 'function'
-    ? { value(this: PlainResponse, ...args: unknown[]) { return (own.value as (...a: unknown[]) => unknown).apply(PlainResponse.realOf(this), args); }, configurable: true }
-    : { get(this: PlainResponse) { return (PlainResponse.realOf(this) as unknown as Record<symbol, unknown>)[symbol]; }, configurable: true });
-}
+delegateToReal(PlainResponse.prototype, new Response(''), (p) => PlainResponse.realOf(p as PlainResponse));
 
 /** A status text `Response` takes: the reason-phrase token of HTTP. */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -338,43 +352,6 @@ class PlainRequest {
   get signal(): AbortSignal {
     return PlainRequest.realOf(this).signal;
   }
-  // What a request made from a URL and an init without these members says of them.
-  get destination(): RequestDestination {
-    return '';
-  }
-  get referrer(): string {
-    return 'about:client';
-  }
-  get referrerPolicy(): ReferrerPolicy {
-    return '';
-  }
-  get mode(): RequestMode {
-    return 'cors';
-  }
-  get credentials(): RequestCredentials {
-    return 'same-origin';
-  }
-  get cache(): RequestCache {
-    return 'default';
-  }
-  get redirect(): RequestRedirect {
-    return 'follow';
-  }
-  get integrity(): string {
-    return '';
-  }
-  get keepalive(): boolean {
-    return false;
-  }
-  get isReloadNavigation(): boolean {
-    return false;
-  }
-  get isHistoryNavigation(): boolean {
-    return false;
-  }
-  get duplex(): 'half' {
-    return 'half';
-  }
   // Text and JSON without a stream while the body is unread (a text with a byte order mark goes through
   // the real body, which drops it).
   text(): Promise<string> {
@@ -409,14 +386,12 @@ class PlainRequest {
     return PlainRequest.realOf(this).clone();
   }
 }
-// A `Request` to `instanceof` and to its prototype's members; undici's own slots (the symbols a real
-// request keeps its state under) and util.inspect read the real one.
+// A `Request` to `instanceof` and to its prototype's members; undici's own slots and util.inspect read the real one.
 Object.setPrototypeOf(PlainRequest.prototype, Request.prototype);
-for (const symbol of [...Object.getOwnPropertySymbols(new Request('http://localhost/')), Symbol.for('nodejs.util.inspect.custom')]) {
-  const own = Object.getOwnPropertyDescriptor(Request.prototype, symbol);
-  Object.defineProperty(PlainRequest.prototype, symbol, own && typeof own.value === 'function'
-    ? { value(this: PlainRequest, ...args: unknown[]) { const real = PlainRequest.realOf(this); return (own.value as (...a: unknown[]) => unknown).apply(real, args); }, configurable: true }
-    : { get(this: PlainRequest) { return (PlainRequest.realOf(this) as unknown as Record<symbol, unknown>)[symbol]; }, configurable: true });
+delegateToReal(PlainRequest.prototype, new Request('http://localhost/'), (p) => PlainRequest.realOf(p as PlainRequest));
+// What a request made from a URL and an init without these members says of them.
+for (const [name, value] of Object.entries({ destination: '', referrer: 'about:client', referrerPolicy: '', mode: 'cors', credentials: 'same-origin', cache: 'default', redirect: 'follow', integrity: '', keepalive: false, isReloadNavigation: false, isHistoryNavigation: false, duplex: 'half' })) {
+  Object.defineProperty(PlainRequest.prototype, name, { get: () => value, configurable: true });
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);

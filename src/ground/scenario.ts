@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WorldDefinition } from './world.js';
 import { ShakedownError } from './errors.js';
+import { memoized } from './memo.js';
 
 /** Categories every world shares; a world adds its own kinds of write in `WorldDefinition.categories`. */
 export const scenarioCategories = ['read', 'multi-step', 'missing-info', 'ambiguous', 'refusal', 'decline', 'ownership', 'identity', 'read-after-write'] as const;
@@ -107,12 +108,7 @@ export function parseScenario<Setup>(world: WorldDefinition<unknown, Setup>, raw
 
 /** The `{slot}` names a template uses. */
 export function slotsOf(template: string): string[] {
-  // A world's templates are a few hundred strings, read in every episode: each is parsed once.
-  let slots = templateSlots.get(template);
-  if (slots === undefined) {
-    if (templateSlots.size >= 10_000) templateSlots.clear();
-    templateSlots.set(template, (slots = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string)));
-  }
-  return [...slots];
+  return [...templateSlots(template)];
 }
-const templateSlots = new Map<string, readonly string[]>();
+// A world's templates are a few hundred strings, read in every episode: each is parsed once.
+const templateSlots = memoized((template: string): readonly string[] => [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string), 10_000);

@@ -5,6 +5,7 @@ import type { PersonalValue } from '../ground/judging.js';
 import type { Finding } from '../ground/findings.js';
 import { datesIn } from '../ground/perturb.js';
 import { escapeRegExp as escape, regex } from '../ground/regex.js';
+import { memoized } from '../ground/memo.js';
 import type { TurnMessage } from './claims.js';
 import type { UserTurn } from './conduct.js';
 
@@ -30,16 +31,10 @@ function pairsOf(text: string): Uint32Array {
 }
 
 /** Texts as `tells` reads them, remembered: an agent's fixed wording comes back in episode after episode. */
-const toldTexts = new Map<string, Told>();
-const toldOf = (text: string): Told => {
-  let told = toldTexts.get(text);
-  if (told === undefined) {
-    if (toldTexts.size >= 10_000) toldTexts.clear();
-    const normal = normalizeText(text);
-    toldTexts.set(text, (told = { text, normal, dates: datesIn(text), pairs: pairsOf(normal) }));
-  }
-  return told;
-};
+const toldOf = memoized((text: string): Told => {
+  const normal = normalizeText(text);
+  return { text, normal, dates: datesIn(text), pairs: pairsOf(normal) };
+}, 10_000);
 
 /** A personal value as `tells` searches for it: its `normalizeText` (`normal`), and the part a plain search looks for. */
 interface Needle {

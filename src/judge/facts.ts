@@ -10,6 +10,7 @@ import type { OutputSaying } from './outputs.js';
 import type { UserTurn } from './conduct.js';
 import { amountsIn, DEFAULT_AMOUNT_TOPICS, once, sentencesOf, topicsOf, type WriteAttempt } from './text.js';
 import { escapeRegExp as escape, globalOf, regex } from '../ground/regex.js';
+import { memoized } from '../ground/memo.js';
 
 /** A record as a statement names it. */
 interface RecordRef {
@@ -154,16 +155,11 @@ function patternsOf(facts: readonly (readonly [string, FactRules])[]): MentionPa
  * agent's fixed wording) come back in episode after episode, and what a sentence mentions depends on
  * nothing else. Forgets everything past 10,000 sentences.
  */
-const mentionMemos = new WeakMap<readonly (readonly [string, FactRules])[], Map<string, readonly Mention[]>>();
+const mentionMemos = new WeakMap<readonly (readonly [string, FactRules])[], (sentence: string) => readonly Mention[]>();
 function mentionsIn(sentence: string, facts: readonly (readonly [string, FactRules])[]): readonly Mention[] {
-  let memo = mentionMemos.get(facts);
-  if (!memo) mentionMemos.set(facts, (memo = new Map()));
-  let found = memo.get(sentence);
-  if (found === undefined) {
-    if (memo.size >= 10_000) memo.clear();
-    memo.set(sentence, (found = Object.freeze(mentionsOnce(sentence, facts))));
-  }
-  return found;
+  let read = mentionMemos.get(facts);
+  if (!read) mentionMemos.set(facts, (read = memoized((s: string) => Object.freeze(mentionsOnce(s, facts)), 10_000)));
+  return read(sentence);
 }
 
 function mentionsOnce(sentence: string, facts: readonly (readonly [string, FactRules])[]): Mention[] {

@@ -4,6 +4,7 @@ import type { CallObserver } from '../ground/runtime.js';
 import type { FigureArithmetic } from '../ground/judging.js';
 import type { WorldDefinition } from '../ground/world.js';
 import { revealedIn } from './outputs.js';
+import { memoized, memoizedBy } from '../ground/memo.js';
 
 /** Keys of a JSON answer whose numbers are counts, not figures: a sum with a quantity of 2 derives nothing. */
 const COUNT_KEYS = /(?:count|quantity|qty|bags|passengers|seats|year|index|rank|page|limit|offset|total_?items)$/i;
@@ -15,20 +16,16 @@ const TRIPLES_UP_TO = 300;
  * Answers as the observer reads them, remembered: the same answer (a lookup before any write) comes back
  * in every episode of a scenario. Per text, its figures; per required outputs and text, those it shows.
  */
-const figureMemo = new Map<string, readonly number[]>();
-const revealMemo = new Map<string, readonly number[]>();
-const remembered = <T>(memo: Map<string, T>, key: string, make: () => T): T => {
-  let value = memo.get(key);
-  if (value === undefined) {
-    if (memo.size >= 10_000) memo.clear();
-    memo.set(key, (value = make()));
-  }
-  return value;
-};
+const figuresOf = memoized((text: string): readonly number[] => figuresOnce(text), 10_000);
+const revealedOf = memoizedBy(
+  ({ outputsKey, text }: { outputsKey: string; outputs: readonly string[]; text: string }) => `${outputsKey}\u0000${text}`,
+  ({ outputs, text }): readonly number[] => revealedIn(outputs, text),
+  10_000,
+);
 
 /** The figures an answer shows, in cents: the numbers of its JSON (counts left out), else its dollar amounts. */
 export function figuresIn(text: string): number[] {
-  return [...remembered(figureMemo, text, () => figuresOnce(text))];
+  return [...figuresOf(text)];
 }
 
 function figuresOnce(text: string): number[] {
@@ -123,7 +120,7 @@ export function callObserver(world: WorldDefinition, outputs: readonly string[],
     ...(outputs.length > 0
       ? {
           reveals: (text: string) => {
-            const direct = [...remembered(revealMemo, `${outputsKey}\u0000${text}`, () => revealedIn(outputs, text))];
+            const direct = [...revealedOf({ outputsKey, outputs, text })];
             if (!amounts.some((a) => a !== undefined)) return direct;
             shown.add(figuresIn(text));
             const out = new Set(direct);

@@ -2,23 +2,22 @@
 import { normalizeText, outputMatches } from '../ground/canonical.js';
 import type { TraceEntry } from '../ground/runtime.js';
 import { regex } from '../ground/regex.js';
+import { memoized } from '../ground/memo.js';
 
 /** A message split into sentences (and lines), trimmed, without empty ones. */
 export function sentencesOf(text: string): string[] {
-  // Each part of the judge splits the same replies: each text is split once (and an agent's fixed
-  // wording once for every episode that repeats it).
-  let sentences = splitTexts.get(text);
-  if (sentences === undefined) {
-    if (splitTexts.size >= 10_000) splitTexts.clear();
-    sentences = text
+  return [...splitOnce(text)];
+}
+// Each part of the judge splits the same replies: each text is split once (and an agent's fixed wording
+// once for every episode that repeats it).
+const splitOnce = memoized(
+  (text: string): readonly string[] =>
+    text
       .split(/(?<=[.?!]["'\u201d\u2019)\]]?)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])(?![A-Z]{1,3}\d{4,}\b)/)
       .map((s) => s.replace(/^[\s*#>-]+|\s+$/g, '').replace(/\*\*/g, ''))
-      .filter((s) => s.length > 0);
-    splitTexts.set(text, sentences);
-  }
-  return [...sentences];
-}
-const splitTexts = new Map<string, readonly string[]>();
+      .filter((s) => s.length > 0),
+  10_000,
+);
 
 const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 

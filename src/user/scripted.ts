@@ -8,6 +8,7 @@ import { readAgentMessage, type Reading } from './reading.js';
 import { renderTemplate, type Confusion, type UserMessage, type UserSimulator, type UserStep } from '../ground/simulator.js';
 import { globalOf, regex } from '../ground/regex.js';
 import { squash } from '../ground/canonical.js';
+import { memoizedBy } from '../ground/memo.js';
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {
@@ -182,7 +183,7 @@ const sentenceJoin = (parts: Segment[][]): Segment[] => parts.flatMap((p, i) => 
  * wants, and ends when its requests are done or at the turn limit.
  */
 /** What `wants` answered, per user language: message and open requests to its answer. */
-const wantsMemos = new WeakMap<UserLanguage, Map<string, 'yes' | 'no' | 'unsure'>>();
+const wantsMemos = new WeakMap<UserLanguage, (asked: { readonly open: string; readonly agentText: string; readonly user: ScriptedUser }) => 'yes' | 'no' | 'unsure'>();
 
 export class ScriptedUser implements UserSimulator {
   readonly id = 'scripted';
@@ -358,22 +359,16 @@ export class ScriptedUser implements UserSimulator {
    * names only another change or an offer nobody asked for, and `unsure` otherwise (a plan of its change
    * and another, a change no world has words for): it then says what it wants (docs/user.md).
    */
-  private wants(agentText: string, request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
+  private wants(agentText: string): 'yes' | 'no' | 'unsure' {
     // The answer depends on the message, the language and which of its requests are open, nothing else:
     // remembered per language, since the same go-ahead comes back in episode after episode.
     const open = [...new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent))].sort().join('\u0001');
-    let memo = wantsMemos.get(this.lang);
-    if (!memo) wantsMemos.set(this.lang, (memo = new Map()));
-    const key = `${open}\u0000${agentText}`;
-    let answer = memo.get(key);
-    if (answer === undefined) {
-      if (memo.size >= 10_000) memo.clear();
-      memo.set(key, (answer = this.wantsOnce(agentText, request)));
-    }
-    return answer;
+    let remembered = wantsMemos.get(this.lang);
+    if (!remembered) wantsMemos.set(this.lang, (remembered = memoizedBy(({ open: o, agentText: t }) => `${o}\u0000${t}`, ({ user, agentText: t }) => user.wantsOnce(t), 10_000)));
+    return remembered({ open, agentText, user: this });
   }
 
-  private wantsOnce(agentText: string, _request: ScenarioRequest): 'yes' | 'no' | 'unsure' {
+  private wantsOnce(agentText: string): 'yes' | 'no' | 'unsure' {
     const plain = messageText(agentText).replace(/[*_`#>]/g, ' ').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
     // What it proposes: the words after "I'll", "shall I", "would you like me to", "proceed with", ...
     // (a reason or a fact told beside them proposes nothing); the whole message when it has no such cue.
@@ -472,7 +467,7 @@ export class ScriptedUser implements UserSimulator {
         return { segments: [{ text: "No, that's not the one. ", part: 'confirm' }, ...renderTemplate(this.lang.slots[slot]?.answers[0] ?? `{${slot}}.`, request.slots, 'confirm')], act: 'decline' };
       }
     }
-    const wanted = this.wants(agentText, request);
+    const wanted = this.wants(agentText);
     if (wanted === 'no') {
       // Something it never asked for: a person says no and says again what they want.
       return { segments: [{ text: pick(this.rng, ["No, I don't want that.", "No, that's not what I asked for.", 'No, thanks, I only want what I asked for.']), part: 'confirm' }, { text: ' ' }, ...this.openingOf(request, false)], act: 'decline' };

@@ -10,7 +10,7 @@
  */
 import { escapeRegExp } from '../../ground/regex.js';
 import { editDistance } from './text.js';
-import { memoized } from '../../ground/memo.js';
+import { memoized, memoizedBy } from '../../ground/memo.js';
 
 export type UnderstandingMode = 'strict' | 'tolerant';
 
@@ -115,17 +115,12 @@ function memoizedPair(f: (t: string, w: string) => boolean, limit = 20_000): (t:
  * `hasAny`, remembered per phrase list and tokens: the same message is read with the same cue lists in
  * every episode that shares it (each λ and every agent of a sweep). Forgets everything past `limit`.
  */
-function rememberedAny(test: (toks: readonly string[], phrases: readonly string[]) => boolean, limit = 20_000): (toks: readonly string[], phrases: readonly string[]) => boolean {
-  const memo = new Map<string, boolean>();
-  return (toks, phrases) => {
-    const key = `${phrases.join('\u0001')}\u0000${toks.join('\u0001')}`;
-    let value = memo.get(key);
-    if (value === undefined) {
-      if (memo.size >= limit) memo.clear();
-      memo.set(key, (value = test(toks, phrases)));
-    }
-    return value;
-  };
+function rememberedAny(test: (toks: readonly string[], phrases: readonly string[]) => boolean): (toks: readonly string[], phrases: readonly string[]) => boolean {
+  const remembered = memoizedBy(
+    ({ toks, phrases }: { toks: readonly string[]; phrases: readonly string[] }) => `${phrases.join('\u0001')}\u0000${toks.join('\u0001')}`,
+    ({ toks, phrases }) => test(toks, phrases),
+  );
+  return (toks, phrases) => remembered({ toks, phrases });
 }
 
 /** A cue phrase's words: the phrases are the agents' own constants, so this stays small. */

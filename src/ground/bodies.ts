@@ -291,8 +291,8 @@ const PLAIN_INIT = new Set(['method', 'headers', 'body', 'signal']);
 /**
  * A tool call's request as a plain object that is a `Request` to whoever asks (`instanceof`, its members),
  * made without one: undici's `Request` makes an `AbortSignal`, parses and validates its input and copies
- * its headers on every call, about a twentieth of an in-process episode. URL, method and headers are its
- * own; its text is read without a stream, as `TextRequest`'s is; everything else (the body stream, the
+ * its headers on every call, about a tenth of an in-process episode. URL, method and headers are its
+ * own; its text is read without a stream (`takeText`, `peekText`); everything else (the body stream, the
  * signal, a clone, a blob, undici's own slots, which `new Request(it)` and `fetch(it)` read) comes from a
  * real `Request` of the same call, made on first use. Only a call that `Request` would make as it is
  * given is made this way (`plainRequestOf`); `test/ground/lazy-request.test.ts` holds the two to each

@@ -107,8 +107,15 @@ function loadMswMatching(): MswMatching | null {
  */
 export function pathMatcher(path: string): PathMatcher & { readonly compiled: boolean } {
   const msw = loadMswMatching();
-  if (!msw) return Object.assign((url: URL) => matchRequestUrl(url, path), { compiled: false });
-  const test = msw.match(msw.coercePath(msw.normalizePath(path)), { decode: decodeURIComponent });
+  const each = Object.assign((url: URL) => matchRequestUrl(url, path), { compiled: false });
+  if (!msw) return each;
+  let test: ReturnType<MswMatching['match']>;
+  try {
+    test = msw.match(msw.coercePath(msw.normalizePath(path)), { decode: decodeURIComponent });
+  } catch {
+    // A path path-to-regexp cannot read: each call fails as msw's own does, when it is made.
+    return each;
+  }
   return Object.assign(
     (url: URL) => {
       const result = test(url.origin + url.pathname);

@@ -302,6 +302,22 @@ describe('pathMatcher against matchRequestUrl', () => {
     expect(compared).toBeGreaterThan(500);
   });
 
+  it('builds a matcher for a path path-to-regexp cannot read, which fails on each call with msw\'s own error', () => {
+    const url = new URL('http://e1.retail.shakedown.test/api/a');
+    for (const path of ['*/api/:', '*/api/(', '*/api/{a']) {
+      let message = '';
+      try {
+        matchRequestUrl(url, path);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, path).not.toBe('');
+      const matcher = pathMatcher(path);
+      expect(matcher.compiled).toBe(false);
+      expect(() => matcher(url)).toThrow(message);
+    }
+  });
+
   it('would catch a matcher that drops a parameter', () => {
     const url = new URL('http://e1.retail.shakedown.test/api/orders/W1');
     const broken = (u: URL) => ({ ...pathMatcher('*/api/orders/:orderId')(u), params: {} });

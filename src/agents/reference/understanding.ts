@@ -113,7 +113,7 @@ function memoizedPair(f: (t: string, w: string) => boolean, limit = 20_000): (t:
 
 /**
  * `hasAny`, remembered per phrase list and tokens: the same message is read with the same cue lists in
- * every episode that shares it (each λ and every agent of a sweep). Forgets everything past `limit`.
+ * every episode that shares it (each λ and every agent of a sweep). Forgets everything past 20,000 entries.
  */
 function rememberedAny(test: (toks: readonly string[], phrases: readonly string[]) => boolean): (toks: readonly string[], phrases: readonly string[]) => boolean {
   const remembered = memoizedBy(

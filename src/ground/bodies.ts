@@ -26,6 +26,14 @@ const decoder = new TextDecoder();
 const copyOf = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 const encoder = new TextEncoder();
 
+/**
+ * A string body as a `Response` holds it: kept as text where its UTF-8 bytes read back to the same text
+ * (well formed, no leading byte order mark), else those bytes, which read as `Response` reads them (a lone
+ * surrogate as U+FFFD, the byte order mark dropped).
+ */
+const sourceOf = (body: string | Uint8Array<ArrayBuffer>): string | Uint8Array<ArrayBuffer> =>
+  typeof body !== 'string' || (body.isWellFormed() && body.charCodeAt(0) !== 0xfeff) ? body : encoder.encode(body);
+
 class LazyResponse extends Response {
   readonly #source: string | Uint8Array<ArrayBuffer>;
   #real: Response | undefined;
@@ -34,7 +42,9 @@ class LazyResponse extends Response {
 
   constructor(source: string | Uint8Array<ArrayBuffer>, init: ResponseInit) {
     super(null, init);
-    this.#source = source;
+    // As a Response of a string: its type, unless one was given.
+    if (typeof source === 'string' && !this.headers.has('content-type')) this.headers.set('content-type', 'text/plain;charset=UTF-8');
+    this.#source = sourceOf(source);
   }
 
   #body(): Response {
@@ -248,7 +258,9 @@ function plainResponseOf(body: string | Uint8Array<ArrayBuffer>, init: ResponseI
   } catch {
     return undefined;
   }
-  return new PlainResponse(body, status, statusText, headers) as unknown as Response;
+  // As a Response of a string: its type, unless one was given.
+  if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+  return new PlainResponse(sourceOf(body), status, statusText, headers) as unknown as Response;
 }
 
 /**
@@ -404,7 +416,8 @@ function plainRequestOf(input: string | URL | Request, init: RequestInit | undef
   const method = methodOf(init?.method);
   if (method === undefined) return undefined;
   const body = init?.body ?? null;
-  if (body !== null && (typeof body !== 'string' || WITHOUT_BODY.has(method))) return undefined;
+  // A string that is not well formed is made by `Request`, whose bytes of it read back otherwise (U+FFFD).
+  if (body !== null && (typeof body !== 'string' || WITHOUT_BODY.has(method) || !body.isWellFormed())) return undefined;
   const signal = init?.signal ?? undefined;
   if (signal !== undefined && !(signal instanceof AbortSignal)) return undefined;
   const given = init?.headers;

@@ -124,6 +124,19 @@ describe('json against HttpResponse.json', () => {
     expect([bytes.constructor, Buffer.isBuffer(bytes)]).toEqual([Uint8Array, false]);
   });
 
+  it('reads as a Response of the same string, by every reader, whatever the string and its type', async () => {
+    // A byte order mark and a lone surrogate, which a Response's bytes of the string read back without;
+    // no type given, which a Response of a string gives as text/plain.
+    const inits = (): ResponseInit[] => [{}, { status: 201, headers: { 'content-type': 'application/json' } }, { headers: [['x-a', '1']] }, { statusText: 'Fine', headers: new Headers({ 'Content-Type': 'text/csv' }) }];
+    for (const body of ['{"a":"é😀"}', '\ufeff{"a":1}', '\ufeff', '{"a":"\ud800"}', 'a\udfffb', ''])
+      for (const [i, given] of inits().entries())
+        for (const [name, read] of Object.entries(readers)) {
+          const at = `${name} of ${JSON.stringify(body)} with init ${i}`;
+          expect([at, await outcome(lazyResponse(body, given), read)]).toEqual([at, await outcome(new Response(body, inits()[i] as ResponseInit), read)]);
+          expect([at, await outcome(lazyResponse(body, inits()[i] as ResponseInit).clone(), read)]).toEqual([at, await outcome(new Response(body, inits()[i] as ResponseInit).clone(), read)]);
+        }
+  });
+
   it('answers through msw: getResponse and a server intercepting fetch', async () => {
     const handlers = [http.get('*/a', () => json({ a: [1, 'two'] }, { headers: { 'x-id': '7' } })), http.get('*/b', () => HttpResponse.json({ a: [1, 'two'] }, { headers: { 'x-id': '7' } }))];
     const a = await getResponse(handlers, new Request('http://x.test/a'));

@@ -26,6 +26,8 @@ const calls: [string, RequestInit][] = [
   ['an aborted signal', { method: 'POST', body: '1', signal: AbortSignal.abort(new Error('gone')) }],
   ['no init', undefined as unknown as RequestInit],
   ['headers as a list of pairs', { method: 'POST', headers: [['content-type', 'application/json'], ['x-a', '1'], ['x-a', '2']], body: '{}' }],
+  // A string that is not well formed: a Request's bytes of it hold U+FFFD where the lone surrogate was.
+  ['a lone surrogate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":"\ud800"}' }],
 ];
 
 const readers: Record<string, Reader<Request>> = {

@@ -24,7 +24,7 @@ import { requestOf } from '../ground/bodies.js';
 import { plainOf } from '../ground/resolve.js';
 import type { Agent, AgentContext, AgentFactory } from './contract.js';
 import { agentEnv, agentFailure, killGroup, tailOf, watchMemory } from './host/process.js';
-import { hostMessage, lineBatcher, lineReader, textMaxOf, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
+import { hostMessage, lineBatcher, lineReader, toWire, fromWire, type HostMessage, type RunnerMessage, type WireError } from './host/protocol.js';
 
 /** How often the host is asked whether it still answers, in real ms. */
 const HEARTBEAT_MS = 1_000;
@@ -101,8 +101,6 @@ class Host {
   /** The worlds this host was sent, by their tools (one frozen list per world harness) and policy. */
   private readonly worlds = new WeakMap<readonly unknown[], Map<string, number>>();
   private worldCount = 0;
-  /** The longest answer sent as text: one that fits a line however JSON escapes it. */
-  private readonly textMax: number;
   /** Messages of this turn, written together (see `send`). */
   private readonly lines = lineBatcher((lines) => {
     if (this.alive) (this.child.stdio[3] as NodeJS.WritableStream).write(lines);
@@ -118,7 +116,6 @@ class Host {
     const { script, execArgv } = entryCommand();
     const { limits } = options;
     const lineLimit = pipeLineBytes(limits);
-    this.textMax = textMaxOf(lineLimit);
     // Without the sandbox the loader's own flags stand alone; with it, they join the permission flags.
     const flags = start.execArgv.length > 0 ? [...start.execArgv, ...execArgv] : execArgv.filter((f) => f !== '--allow-worker');
     const argv = [...flags, `--max-old-space-size=${limits.memoryMb}`, script, start.module, options.cwd ?? process.cwd(), String(lineLimit), spec];
@@ -281,10 +278,8 @@ class Host {
     const fail = (error: WireError) => this.send({ t: 'fetch-failed', id: m.id, now: now(), error });
     if (!ep) return fail({ name: 'TypeError', message: 'fetch failed: the episode is over' });
     const { limits } = this.options;
-    // As text where the host sent it so (a body given as a string), else its bytes.
-    const text = m.text !== undefined && m.body === undefined ? m.text : undefined;
     const body = m.body === undefined ? undefined : Buffer.from(m.body, 'base64');
-    const bytes = m.url.length + m.method.length + m.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + (text !== undefined ? Buffer.byteLength(text) : (body?.length ?? 0));
+    const bytes = m.url.length + m.method.length + m.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + (body?.length ?? 0);
     ep.bytes += bytes;
     const breach =
       bytes > limits.requestBytes
@@ -296,19 +291,10 @@ class Host {
     let request: Request;
     try {
       const init = { method: m.method, headers: m.headers as [string, string][] };
-      const bodied = m.method !== 'GET' && m.method !== 'HEAD';
-      const typed = m.headers.some(([k]) => k === 'content-type');
-      const sent = body && bodied ? body : undefined;
+      const sent = body && m.method !== 'GET' && m.method !== 'HEAD' ? body : undefined;
       // Bytes of UTF-8 under a named type are the request a string body makes (a string adds no type then):
-      // the engine takes that one's text without a body stream. Text without a type is sent as its bytes.
-      request = requestOf(
-        m.url,
-        text !== undefined && bodied && text.length > 0
-          ? { ...init, body: typed ? text : Buffer.from(text, 'utf8') }
-          : sent && isUtf8(sent) && typed
-            ? { ...init, body: sent.toString('utf8') }
-            : { ...init, ...(sent ? { body: sent } : {}) },
-      );
+      // the engine takes that one's text without a body stream.
+      request = requestOf(m.url, sent && isUtf8(sent) && m.headers.some(([k]) => k === 'content-type') ? { ...init, body: sent.toString('utf8') } : { ...init, ...(sent ? { body: sent } : {}) });
     } catch (error) {
       return fail(toWire(new TypeError(`fetch failed: ${(error as Error).message}`)));
     }
@@ -316,11 +302,8 @@ class Host {
       // The session's own fetch gives the answer as bytes, to send on as it is; a wrapped one, a Response to read.
       const plain = plainFetchOf(ep.ctx.fetch);
       const got = plain ? await plain(request) : await plainOf(await ep.ctx.fetch(request));
-      // A JSON answer crosses as its text: no base64 here or there, a quarter fewer bytes on the pipe.
-      const bytes = Buffer.from(got.body.buffer, got.body.byteOffset, got.body.byteLength);
-      const typed = got.headers.some(([k]) => k === 'content-type');
-      const text = !typed || bytes.length > this.textMax ? undefined : (got.text ?? (isUtf8(bytes) ? bytes.toString('utf8') : undefined));
-      this.send({ t: 'fetched', id: m.id, now: now(), status: got.status, statusText: got.statusText, headers: got.headers, ...(text !== undefined ? { text } : { body: bytes.toString('base64') }) });
+      const body = Buffer.from(got.body.buffer, got.body.byteOffset, got.body.byteLength).toString('base64');
+      this.send({ t: 'fetched', id: m.id, now: now(), status: got.status, statusText: got.statusText, headers: got.headers, body });
     } catch (error) {
       fail(toWire(error));
     }

@@ -176,8 +176,6 @@ export interface PlainAnswer {
   readonly statusText: string;
   readonly headers: readonly (readonly [string, string])[];
   readonly body: Uint8Array;
-  /** The body as text, where the answer was made of a well-formed text: `body` is that text's UTF-8. */
-  readonly text?: string;
 }
 
 /** A `Response` read into the same form (its body to the end: a body that breaks rejects). */
@@ -201,22 +199,20 @@ export class Answer {
     private readonly bytes: Uint8Array<ArrayBuffer> | null,
     /** A network error (`Response.error()`): delivered as it is. */
     private readonly error?: Response,
-    /** The text the bytes were encoded from, where the answer was made of one. */
-    private readonly source?: string,
   ) {}
 
   static async of(response: Response): Promise<Answer> {
     if (response.type === 'error') return new Answer(0, '', response.headers, null, response);
     // A response `json` made: its bytes from the text it was made of, as reading its body would give them.
     const text = jsonTextOf(response);
-    if (text !== undefined) return new Answer(response.status, response.statusText, response.headers, encoder.encode(text), undefined, text);
+    if (text !== undefined) return new Answer(response.status, response.statusText, response.headers, encoder.encode(text));
     const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
     return new Answer(response.status, response.statusText, response.headers, bytes);
   }
 
   /** An answer made here (an error, a replay): the body is JSON or text. */
   static make(body: string, status: number, headers: HeadersInit): Answer {
-    return new Answer(status, '', new Headers(headers), encoder.encode(body), undefined, body);
+    return new Answer(status, '', new Headers(headers), encoder.encode(body));
   }
 
   /** As `Response.json`: a value JSON cannot hold is a TypeError. */
@@ -241,8 +237,7 @@ export class Answer {
     if (this.error) return undefined;
     const headers = new Headers(this.headers);
     if (!headers.has('date')) headers.set('date', date());
-    const text = this.source !== undefined && this.source.isWellFormed() ? { text: this.source } : {};
-    return { status: this.status, statusText: this.statusText, headers: [...headers], body: this.bytes ?? new Uint8Array(0), ...text };
+    return { status: this.status, statusText: this.statusText, headers: [...headers], body: this.bytes ?? new Uint8Array(0) };
   }
 
   /** A fresh Response of this answer, for an agent to read. */

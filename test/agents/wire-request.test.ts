@@ -15,9 +15,6 @@ async function viaRequest(input: string | URL, init?: RequestInit): Promise<unkn
 }
 const plain = (input: unknown, init?: RequestInit) => {
   const w = plainWireRequest(input, init);
-  // The text it may cross as instead is the body's: its bytes are the body's, and it is given for every well-formed string.
-  if (w?.text !== undefined) expect(Buffer.from(w.text, 'utf8').equals(w.body ?? Buffer.alloc(0))).toBe(true);
-  if (w && typeof init?.body === 'string') expect(w.text !== undefined).toBe(init.body.isWellFormed());
   return w && { url: w.url, method: w.method, headers: w.headers, ...(w.body && w.body.length > 0 ? { body: w.body.toString('base64') } : {}) };
 };
 

@@ -14,15 +14,13 @@ import { loadModuleAgent } from '../module.js';
 import { asError } from '../../ground/episode-errors.js';
 import { deepFreeze } from '../../ground/freeze.js';
 import { lazyResponse, NULL_BODY_STATUSES } from '../../ground/bodies.js';
-import { fromWire, lineBatcher, lineReader, plainWireRequest, textMaxOf, toWire as wire, type RunnerMessage, type WireContext, type WireRequest } from './protocol.js';
+import { fromWire, lineBatcher, lineReader, plainWireRequest, toWire as wire, type RunnerMessage, type WireContext, type WireRequest } from './protocol.js';
 
 /** What the agent threw, as the episode runner would read it in process. */
 const toWire = (thrown: unknown) => wire(asError(thrown));
 
 const [module = '', cwd = process.cwd(), maxLine = '1048576', spec = module] = process.argv.slice(2);
 const pipe = new Socket({ fd: 3, readable: true, writable: true });
-/** The longest request body sent as text (see `textMaxOf`). */
-const textMax = textMaxOf(Number(maxLine));
 // Messages of one turn of the event loop go in one write: each write to the pipe is a system call that wakes the runner.
 const { send, flush } = lineBatcher((lines) => pipe.write(lines));
 
@@ -126,21 +124,19 @@ function contextOf(h: number, w: WireContext, ep: Episode): AgentContext {
     const wire = plainWireRequest(input, init) ?? (await wireOf(input instanceof Request && init === undefined ? input : new Request(input, init)));
     // As a Request's: the init's when it names one (null for none), else the input Request's.
     const signal = init?.signal !== undefined ? (init.signal ?? undefined) : input instanceof Request ? input.signal : undefined;
-    const { method, body, text } = wire;
-    const sent = !body || body.length === 0 ? {} : text !== undefined && body.length <= textMax ? { text } : { body: body.toString('base64') };
-    const answer = await ask({ t: 'fetch', h, url: wire.url, method, headers: wire.headers, ...sent }, signal);
+    const { method, body } = wire;
+    const answer = await ask({ t: 'fetch', h, url: wire.url, method, headers: wire.headers, ...(body && body.length > 0 ? { body: body.toString('base64') } : {}) }, signal);
     if (answer.t === 'fetch-failed') {
       ep.now = answer.now;
       throw fromWire(answer.error);
     }
     if (answer.t !== 'fetched') throw new TypeError('fetch failed: the runner answered out of turn');
     ep.now = answer.now;
+    const bytes = Buffer.from(answer.body, 'base64');
     const empty = NULL_BODY_STATUSES.has(answer.status) || method === 'HEAD';
     const answered = { status: answer.status, statusText: answer.statusText, headers: answer.headers as [string, string][] };
-    if (empty) return new Response(null, answered);
-    // Its stream made only if the agent reads the body as one (src/ground/bodies.ts). Text comes only under a
-    // named type, where a Response of the text and one of its UTF-8 read the same.
-    return lazyResponse(answer.text ?? Buffer.from(answer.body ?? '', 'base64'), answered);
+    // Its stream made only if the agent reads the body as one (src/ground/bodies.ts).
+    return empty ? new Response(null, answered) : lazyResponse(bytes, answered);
   };
   const ctx: AgentContext = {
     episodeId: w.episodeId,

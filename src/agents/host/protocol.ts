@@ -23,8 +23,7 @@ export const hostMessage = z.discriminatedUnion('t', [
   z.object({ t: z.literal('replied'), h: handle, text: z.string() }),
   z.object({ t: z.literal('reply-failed'), h: handle, error: wireError }),
   z.object({ t: z.literal('closed'), h: handle }),
-  // The body as base64 (`body`), or as the text it is the UTF-8 of (`text`); a line with both is read by its `body`.
-  z.object({ t: z.literal('fetch'), h: handle, id, url: z.string().max(16_384), method: z.string().max(16), headers, body: z.string().optional(), text: z.string().optional() }),
+  z.object({ t: z.literal('fetch'), h: handle, id, url: z.string().max(16_384), method: z.string().max(16), headers, body: z.string().optional() }),
   z.object({ t: z.literal('sleep'), h: handle, id, ms: z.number() }),
   z.object({ t: z.literal('usage'), h: handle, usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), calls: z.number() }) }),
   z.object({ t: z.literal('escalate'), h: handle, reason: z.string().max(2_000) }),
@@ -55,8 +54,7 @@ export type RunnerMessage =
   | { readonly t: 'reply'; readonly h: number; readonly message: string; readonly now: number }
   | { readonly t: 'close'; readonly h: number }
   | { readonly t: 'abort'; readonly h: number; readonly error: WireError }
-  /** The body as base64 (`body`), or, where it is UTF-8 under a named type, as its text (`text`): JSON answers cross without base64 either way. */
-  | { readonly t: 'fetched'; readonly id: number; readonly now: number; readonly status: number; readonly statusText: string; readonly headers: readonly (readonly [string, string])[]; readonly body?: string; readonly text?: string }
+  | { readonly t: 'fetched'; readonly id: number; readonly now: number; readonly status: number; readonly statusText: string; readonly headers: readonly (readonly [string, string])[]; readonly body: string }
   | { readonly t: 'fetch-failed'; readonly id: number; readonly now: number; readonly error: WireError }
   | { readonly t: 'slept'; readonly id: number; readonly now: number }
   | { readonly t: 'sleep-failed'; readonly id: number; readonly error: WireError }
@@ -76,7 +74,8 @@ export function toWire(error: unknown): WireError {
 
 /** The error a wire error stands for: its name, message and code, as an agent's code sees it. */
 export function fromWire(w: WireError): Error {
-  // Without a stack: it would be this process's, not where the error was thrown, and taking one is most of the cost.
+  // Without a stack: it would be this process's, not where the error was thrown, and taking one costs ten
+  // times the rest (the end of every contained episode makes one, for its signal's abort).
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
@@ -134,8 +133,6 @@ export interface WireRequest {
   readonly headers: [string, string][];
   /** UTF-8 bytes; absent for no body. */
   readonly body?: Buffer;
-  /** The body as the well-formed text `body` is the UTF-8 of, where it was given as one. */
-  readonly text?: string;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -182,14 +179,8 @@ export function plainWireRequest(input: unknown, init: RequestInit | undefined):
     return undefined;
   }
   if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
-  return { url: url.href, method, headers: [...headers], ...(typeof body === 'string' ? { body: Buffer.from(body, 'utf8'), ...(body.isWellFormed() ? { text: body } : {}) } : {}) };
+  return { url: url.href, method, headers: [...headers], ...(typeof body === 'string' ? { body: Buffer.from(body, 'utf8') } : {}) };
 }
-
-/**
- * The longest body, in UTF-8 bytes, sent as text in a line of at most `lineBytes`: JSON may write a
- * character of it as six bytes (`\u001f`), and 64 KB are left for the rest of the message.
- */
-export const textMaxOf = (lineBytes: number): number => Math.max(0, Math.floor((lineBytes - 65_536) / 6));
 
 /**
  * Messages written a line each, those of one turn of the event loop together: each write to the pipe is a

@@ -3,8 +3,9 @@
  * made the common way (a URL and a plain init), without a `Request`. Held here to what a `Request` of the
  * same call gives, field for field and byte for byte, and to leave every other call to a `Request`.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainWireRequest } from '../../src/agents/host/protocol.js';
+import { plainHeaderList, plainWireRequest } from '../../src/agents/host/protocol.js';
 
 /** What the host sent before: the call read through a Request. */
 async function viaRequest(input: string | URL, init?: RequestInit): Promise<unknown> {
@@ -87,5 +88,46 @@ describe('a tool call crossing from the agent host', () => {
     // stands aside. Those it refuses throw there, as they did.
     await expect(viaRequest(`${base}/orders/W1`, { method: 'GET', body: 'x' })).rejects.toThrow(TypeError);
     await expect(viaRequest('/api/orders/W1')).rejects.toThrow(TypeError);
+  });
+});
+
+describe('headers given as a plain object, listed without Headers', () => {
+  const name = fc.oneof(fc.constantFrom('accept', 'Accept', 'ACCEPT', 'content-type', 'Content-Type', 'x-a', 'X-A', 'idempotency-key', '1', '0', 'set-cookie', 'Set-Cookie', 'bad name', 'é', '', 'a\u0100'), fc.string({ maxLength: 6 }));
+  const value = fc.oneof(fc.constantFrom('application/json', '', ' lead', 'trail ', '\ttab', 'in\tside', 'a\nb', 'a\rb', 'a\u0000b', 'a\u0001b', 'caf\u00e9', '\u0100', 'x, y', '  '), fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 }));
+  const record = fc.dictionary(name, value, { maxKeys: 5 });
+
+  it('gives what [...new Headers(it)] gives, or leaves it to Headers', () => {
+    let listed = 0;
+    fc.assert(
+      fc.property(fc.oneof(record, fc.dictionary(fc.constantFrom('accept', 'content-type', 'x-request-id', 'Idempotency-Key'), fc.constantFrom('application/json', 'k-1', 'a b'), { maxKeys: 4 })), (given) => {
+        const fast = plainHeaderList(given);
+        let real: [string, string][] | 'throws';
+        try {
+          real = [...new Headers(given)];
+        } catch {
+          real = 'throws';
+        }
+        if (fast === undefined) return;
+        listed++;
+        expect(fast).toEqual(real);
+      }),
+      { numRuns: 2_000 },
+    );
+    // The common shapes are listed, not left.
+    expect(listed).toBeGreaterThan(500);
+  });
+
+  it('reads names as Headers does: those not enumerable, in either case; leaves symbols, getters that are not strings, other objects', () => {
+    const hidden = { accept: 'application/json' };
+    Object.defineProperty(hidden, 'x-hidden', { value: '1', enumerable: false });
+    expect(plainHeaderList(hidden)).toEqual([...new Headers(hidden)]);
+    expect(plainHeaderList(Object.assign(Object.create(null) as object, { B: '2', a: '1' }))).toEqual([['a', '1'], ['b', '2']]);
+    expect(plainHeaderList({ Accept: 'a', accept: 'b' })).toBeUndefined();
+    expect(plainHeaderList({ [Symbol('s')]: 'x' })).toBeUndefined();
+    expect(plainHeaderList({ n: 1 })).toBeUndefined();
+    expect(plainHeaderList(new Headers({ a: '1' }))).toBeUndefined();
+    expect(plainHeaderList([['a', '1']])).toBeUndefined();
+    expect(plainHeaderList(undefined)).toEqual([]);
+    expect(plainHeaderList(null)).toBeUndefined();
   });
 });

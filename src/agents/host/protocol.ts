@@ -168,18 +168,54 @@ export function plainWireRequest(input: unknown, init: RequestInit | undefined):
   if (FORBIDDEN.has(upper)) return undefined;
   if (NORMALISED.has(upper)) method = upper;
   if ((method === 'GET' || method === 'HEAD') && typeof body === 'string') return undefined;
-  const text = typeof input === 'string' ? input : input.href;
-  if (!URL.canParse(text)) return undefined;
-  const url = new URL(text);
-  if (url.username !== '' || url.password !== '') return undefined;
-  let headers: Headers;
+  let url: URL;
   try {
-    headers = new Headers(init?.headers);
+    url = new URL(typeof input === 'string' ? input : input.href);
   } catch {
     return undefined;
   }
-  if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
-  return { url: url.href, method, headers: [...headers], ...(typeof body === 'string' ? { body: Buffer.from(body, 'utf8') } : {}) };
+  if (url.username !== '' || url.password !== '') return undefined;
+  let headers = plainHeaderList(init?.headers);
+  if (!headers) {
+    let made: Headers;
+    try {
+      made = new Headers(init?.headers);
+    } catch {
+      return undefined;
+    }
+    headers = [...made];
+  }
+  if (typeof body === 'string' && !headers.some(([name]) => name === 'content-type')) headers = sortedByName([...headers, ['content-type', 'text/plain;charset=UTF-8']]);
+  return { url: url.href, method, headers, ...(typeof body === 'string' ? { body: Buffer.from(body, 'utf8') } : {}) };
+}
+
+/** A header value `Headers` keeps as it is given: no leading or trailing space or tab, no line break or NUL, no character past U+00FF. */
+const PLAIN_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+const sortedByName = (list: [string, string][]): [string, string][] => list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+
+/**
+ * The list `[...new Headers(given)]` gives, for headers given the common way (none, or a plain object of
+ * token names and string values that need no trimming, no two names the same but for case), without a
+ * `Headers`: names in lower case, sorted. Undefined for any other, which `Headers` reads.
+ */
+export function plainHeaderList(given: unknown): [string, string][] | undefined {
+  if (given === undefined) return [];
+  if (given === null || typeof given !== 'object') return undefined;
+  const proto = Object.getPrototypeOf(given) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(given).length > 0) return undefined;
+  const list: [string, string][] = [];
+  // Every own name, as undici's Headers reads a record (those not enumerable too).
+  for (const name of Object.getOwnPropertyNames(given)) {
+    const value = (given as Record<string, unknown>)[name];
+    if (typeof value !== 'string' || !TOKEN.test(name) || !PLAIN_VALUE.test(value)) return undefined;
+    list.push([name.toLowerCase(), value]);
+  }
+  if (list.length > 1) {
+    sortedByName(list);
+    for (let i = 1; i < list.length; i++) if ((list[i] as [string, string])[0] === (list[i - 1] as [string, string])[0]) return undefined;
+  }
+  return list;
 }
 
 /**

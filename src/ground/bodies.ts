@@ -27,6 +27,27 @@ const copyOf = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(by
 const encoder = new TextEncoder();
 
 /**
+ * A header list's entries, for a copy that lists as it does: `new Headers(h)` or an init of `h` reads its
+ * combined values and trims each, so `a, ` (an entry `a`, then an empty one) would come out `a,`. The
+ * entries of a combined value are rebuilt where that matters: its values carry no space at either end, so
+ * a trailing `, ` is always an empty entry joined on.
+ */
+export function entriesOf(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [name, value] of headers) {
+    let v = value;
+    let empty = 0;
+    while (v.endsWith(', ')) {
+      v = v.slice(0, -2);
+      empty++;
+    }
+    out.push([name, v]);
+    for (let i = 0; i < empty; i++) out.push([name, '']);
+  }
+  return out;
+}
+
+/**
  * A string body as a `Response` holds it: kept as text where its UTF-8 bytes read back to the same text
  * (well formed, no leading byte order mark), else those bytes, which read as `Response` reads them (a lone
  * surrogate as U+FFFD, the byte order mark dropped).
@@ -49,7 +70,7 @@ class LazyResponse extends Response {
 
   #body(): Response {
     if (this.#real) return this.#real;
-    this.#real = new Response(this.#source, { status: this.status, statusText: this.statusText, headers: this.headers });
+    this.#real = new Response(this.#source, { status: this.status, statusText: this.statusText, headers: entriesOf(this.headers) });
     // Read already: the real body is used as well, so that reading it fails as a second read does.
     if (this.#taken) void this.#real.arrayBuffer().catch(noop);
     return this.#real;
@@ -107,7 +128,7 @@ class LazyResponse extends Response {
   /** A copy that makes its own body when read, as this one does, until this one's body is read. */
   override clone(): Response {
     if (this.#real || this.#taken) return this.#body().clone();
-    return new LazyResponse(this.#source, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new LazyResponse(this.#source, { status: this.status, statusText: this.statusText, headers: entriesOf(this.headers) });
   }
 }
 
@@ -156,7 +177,7 @@ class PlainResponse {
   /** The real response of this answer, made once, with the headers as they are now. */
   static realOf(p: PlainResponse): Response {
     if (p.#real) return p.#real;
-    p.#real = new Response(p.#source, { status: p.#status, statusText: p.#statusText, headers: p.#headers });
+    p.#real = new Response(p.#source, { status: p.#status, statusText: p.#statusText, headers: entriesOf(p.#headers) });
     // Read already: the real body is used as well, so that reading it fails as a second read does.
     if (p.#taken) void p.#real.arrayBuffer().catch(noop);
     return p.#real;
@@ -235,7 +256,7 @@ class PlainResponse {
   /** A copy that makes its own body when read, as this one does, until this one's body is read. */
   clone(): Response {
     if (this.#real || this.#taken) return PlainResponse.realOf(this).clone();
-    return new PlainResponse(this.#source, this.#status, this.#statusText, new Headers(this.#headers)) as unknown as Response;
+    return new PlainResponse(this.#source, this.#status, this.#statusText, new Headers(entriesOf(this.#headers))) as unknown as Response;
   }
 }
 // A `Response` to `instanceof` and to its prototype's members; undici's own slots and util.inspect read the real one.
@@ -330,7 +351,7 @@ class PlainRequest {
   /** The real request of this call, made once, with the headers as they are now. */
   static realOf(p: PlainRequest): Request {
     if (p.#real) return p.#real;
-    p.#real = new Request(p.#url, { method: p.#method, headers: p.#headers, ...(p.#text !== null ? { body: p.#text } : {}), ...(p.#signal ? { signal: p.#signal } : {}) });
+    p.#real = new Request(p.#url, { method: p.#method, headers: entriesOf(p.#headers), ...(p.#text !== null ? { body: p.#text } : {}), ...(p.#signal ? { signal: p.#signal } : {}) });
     // Taken already: the real body is used as well, so that reading it fails as a second read does.
     if (p.#taken) void p.#real.arrayBuffer().catch(noop);
     return p.#real;

@@ -131,3 +131,31 @@ describe('headers given as a plain object, listed without Headers', () => {
     expect(plainHeaderList(null)).toBeUndefined();
   });
 });
+
+describe('calls drawn at random', () => {
+  it('cross as a Request of them would, or are left to one', async () => {
+    const headerName = fc.constantFrom('accept', 'Accept', 'content-type', 'Content-Type', 'x-a', 'X-A', 'idempotency-key', 'bad name', '', 'é');
+    const headerValue = fc.oneof(fc.constantFrom('application/json', '', ' lead', 'trail ', 'in\tside', 'a\nb', 'caf\u00e9', '\u0100', 'x, y'), fc.string({ maxLength: 5 }));
+    const headers = fc.oneof(fc.constant(undefined), fc.dictionary(headerName, headerValue, { maxKeys: 4 }), fc.array(fc.tuple(headerName, headerValue), { maxLength: 3 }));
+    const body = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constantFrom('', '{"a":1}', '\ufeff{}', 'lone \ud800', 'é😀'), fc.string({ maxLength: 8 }));
+    const method = fc.constantFrom(undefined, 'GET', 'get', 'POST', 'post', 'put', 'PATCH', 'patch', 'DELETE', 'HEAD', 'PURGE', 'connect', 'bad method');
+    const url = fc.constantFrom(...urls.map(String), '/relative', 'http://u:p@e1.retail.shakedown.test/api', 'not a url');
+    let crossed = 0;
+    await fc.assert(
+      fc.asyncProperty(url, fc.record({ method, headers, body }, { requiredKeys: [] }), async (u, init) => {
+        const w = plain(u, init as RequestInit);
+        let real: unknown;
+        try {
+          real = await viaRequest(u, init as RequestInit);
+        } catch {
+          real = 'refused';
+        }
+        if (w === undefined) return;
+        crossed++;
+        expect(w).toEqual(real);
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(crossed).toBeGreaterThan(200);
+  });
+});

@@ -32,7 +32,7 @@ const encoder = new TextEncoder();
  * entries of a combined value are rebuilt where that matters: its values carry no space at either end, so
  * a trailing `, ` is always an empty entry joined on.
  */
-export function entriesOf(headers: Headers): [string, string][] {
+function entriesOf(headers: Headers): [string, string][] {
   const out: [string, string][] = [];
   for (const [name, value] of headers) {
     let v = value;

@@ -127,7 +127,7 @@ describe('json against HttpResponse.json', () => {
   it('reads as a Response of the same string, by every reader, whatever the string and its type', async () => {
     // A byte order mark and a lone surrogate, which a Response's bytes of the string read back without;
     // no type given, which a Response of a string gives as text/plain.
-    const inits = (): ResponseInit[] => [{}, { status: 201, headers: { 'content-type': 'application/json' } }, { headers: [['x-a', '1']] }, { statusText: 'Fine', headers: new Headers({ 'Content-Type': 'text/csv' }) }];
+    const inits = (): ResponseInit[] => [{}, { status: 201, headers: { 'content-type': 'application/json' } }, { headers: [['x-a', '1']] }, { headers: [['content-type', 'application/json'], ['x-a', '1'], ['x-a', '']] }, { statusText: 'Fine', headers: new Headers({ 'Content-Type': 'text/csv' }) }];
     for (const body of ['{"a":"é😀"}', '\ufeff{"a":1}', '\ufeff', '{"a":"\ud800"}', 'a\udfffb', ''])
       for (const [i, given] of inits().entries())
         for (const [name, read] of Object.entries(readers)) {

@@ -27,6 +27,8 @@ const calls: [string, RequestInit][] = [
   ['no init', undefined as unknown as RequestInit],
   ['headers as a list of pairs', { method: 'POST', headers: [['content-type', 'application/json'], ['x-a', '1'], ['x-a', '2']], body: '{}' }],
   // A string that is not well formed: a Request's bytes of it hold U+FFFD where the lone surrogate was.
+  // A value joined with an empty one (`1, `), which a copy through `new Headers(h)` would trim.
+  ['a header given twice, the second empty', { method: 'POST', headers: [['content-type', 'application/json'], ['x-a', '1'], ['x-a', '']], body: '{}' }],
   ['a lone surrogate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":"\ud800"}' }],
 ];
 

@@ -100,7 +100,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // that a word is no id ("Updated booking details to confirm:").
     new RegExp(String.raw`^\W*(?:\d{1,2}[.)]\s*)?(?:${CAPITALISED_VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:order|reservation|booking)\s+#?[A-Z0-9]{5,9}\b`),
     // A request filed and being handled: "your exchange request is being processed". Not "still being processed" (pending).
-    /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b[^.?!]{0,40}\b(?:is|are) (?:now )?being processed\b/i,
+    // "Your returns for the Jigsaw Puzzle, the bookshelves, and the backpack are now being processed"; "the entire order is being
+    // processed for return".
+    /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b[^.?!]{0,80}\b(?:is|are) (?:now )?being processed\b|\b(?:is|are) (?:now )?being processed for (?:an? |the )?(?:return|exchange|refund|cancell?ation)\b/i,
+    // A new status that is the change made: "Your keyboard and bed are marked as "return requested"", "the order is now set to
+    // cancelled". Not a state found ("is already marked as cancelled"), nor a status that is no change ("marked as delivered").
+    /\b(?:is|are|has been|have been) (?:now )?(?:marked|listed|set|updated|flagged) (?:as|to)\s*\W{0,2}(?:return requested|exchange requested|cancell?ed|returned|exchanged)\b/i,
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
     // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
@@ -234,7 +239,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not "your exchange is now in progress": a request now filed (read as success).
     /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
     // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
-    /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b/i,
+    /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b(?! for (?:an? |the )?(?:return|exchange|refund|cancell?ation)\b)/i,
     // "I'm waiting for it to confirm the change".
     /\bwaiting for (?:it|the system|the airline|the tool) to (?:confirm|respond|process|come back)\b/i,
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,
@@ -243,7 +248,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Nor advice to the user ("I recommend checking if the boots are eligible").
     // Nor an offer to find out whether something can be done ("I can check whether we can revert the exchange").
     // Nor an offer of it ("do you want me to also check whether your return flight has business seats?").
-    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could|me to|me to also|i also)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) (?:any )?(?:other|more|further|different)\b)/i,
+    // Nor a look at the rules ("I will need to verify the return policy and see if there are any restrictions").
+    /(?<!\b(?:recommend|suggest|i can|i could|we can|we could|me to|me to also|i also)\s+)\b(?:check|verify|confirm|see|find out|double-check)(?:s|ing)? (?:whether|if)\b(?! you(?:'d| would| want| prefer| like| wish)\b)(?! (?:we|i) (?:can|could)\b)(?! there (?:are|is) (?:any )?(?:other|more|further|different|restrictions?|requirements?|rules?|limitations?|conditions?|additional (?:steps|requirements|options|conditions))\b)/i,
     /\b(?:not (?:yet )?able to |can'?t (?:yet )?|cannot (?:yet )?|unable to (?:yet )?)(?:confirm|verify)\b/i,
     /\bwaiting (?:to hear|for (?:a |the |any )?(?:response|reply|confirmation|answer))\b|\bhear back\b/i,
   ],

@@ -54,10 +54,11 @@ const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EI
 /**
  * What the write ran into, told as the agent found it: "It seems that the item is not part of the order",
  * "It appears the option you chose is the same as the one in the order", "It looks like I need to list the
- * items to keep". Real agents open so when they pass on a tool's refusal. Not a state found ("it seems the
- * order has already been cancelled"), which real agents also write after their own cancellation.
+ * items to keep", "It appears I am still having trouble identifying the item". Real agents open so when they
+ * pass on a tool's refusal. Not a state found ("it seems the order has already been cancelled"), which real
+ * agents also write after their own cancellation.
  */
-const HEDGED_OBSTACLE = /^\W*(?:(?:however|but|that said)\s*,?\s*)?(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem)\b/i;
+const HEDGED_OBSTACLE = /^\W*(?:(?:however|but|that said)\s*,?\s*)?(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem|trouble|difficult(?:y|ies))\b/i;
 
 /**
  * A sentence that asks the user to do or tell something, after its topic or not ("For seat selection, please check in
@@ -120,7 +121,18 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     const reason = REASON_FIRST.exec(sentence)?.[1];
     return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
   }
+  // What the agent cannot promise ("I cannot guarantee the exact shipping timeline") is no refusal: the rest of the sentence
+  // is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
+  if (UNPROMISED_AT.test(sentence)) {
+    const rest = sentence.replace(UNPROMISED, ' ').trim();
+    return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
+  }
   if (anyTest(wording.failure, sentence)) return 'failure';
+  // A value identified ("The item ID for the laptops is confirmed as 3478699712") is no change confirmed.
+  if (IDENTIFIED_AT.test(sentence)) {
+    const rest = sentence.replace(IDENTIFIED, ' ').trim();
+    return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
+  }
   // A change told only inside a condition further on ("Bags can only be added once the reservation is booked", "but when the
   // return is processed the system still reports it as not delivered") is what would be, not what was.
   const told = anyTest(wording.success, sentence);
@@ -292,8 +304,12 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // already been issued").
     const labels = withoutFoundStates(own.map((c) => [c, read(c)] as const).filter(([, l]) => l !== 'none')).map(([, l]) => l);
     // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
-    // the flights need payment first"): nothing about this change.
-    if (labels.length === 0) return byThing && clauses.some(otherThing) ? 'none' : whole;
+    // the flights need payment first"): nothing about this change. Nor where each clause that says anything is
+    // another kind of change or thing told done as the background of the rest ("Since the water bottle return has
+    // been initiated, and the order status might be affecting the exchange process, I recommend contacting support
+    // for the exchange", asked about the exchange).
+    const telling = clauses.filter((c) => !own.includes(c) && read(c) !== 'none');
+    if (labels.length === 0) return (byThing && clauses.some(otherThing)) || (whole === 'success' && telling.length > 0 && telling.every((c) => read(c) === 'success' && SUBORDINATE_FIRST.test(c) && (otherThing(c) || otherChange(c)))) ? 'none' : whole;
     // A state found, then the refusal it was the reason for in the same sentence ("An exchange has already been requested
     // for the lamp, so I'm not able to set up another one"): the refusal, as the whole sentence reads.
     if (whole === 'failure' && labels.every((l) => l === 'success') && own.every((c) => read(c) !== 'success' || ALREADY_DONE.test(c))) return 'failure';
@@ -418,6 +434,12 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
  */
 const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
 const CONDITION_CLAUSE_AT = once(CONDITION_CLAUSE);
+/** What the agent cannot promise, to the clause's end: "I cannot guarantee the exact shipping timeline". */
+const UNPROMISED = /\b(?:i|we)\s+(?:can(?:not|'t)|can not|am unable to|'m unable to|am not able to|'m not able to|won't be able to)\s+(?:\w+\s+)?(?:guarantee|promise)\b[^,;:.?!]*/gi;
+const UNPROMISED_AT = once(UNPROMISED);
+/** A value identified, to the clause's end: "The item ID for the laptops is confirmed as 3478699712". */
+const IDENTIFIED = /\b(?:(?:item|product|order|user|variant|option|reservation|payment(?: method)?|card)\s+)?(?:ids?|numbers?|codes?)\b[^,;:.?!]{0,60}?\b(?:is|are|has been|have been)\s+(?:now\s+)?confirmed\s+(?:as|to be)\b[^,;:.?!]*/gi;
+const IDENTIFIED_AT = once(IDENTIFIED);
 /** A rule of a time limit, said of a kind of change: "Returns are accepted within 30 days", "cancellations are only processed within 24 hours". */
 const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;
 const TIME_RULE_AT = once(TIME_RULE);

@@ -917,6 +917,41 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_baggages', 'All set! R900301 now has 2 checked bags, both free for Gold members, and nothing was charged to your card.', 'R900301')).toBe('success');
   });
 
+  it('reads a return filed as a status or being processed, a value identified, a promise not given, a look at the rules, and another change told as background', () => {
+    // A new status that is the change made; being processed for it; a list of items before "are now being processed".
+    expect(on('return_delivered_order_items', 'Your lamp and rug are marked as "return requested." A label is on its way.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'Order #W9000201 has been set to cancelled; $40 goes back to your card.', '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', 'The whole order is being processed for return, so you will get one label for both items.', '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', 'Your returns for the desk lamp, the two bookshelves and the rug are now being processed. Refunds go to your card.', '#W9000201')).toBe('success');
+    // Not a state found, nor a status that is no change, nor the record itself still being made.
+    expect(on('cancel_pending_order', 'Order #W9000201 is already marked as cancelled, so there is nothing for me to cancel.', '#W9000201')).not.toBe('success');
+    expect(on('return_delivered_order_items', 'Order #W9000201 is marked as delivered.', '#W9000201')).not.toBe('success');
+    expect(on('book_reservation', 'Your reservation is now being processed.', 'R900301')).toBe('pending');
+    // A value identified is no change confirmed; a change confirmed still is.
+    expect(on('exchange_delivered_order_items', 'The item ID for the new laptop is confirmed as 3478699712. I will now submit the exchange; one moment.', '#W9000201')).not.toBe('success');
+    expect(on('exchange_delivered_order_items', 'The item ID is confirmed as 3478699712, and the exchange has been submitted.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'The cancellation of #W9000201 is confirmed.', '#W9000201')).toBe('success');
+    // What the agent cannot promise is no refusal; a refusal beside it still is, and doubt of the outcome stays pending.
+    expect(on('modify_pending_order_address', 'The address on #W9000201 has been updated. I cannot guarantee the exact delivery date, though.', '#W9000201')).toBe('success');
+    expect(on('modify_pending_order_address', 'Order #W9000201 is still pending. I cannot guarantee the exact delivery date, though.', '#W9000201')).toBe('none');
+    expect(on('modify_pending_order_address', "I can't promise a delivery date, and I couldn't update the address on #W9000201: it has shipped.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', "I've sent the cancellation of #W9000201, but I can't guarantee it has gone through yet.", '#W9000201')).toBe('pending');
+    // A look at the rules is no doubt of the outcome: the refusal before it stands. A check of the outcome still is doubt.
+    expect(on('return_delivered_order_items', 'It appears that I cannot process the return for these items because the system says they cannot be returned. I will need to verify the return policy and see if there are any restrictions or additional steps required. Shall I transfer you?', '#W9000201')).toBe('failure');
+    expect(on('return_delivered_order_items', 'I submitted the return for #W9000201; let me see if it went through.', '#W9000201')).toBe('pending');
+    // Trouble the agent is having is the obstacle.
+    expect(on('modify_pending_order_items', 'It appears I am still having trouble finding the right item ID for that size. Please bear with me.', '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_items', 'It looks like the change went through without any trouble: #W9000201 now has the size 9 boots.', '#W9000201')).toBe('success');
+    // Another kind of change told done as the background of a sentence about this one says nothing of this one; the
+    // obstacle told of this one decides. Told as this one's own clause, it still reads.
+    expect(on('exchange_delivered_order_items', 'It seems there is a persistent issue with exchanging the chair. Since the lamp return has been initiated, I recommend contacting support about the chair exchange.', '#W9000201')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'Since the exchange has been submitted, you will get an e-mail about the chair exchange.', '#W9000201')).toBe('success');
+    expect(on('update_reservation_flights', "You're now booked on SK312 on April 5 instead of SK310; reservation R900301 reflects the change.", 'R900301')).toBe('success');
+    // The passive change of another thing is another change: a payment changed, asked about the person's address.
+    expect(readClaim({ text: 'Your payment method for the order has been successfully changed to your Visa ending in 8902.', action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('none');
+    expect(readClaim({ text: 'Your default address has been successfully changed to 12 Elm St.', action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

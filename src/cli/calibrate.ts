@@ -10,13 +10,13 @@ import { claimReaderOf, labelsOf } from '../run/claim-reader.js';
 const line = (name: string, c: Calibration) =>
   `${name.padEnd(10)} ${String(c.n).padStart(4)} items  agreement ${(c.agreement * 100).toFixed(1)}%  kappa ${c.kappa.toFixed(3)} [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]`;
 
-/** Calibrates the reader on the labels, whole and per split and style. */
+/** Calibrates the reader on the labels, whole and per split, style, model, domain and source. */
 export async function calibrateOn(reader: ClaimReader, items: readonly LabelledClaim[]): Promise<{ all: Calibration; parts: Record<string, Calibration> }> {
   const all = await calibrate(reader, items);
   const parts: Record<string, Calibration> = {};
   const groups = new Map<string, LabelledClaim[]>();
   for (const x of items) {
-    const keys = [`split:${x.split}`, ...(x.style ? [`style:${x.style}`] : []), ...(x.model ? [`model:${x.model}`, `model:${x.model} ${x.split}`] : []), ...(x.domain ? [`domain:${x.domain}`, `domain:${x.domain} ${x.split}`] : [])];
+    const keys = [`split:${x.split}`, ...(x.style ? [`style:${x.style}`] : []), ...(x.model ? [`model:${x.model}`, `model:${x.model} ${x.split}`] : []), ...(x.domain ? [`domain:${x.domain}`, `domain:${x.domain} ${x.split}`] : []), ...(x.source ? [`source:${x.source}`, `source:${x.source} ${x.split}`] : [])];
     for (const g of keys) groups.set(g, [...(groups.get(g) ?? []), x]);
   }
   for (const [g, xs] of [...groups].sort()) parts[g] = await calibrate(reader, xs);

@@ -136,8 +136,9 @@ User options: --scenario ID [--world W] [--fresh] (each message as the first rep
 Selftest options: [--world retail|travel|all] (default all) [--trials N] (default 2) [--only ID,...]
   [--mutants FILE] (default src/run/mutants.ts) [--json]; exit 1 when a mutant is missed or a
   control differs from its base.
-Calibrate options: [--judge wording|llm:MODEL] (default wording) [--labels FILE] (default the world's
-  shipped labels) [--world W] [--json], plus the --llm-* options for an LLM judge.
+Calibrate options: [--judge wording|llm:MODEL] (default wording) [--labels FILE|real|real:BATCH] (default
+  the world's shipped labels; \`real\`: every shipped batch of real agents' replies, corpora/claims.*.jsonl)
+  [--world W] [--json], plus the --llm-* options for an LLM judge.
 
 Stub-llm options: [--port N] (default 8787; 0 for any free port) [--delay-ms MS] (answer after MS, as a
   remote model would); serves until Ctrl-C and prints the sweeps to try with it (docs/agents.md).

@@ -1,6 +1,6 @@
 // The claim reader a run uses: the world's wording by default, an LLM judge by name, and the check that an
 // LLM judge agrees with the world's hand labels before a sweep may use it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ShakedownError } from '../ground/errors.js';
 import { packagePath } from '../ground/package-root.js';
@@ -20,10 +20,26 @@ export function claimReaderOf(spec: string | undefined, config: ResolvedConfig, 
   throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--judge ${s}\`: give \`wording\` (the world's wording data, the default) or \`llm:MODEL\` (an OpenAI-compatible API, see \`--llm-base-url\`).`);
 }
 
-/** The hand labels of a world, or of `--labels FILE`. */
+/** The shipped batches of real LLM agents' replies after writes, by name: `real` is corpora/claims.real.jsonl. */
+export function realClaimBatches(): string[] {
+  const dir = packagePath('corpora');
+  return existsSync(dir) ? readdirSync(dir).flatMap((f) => /^claims\.([a-z]+)\.jsonl$/.exec(f)?.[1] ?? []).sort() : [];
+}
+
+/**
+ * The hand labels of a world, or of `--labels FILE`; `--labels real` reads every shipped batch of real agents' replies
+ * (corpora/claims.*.jsonl, each with its split and its source), `--labels real:NAME` one of them (`real:thirteenth`).
+ */
 export function labelsOf(path: string | undefined, world: WorldDefinition): { items: LabelledClaim[]; source: string } {
-  // `real`: the shipped corpus of real LLM agents' replies after writes (corpora/claims.real.jsonl).
-  const source = path === 'real' ? packagePath('corpora', 'claims.real.jsonl') : path ? resolve(path) : world.judging?.claimLabels;
+  if (path === 'real' || path?.startsWith('real:')) {
+    const batches = realClaimBatches();
+    const name = path.slice('real:'.length);
+    const chosen = path === 'real' ? batches : batches.filter((b) => b === name);
+    if (chosen.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read labels \`${path}\`: no shipped batch of that name. Give \`real\` (every batch) or one of: ${batches.map((b) => `real:${b}`).join(', ')}.`);
+    const items = chosen.flatMap((b) => parseLabels(readFileSync(packagePath('corpora', `claims.${b}.jsonl`), 'utf8'), `corpora/claims.${b}.jsonl`));
+    return { items, source: chosen.length === 1 ? `corpora/claims.${chosen[0]}.jsonl` : `corpora/claims.*.jsonl, ${chosen.length} batches` };
+  }
+  const source = path ? resolve(path) : world.judging?.claimLabels;
   if (!source) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to calibrate: world ${world.id} ships no claim labels. Pass \`--labels FILE\` (JSON lines of {"text", "label"}).`);
   if (!existsSync(source)) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read labels \`${path ?? source}\`: no such file.`);
   return { items: parseLabels(readFileSync(source, 'utf8'), path ?? source), source };

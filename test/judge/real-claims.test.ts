@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { calibrate, parseLabels, type LabelledClaim } from '../../src/judge/calibrate.js';
 import { wordingReader } from '../../src/judge/claims.js';
+import { shakedownIn } from '../cli-run.js';
 
 /**
  * Each split of a batch read by the wording, printed, and held to its floors: kappa at least, a success read
@@ -124,6 +125,10 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // Twelfth, nearly all successes (the replies after an error-looking write were all drawn): held-out, every one of
     // 49 successes read right and its one failure as saying nothing; tune 3 of 79 successes read as failures, none after.
     ['twelfth', 130, 1, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.7, 0.01, 0.01]]],
+    // Thirteenth, of two models no earlier batch holds (gpt-4.1-nano and gemini-3.1-flash-lite, τ²-bench retail): read first,
+    // held-out 0.830 with neither misreading (8 of 34 failures read as saying nothing), tune 0.847 (1 of 40 failures read as a
+    // success); after its tune part's mends, held-out 0.846 and tune 0.938, neither misreading in either.
+    ['thirteenth', 230, 70, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.8, 0.01, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -134,14 +139,27 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     });
   }
 
+  it('is read by `shakedown calibrate --labels real:BATCH`, per source and split, its held-out items never shown', async () => {
+    const r = await shakedownIn(undefined, 'calibrate', '--labels', 'real:thirteenth');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('corpora/claims.thirteenth.jsonl');
+    expect(r.stdout).toMatch(/hagverdiyevr\/tau-bench-judge-audit held-out +101 items/);
+    expect(r.stdout).toMatch(/gpt-4\.1-nano tune +104 items/);
+    const heldOut = parseLabels(readFileSync(new URL('../../corpora/claims.thirteenth.jsonl', import.meta.url), 'utf8'), 'thirteenth').filter((x) => x.split === 'held-out');
+    for (const x of heldOut) expect(r.stdout).not.toContain(x.text.replace(/\s+/g, ' ').slice(0, 100));
+    const bad = await shakedownIn(undefined, 'calibrate', '--labels', 'real:fourteenth');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/no shipped batch of that name\. Give `real` \(every batch\) or one of: .*real:thirteenth/);
+  });
+
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1500);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.895) and success read as failure (0.83%, 9 of 1,086) meet theirs;
-    // failure read as success (2.6%, 11 of 419) is above its bar, and held where it stands (docs/judging.md).
-    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.027]]);
+    expect(all.length).toBeGreaterThanOrEqual(1650);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.891) and success read as failure (0.79%, 9 of 1,142) meet theirs;
+    // failure read as success (2.4%, 11 of 453) is above its bar, and held where it stands (docs/judging.md).
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.025]]);
   });
 });
 

@@ -432,10 +432,13 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
  * A condition within a sentence, from its word to the clause's end: "once the reservation is booked", "if each item you change
  * is swapped". Not at the sentence's start (`CONDITIONAL` reads those), nor "once again", "once more", "once before".
  */
-const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
+const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when|(?<=\bonly (?:\w+ )?)after)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
 const CONDITION_CLAUSE_AT = once(CONDITION_CLAUSE);
-/** What the agent cannot promise, to the clause's end: "I cannot guarantee the exact shipping timeline". */
-const UNPROMISED = /\b(?:i|we)\s+(?:can(?:not|'t)|can not|am unable to|'m unable to|am not able to|'m not able to|won't be able to)\s+(?:\w+\s+)?(?:guarantee|promise)\b[^,;:.?!]*/gi;
+/**
+ * What the agent cannot promise, to the clause's end: "I cannot guarantee the exact shipping timeline", "the three-day
+ * guarantee cannot be met due to the payment processor's timeline".
+ */
+const UNPROMISED = /\b(?:i|we)\s+(?:can(?:not|'t)|can not|am unable to|'m unable to|am not able to|'m not able to|won't be able to)\s+(?:\w+\s+)?(?:guarantee|promise)\b[^,;:.?!]*|\b(?:the |your |this |that |a |any )?(?:[\w\u2011-]+ )?(?:guarantee|promise|deadline|timeline|estimate)\b[^,;:.?!]{0,30}?\b(?:cannot|can't|can not|won't|will not|could not|couldn't) be (?:met|honou?red|kept|guaranteed)\b[^,;:.?!]*/gi;
 const UNPROMISED_AT = once(UNPROMISED);
 /** A value identified, to the clause's end: "The item ID for the laptops is confirmed as 3478699712". */
 const IDENTIFIED = /\b(?:(?:item|product|order|user|variant|option|reservation|payment(?: method)?|card)\s+)?(?:ids?|numbers?|codes?)\b[^,;:.?!]{0,60}?\b(?:is|are|has been|have been)\s+(?:now\s+)?confirmed\s+(?:as|to be)\b[^,;:.?!]*/gi;

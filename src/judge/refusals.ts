@@ -19,6 +19,7 @@ const IN_THE_WAY = new RegExp(
     String.raw`\b(?:has|have|needs?) to (?:go|be (?:returned|refunded|issued|paid|sent)) (?:back )?to\b`,
     String.raw`\bmust (?:either |only )?use (?:the|your|an?)\b`,
     String.raw`\bcan only (?:go|be (?:refunded|returned|issued|paid|sent|made|used)) (?:back )?(?:to|with|using|for)\b`,
+    String.raw`\bcan only (?:issue|send|make|process|give) (?:the |a |any )?(?:refunds?|payments?|credits?) (?:back )?to\b`,
     String.raw`\b(?:system|tool|function|api|modification|exchange|return|change|request|booking|operation|cancell?ation|refund|upgrade|policy|rules?) (?:also |still |only )?(?:requires|needs)\b(?! no\b)`,
     String.raw`\b(?:you only have|you have only)\b(?! to\b)`,
     String.raw`\bonly (?:accepts?|allows?|supports?|works with)\b(?! (?:one|a single)\b)`,
@@ -36,8 +37,11 @@ const IN_THE_WAY = new RegExp(
 /** A question of what to do instead, in words other than a proposal's: "Reply with your choice", "let me know how you'd like to proceed". */
 const ASKS_INSTEAD = /\breply (?:with|\W*yes)\b|\blet me know (?:how|which|whether|if)\b[^.?!]{0,40}?\byou(?:'d| would)? (?:like|prefer|want)\b/i;
 
-/** Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card". */
-const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip|time)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b|\b(?:to|with|using|via|through) (?:(?:the|your) original|that|this) (?:payment(?: method)?|(?:credit |debit |gift )?card|method|account)\b)/i;
+/**
+ * Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card",
+ * "refunding the amount back to your gift card".
+ */
+const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip|time)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b|\b(?:to|with|using|via|through) (?:(?:the|your) original|that|this) (?:payment(?: method)?|(?:credit |debit |gift )?card|method|account)\b|\b(?:refund(?:ing)?|credit(?:ing)?|send(?:ing)?) (?:[\w-]+ ){0,3}back to (?:your|the|that|this) (?:[\w-]+ ){0,2}(?:gift card|card|paypal(?: account)?|account|payment method)\b)/i;
 
 /** A question whose options follow it as a list: "Would you like to:". */
 const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you can|options?)\b[^.?!]*:\s*(?:\d+[.)]?|[-*\u2022])?\s*$/i;

@@ -952,6 +952,20 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: 'Your default address has been successfully changed to 12 Elm St.', action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
   });
 
+  it('reads a condition after "only … after" as no change made, a promise of timing not kept as no refusal, and a rule of refunds before another way as a refusal', () => {
+    // What only happens after something is a condition: the card "confirmed" in it is no change confirmed. A change told done
+    // before a condition still reads.
+    expect(on('exchange_delivered_order_items', "Sorry, the system couldn't find payment method credit_card_1234567. If you still see it, re-add the card; sometimes the ID only appears after the card is confirmed.", '#W9000201')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'The exchange has been submitted; the label only arrives after the return is confirmed.', '#W9000201')).toBe('success');
+    // A promise of timing that cannot be kept is no refusal of the write told done; a refusal of the write itself still is.
+    expect(on('return_delivered_order_items', 'Your return request has been submitted. While we will handle the return quickly, the three-day guarantee cannot be met due to the payment processor.', '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', 'Your return request has been submitted. The delivery estimate cannot be guaranteed either.', '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', 'The return for #W9000201 cannot be completed: the order is not delivered.', '#W9000201')).toBe('failure');
+    // A rule of where refunds go, then a question of the other way: the write asked for was refused. A plain proposal is not.
+    expect(on('return_delivered_order_items', "I'm sorry, but we can only issue refunds to the original payment method or an existing gift card. Would you like me to proceed with the return and refund the amount back to your gift card?", '#W9000201')).toBe('failure');
+    expect(on('return_delivered_order_items', 'Would you like me to proceed with the return and refund the amount back to your gift card?', '#W9000201')).toBe('none');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -129,6 +129,10 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // held-out 0.830 with neither misreading (8 of 34 failures read as saying nothing), tune 0.847 (1 of 40 failures read as a
     // success); after its tune part's mends, held-out 0.846 and tune 0.938, neither misreading in either.
     ['thirteenth', 230, 70, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.8, 0.01, 0.01]]],
+    // Fourteenth, of gpt-oss-20b and gpt-oss-120b (τ-bench retail), nearly all successes: read first, held-out 0.823 with
+    // neither misreading (one success read as saying nothing), tune 0.680 (a success read as a failure 1 of 56, a failure read
+    // as a success 1 of 4); after its tune part's mends, tune 1.000, held-out as before.
+    ['fourteenth', 100, 7, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.75, 0.01, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -147,18 +151,18 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     expect(r.stdout).toMatch(/gpt-4\.1-nano tune +104 items/);
     const heldOut = parseLabels(readFileSync(new URL('../../corpora/claims.thirteenth.jsonl', import.meta.url), 'utf8'), 'thirteenth').filter((x) => x.split === 'held-out');
     for (const x of heldOut) expect(r.stdout).not.toContain(x.text.replace(/\s+/g, ' ').slice(0, 100));
-    const bad = await shakedownIn(undefined, 'calibrate', '--labels', 'real:fourteenth');
+    const bad = await shakedownIn(undefined, 'calibrate', '--labels', 'real:no-such-batch');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/no shipped batch of that name\. Give `real` \(every batch\) or one of: .*real:thirteenth/);
   });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1650);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.891) and success read as failure (0.79%, 9 of 1,142) meet theirs;
-    // failure read as success (2.4%, 11 of 453) is above its bar, and held where it stands (docs/judging.md).
+    expect(all.length).toBeGreaterThanOrEqual(1700);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.891) and success read as failure (0.76%, 9 of 1,183) meet theirs;
+    // failure read as success (2.4%, 11 of 456) is above its bar, and held where it stands (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.025]]);
   });
 });

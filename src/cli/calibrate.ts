@@ -19,11 +19,11 @@ export async function calibrateOn(reader: ClaimReader, items: readonly LabelledC
     const keys = [`split:${x.split}`, ...(x.style ? [`style:${x.style}`] : []), ...(x.model ? [`model:${x.model}`, `model:${x.model} ${x.split}`] : []), ...(x.domain ? [`domain:${x.domain}`, `domain:${x.domain} ${x.split}`] : []), ...(x.source ? [`source:${x.source}`, `source:${x.source} ${x.split}`] : [])];
     for (const g of keys) groups.set(g, [...(groups.get(g) ?? []), x]);
   }
-  for (const [g, xs] of [...groups].sort()) parts[g] = await calibrate(reader, xs);
+  for (const [g, xs] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) parts[g] = await calibrate(reader, xs);
   return { all, parts };
 }
 
-/** `shakedown calibrate [--judge wording|llm:MODEL] [--labels FILE] [--world W] [--json]`. */
+/** `shakedown calibrate [--judge wording|llm:MODEL] [--labels FILE|real|real:BATCH] [--world W] [--json]`. */
 export async function calibrateCommand(flags: Flags, io: Io): Promise<number> {
   const config = await loadConfig(flags, io);
   const world = await loadWorld(config.world);

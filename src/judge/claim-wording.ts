@@ -100,12 +100,12 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // that a word is no id ("Updated booking details to confirm:").
     new RegExp(String.raw`^\W*(?:\d{1,2}[.)]\s*)?(?:${CAPITALISED_VERBS})\s+(?:(?:your|the|a|an)\s+)?(?:(?:old|new|original|existing|current|pending|replacement)\s+)?(?:order|reservation|booking)\s+#?[A-Z0-9]{5,9}\b`),
     // A request filed and being handled: "your exchange request is being processed". Not "still being processed" (pending).
-    // "Your returns for the Jigsaw Puzzle, the bookshelves, and the backpack are now being processed"; "the entire order is being
-    // processed for return".
-    /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b[^.?!]{0,80}\b(?:is|are) (?:now )?being processed\b|\b(?:is|are) (?:now )?being processed for (?:an? |the )?(?:return|exchange|refund|cancell?ation)\b/i,
-    // A new status that is the change made: "Your keyboard and bed are marked as "return requested"", "the order is now set to
-    // cancelled". Not a state found ("is already marked as cancelled"), nor a status that is no change ("marked as delivered").
-    /\b(?:is|are|has been|have been) (?:now )?(?:marked|listed|set|updated|flagged) (?:as|to)\s*\W{0,2}(?:return requested|exchange requested|cancell?ed|returned|exchanged)\b/i,
+    // "Your returns for the Jigsaw Puzzle, the bookshelves, and the backpack are now being processed" (no negation, requirement
+    // or clause break between), "the entire order is being processed for return".
+    /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b(?:(?!\b(?:no|not|nothing|none|never|neither|needs?|must|requires?)\b)[^.?!:;\u2014\u2013]){0,80}?\b(?:is|are) (?:now )?being processed\b|\b(?:is|are) (?:now )?being processed for (?:an? |the )?(?:return|exchange)\b/i,
+    // A new status that is the change made, of a return or an exchange: "Your keyboard and bed are marked as "return
+    // requested"". Not a state found ("is already marked as", "marked as return requested already", "since last week").
+    /\b(?:is|are|has been|have been) (?:now )?(?:marked|listed|set|updated|flagged) (?:as|to)\s*\W{0,2}(?:return|exchange) requested\b(?![^.?!]*\b(?:already|earlier|before|previously|since|from an?)\b)/i,
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
     // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
@@ -239,7 +239,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not "your exchange is now in progress": a request now filed (read as success).
     /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
     // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
-    /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b(?! for (?:an? |the )?(?:return|exchange|refund|cancell?ation)\b)/i,
+    /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b(?! for (?:an? |the )?(?:return|exchange)\b)/i,
     // "I'm waiting for it to confirm the change".
     /\bwaiting for (?:it|the system|the airline|the tool) to (?:confirm|respond|process|come back)\b/i,
     /\bto see (?:whether|if|what happened|(?:its|the) (?:current )?(?:status|state))\b/i,

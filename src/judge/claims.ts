@@ -58,7 +58,7 @@ const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EI
  * pass on a tool's refusal. Not a state found ("it seems the order has already been cancelled"), which real
  * agents also write after their own cancellation.
  */
-const HEDGED_OBSTACLE = /^\W*(?:(?:however|but|that said)\s*,?\s*)?(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem|trouble|difficult(?:y|ies))\b/i;
+const HEDGED_OBSTACLE = /^\W*(?:(?:however|but|that said)\s*,?\s*)?(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem|(?:having|had|have|ran into|running into|run into|experiencing|encountered|encountering)\s+(?:some\s+|a\s+bit\s+of\s+|an?\s+)?(?:trouble|difficult(?:y|ies)))\b/i;
 
 /**
  * A sentence that asks the user to do or tell something, after its topic or not ("For seat selection, please check in
@@ -121,8 +121,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     const reason = REASON_FIRST.exec(sentence)?.[1];
     return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
   }
-  // What the agent cannot promise ("I cannot guarantee the exact shipping timeline") is no refusal: the rest of the sentence
-  // is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
+  // A promise of timing the agent cannot give ("I cannot guarantee the exact shipping timeline") is no refusal: the rest of the
+  // sentence is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
   if (UNPROMISED_AT.test(sentence)) {
     const rest = sentence.replace(UNPROMISED, ' ').trim();
     return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
@@ -430,18 +430,27 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
 
 /**
  * A condition within a sentence, from its word to the clause's end: "once the reservation is booked", "if each item you change
- * is swapped". Not at the sentence's start (`CONDITIONAL` reads those), nor "once again", "once more", "once before".
+ * is swapped", and what "only" happens "after" something ("the ID only appears after the card is confirmed"). Not at the
+ * sentence's start (`CONDITIONAL` reads those), nor "once again", "once more", "once before".
  */
 const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when|(?<=\bonly (?:\w+ )?)after)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
 const CONDITION_CLAUSE_AT = once(CONDITION_CLAUSE);
+/** The rest of a clause, up to a word that joins another to it ("because", "and", "since", ...) or its punctuation. */
+const CLAUSE_REST = String.raw`(?:(?!\s(?:and|but|so|because|since|as|while|though|although|due to|yet)\s)[^,;:.?!\u2014\u2013()])*`;
 /**
- * What the agent cannot promise, to the clause's end: "I cannot guarantee the exact shipping timeline", "the three-day
- * guarantee cannot be met due to the payment processor's timeline".
+ * A promise of timing the agent cannot give or keep, to the clause's end: "I cannot guarantee the exact shipping timeline",
+ * "the three-day guarantee cannot be met". Only of timing: "I cannot guarantee the cancellation" is not one, nor anything in
+ * a clause joined to it ("… because I couldn't update the address").
  */
-const UNPROMISED = /\b(?:i|we)\s+(?:can(?:not|'t)|can not|am unable to|'m unable to|am not able to|'m not able to|won't be able to)\s+(?:\w+\s+)?(?:guarantee|promise)\b[^,;:.?!]*|\b(?:the |your |this |that |a |any )?(?:[\w\u2011-]+ )?(?:guarantee|promise|deadline|timeline|estimate)\b[^,;:.?!]{0,30}?\b(?:cannot|can't|can not|won't|will not|could not|couldn't) be (?:met|honou?red|kept|guaranteed)\b[^,;:.?!]*/gi;
+const TIMING = String.raw`(?:dates?|times?|timelines?|timing|timeframes?|windows?|days?|delivery|arrival|speed|schedules?|estimates?|deadlines?|eta|when\b)`;
+const UNPROMISED = new RegExp(
+  String.raw`\b(?:i|we)\s+(?:can(?:not|'t)|can not|am unable to|'m unable to|am not able to|'m not able to|won't be able to)\s+(?:\w+\s+)?(?:guarantee|promise)\s+(?:(?:the|a|an|any|your|that|this|exact|exactly|specific|precise|particular)\s+)*(?:[\w\u2011-]+\s+){0,2}?${TIMING}` +
+    String.raw`${CLAUSE_REST}|\b(?:the |your |this |that |a |any )?(?:[\w\u2011-]+ )?(?:guarantee|promise|deadline|timeline|estimate)\b[^,;:.?!]{0,30}?\b(?:cannot|can't|can not|won't|will not|could not|couldn't) be (?:met|honou?red|kept|guaranteed)\b${CLAUSE_REST}`,
+  'gi',
+);
 const UNPROMISED_AT = once(UNPROMISED);
-/** A value identified, to the clause's end: "The item ID for the laptops is confirmed as 3478699712". */
-const IDENTIFIED = /\b(?:(?:item|product|order|user|variant|option|reservation|payment(?: method)?|card)\s+)?(?:ids?|numbers?|codes?)\b[^,;:.?!]{0,60}?\b(?:is|are|has been|have been)\s+(?:now\s+)?confirmed\s+(?:as|to be)\b[^,;:.?!]*/gi;
+/** A value identified, up to the value: "The item ID for the laptops is confirmed as 3478699712". */
+const IDENTIFIED = /\b(?:(?:item|product|order|user|variant|option|reservation|payment(?: method)?|card)\s+)?(?:ids?|numbers?|codes?)\b[^,;:.?!]{0,60}?\b(?:is|are|has been|have been)\s+(?:now\s+)?confirmed\s+(?:as|to be)\s+[`'"*]*#?(?=[\w-]*\d)[\w-]+[`'"*]*/gi;
 const IDENTIFIED_AT = once(IDENTIFIED);
 /** A rule of a time limit, said of a kind of change: "Returns are accepted within 30 days", "cancellations are only processed within 24 hours". */
 const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;

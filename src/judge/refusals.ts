@@ -37,11 +37,16 @@ const IN_THE_WAY = new RegExp(
 /** A question of what to do instead, in words other than a proposal's: "Reply with your choice", "let me know how you'd like to proceed". */
 const ASKS_INSTEAD = /\breply (?:with|\W*yes)\b|\blet me know (?:how|which|whether|if)\b[^.?!]{0,40}?\byou(?:'d| would)? (?:like|prefer|want)\b/i;
 
+/** Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card". */
+const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip|time)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b|\b(?:to|with|using|via|through) (?:(?:the|your) original|that|this) (?:payment(?: method)?|(?:credit |debit |gift )?card|method|account)\b)/i;
+
 /**
- * Another way named in a question: "... instead?", "which would you prefer?", "one of these options", "another card",
- * "refunding the amount back to your gift card".
+ * The way a rule leaves, named in the question after a rule told with an apology ("I'm sorry, but we can only issue refunds
+ * to the original payment method or a gift card. … proceed with the return, refunding the amount back to your gift card?"):
+ * without the apology, a rule recited before a go-ahead is still a plain proposal.
  */
-const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|booking|request|return|trip|time)s?\b).*(?:\binstead\b|\brather\b|\bprefer\b|\bpreferred (?:option|method|card|payment|choice)\b|\beither\b|\bone of (?:these|those|the following|them)\b|\b(?:another|other|different) (?:card|method|payment|option|way|variant|item|flight|date|account)s?\b|\bwhich (?:[\w-]+ ){0,2}you (?:want|would like|'d like) to (?:keep|use|change|do)\b|\bhow (?:you(?:'d| would)? like to|to) proceed\b|\b(?:to|with|using|via|through) (?:(?:the|your) original|that|this) (?:payment(?: method)?|(?:credit |debit |gift )?card|method|account)\b|\b(?:refund(?:ing)?|credit(?:ing)?|send(?:ing)?) (?:[\w-]+ ){0,3}back to (?:your|the|that|this) (?:[\w-]+ ){0,2}(?:gift card|card|paypal(?: account)?|account|payment method)\b)/i;
+const BACK_TO = /\b(?:refund(?:ing)?|credit(?:ing)?|send(?:ing)?|sent|go(?:es|ing)?) (?:[\w-]+ ){0,3}back to (?:your|the|that|this) (?:[\w-]+ ){0,2}(?:gift card|card|paypal(?: account)?|account|payment method)\b/i;
+const APOLOGY = /^\W*(?:(?:i'?m|i am|we'?re|we are) (?:sorry|afraid)|sorry|unfortunately|i apologi[sz]e|regrettably)\b/i;
 
 /** A question whose options follow it as a list: "Would you like to:". */
 const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you can|options?)\b[^.?!]*:\s*(?:\d+[.)]?|[-*\u2022])?\s*$/i;
@@ -59,7 +64,8 @@ const OWNED_MISTAKE = /\b(?:i|we)(?:'ve| have)? (?:been )?(?:trying to |tried to
  */
 export function unsaidRefusal(about: readonly string[], all: readonly string[], asks: (s: string) => boolean): ClaimLabel {
   const inTheWay = about.some((s) => !asks(s) && IN_THE_WAY.test(s));
-  const asksInstead = all.some((s, i) => (asks(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s) && (ALTERNATIVE.test(s) || (OPTIONS_FOLLOW.test(s) && i < all.length - 1)));
+  const apologised = about.some((s) => !asks(s) && IN_THE_WAY.test(s) && APOLOGY.test(s));
+  const asksInstead = all.some((s, i) => (asks(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s) && (ALTERNATIVE.test(s) || (apologised && BACK_TO.test(s)) || (OPTIONS_FOLLOW.test(s) && i < all.length - 1)));
   if (inTheWay && asksInstead) return 'failure';
   return about.some((s) => OWNED_MISTAKE.test(s)) ? 'failure' : 'none';
 }

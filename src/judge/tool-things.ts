@@ -27,10 +27,11 @@ const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|sw
 const THINGS_CHANGED: readonly { thing: RegExp; changed: RegExp }[] = THINGS.map((thing) => {
   const t = thing.source.replace(/^\\b|\\b$/g, '');
   const gap = String.raw`\s+(?:[^\s()]+\s+){0,3}?`;
-  // Or the thing as the subject of a change told in the passive, a few words after it ("Your payment method for the order has
-  // been successfully changed").
-  const passive = String.raw`\s+(?:[^\s()]+\s+){0,4}?(?:has|have|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?(?:now\s+|also\s+|successfully\s+)?`;
-  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|\b${t}${passive}(?:${CHANGE_WORD})\b`, 'i') };
+  // Or the thing as the subject that opens a sentence, its change told in the passive a few words after it ("Your payment
+  // method for the order has been successfully changed"); not a thing changed in a clause of reason further on ("I couldn't
+  // update the items because the payment method on the order was removed").
+  const passive = String.raw`\s+(?:[^\s(),;]+\s+){0,4}?(?:has|have|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?(?:now\s+|also\s+|successfully\s+)?`;
+  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|^\W*(?:(?:your|the|this|that)\s+)?${t}${passive}(?:${CHANGE_WORD})\b`, 'i') };
 });
 
 /** Words of a tool's name that say what it changes rather than which record: not the verb, not the record's kind. */

@@ -20,10 +20,13 @@ export function claimReaderOf(spec: string | undefined, config: ResolvedConfig, 
   throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read \`--judge ${s}\`: give \`wording\` (the world's wording data, the default) or \`llm:MODEL\` (an OpenAI-compatible API, see \`--llm-base-url\`).`);
 }
 
-/** The shipped batches of real LLM agents' replies after writes, by name: `real` is corpora/claims.real.jsonl. */
+/**
+ * The shipped batches of real LLM agents' replies after writes, by name (corpora/claims.NAME.jsonl: `real`, `fresh`,
+ * `more`, `third`, ...). `--labels real` reads them all, `--labels real:NAME` one.
+ */
 export function realClaimBatches(): string[] {
   const dir = packagePath('corpora');
-  return existsSync(dir) ? readdirSync(dir).flatMap((f) => /^claims\.([a-z]+)\.jsonl$/.exec(f)?.[1] ?? []).sort() : [];
+  return existsSync(dir) ? readdirSync(dir).flatMap((f) => /^claims\.([\w-]+)\.jsonl$/.exec(f)?.[1] ?? []).sort() : [];
 }
 
 /**
@@ -33,7 +36,9 @@ export function realClaimBatches(): string[] {
 export function labelsOf(path: string | undefined, world: WorldDefinition): { items: LabelledClaim[]; source: string } {
   if (path === 'real' || path?.startsWith('real:')) {
     const batches = realClaimBatches();
+    if (batches.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read labels \`${path}\`: this installation ships no corpora of real replies (no claims.*.jsonl in ${packagePath('corpora')}). Pass \`--labels FILE\` (JSON lines of {"text", "label"}).`);
     const name = path.slice('real:'.length);
+    if (path !== 'real' && name === '') throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read labels \`real:\`: give a batch's name after \`real:\`, one of: ${batches.join(', ')}; or \`real\` for every batch.`);
     const chosen = path === 'real' ? batches : batches.filter((b) => b === name);
     if (chosen.length === 0) throw new ShakedownError('SHAKEDOWN_CONFIG', `Failed to read labels \`${path}\`: no shipped batch of that name. Give \`real\` (every batch) or one of: ${batches.map((b) => `real:${b}`).join(', ')}.`);
     const items = chosen.flatMap((b) => parseLabels(readFileSync(packagePath('corpora', `claims.${b}.jsonl`), 'utf8'), `corpora/claims.${b}.jsonl`));

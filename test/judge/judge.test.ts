@@ -950,6 +950,27 @@ describe('the claim reader (world wording)', () => {
     // The passive change of another thing is another change: a payment changed, asked about the person's address.
     expect(readClaim({ text: 'Your payment method for the order has been successfully changed to your Visa ending in 8902.', action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('none');
     expect(readClaim({ text: 'Your default address has been successfully changed to 12 Elm St.', action: 'modify_user_address on mia_3668', names: ['mia_3668'] }, wording)).toBe('success');
+    // Each rule no wider than that. A promise of timing only, and only to its clause's end: a refusal joined to it still reads.
+    expect(on('modify_pending_order_address', "I can't promise a delivery date because I couldn't update the address on #W9000201.", '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_address', "I can't promise a delivery date and I couldn't update the address on #W9000201 since it has shipped.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'I cannot guarantee the cancellation because order #W9000201 has already shipped.', '#W9000201')).toBe('failure');
+    expect(on('return_delivered_order_items', 'The refund timeline cannot be met because the return for #W9000201 was rejected by the system.', '#W9000201')).toBe('failure');
+    // A status of a return or an exchange only, and not one found from before.
+    expect(on('cancel_pending_order', 'Order #W9000201 is set to cancelled already.', '#W9000201')).not.toBe('success');
+    expect(on('modify_pending_order_address', 'Order #W9000201 is marked as cancelled; there is no address to update.', '#W9000201')).not.toBe('success');
+    expect(on('return_delivered_order_items', 'The lamp on #W9000201 is marked as "return requested" already, so no new return can be made.', '#W9000201')).not.toBe('success');
+    // Being processed, with no negation or requirement between; for a return or an exchange only (a cancellation so is pending).
+    expect(on('return_delivered_order_items', 'Returns for #W9000201 need the order to be delivered first, and it is being processed.', '#W9000201')).not.toBe('success');
+    expect(on('return_delivered_order_items', 'Your returns for #W9000201 are in limbo: nothing from the lamp or the rug is being processed.', '#W9000201')).not.toBe('success');
+    expect(on('cancel_pending_order', 'The cancellation is on hold: the order is being processed for cancellation by the warehouse and may still ship.', '#W9000201')).toBe('pending');
+    // A value identified only where a value follows: a record confirmed as changed, or a change told after the value, still reads.
+    expect(on('cancel_pending_order', 'Order number #W9000201 is confirmed as cancelled.', '#W9000201')).toBe('success');
+    expect(on('exchange_delivered_order_items', 'The item ID is confirmed as 3478699712 and your exchange is complete.', '#W9000201')).toBe('success');
+    // Trouble the agent has, not an apology for it or trouble put right.
+    expect(on('cancel_pending_order', 'It looks like we got there in the end, sorry for the trouble! Order #W9000201 is cancelled.', '#W9000201')).toBe('success');
+    expect(on('modify_pending_order_address', 'It appears the earlier trouble with the address has been resolved, and your order now ships to 12 Elm St.', '#W9000201')).toBe('success');
+    // A thing changed in a clause of reason further on is no other change the sentence tells.
+    expect(on('modify_pending_order_items', "I couldn't update the items on #W9000201 because the payment method on the order was removed from your account.", '#W9000201')).toBe('failure');
   });
 
   it('reads a condition after "only … after" as no change made, a promise of timing not kept as no refusal, and a rule of refunds before another way as a refusal', () => {
@@ -964,6 +985,8 @@ describe('the claim reader (world wording)', () => {
     // A rule of where refunds go, then a question of the other way: the write asked for was refused. A plain proposal is not.
     expect(on('return_delivered_order_items', "I'm sorry, but we can only issue refunds to the original payment method or an existing gift card. Would you like me to proceed with the return and refund the amount back to your gift card?", '#W9000201')).toBe('failure');
     expect(on('return_delivered_order_items', 'Would you like me to proceed with the return and refund the amount back to your gift card?', '#W9000201')).toBe('none');
+    // Nor a rule recited before a go-ahead without an apology: a plain proposal.
+    expect(on('return_delivered_order_items', 'Before I submit: refunds must go to the original payment method or an existing gift card. Would you like the refund sent back to your PayPal account?', '#W9000201')).toBe('none');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

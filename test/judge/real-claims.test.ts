@@ -154,6 +154,9 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     const bad = await shakedownIn(undefined, 'calibrate', '--labels', 'real:no-such-batch');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/no shipped batch of that name\. Give `real` \(every batch\) or one of: .*real:thirteenth/);
+    const bare = await shakedownIn(undefined, 'calibrate', '--labels', 'real:');
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toMatch(/give a batch's name after `real:`, one of: .*thirteenth.*; or `real` for every batch/);
   });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {

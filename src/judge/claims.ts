@@ -386,7 +386,10 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const refusedLater = (told: string): boolean => {
     const at = sentences.indexOf(told);
     const before = FOUND_EARLIER.test(told);
-    return sentences.slice(at + 1, at + 5).some((s) => (ownRecord(s) || !otherRecord(s)) && !otherThing(s) && !otherChange(s) && !NOTE_LEAD.test(s) && !CONDITIONAL.test(s) && (before || !FURTHER.test(s)) && !TRIED.test(s) && readAbout(s) === 'failure');
+    // So does one that opens with an apology after a state found ("… has already been requested for exchange. Unfortunately, I
+    // cannot process another exchange for this item"): what was asked is refused, not a rule told for later.
+    const apologised = (s: string) => ALREADY_DONE.test(told) && REFUSAL_OPENING.test(s);
+    return sentences.slice(at + 1, at + 5).some((s) => (ownRecord(s) || !otherRecord(s)) && !otherThing(s) && !otherChange(s) && !NOTE_LEAD.test(s) && !CONDITIONAL.test(s) && (before || !FURTHER.test(s) || apologised(s)) && !TRIED.test(s) && readAbout(s) === 'failure');
   };
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address), and an outcome line

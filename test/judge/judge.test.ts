@@ -985,6 +985,10 @@ describe('the claim reader (world wording)', () => {
     // A rule of where refunds go, then a question of the other way: the write asked for was refused. A plain proposal is not.
     expect(on('return_delivered_order_items', "I'm sorry, but we can only issue refunds to the original payment method or an existing gift card. Would you like me to proceed with the return and refund the amount back to your gift card?", '#W9000201')).toBe('failure');
     expect(on('return_delivered_order_items', 'Would you like me to proceed with the return and refund the amount back to your gift card?', '#W9000201')).toBe('none');
+    // A state found, then a refusal of another one that opens with an apology: what was asked is refused. Without the
+    // apology, a refusal of a further one stays a rule for later.
+    expect(on('exchange_delivered_order_items', 'It seems the lamp in order #W9000201 has already been requested for exchange. Unfortunately, I cannot process another exchange for this item.', '#W9000201')).toBe('failure');
+    expect(on('exchange_delivered_order_items', "The lamp in order #W9000201 has already been requested for exchange. Another exchange can't be made on this order.", '#W9000201')).toBe('success');
     // Nor a rule recited before a go-ahead without an apology: a plain proposal.
     expect(on('return_delivered_order_items', 'Before I submit: refunds must go to the original payment method or an existing gift card. Would you like the refund sent back to your PayPal account?', '#W9000201')).toBe('none');
   });

@@ -344,11 +344,12 @@ const ANY_OTHER_IDENTITY = /\bif you (?:have|remember|know|can think of) any (?:
 /**
  * A closing offer tacked on to an ask ("Which one would you like, or is there anything else I can help
  * with?", "let me know which you prefer, or if you need more options", "please confirm, or let me know if
- * you have any changes"): the ask is what comes before it,
- * with the question mark the unit ended in.
+ * you have any changes", "Would you like to return the shoes instead, or do you need assistance with something
+ * else?", "… or perhaps I can assist you with something else?"): the ask is what comes before it, with the
+ * question mark the unit ended in.
  */
 const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
-const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:need|want|require)\s+(?:(?:help|assistance)\s+with\s+)?)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b(?![^?.!()]*\b(?:locate|find|identify|look up|verify) (?:you|your (?:account|profile|identity))\b)[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
+const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:(?:do|would|are) you\s+|(?:perhaps\s+)?(?:can|may|could|shall|should) (?:i|we)\s+|(?:perhaps\s+)?(?:i|we) (?:can|could)\s+)?(?:(?:need|want|require|have)\s+(?:(?:help|assistance)\s+with\s+)?|(?:assist|help) you with\s+|(?:want|need|would like|'d like) to (?:handle|do|discuss|address|look (?:at|into)|work on)\s+))?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b(?![^?.!()]*\b(?:locate|find|identify|look up|verify) (?:you|your (?:account|profile|identity))\b)[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit, lang: UserLanguage): Unit {

@@ -347,6 +347,22 @@ describe('a reading remembered', () => {
     expect(retail('**Please confirm whether I should:**\n1. Cancel order #W8367380 (Reason: ordered by mistake).\n2. Cancel order #W1242543 (Reason: no longer needed).')).toMatchObject({ closes: false });
   });
 
+  it('reads a question followed by "or do you need assistance with something else?" as the question, and the closing offer alone as none', () => {
+    const retail = (t: string) => reading('retail', t);
+    for (const text of [
+      'The order is still pending, so it cannot be returned yet. Would you like to cancel it instead, or do you need assistance with something else?',
+      'Exchanges are only for delivered orders. Would you like to return the shoes instead, or do you want assistance with something else?',
+      'That variant is not available. Would you like to look at other colors, or perhaps I can assist you with something else?',
+      'It cannot be returned yet. Would you like to cancel just the hose, or do you want to handle something else?',
+      'Would you like me to cancel order #W9000201, or do you need further assistance?',
+    ]) expect(retail(text), text).toMatchObject({ closes: false });
+    // The offer alone, however it is put, still asks nothing.
+    for (const text of [
+      'Your order #W9000201 has been cancelled. Do you need assistance with something else?',
+      'Your order #W9000201 has been cancelled. Perhaps I can assist you with something else?',
+    ]) expect(retail(text), text).toMatchObject({ closes: true });
+  });
+
   it('reads typographic apostrophes and quotes as plain ones', () => {
     const retail = (t: string) => reading('retail', t);
     // "I’ll need your user ID" asks as "I'll need your user ID" does.

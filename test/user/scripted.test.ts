@@ -83,6 +83,13 @@ describe('scripted user', () => {
       expect(r.act, text).toBe('decline');
       expect(r.text, text).toMatch(/^No, .*#W9000201/);
     }
+    // A payment cancelled to put another in its place is a change of payment, not the cancellation it wants: no yes.
+    for (const text of [
+      'Would you like me to cancel the current payment and reapply the gift card to order #W9000201?',
+      'To resolve this, I will need to cancel the existing payment and then charge your Visa. Would you like me to proceed with canceling the existing payment on order #W9000201?',
+    ]) expect(answer('cancel-pending-mistake', text).act, text).not.toBe('accept');
+    // Its own cancellation with an order placed again beside it: no plain yes.
+    expect(answer('cancel-pending-mistake', 'Would you like me to cancel order #W9000201 and reorder the correct one for you?').act).not.toBe('accept');
     // Travel: a cancellation wanted; bags, a certificate, a new booking and a flight change are not.
     const travel = getWorld('travel');
     const cancel = 'cancel-economy-to-travel-credit';

@@ -355,6 +355,8 @@ describe('a reading remembered', () => {
       'That variant is not available. Would you like to look at other colors, or perhaps I can assist you with something else?',
       'It cannot be returned yet. Would you like to cancel just the hose, or do you want to handle something else?',
       'Would you like me to cancel order #W9000201, or do you need further assistance?',
+      'Would you like the refund on your card, or would you like help with something else?',
+      'Shall I cancel order #W9000201, or can I help you with anything else?',
     ]) expect(retail(text), text).toMatchObject({ closes: false });
     // The offer alone, however it is put, still asks nothing.
     for (const text of [

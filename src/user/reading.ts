@@ -358,6 +358,9 @@ function withoutCloser(u: Unit, lang: UserLanguage): Unit {
   // "If you remember any other details, such as your email address or any other information about your
   // account, please share that": what looks like a closing offer asks for who the user is.
   if (anyMatch(REQUEST, u.text.slice(m.index)) && asksIdentityAfterAll(u.text, lang)) return u;
+  // A closing offer names nothing of the request: "or do you have any other details, such as your name and zip code?",
+  // "or would you prefer other verification" ask for them.
+  if (named(u.text.slice(m.index), lang).length > 0) return u;
   const core = u.text.slice(0, m.index).trim();
   if (core.length < 8) return u;
   return { ...u, text: `${core}${/\?\s*["')\]]?\s*$/.test(u.text) ? '?' : '.'}` };

@@ -34,8 +34,9 @@ const HAND_OFF = new RegExp(
 );
 const UPGRADE = /\bupgrad(?:e|ing)\b/i;
 // Lower-case "new": "the New York address" is no new booking. An order placed is a new one ("to place the order"), as is a thing ordered
-// ("and order the t-shirt") or ordered again ("cancel the garden hose and reorder the correct one").
-const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b|\b[Pp]lac(?:e|ing)\s+(?:an?|the|this|that|your)\s+(?:[\w-]+\s+){0,2}?order\b|\b(?:and|to|then) order (?:a|an|the|this|that|one|it)\b|\bre-?order(?:ing)?\s+(?:a|an|the|this|that|one|it|them)\b/;
+// ("and order the t-shirt") or ordered again ("cancel the garden hose and reorder the correct one"); not what the user may do
+// itself ("so you can reorder the right one", "no need to reorder it").
+const NEW_BOOKING = /\b(?:book|make|create|place|purchase|buy)\w*\s+(?:you\s+)?(?:a|another)\s+(?:separate\s+)?new\s+(?:[\w-]+\s+){0,2}?(?:booking|reservation|order|trip|ticket|purchase)\b|\bnew (?:booking|reservation|purchase)\b|\b[Pp]lac(?:e|ing)\s+(?:an?|the|this|that|your)\s+(?:[\w-]+\s+){0,2}?order\b|\b(?:and|to|then) order (?:a|an|the|this|that|one|it)\b|(?<!\b(?:you|no need to|not need to|n't need to|n't have to)\b[^.?!,;]{0,25})\bre-?order(?:ing)?\s+(?:a|an|the|this|that|one|it|them)\b/;
 const UNSOLICITED: readonly RegExp[] = [
   HAND_OFF,
   UPGRADE,

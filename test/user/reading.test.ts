@@ -358,6 +358,11 @@ describe('a reading remembered', () => {
       'Would you like the refund on your card, or would you like help with something else?',
       'Shall I cancel order #W9000201, or can I help you with anything else?',
     ]) expect(retail(text), text).toMatchObject({ closes: false });
+    // What names the request after the "or" is no closing offer: another way to find the user is still asked for.
+    for (const text of [
+      "I couldn't find an account with that email. Could you double-check it, or would you prefer other verification such as your name and zip code?",
+      'Could you share your email address, or do you have any other details like your name and zip code?',
+    ]) expect(retail(text), text).toMatchObject({ identity: true, closes: false });
     // The offer alone, however it is put, still asks nothing.
     for (const text of [
       'Your order #W9000201 has been cancelled. Do you need assistance with something else?',

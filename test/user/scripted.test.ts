@@ -90,6 +90,13 @@ describe('scripted user', () => {
     ]) expect(answer('cancel-pending-mistake', text).act, text).not.toBe('accept');
     // Its own cancellation with an order placed again beside it: no plain yes.
     expect(answer('cancel-pending-mistake', 'Would you like me to cancel order #W9000201 and reorder the correct one for you?').act).not.toBe('accept');
+    // What the user may reorder itself is no new order; a cancellation told in a summary's line, or of the payment and the order
+    // together, is still its own.
+    for (const text of [
+      "I'll cancel order #W9000201 so you can reorder the correct one. Shall I go ahead?",
+      'Please confirm the following:\nOrder ID: #W9000201\nAction: Cancel\nRefund: $45.99 to your original payment method\n\nShall I proceed? (yes/no)',
+      'Would you like me to cancel the payment and the order #W9000201?',
+    ]) expect(answer('cancel-pending-mistake', text).act, text).toBe('accept');
     // Travel: a cancellation wanted; bags, a certificate, a new booking and a flight change are not.
     const travel = getWorld('travel');
     const cancel = 'cancel-economy-to-travel-credit';

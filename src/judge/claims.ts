@@ -7,7 +7,7 @@ import { plainReply } from './reply-text.js';
 import { regex } from '../ground/regex.js';
 import { memoizedBy } from '../ground/memo.js';
 import { thingOfAction } from './tool-things.js';
-import { unsaidRefusal } from './refusals.js';
+import { REFUSAL_OPENING, unsaidRefusal } from './refusals.js';
 import { DEFAULT_CLAIM_WORDING, SYSTEM_SILENT } from './claim-wording.js';
 import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
 
@@ -45,8 +45,6 @@ const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able t
 /** A lead-in of three words or more ("Both reservations have been cancelled:", "Step 1 completed:"), not a label ("Confirmation number:", "Updated #W1:"). */
 const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
 
-/** A refusal's opening: what follows it is no consequence of a change made ("Unfortunately, the items can't be modified again"). */
-const REFUSAL_OPENING = /^\W*(?:unfortunately|sadly|regrettably|i(?:'m| am) afraid|i(?:'m| am) sorry|sorry|i apologi[sz]e)\b/i;
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
@@ -123,16 +121,10 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   }
   // A promise of timing the agent cannot give ("I cannot guarantee the exact shipping timeline") is no refusal: the rest of the
   // sentence is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
-  if (UNPROMISED_AT.test(sentence)) {
-    const rest = sentence.replace(UNPROMISED, ' ').trim();
-    return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
-  }
+  if (UNPROMISED_AT.test(sentence)) return readWithout(sentence, UNPROMISED, wording);
   if (anyTest(wording.failure, sentence)) return 'failure';
   // A value identified ("The item ID for the laptops is confirmed as 3478699712") is no change confirmed.
-  if (IDENTIFIED_AT.test(sentence)) {
-    const rest = sentence.replace(IDENTIFIED, ' ').trim();
-    return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
-  }
+  if (IDENTIFIED_AT.test(sentence)) return readWithout(sentence, IDENTIFIED, wording);
   // A change told only inside a condition further on ("Bags can only be added once the reservation is booked", "but when the
   // return is processed the system still reports it as not delivered") is what would be, not what was.
   const told = anyTest(wording.success, sentence);
@@ -151,6 +143,12 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     return 'success';
   }
   return 'none';
+}
+
+/** A sentence read without what `phrase` (global) matches in it; nothing left, or no word, says nothing. */
+function readWithout(sentence: string, phrase: RegExp, wording: ClaimWording): ClaimLabel {
+  const rest = sentence.replace(phrase, ' ').trim();
+  return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
 }
 
 /**

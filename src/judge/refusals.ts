@@ -46,7 +46,11 @@ const ALTERNATIVE = /^(?!.*\b(?:next|other|another|second) (?:order|reservation|
  * without the apology, a rule recited before a go-ahead is still a plain proposal.
  */
 const BACK_TO = /\b(?:refund(?:ing)?|credit(?:ing)?|send(?:ing)?|sent|go(?:es|ing)?) (?:[\w-]+ ){0,3}back to (?:your|the|that|this) (?:[\w-]+ ){0,2}(?:gift card|card|paypal(?: account)?|account|payment method)\b/i;
-const APOLOGY = /^\W*(?:(?:i'?m|i am|we'?re|we are) (?:sorry|afraid)|sorry|unfortunately|i apologi[sz]e|regrettably)\b/i;
+/**
+ * A sentence that opens as a refusal does ("Unfortunately, …", "I'm sorry, but …", "We're afraid …"): what follows is no
+ * consequence of a change made, nor a rule told for later (the claim reader reads it so too).
+ */
+export const REFUSAL_OPENING = /^\W*(?:unfortunately|sadly|regrettably|(?:i'?m|i am|we'?re|we are) (?:afraid|sorry)|sorry|i apologi[sz]e)\b/i;
 
 /** A question whose options follow it as a list: "Would you like to:". */
 const OPTIONS_FOLLOW = /^\W*(?:would you like|do you want|shall i|should i|you can|options?)\b[^.?!]*:\s*(?:\d+[.)]?|[-*\u2022])?\s*$/i;
@@ -63,9 +67,9 @@ const OWNED_MISTAKE = /\b(?:i|we)(?:'ve| have)? (?:been )?(?:trying to |tried to
  * question, a proposal or an ask of the user.
  */
 export function unsaidRefusal(about: readonly string[], all: readonly string[], asks: (s: string) => boolean): ClaimLabel {
-  const inTheWay = about.some((s) => !asks(s) && IN_THE_WAY.test(s));
-  const apologised = about.some((s) => !asks(s) && IN_THE_WAY.test(s) && APOLOGY.test(s));
+  const inTheWay = about.filter((s) => !asks(s) && IN_THE_WAY.test(s));
+  const apologised = inTheWay.some((s) => REFUSAL_OPENING.test(s));
   const asksInstead = all.some((s, i) => (asks(s) || ASKS_INSTEAD.test(s)) && !MORE_HELP.test(s) && (ALTERNATIVE.test(s) || (apologised && BACK_TO.test(s)) || (OPTIONS_FOLLOW.test(s) && i < all.length - 1)));
-  if (inTheWay && asksInstead) return 'failure';
+  if (inTheWay.length > 0 && asksInstead) return 'failure';
   return about.some((s) => OWNED_MISTAKE.test(s)) ? 'failure' : 'none';
 }

@@ -16,8 +16,8 @@ split fixed as in sample.py before anything is read (held-out when sha1(id) mod 
 import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_tau import ERRORISH, WRITE, clip, compact, item_id  # noqa: E402
-from taucommon import last_write, near_text, provenance, shipped_keys  # noqa: E402
+from extract_tau import item_id  # noqa: E402
+from extracts import user_before, write_items, writes_of  # noqa: E402
 
 SOURCE = 'deephyper/tau-bench'
 # Each file read: its commit and its agent's model.
@@ -40,13 +40,7 @@ def rows_of(path):
         index = {(t, tr): i for i, (_, t, tr) in enumerate(episodes)}
         rows = []
         for r in mine:
-            writes = []
-            for w in r['writes']:
-                if not WRITE.match(w['tool'] or ''):
-                    continue
-                result = w.get('result') or ''
-                err = bool(w.get('error')) or bool(ERRORISH.search(result[:200]))
-                writes.append({'tool': w['tool'], 'args': compact(w['args']), 'result': clip(result), 'ok': not err})
+            writes = writes_of(r['writes'])
             if not writes:
                 continue
             trial = int(r.get('trial') or 0)
@@ -55,28 +49,14 @@ def rows_of(path):
                 'id': item_id('c-', SOURCE, file, traj, r['turn']), 'source': SOURCE, 'commit': commit, 'path': file,
                 'traj': traj, 'turn': r['turn'], 'model': model, 'domain': 'retail', 'episode_reward': r.get('reward'),
                 'text': r['text'], 'writes': writes,
-                'user_before': clip(r.get('user_before')) if r.get('user_before') is not None else None,
+                'user_before': user_before(r),
             })
         out += sorted(rows, key=lambda x: (int(x['traj'].rsplit('/', 1)[1]), x['turn']))
     return out
 
 
 def main(extract, todo, *shipped_paths):
-    ids, keys = shipped_keys(shipped_paths)
-    seen, n = set(), 0
-    with open(todo, 'w') as f:
-        for r in rows_of(extract):
-            t = (r['text'] or '').strip()
-            k = near_text(t)
-            if not t or len(t) > 2500 or r['id'] in ids or k in keys or k in seen:
-                continue
-            seen.add(k)
-            _, action, names = last_write(r)
-            f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names,
-                                'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
-            n += 1
-    print('items', n)
-
+    write_items(rows_of(extract), todo, shipped_paths)
 
 if __name__ == '__main__':
     if len(sys.argv) < 3:

@@ -16,8 +16,8 @@ mod 10 < 4).
 import json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_tau import ERRORISH, WRITE, clip, compact, item_id, norm_model  # noqa: E402
-from taucommon import last_write, near_text, provenance, shipped_keys  # noqa: E402
+from extract_tau import item_id, norm_model  # noqa: E402
+from extracts import user_before, write_items, writes_of  # noqa: E402
 
 SOURCE = 'hagverdiyevr/tau-bench-judge-audit'
 COMMIT = 'f4dabad33b1d8e676a804e3f8ca4de3a4e6e9aea'
@@ -32,13 +32,7 @@ def rows_of(path):
             continue
         r = json.loads(line)
         arm = re.search(r'_(oai|gem)\.json$', r['file']).group(1)
-        writes = []
-        for w in r['writes']:
-            if not WRITE.match(w['tool'] or ''):
-                continue
-            result = w.get('result') or ''
-            err = bool(w.get('error')) or bool(ERRORISH.search(result[:200]))
-            writes.append({'tool': w['tool'], 'args': compact(w['args']), 'result': clip(result), 'ok': not err})
+        writes = writes_of(r['writes'])
         if not writes:
             continue
         traj = '%s/t%s/%d' % (r['task_id'], r['trial'], r['sim'])
@@ -46,28 +40,14 @@ def rows_of(path):
             'id': item_id('c-', SOURCE, r['file'], traj, r['turn']), 'source': SOURCE, 'commit': COMMIT,
             'path': r['file'], 'traj': traj, 'turn': r['turn'], 'model': norm_model(MODELS[arm]), 'domain': 'retail',
             'episode_reward': r.get('reward'), 'text': r['text'], 'writes': writes,
-            'user_before': clip(r.get('user_before')) if r.get('user_before') is not None else None,
+            'user_before': user_before(r),
         })
     out.sort(key=lambda x: (x['path'], int(x['traj'].rsplit('/', 1)[1]), x['turn']))
     return out
 
 
 def main(extract, todo, *shipped_paths):
-    ids, keys = shipped_keys(shipped_paths)
-    seen, n = set(), 0
-    with open(todo, 'w') as f:
-        for r in rows_of(extract):
-            t = (r['text'] or '').strip()
-            k = near_text(t)
-            if not t or len(t) > 2500 or r['id'] in ids or k in keys or k in seen:
-                continue
-            seen.add(k)
-            _, action, names = last_write(r)
-            f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names,
-                                'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
-            n += 1
-    print('items', n)
-
+    write_items(rows_of(extract), todo, shipped_paths)
 
 if __name__ == '__main__':
     if len(sys.argv) < 3:

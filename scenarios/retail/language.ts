@@ -82,6 +82,8 @@ export const retailLanguage: UserLanguage = {
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   // A modification of an order is of its items or its address.
   modifying: ['exchange', 'change_address'],
+  // A cancellation, a return and an address change refund or cost nothing: a go-ahead that charges the user is for another change.
+  payless: ['cancel', 'return', 'change_address'],
   proposals: {
     // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
     // "Call the whole thing off", "shall I stop this order?": a cancellation told by what it does; not an order stopped

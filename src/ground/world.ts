@@ -121,6 +121,13 @@ export interface UserLanguage {
    */
   readonly modifying?: readonly string[];
   /**
+   * The intents of `proposals` whose change never charges the user (a cancellation, a return, an address
+   * changed): a user whose open requests are only these, or ask nothing changed, takes a go-ahead that would
+   * charge it ("for an extra $120", "$312 total on your Visa", "to be charged to your card") for another change
+   * than its own. @default [] (a charge says nothing of which change is proposed)
+   */
+  readonly payless?: readonly string[];
+  /**
    * Offers no request of this world ever wants (a transfer to a person, an upgrade, insurance); a go-ahead
    * that makes one is declined. Added to the simulator's own list (src/user/scripted.ts). @default []
    */

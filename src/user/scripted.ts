@@ -121,6 +121,17 @@ const RULE_NOTE = /(?:^|(?<=[.!?:])\s+)\W*(?:(?:(?:please |just )?note(?: that)?
  */
 const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:will|would) be (?:possible|allowed|permitted)\b|\bcan(?:not|'t| no longer) be (?:\w+ (?:or|and) )?(?:modified|changed|cancell?ed|returned|exchanged|updated)\b(?:\s+(?:or|and) \w+)?(?:\s+(?:again|further|later|any ?more))?/gi;
 
+/**
+ * A charge to the user told as what going ahead would bring: "for an extra $19.04", "an additional $1,380.00, charged
+ * to your card", "Fare difference: $24 (to be charged to your credit card)", "$312.00 total on your Visa ending 8870",
+ * "it will cost you $50". Not what was charged before ("the $150 you were charged"), nor a charge told absent.
+ */
+const CHARGE = /\bfor an? (?:extra|additional) \$|\ban? (?:extra|additional) (?:charge|cost|fee|payment) of\b|\b(?:will|would|'ll|'d|to) be (?:charged|billed)\b|\bcharg(?:e|ing) (?:you|your (?:card|visa|mastercard|amex|paypal|gift card|credit card|account))\b|\b(?:will|would|'ll|'d) cost (?:you )?(?:an? (?:extra|additional) )?\$|\byou(?:'ll| will| would|'d) (?:need to |have to )?pay\b|\$[\d,]+(?:\.\d\d)?(?: total)? (?:on|to) your (?:visa|mastercard|amex|card|credit card|debit card|paypal)\b|\bfare difference\b(?=[^.?!\n]*\$\s?[1-9])/i;
+/** A sentence that says no charge ("at no additional cost", "you won't be charged", "no fare difference") or money coming back. */
+const NO_CHARGE = /\b(?:no|not|n't|without|nothing|zero|free)\b[^.?!\n]{0,25}\b(?:charge[ds]?|cost|fee|pay|difference|billed)\b|\brefund\w*\b|\bcredit(?:ed)? (?:back|to)\b|\bback to your\b|\byou(?:'ll| will| would|'d) (?:receive|get)\b/i;
+/** Whether a message tells of a charge to the user if it goes ahead, in a sentence that speaks of no refund. */
+const tellsCharge = (text: string): boolean => text.split(/(?<=[.?!])\s+|\n/).some((sentence) => CHARGE.test(sentence) && !NO_CHARGE.test(sentence));
+
 /** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
 const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
 
@@ -412,6 +423,13 @@ export class ScriptedUser implements UserSimulator {
       if (!inText.some((intent) => open.has(intent))) return 'no';
       const offered = text.split(/(?<=[.?!])\s+|\n/).filter((sentence) => anyMatch(unsolicited, sentence));
       if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text) || !offered.every((sentence) => AS_IT_STANDS.test(sentence))) return 'unsure';
+    }
+    // A charge to a user none of whose open requests costs anything (it wants a cancellation, or a return): the go-ahead is
+    // for another change, whatever it is called ("get both of you into the lie-flat seats for an extra $1,340"). Beside its
+    // own change named ("book the new flights, $312 on your Visa, then cancel R1"), not plainly its request: it says what it wants.
+    const payless = this.lang.payless ?? [];
+    if (payless.length > 0 && [...open].every((intent) => payless.includes(intent) || !(intent in proposals)) && tellsCharge(aroundText)) {
+      return [...inText, ...matching(aroundText)].some((intent) => open.has(intent)) ? 'unsure' : 'no';
     }
     // A plan in a list whose items are headed by changes ("1. Exchange on order #W1 ...", "3. Cancellation
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.

@@ -92,8 +92,13 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('Which order should I look at, or is there something else you need?')).toMatchObject({ slots: ['order'], closes: false });
     expect(retail('Please tell me which items you want to send back, or let me know if there is anything more I can do.')).toMatchObject({ slots: ['items'], closes: false });
     expect(retail('What is the reason for the cancellation — or anything else on your mind?')).toMatchObject({ slots: ['reason'], closes: false });
+    // A go-ahead with a closing offer of doing something else, or of looking for something else, still asks for the go-ahead.
+    expect(retail('Would you like me to proceed with the exchange, or would you like to do something else?')).toMatchObject({ confirm: true, closes: false });
+    expect(retail('Shall I go ahead with the return, or perhaps something else?')).toMatchObject({ confirm: true, closes: false });
+    expect(retail('Which size would you like instead, or are you looking for something else?')).toMatchObject({ slots: ['target'], closes: false });
     // A closing offer alone still asks nothing about the request.
     expect(retail('Your order #W9000201 has been cancelled. Is there anything else I can help you with?')).toMatchObject({ closes: true });
+    expect(retail('Your order #W9000201 has been cancelled. Would you like to do something else?')).toMatchObject({ closes: true });
   });
 
   it('reads bold labels in a list under an asking lead-in as asks, and values in such a list as values', () => {

@@ -145,6 +145,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "The system is indicating a discrepancy", "the tool returned a mismatch".
     /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
+    // A refusal told as a state and what it rules out: "Order #W1 is marked as returned, so an exchange isn't an option", "so no
+    // return can be made".
+    /\b(?:is|are|was|were)(?:n't| not) (?:really )?an? option\b|\bno (?:return|exchange|cancell?ation|refund|change|modification|update)s? (?:can|could) be (?:made|done|processed|submitted|requested)\b/i,
     // An attempt told with what stopped it: "I tried to cancel it, but it had already shipped".
     /\b(?:i|we) (?:tried|attempted) to\b[^.?!]{0,120}?,?\s+(?:but|however|though|only to find)\b/i,
     // An obstacle told as the state of the thing wanted: "economy is sold out", "the flight is fully booked".

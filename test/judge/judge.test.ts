@@ -971,6 +971,14 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_address', 'It appears the earlier trouble with the address has been resolved, and your order now ships to 12 Elm St.', '#W9000201')).toBe('success');
     // A thing changed in a clause of reason further on is no other change the sentence tells.
     expect(on('modify_pending_order_items', "I couldn't update the items on #W9000201 because the payment method on the order was removed from your account.", '#W9000201')).toBe('failure');
+    // A refusal told as a state and what it rules out is the write refused; a way it rules out beside the change made, or as a
+    // condition, is not.
+    expect(on('return_delivered_order_items', 'The items on #W9000201 are listed as returned already, so no return can be made.', '#W9000201')).toBe('failure');
+    expect(on('exchange_delivered_order_items', "Order #W9000201 is marked as returned, so an exchange isn't an option.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'Since #W9000201 has already shipped, cancelling it is not an option at this point.', '#W9000201')).toBe('failure');
+    expect(on('return_delivered_order_items', "I've submitted the return for #W9000201. A refund to PayPal isn't an option, so it goes to your card.", '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', "Your return for #W9000201 has been processed, and the order is now marked as returned, so an exchange isn't an option anymore.", '#W9000201')).toBe('success');
+    expect(on('return_delivered_order_items', 'If a return of #W9000201 is not an option for you, I can help with an exchange instead.', '#W9000201')).not.toBe('failure');
   });
 
   it('reads a condition after "only … after" as no change made, a promise of timing not kept as no refusal, and a rule of refunds before another way as a refusal', () => {

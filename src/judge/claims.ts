@@ -300,7 +300,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     if (own.length === 0 || own.length === clauses.length) return whole;
     // A state found after the refusal in the same sentence is its reason ("I was unable to issue a certificate, as one has
     // already been issued").
-    const labels = withoutFoundStates(own.map((c) => [c, read(c)] as const).filter(([, l]) => l !== 'none')).map(([, l]) => l);
+    // A condition is no outcome ("If your flight is cancelled by the airline, you'd be eligible for a full refund"): read
+    // alone, its clause would tell the change made.
+    const labels = withoutFoundStates(own.filter((c) => !CONDITIONAL_CLAUSE.test(c)).map((c) => [c, read(c)] as const).filter(([, l]) => l !== 'none')).map(([, l]) => l);
     // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
     // the flights need payment first"): nothing about this change. Nor where each clause that says anything is
     // another kind of change or thing told done as the background of the rest ("Since the water bottle return has
@@ -529,6 +531,8 @@ const NOW_ON = /\b(?:anymore|any more|no longer|any further)\b/i;
 const LATER_ON = /\b(?:later|future|again|further)\b/i;
 /** A condition before what it locks: "once", "when", "if", "after". */
 const CONDITION_WORD = /\b(?:once|when|whenever|if|after)\b/i;
+/** A clause that opens with a condition, not a time: "if the order is cancelled", "unless it ships first", "in case the flight is changed". */
+const CONDITIONAL_CLAUSE = /^\W*(?:(?:and|but|or|so)\s+)?(?:only\s+)?(?:if|unless|in case|provided that|assuming)\b/i;
 /** The record or the write told not done in so many words: "the order was not changed", "the cancellation did not go through", "nothing changed". */
 const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
 /** A reply taking back what it said before: "Actually, I need to correct that", "let me correct myself", "I was looking at the wrong order". */

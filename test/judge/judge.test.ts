@@ -979,6 +979,11 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', "I've submitted the return for #W9000201. A refund to PayPal isn't an option, so it goes to your card.", '#W9000201')).toBe('success');
     expect(on('return_delivered_order_items', "Your return for #W9000201 has been processed, and the order is now marked as returned, so an exchange isn't an option anymore.", '#W9000201')).toBe('success');
     expect(on('return_delivered_order_items', 'If a return of #W9000201 is not an option for you, I can help with an exchange instead.', '#W9000201')).not.toBe('failure');
+    // A condition is no outcome: the clause it opens says nothing of the change, whatever it reads as alone.
+    expect(on('cancel_reservation', "Your reservation is still active. If your flight is cancelled by the airline, you'd be eligible for a full refund.", 'R900202')).toBe('failure');
+    expect(on('cancel_pending_order', "I couldn't cancel the order because it has shipped. If the order is cancelled by the warehouse later, you'd get a full refund.", '#W9000201')).toBe('failure');
+    expect(on('cancel_reservation', 'Reservation R900202 has been cancelled; if you need anything else, let me know.', 'R900202')).toBe('success');
+    expect(on('cancel_reservation', "I've cancelled R900202, and if the airline had cancelled it instead, you'd have received the same refund.", 'R900202')).toBe('success');
   });
 
   it('reads a condition after "only … after" as no change made, a promise of timing not kept as no refusal, and a rule of refunds before another way as a refusal', () => {

@@ -77,7 +77,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "hit me with your email".
   /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
   /^(?:just\s+)?(?:your|the)\b[^.?!]{2,120}\b(?:should|will|would|'ll) (?:do it|do the trick|work|be enough|suffice|let me (?:find|locate|look up|pull up|verify|check))\b/i,
-  /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b/i,
+  /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b|^\W*(?:just\s+)?drop (?:me )?(?:your|the) (?:[\w-]+ ){0,3}(?:ids?|numbers?|e-?mail(?: address)?|names?|zip(?: code)?|address|codes?|details)\b/i,
   // "It would help to know which card", "Once I have the reservation number, I can check", "Once I have those, ...",
   // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
   // "Need your zip code to finish verifying".
@@ -397,8 +397,14 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   }
   if (ELSEWHERE.test(u.text) && !asksIdentityAfterAll(u.text, lang)) return false;
   if (u.item && underAskingLeadIn) return true;
-  return anyMatch(REQUEST, u.text);
+  return anyMatch(REQUEST, u.text) || (lang !== undefined && TERSE_ASK.test(u.text) && named(u.text, lang).length > 0);
 }
+
+/**
+ * An ask put as a bare list of what the agent needs: "Email, or full name + ZIP, please.", "To start: email on the account
+ * (or name + zip).", "Still needed from you: the new address". Read as an ask only where it names what the world asks for.
+ */
+const TERSE_ASK = /^\W*(?![^.?!]*\b(?:has|have|had|is|are|was|were|will|been|be|can|could|would)\b)[^.?!:]{2,50}?,?\s+please\W*$|^\W*(?:to start|to begin|first(?: step)?|next(?: step)?|step one)\s*:\s*[^.?!]{2,80}[.!]?$|(?<!\b(?:nothing|no|not|none)\b[^.?!]{0,20})\b(?:still )?(?:needed|required) from you\b/i;
 
 /** The slots and identity a unit names, by the world's patterns. */
 function named(text: string, lang: UserLanguage): Ask[] {

@@ -121,16 +121,36 @@ const RULE_NOTE = /(?:^|(?<=[.!?:])\s+)\W*(?:(?:(?:please |just )?note(?: that)?
  */
 const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:will|would) be (?:possible|allowed|permitted)\b|\bcan(?:not|'t| no longer) be (?:\w+ (?:or|and) )?(?:modified|changed|cancell?ed|returned|exchanged|updated)\b(?:\s+(?:or|and) \w+)?(?:\s+(?:again|further|later|any ?more))?/gi;
 
+/** An amount of money above nothing: "$19.04", "$1,340", "$ 24", "48 dollars". */
+const AMOUNT = String.raw`(?:\$\s?(?:[1-9][\d,]*(?:\.\d{1,2})?|0\.(?!00?\b)\d{1,2})|\b[1-9][\d,]*(?:\.\d{1,2})? (?:dollars|usd)\b)`;
 /**
- * A charge to the user told as what going ahead would bring: "for an extra $19.04", "an additional $1,380.00, charged
- * to your card", "Fare difference: $24 (to be charged to your credit card)", "$312.00 total on your Visa ending 8870",
- * "it will cost you $50". Not what was charged before ("the $150 you were charged"), nor a charge told absent.
+ * A new cost to the user told as what going ahead would bring, beside an amount above nothing: "for an extra $19.04", "$48
+ * more", "+$14.95", "an additional $1,380.00, charged to your card", "Fare difference: $24 (to be charged to your credit card)",
+ * "I'll charge your Visa $182", "you'd pay $48", "Total due today: $182.00", "it will cost you $50".
  */
-const CHARGE = /\bfor an? (?:extra|additional) \$|\ban? (?:extra|additional) (?:charge|cost|fee|payment) of\b|\b(?:will|would|'ll|'d|to) be (?:charged|billed)\b|\bcharg(?:e|ing) (?:you|your (?:card|visa|mastercard|amex|paypal|gift card|credit card|account))\b|\b(?:will|would|'ll|'d) cost (?:you )?(?:an? (?:extra|additional) )?\$|\byou(?:'ll| will| would|'d) (?:need to |have to )?pay\b|\$[\d,]+(?:\.\d\d)?(?: total)? (?:on|to) your (?:visa|mastercard|amex|card|credit card|debit card|paypal)\b|\bfare difference\b(?=[^.?!\n]*\$\s?[1-9])/i;
-/** A sentence that says no charge ("at no additional cost", "you won't be charged", "no fare difference") or money coming back. */
-const NO_CHARGE = /\b(?:no|not|n't|without|nothing|zero|free)\b[^.?!\n]{0,25}\b(?:charge[ds]?|cost|fee|pay|difference|billed)\b|\brefund\w*\b|\bcredit(?:ed)? (?:back|to)\b|\bback to your\b|\byou(?:'ll| will| would|'d) (?:receive|get)\b/i;
-/** Whether a message tells of a charge to the user if it goes ahead, in a sentence that speaks of no refund. */
-const tellsCharge = (text: string): boolean => text.split(/(?<=[.?!])\s+|\n/).some((sentence) => CHARGE.test(sentence) && !NO_CHARGE.test(sentence));
+const CHARGE = new RegExp(
+  [
+    String.raw`\b(?:an? )?(?:extra|additional)\s+${AMOUNT}`,
+    String.raw`${AMOUNT}\s*(?:more|extra|additional|higher|on top)\b`,
+    String.raw`\+\s?${AMOUNT}`,
+    String.raw`(?=[^.?!\n]*${AMOUNT})(?:\b(?:will|would|'ll|'d|to)\s+(?:(?:now|then|also|only)\s+)?be\s+(?:charged|billed|debited)\b|\b(?:i|we)(?:'ll| will|'d| would| am going to| are going to)\s+(?:(?:need to|have to|then|also)\s+)?(?:charge|bill|debit)\b|\byou(?:'ll| will|'d| would)\s+(?:(?:need to|have to|only|then|also)\s+)*(?:pay|be paying)\b|\b(?:total |amount )?due (?:now|today|at (?:booking|checkout))\b|\bout of pocket\b|\b(?:fare|price) diff(?:erence)?\b|\b(?:will|would|'ll|'d) cost(?: you)?\b|\bat an? (?:extra|additional) cost\b)`,
+  ].join('|'),
+  'i',
+);
+/**
+ * A sentence that tells no new cost: a charge said absent, zero or waived ("you won't be charged", "we're not charging you
+ * anything", "you'll pay nothing", "billed $0.00"), money coming back or left as it was ("refunded", "credited back", "released",
+ * "the $418 you paid"), or a charge only on a condition or as a general rule ("if the clock arrives damaged, a restocking fee will
+ * be charged", "any fare above the certificate would be charged as usual", "once it ships your card will be charged; cancelling
+ * avoids that").
+ */
+const NO_CHARGE = /\b(?:no|not|n't|never|without|nothing|zero|free|none)\b[^.?!\n]{0,40}\b(?:charg|bill|cost|fee|pay|differ|debit)\w*|\b(?:charg|bill|pay|cost|debit)\w*\s+(?:you\s+)?(?:nothing|zero|\$\s?0(?:\.00?)?\b|0 dollars)|\b(?:refund|reimburs|credit(?:ed)? (?:back|to)|back to your|returned to your|releas|revers|waiv|avoid|sav(?:e|es|ing)\b)\w*|\b(?:paid|originally|original|already|previously|was charged|were charged|stays|remains|unchanged)\b|\b(?:if|when|once|unless|should|otherwise|normally|usually|typically|as usual|in case|in the future|future|later|any (?:remaining|other|further|fare|difference|amount|balance))\b/i;
+/** Whether a message tells of a new cost to the user if it goes ahead, in a sentence that tells nothing of the kinds above. */
+const tellsCharge = (text: string): boolean =>
+  text
+    .replace(/[ \t]+/g, ' ')
+    .split(/(?<=[.?!])\s+|\n/)
+    .some((sentence) => CHARGE.test(sentence) && !NO_CHARGE.test(sentence));
 
 /** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
 const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;

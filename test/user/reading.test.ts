@@ -87,6 +87,19 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(reading('retail', 'Please contact us again with your order number and what you need.')).toMatchObject({ closes: true });
   });
 
+  it('reads a terse list of what the agent needs as an ask, where it names what the world asks for', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    expect(retail('Email, or full name + ZIP, please.')).toMatchObject({ identity: true, closes: false });
+    expect(retail('To start: email on the account (or name + zip).')).toMatchObject({ identity: true, closes: false });
+    expect(retail('**Still needed from you:** the new address, with street, city and state.')).toMatchObject({ slots: ['address'], closes: false });
+    expect(travel("Sure. Drop your user ID and the reservation number (6 characters, like R417655) and I'll take a look.")).toMatchObject({ identity: true, slots: ['reservation'], closes: false });
+    // Not a pleasantry, a statement with "please" at its end, or a need told met.
+    expect(retail('Order #W9000201 is cancelled. Nothing more is needed from you.')).toMatchObject({ closes: true });
+    expect(retail('Have a great day, please.')).toMatchObject({ closes: true });
+    expect(retail('Your order #W9000201 has been cancelled, so please allow 5-7 days for the refund.')).toMatchObject({ closes: true });
+  });
+
   it('reads an ask with a closing offer tacked on as the ask', () => {
     const retail = (t: string) => reading('retail', t);
     expect(retail('Which order should I look at, or is there something else you need?')).toMatchObject({ slots: ['order'], closes: false });

@@ -120,22 +120,27 @@ describe('scripted user', () => {
       'There is a seat on SK203 the day before. Want me to reschedule your trip to it?',
       "I'll put two extra checked bags on R900202 for $100 on your card. Shall I go ahead?",
     ]) expect(answer(cancel, text, travel).act, text).toBe('decline');
-    // A charge to a user whose request costs nothing is another change, whatever it is called; its own change with a charge
-    // beside it is a plan of two; a refund, a charge told absent or one made before is no charge.
+    // A new cost to a user whose request costs nothing is another change, whatever it is called; its own change with one
+    // beside it is a plan of two. Money told as it stands, coming back, zero, waived, or on a condition is no new cost.
     for (const text of [
       'I can get both of you into the lie-flat seats on reservation R900202 for an extra $1,340.00 on your Visa. Would you like me to do that?',
       "Here's the updated itinerary for R900202:\n- New departure: 07:00, May 22\n- Fare difference: $24 (to be charged to your credit card)\n\nWould you like me to proceed? Please reply yes.",
-      'Found one: SK203 on May 23, $182 total on your Visa. Want me to lock it in?',
+      'Found one: SK203 on May 23 for both of you. **Total due today:** $182.00 (Visa ending 2202). Want me to lock it in?',
+      "You'd only pay $48 more to be on the morning flight of R900202 instead. Shall I go ahead?",
     ]) expect(answer(cancel, text, travel).act, text).toBe('decline');
     expect(answer('cancel-pending-mistake', 'I can make the mouse in order #W9000201 the wireless one for an extra $19.04. Would you like me to do that?').act).toBe('decline');
-    const twoSteps = answer(cancel, '1. Lock in SK203 on May 23: $312 total on your Visa.\n2. Then cancel reservation R900202 for a full refund.\n\nShall I go ahead?', travel);
+    const twoSteps = answer(cancel, '1. Lock in SK203 on May 23 for an extra $312 on your Visa.\n2. Then cancel reservation R900202 for a full refund.\n\nShall I go ahead?', travel);
     expect(twoSteps.act).toBeUndefined();
     expect(twoSteps.text).toMatch(/R900202/);
     for (const text of [
       'To confirm: I will cancel reservation R900202; the $418.00 you were charged will be refunded to your Visa. Shall I proceed?',
+      'Reservation R900202, original payment: $418.00 on your Visa ending 2202. Shall I proceed with the cancellation?',
       'I can cancel R900202 at no extra cost to you. Shall I proceed?',
-      "You won't be charged anything to cancel R900202. Shall I proceed?",
+      "You won't be charged anything to cancel R900202, and you'll pay nothing more. Shall I proceed?",
+      "We're not charging you a fee for cancelling R900202. Shall I proceed?",
+      'Normally a $50 fee would be charged to cancel, but I have waived it for R900202. Shall I cancel it?',
     ]) expect(answer(cancel, text, travel).act, text).toBe('accept');
+    expect(answer('cancel-pending-mistake', 'If you reorder later, the new order will be charged to your card at $54.20. Shall I cancel order #W9000201 now?').act).toBe('accept');
     expect(answer('exchange-tee-color', 'I can exchange the tee in order #W9000501 for the blue one for an extra $5.00 on your card. Shall I go ahead?').act).toBe('accept');
     // An out offered beside the go-ahead proposes nothing; a reply-yes cue names the change.
     expect(answer(cancel, 'Reservation R900202 is refundable. Reply "yes" to cancel it, or "no" to keep it.', travel).act).toBe('accept');

@@ -1,8 +1,9 @@
-"""What the samplers of sources read without a snapshot share (sample_thirteenth.py, sample_fourteenth.py): an extract's
-write calls in the form of claims.raw.jsonl, and the items to label drawn from its rows."""
+"""What the samplers of sources read without a snapshot share (sample_thirteenth.py, sample_fourteenth.py,
+sample_fifteenth.py): an extract's write calls in the form of claims.raw.jsonl, a τ-bench extract's rows as items, and the
+items to label drawn from its rows."""
 import json
 
-from extract_tau import ERRORISH, WRITE, clip, compact
+from extract_tau import ERRORISH, WRITE, clip, compact, item_id
 from taucommon import last_write, near_text, provenance, shipped_keys
 
 
@@ -41,3 +42,31 @@ def write_items(rows, todo, shipped_paths):
                                 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
             n += 1
     print('items', n)
+
+
+def paged_rows(path, source, files):
+    """A τ-bench extract's rows (read page by page: each row has its `file` and the `page` its episode starts on) as
+    claims.raw.jsonl rows, file by file in the order of `files` ({path: (commit, model)}), each file's in episode order.
+    An episode's index in its file is its place in page order; episodes that start on the same page are in the file in the
+    order of their tasks (a run goes task by task)."""
+    raw = [json.loads(line) for line in open(path) if line.strip()]
+    out = []
+    for file, (commit, model) in files.items():
+        mine = [r for r in raw if r['file'] == file]
+        episodes = sorted({(r['page'], int(r['task_id']), int(r.get('trial') or 0)) for r in mine})
+        index = {(t, tr): i for i, (_, t, tr) in enumerate(episodes)}
+        rows = []
+        for r in mine:
+            writes = writes_of(r['writes'])
+            if not writes:
+                continue
+            trial = int(r.get('trial') or 0)
+            traj = '%s/t%s/%d' % (r['task_id'], trial, index[(int(r['task_id']), trial)])
+            rows.append({
+                'id': item_id('c-', source, file, traj, r['turn']), 'source': source, 'commit': commit, 'path': file,
+                'traj': traj, 'turn': r['turn'], 'model': model, 'domain': 'retail', 'episode_reward': r.get('reward'),
+                'text': r['text'], 'writes': writes,
+                'user_before': user_before(r),
+            })
+        out += sorted(rows, key=lambda x: (int(x['traj'].rsplit('/', 1)[1]), x['turn']))
+    return out

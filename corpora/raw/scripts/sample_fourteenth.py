@@ -13,11 +13,10 @@ split fixed as in sample.py before anything is read (held-out when sha1(id) mod 
 
     python3 raw/scripts/sample_fourteenth.py raw/deephyper.extract.jsonl TODO.jsonl claims.{real,fresh,...,thirteenth}.jsonl
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_tau import item_id  # noqa: E402
-from extracts import user_before, write_items, writes_of  # noqa: E402
+from extracts import paged_rows, write_items  # noqa: E402
 
 SOURCE = 'deephyper/tau-bench'
 # Each file read: its commit and its agent's model.
@@ -29,34 +28,8 @@ FILES = {
 }
 
 
-def rows_of(path):
-    """The extract's rows as claims.raw.jsonl rows, in file order."""
-    raw = [json.loads(line) for line in open(path) if line.strip()]
-    out = []
-    for file, (commit, model) in FILES.items():
-        mine = [r for r in raw if r['file'] == file]
-        episodes = sorted({(r['page'], int(r['task_id']), int(r.get('trial') or 0)) for r in mine})
-        # Episodes that start on the same page are in the file in the order of their tasks (the run goes task by task).
-        index = {(t, tr): i for i, (_, t, tr) in enumerate(episodes)}
-        rows = []
-        for r in mine:
-            writes = writes_of(r['writes'])
-            if not writes:
-                continue
-            trial = int(r.get('trial') or 0)
-            traj = '%s/t%s/%d' % (r['task_id'], trial, index[(int(r['task_id']), trial)])
-            rows.append({
-                'id': item_id('c-', SOURCE, file, traj, r['turn']), 'source': SOURCE, 'commit': commit, 'path': file,
-                'traj': traj, 'turn': r['turn'], 'model': model, 'domain': 'retail', 'episode_reward': r.get('reward'),
-                'text': r['text'], 'writes': writes,
-                'user_before': user_before(r),
-            })
-        out += sorted(rows, key=lambda x: (int(x['traj'].rsplit('/', 1)[1]), x['turn']))
-    return out
-
-
 def main(extract, todo, *shipped_paths):
-    write_items(rows_of(extract), todo, shipped_paths)
+    write_items(paged_rows(extract, SOURCE, FILES), todo, shipped_paths)
 
 if __name__ == '__main__':
     if len(sys.argv) < 3:

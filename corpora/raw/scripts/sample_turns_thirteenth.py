@@ -13,13 +13,14 @@ import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from extract_tau import item_id  # noqa: E402
+from extracts import paged_rows  # noqa: E402
 from taucommon import split_of  # noqa: E402
 import sample_fourteenth, sample_thirteenth  # noqa: E402
 
 
 def main(todo):
     before = {(r['path'], r['traj'], r['turn']): r.get('user_before') for r in
-              sample_thirteenth.rows_of('raw/judge-audit.extract.jsonl') + sample_fourteenth.rows_of('raw/deephyper.extract.jsonl')}
+              sample_thirteenth.rows_of('raw/judge-audit.extract.jsonl') + paged_rows('raw/deephyper.extract.jsonl', sample_fourteenth.SOURCE, sample_fourteenth.FILES)}
     n = 0
     with open(todo, 'w') as f:
         for batch in ('claims.thirteenth.jsonl', 'claims.fourteenth.jsonl'):

@@ -75,9 +75,10 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /\b(?:just )?say (?:so|the word)\b(?=[^.?!]*\b(?:if you(?:'d| would) like me to|and i(?:'ll| will)|to (?:go ahead|proceed|confirm))\b)/i,
   // "First step: your user ID.", "Your name and date of birth should do it.", "... will let me find it.",
   // "hit me with your email".
-  /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) [^.?!]{2,60}[.!]?$/i,
+  // Not a statement after the lead-in ("Next step: the label will be sent to your email", "Next step: the refund goes to ...").
+  /^(?:first(?: step)?|next(?: step)?|step one|to start|to begin)[,:]\s+(?:your|the) (?![^.?!]*\b(?:is|are|was|were|will|goes|go|arrives?|gets?|has|have)\b)[^.?!]{2,60}[.!]?$/i,
   /^(?:just\s+)?(?:your|the)\b[^.?!]{2,120}\b(?:should|will|would|'ll) (?:do it|do the trick|work|be enough|suffice|let me (?:find|locate|look up|pull up|verify|check))\b/i,
-  /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b|^\W*(?:just\s+)?drop (?:me )?(?:your|the) (?:[\w-]+ ){0,3}(?:ids?|numbers?|e-?mail(?: address)?|names?|zip(?: code)?|address|codes?|details)\b/i,
+  /\b(?:hit|shoot) me with\b|\bsend over your\b|\bdrop me your\b|^\W*(?:just\s+)?drop (?:me )?(?:your|the) (?:[\w-]+ ){0,3}(?:ids?|numbers?|e-?mail(?: address)?|names?|zip(?: code)?|address|codes?|details)\b(?=\s*(?:[,.;:!?(]|and\b|or\b|$))/i,
   // "It would help to know which card", "Once I have the reservation number, I can check", "Once I have those, ...",
   // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
   // "Need your zip code to finish verifying".
@@ -349,7 +350,7 @@ const ANY_OTHER_IDENTITY = /\bif you (?:have|remember|know|can think of) any (?:
  * question mark the unit ended in.
  */
 const CLOSER_JOIN = String.raw`(?:,|;|\s-|\s—)?\s+(?:or|and)\s+`;
-const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:(?:do|would|are) you\s+|(?:perhaps\s+)?(?:can|may|could|shall|should) (?:i|we)\s+|(?:perhaps\s+)?(?:i|we) (?:can|could)\s+)?(?:(?:need|want|require|have|like|prefer)\s+(?:(?:help|assistance)\s+with\s+)?|(?:assist|help) you with\s+|looking for\s+|(?:want|need|would like|'d like|like) to (?:handle|do|discuss|address|look (?:at|into)|work on)\s+))?(?:perhaps\s+)?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b(?![^?.!()]*\b(?:locate|find|identify|look up|verify) (?:you|your (?:account|profile|identity))\b)[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
+const CLOSER = new RegExp(String.raw`${CLOSER_JOIN}(?:please\s+)?(?:feel free to|don't hesitate to)\b[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:(?:let me know|tell me)\s+)?(?:is there\s+|if there(?:'s| is)\s+|if you (?:need|have|want|would like|'d like)\s+|(?:(?:do|would|are|were) you\s+|(?:perhaps\s+)?(?:can|may|could|shall|should) (?:i|we)\s+|(?:perhaps\s+)?(?:i|we) (?:can|could)\s+)?(?:(?:need|want|require|have|like|prefer)\s+(?:(?:help|assistance)\s+with\s+)?|(?:assist|help) you with\s+|(?:looking for|after)\s+|(?:want|need|would like|'d like|like) to (?:handle|do|discuss|address|look (?:at|into)|work on)\s+))?(?:perhaps\s+(?=(?:anything|something) else\b))?(?:anything|something|any(?:thing)? (?:other|more|further)(?!\s+(?:identifying|identification|e-?mails?|zip)\b)|more|other|further)\b(?![^?.!()]*\b(?:locate|find|identify|look up|verify) (?:you|your (?:account|profile|identity))\b)[^?.!()]*[?.!]?\s*$|${CLOSER_JOIN}(?:let me know|tell me)\s+if you (?:need|have|want|would like|'d like)\s+any\s+(?:changes?|corrections?|adjustments?|questions?|concerns?|edits?)\b[^?.!()]*[?.!]?\s*$`, 'i');
 
 /** A unit without a closing offer tacked on to it; the unit itself when it is nothing else, or has none. */
 function withoutCloser(u: Unit, lang: UserLanguage): Unit {
@@ -397,14 +398,28 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   }
   if (ELSEWHERE.test(u.text) && !asksIdentityAfterAll(u.text, lang)) return false;
   if (u.item && underAskingLeadIn) return true;
-  return anyMatch(REQUEST, u.text) || (lang !== undefined && TERSE_ASK.test(u.text) && named(u.text, lang).length > 0);
+  return anyMatch(REQUEST, u.text) || (lang !== undefined && terseAsk(u.text, lang));
 }
 
 /**
- * An ask put as a bare list of what the agent needs: "Email, or full name + ZIP, please.", "To start: email on the account
- * (or name + zip).", "Still needed from you: the new address". Read as an ask only where it names what the world asks for.
+ * An ask put as a bare list of what the agent needs, with no verb: "Email, or full name + ZIP, please.", "Email + order #, pls.",
+ * "To start: email on the account (or name + zip).", "First things first: your email address.", "Still needed from you: the
+ * new address". Read as an ask only where the list itself names what the world asks for, and it is no instruction or statement
+ * ("Keep your reservation number handy, please", "Step one: print the label from your email", "To start: your return is
+ * approved", "that's all that's needed from you").
  */
-const TERSE_ASK = /^\W*(?![^.?!]*\b(?:has|have|had|is|are|was|were|will|been|be|can|could|would)\b)[^.?!:]{2,50}?,?\s+please\W*$|^\W*(?:to start|to begin|first(?: step)?|next(?: step)?|step one)\s*:\s*[^.?!]{2,80}[.!]?$|(?<!\b(?:nothing|no|not|none)\b[^.?!]{0,20})\b(?:still )?(?:needed|required) from you\b/i;
+function terseAsk(text: string, lang: UserLanguage): boolean {
+  const list = TERSE_PLEASE.exec(text)?.[1] ?? TERSE_LEAD.exec(text)?.[1] ?? TERSE_STILL.exec(text)?.[1];
+  return list !== undefined && !TERSE_NOT_A_LIST.test(list) && named(list, lang).length > 0;
+}
+/** What comes before ", please" at the end, short: "Email, or full name + ZIP". */
+const TERSE_PLEASE = /^\W*([^.?!:]{2,50}?),?\s+(?:please|pls|plz)\W*$/i;
+/** What comes after a lead-in of a first step or a need: "To start: email on the account", "Step 1: your email", "Need: ...". */
+const TERSE_LEAD = /^\W*(?:to start|to begin|to get started|first(?: step)?|first things first|step (?:one|1)|to verify (?:you|your (?:account|identity))|still need(?:ed)?|need(?:ed)?)\s*:\s*([^.?!]{2,80})[.!]?(?:\s|$)/i;
+/** What follows "still needed from you", or "needed from you" as a label: "Still needed from you: the new address". */
+const TERSE_STILL = /^\W*(?:still (?:needed|required) from you\b|(?:needed|required) from you\s*:)\W*(.{2,120})$/i;
+/** A list that is no list of details: it opens with a verb or a wait, or tells a state ("is approved", "will be sent"). */
+const TERSE_NOT_A_LIST = /^\W*(?:check|keep|save|print|hold|wait|note|remember|make|allow|bring|see|visit|contact|call|use|take|give|drop|let|just|one (?:moment|sec)|a (?:moment|sec)|please|look|watch|expect|open|follow|read|return|ship|pack|attach|bring|go)\b|\b(?:is|are|was|were|has|have|had|will|been|handy|for (?:future )?reference|for your records|while i)\b/i;
 
 /** The slots and identity a unit names, by the world's patterns. */
 function named(text: string, lang: UserLanguage): Ask[] {

@@ -138,13 +138,15 @@ const CHARGE = new RegExp(
   'i',
 );
 /**
- * A sentence that tells no new cost: a charge said absent, zero or waived ("you won't be charged", "we're not charging you
- * anything", "you'll pay nothing", "billed $0.00"), money coming back or left as it was ("refunded", "credited back", "released",
- * "the $418 you paid"), or a charge only on a condition or as a general rule ("if the clock arrives damaged, a restocking fee will
- * be charged", "any fare above the certificate would be charged as usual", "once it ships your card will be charged; cancelling
- * avoids that").
+ * A sentence that tells no new cost: a charge said absent, zero or waived ("you won't be charged", "there won't be an extra $75
+ * fee", "you'll pay nothing", "billed $0.00"); money coming to the user or back ("refunded", "you get an extra $50 per passenger",
+ * "an extra $10 in store credit", "a $100 certificate"); the order or booking as it stands or as planned ("the $418 you paid",
+ * "includes an additional $40 for insurance", "will be charged $149 upon shipment"); a sum or an item's line ("$189 + $40
+ * insurance = $418", "Shipping: +$5.99"); or a charge only on a condition, as a rule or as a comparison ("if the clock arrives
+ * damaged, ...", "any fare above the certificate would be charged as usual", "by comparison, changing the flight would cost
+ * $75").
  */
-const NO_CHARGE = /\b(?:no|not|n't|never|without|nothing|zero|free|none)\b[^.?!\n]{0,40}\b(?:charg|bill|cost|fee|pay|differ|debit)\w*|\b(?:charg|bill|pay|cost|debit)\w*\s+(?:you\s+)?(?:nothing|zero|\$\s?0(?:\.00?)?\b|0 dollars)|\b(?:refund|reimburs|credit(?:ed)? (?:back|to)|back to your|returned to your|releas|revers|waiv|avoid|sav(?:e|es|ing)\b)\w*|\b(?:paid|originally|original|already|previously|was charged|were charged|stays|remains|unchanged)\b|\b(?:if|when|once|unless|should|otherwise|normally|usually|typically|as usual|in case|in the future|future|later|any (?:remaining|other|further|fare|difference|amount|balance))\b/i;
+const NO_CHARGE = /(?:\b(?:no|not|never|without|nothing|zero|free|none)\b|n't\b)[^.?!\n]{0,60}\b(?:charg|bill|cost|fee|pay|differ|debit|owe|appl)\w*|\b(?:charg|bill|pay|cost|debit)\w*\s+(?:you\s+)?(?:nothing|zero|\$\s?0(?:\.00?)?\b|0 dollars)|\b(?:refund|reimburs|credit(?![\s_-]*cards?\b)|back to your|returned to your|sent (?:back )?to your|releas|revers|waiv|avoid|stop|sav(?:e|es|ing)\b|receiv|earn|entitled|back\b|certificate|voucher|bonus|goodwill|compensat|off your|includ|upon|as planned)\w*|\byou(?:'ll| will| would|'d| can| could)?\s+(?:also\s+)?get\b|\b(?:paid|originally|original|already|previously|was charged|were charged|stays|remains|unchanged)\b|\b(?:if|when|once|unless|should|otherwise|normally|usually|typically|as usual|in case|in the future|future|later|any (?:remaining|other|further|fare|difference|amount|balance)|by comparison|compared|versus|vs\.?|had you|would have|rather than|instead of|just say the word)\b|[=\u00d7]|\btotal\b[^.?!\n]*\+|\+[^.?!\n]*\btotal\b|^\W*(?:shipping|tax|taxes|insurance|fare|fee|fees|subtotal|balance)\s*:/i;
 /** Whether a message tells of a new cost to the user if it goes ahead, in a sentence that tells nothing of the kinds above. */
 const tellsCharge = (text: string): boolean =>
   text
@@ -444,12 +446,17 @@ export class ScriptedUser implements UserSimulator {
       const offered = text.split(/(?<=[.?!])\s+|\n/).filter((sentence) => anyMatch(unsolicited, sentence));
       if (clauses.length > 0 || anyMatch([...UNASKED_AROUND, ...(this.lang.unsolicited ?? [])], text) || !offered.every((sentence) => AS_IT_STANDS.test(sentence))) return 'unsure';
     }
-    // A charge to a user none of whose open requests costs anything (it wants a cancellation, or a return): the go-ahead is
-    // for another change, whatever it is called ("get both of you into the lie-flat seats for an extra $1,340"). Beside its
-    // own change named ("book the new flights, $312 on your Visa, then cancel R1"), not plainly its request: it says what it wants.
+    // A new cost to a user none of whose open requests costs anything (it wants a cancellation, or a return), in a message that
+    // names no change of its own: the go-ahead is for another change, whatever it is called ("get both of you into the lie-flat
+    // seats for an extra $1,340"). Where its own change is named, money told beside it is read as part of it, as before.
     const payless = this.lang.payless ?? [];
-    if (payless.length > 0 && [...open].every((intent) => payless.includes(intent) || !(intent in proposals)) && tellsCharge(aroundText)) {
-      return [...inText, ...matching(aroundText)].some((intent) => open.has(intent)) ? 'unsure' : 'no';
+    if (payless.length > 0 && [...open].every((intent) => payless.includes(intent) || !(intent in proposals))) {
+      const ownNamed = [...inText, ...matching(aroundText)].some((intent) => open.has(intent));
+      if (!ownNamed && tellsCharge(aroundText)) return 'no';
+      // Beside its own change, a new cost told in the go-ahead's own words, or as a step of a plan ("1. Lock in SK203 for an extra
+      // $312. 2. Then cancel R1."), is another change in the plan: not plainly its request.
+      const steps = plain.split('\n').filter((line) => /^\s*(?:[-\u2022*]|\d+[.)])\s+(?![^:\n]{1,60}:)/.test(line));
+      if (ownNamed && ((clauses.length > 0 && tellsCharge(text)) || steps.some(tellsCharge))) return 'unsure';
     }
     // A plan in a list whose items are headed by changes ("1. Exchange on order #W1 ...", "3. Cancellation
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.

@@ -94,10 +94,22 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     expect(retail('To start: email on the account (or name + zip).')).toMatchObject({ identity: true, closes: false });
     expect(retail('**Still needed from you:** the new address, with street, city and state.')).toMatchObject({ slots: ['address'], closes: false });
     expect(travel("Sure. Drop your user ID and the reservation number (6 characters, like R417655) and I'll take a look.")).toMatchObject({ identity: true, slots: ['reservation'], closes: false });
-    // Not a pleasantry, a statement with "please" at its end, or a need told met.
-    expect(retail('Order #W9000201 is cancelled. Nothing more is needed from you.')).toMatchObject({ closes: true });
-    expect(retail('Have a great day, please.')).toMatchObject({ closes: true });
-    expect(retail('Your order #W9000201 has been cancelled, so please allow 5-7 days for the refund.')).toMatchObject({ closes: true });
+    expect(retail('First things first: your email address.')).toMatchObject({ identity: true, closes: false });
+    expect(retail('Email + order #, pls.')).toMatchObject({ identity: true, closes: false });
+    expect(travel('Which flight would you prefer, SK203 or SK205, or were you looking for something else?')).toMatchObject({ closes: false });
+    // Not a pleasantry, an instruction or a statement with "please" at its end or after a lead-in, nor a need told met.
+    for (const text of [
+      'Order #W9000201 is cancelled. Nothing more is needed from you.',
+      'Have a great day, please.',
+      'Your order #W9000201 has been cancelled, so please allow 5-7 days for the refund.',
+      'Check your email for the return label, please.',
+      'Your address is updated. Keep your order number handy for tracking, please.',
+      'Step one: print the label from your email.',
+      'To start: your return for the wall clock is approved, and the label is in your email.',
+      "I have your email and order number; that's all that's needed from you.",
+      'Next step: the label will be sent to your email address.',
+      'Drop the return code sheet in the box with the clock.',
+    ]) expect(retail(text), text).toMatchObject({ closes: true });
   });
 
   it('reads an ask with a closing offer tacked on as the ask', () => {

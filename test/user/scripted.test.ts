@@ -139,7 +139,11 @@ describe('scripted user', () => {
       "You won't be charged anything to cancel R900202, and you'll pay nothing more. Shall I proceed?",
       "We're not charging you a fee for cancelling R900202. Shall I proceed?",
       'Normally a $50 fee would be charged to cancel, but I have waived it for R900202. Shall I cancel it?',
+      "There won't be an extra $75 charge for this cancellation of R900202. Shall I proceed?",
+      '2 passengers x $189.00 fare + $40.00 insurance = $418.00, all back as travel credit. Shall I cancel R900202?',
     ]) expect(answer(cancel, text, travel).act, text).toBe('accept');
+    // Money coming to the user is no cost of its compensation.
+    expect(answer('compensation-gold-delay', 'As a Gold member you get an extra $50 per passenger for the delay on R900501, as a travel certificate. Shall I send it?', travel).act).not.toBe('decline');
     expect(answer('cancel-pending-mistake', 'If you reorder later, the new order will be charged to your card at $54.20. Shall I cancel order #W9000201 now?').act).toBe('accept');
     expect(answer('exchange-tee-color', 'I can exchange the tee in order #W9000501 for the blue one for an extra $5.00 on your card. Shall I go ahead?').act).toBe('accept');
     // An out offered beside the go-ahead proposes nothing; a reply-yes cue names the change.

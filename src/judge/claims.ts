@@ -47,6 +47,8 @@ const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
 
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
+/** A reason why the record can no longer be changed: "because", "due to", its status; not the status the change just set ("Your order status is now "pending (item modified)" and can no longer be cancelled or further modified"). */
+const LOCK_REASON = /\b(?:because|since|due to)\b|\bstatus\b(?!\s+(?:is|has been)\s+(?:now|updated|changed|set)\b|\s+(?:now|has changed|changed)\b)/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
 
 /**
@@ -105,7 +107,7 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // What the change means from now on ("the order cannot be modified further") is no failure of it: that
   // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
   const locked = LOCKED_FROM_NOW.exec(sentence);
-  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !REFUSAL_OPENING.test(sentence) && !(NO_LONGER_EITHER.test(locked[0]) && /\b(?:because|since|due to|status)\b/i.test(sentence))) {
+  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !REFUSAL_OPENING.test(sentence) && !(NO_LONGER_EITHER.test(locked[0]) && LOCK_REASON.test(sentence))) {
     const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
     const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
     return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';

@@ -133,6 +133,10 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // neither misreading (one success read as saying nothing), tune 0.680 (a success read as a failure 1 of 56, a failure read
     // as a success 1 of 4); after its tune part's mends, tune 1.000, held-out as before.
     ['fourteenth', 100, 7, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.75, 0.01, 0.01]]],
+    // Fifteenth, of Qwen3-32B and Qwen3-1.7B (τ-bench retail, a third source read without a snapshot): read first, held-out
+    // 0.739 with no failure read as a success (3 of 10 failures read as saying nothing) and 1 of 36 successes read as a
+    // failure; tune 0.966 (1 of 78 successes read as a failure), 1.000 after its tune part's mend.
+    ['fifteenth', 140, 20, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.65, 0.03, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -160,12 +164,12 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
   });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1700);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.891) and success read as failure (0.76%, 9 of 1,183) meet theirs;
-    // failure read as success (2.4%, 11 of 456) is above its bar, and held where it stands (docs/judging.md).
+    expect(all.length).toBeGreaterThanOrEqual(1750);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.888) and success read as failure (0.82%, 10 of 1,219) meet theirs;
+    // failure read as success (2.4%, 11 of 466) is above its bar, and held where it stands (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.025]]);
   });
 });

@@ -134,13 +134,20 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     holds('turns.thirteenth.jsonl', 'thirteenth batch', { closed: 0.03, found: 0.9, unsolicited: 0.04, declined: 0.01 }, 330);
   });
 
+  it('holds on the fourteenth batch (corpora/turns.fourteenth.jsonl), every reply after a write of Qwen3-32B and Qwen3-1.7B', () => {
+    // Read first, held-out: 2 of 23 asking messages closed, 78.9% of 19 asks found, none of 16 proposals of another change
+    // accepted, none of 14 of its own declined; tune: none of 35 closed, 92.6% of 27 found, none of 17 accepted, 1 of 11
+    // declined (a pick between its own change and a hand-off) (docs/user.md).
+    holds('turns.fourteenth.jsonl', 'fourteenth batch', { closed: 0.1, found: 0.75, unsolicited: 0.01, declined: 0.1 }, 140);
+  });
+
   it('holds the three figures on every held-out part together', () => {
-    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth'];
+    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth'];
     const m = measureUser(files.flatMap((f) => realTurns(`turns.${f}.jsonl`)).filter((t) => t.split === 'held-out'));
     console.log(`real turns, every held-out part: ${figures(m)}`);
     expect(m.closedWhileAsking.of).toBeGreaterThan(1000);
     // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
-    // proposals of another change accepted. All three met (the third 1.8%, 10 of 545).
+    // proposals of another change accepted. All three met (0.74% of 1,489, 96.2% of 1,163, 1.7%, 10 of 587).
     expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
     expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
     expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.02);

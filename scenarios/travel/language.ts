@@ -76,8 +76,9 @@ export const travelLanguage: UserLanguage = {
   // Each change in the base form or as a noun: "was cancelled" tells a fact, "I'll cancel" proposes.
   // A modification of a reservation is of its flights, cabin or bags.
   modifying: ['change_flight', 'add_bags'],
-  // A cancellation refunds and compensation pays out: a go-ahead that charges the traveller is for another change.
-  payless: ['cancel', 'compensation'],
+  // A cancellation refunds: a go-ahead that charges the traveller is for another change. Not compensation, which is money told
+  // as extra ("an extra $100 for your next trip") coming to the traveller.
+  payless: ['cancel'],
   proposals: {
     // "The reservation will be voided": a cancellation by its effect.
     cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b/i, /\bcall(?:ing)? off (?:the |this |that |your )?(?:whole )?(?:trip|reservation|booking|flights?|travel)\b|\bcall (?:it|the (?:whole )?(?:trip|thing)) off\b|\bvoid(?:ing)?\b|\bscrap(?:ping)? (?:it|them|the (?:whole )?(?:order|reservation|booking|trip)|(?:your|this|that) (?:order|reservation|booking|trip))\b|\b(?:reservation|booking|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b/i],

@@ -144,6 +144,10 @@ describe('scripted user', () => {
     ]) expect(answer(cancel, text, travel).act, text).toBe('accept');
     // Money coming to the user is no cost of its compensation.
     expect(answer('compensation-gold-delay', 'As a Gold member you get an extra $50 per passenger for the delay on R900501, as a travel certificate. Shall I send it?', travel).act).not.toBe('decline');
+    for (const text of [
+      "That's $50 per passenger for the delay on R900501, so an additional $100 for the two of you. Would you like me to proceed?",
+      'For the delay on R900501, each passenger gets $50, so $100 extra toward your next trip. Shall I go ahead?',
+    ]) expect(answer('compensation-gold-delay', text, travel).act, text).not.toBe('decline');
     expect(answer('cancel-pending-mistake', 'If you reorder later, the new order will be charged to your card at $54.20. Shall I cancel order #W9000201 now?').act).toBe('accept');
     expect(answer('exchange-tee-color', 'I can exchange the tee in order #W9000501 for the blue one for an extra $5.00 on your card. Shall I go ahead?').act).toBe('accept');
     // An out offered beside the go-ahead proposes nothing; a reply-yes cue names the change.

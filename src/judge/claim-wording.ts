@@ -146,8 +146,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:system|tool|server|api)\b[^.?!]{0,20}\b(?:indicat|show|report|return|flag)\w*\b(?!\s+(?:no|not|any)\b)[^.?!]{0,12}\b(?:error|discrepancy|mismatch|conflict|problem|issue)\b/i,
     /\bnot (?:possible|eligible|allowed)\b/i,
     // A refusal told as a state and what it rules out: "Order #W1 is marked as returned, so an exchange isn't an option", "so no
-    // return can be made".
-    /\b(?:is|are|was|were)(?:n't| not) (?:really )?an? option\b|\bno (?:return|exchange|cancell?ation|refund|change|modification|update)s? (?:can|could) be (?:made|done|processed|submitted|requested)\b/i,
+    // return can be made", "cancelling is no longer an option". Not a way to refund or pay ruled out beside the change ("a refund
+    // to a gift card isn't an option, so it goes to your Visa", "a cash refund isn't an option"), nor a rule for later ("no
+    // changes can be made from now on", "removing bags later isn't an option", "once it ships").
+    /^(?![^.?!]*\b(?:refunds?|cash|credit|gift[ _]?cards?|paypal|payments?|pay|later|from now on|any ?more|any longer|further|once|after that|until|if|when)\b)[^.?!]*?(?:\b(?:is|are|was|were)(?:n't| not| no longer) (?:really )?an? option\b|\bno (?:return|exchange|cancell?ation|change|modification|update)s? (?:can|could) be (?:made|done|processed|submitted|requested)\b)/i,
     // An attempt told with what stopped it: "I tried to cancel it, but it had already shipped".
     /\b(?:i|we) (?:tried|attempted) to\b[^.?!]{0,120}?,?\s+(?:but|however|though|only to find)\b/i,
     // An obstacle told as the state of the thing wanted: "economy is sold out", "the flight is fully booked".

@@ -47,8 +47,12 @@ const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
 
 /** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
 const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
-/** A reason why the record can no longer be changed: "because", "due to", its status; not the status the change just set ("Your order status is now "pending (item modified)" and can no longer be cancelled or further modified"). */
-const LOCK_REASON = /\b(?:because|since|due to)\b|\bstatus\b(?!\s+(?:is|has been)\s+(?:now|updated|changed|set)\b|\s+(?:now|has changed|changed)\b)/i;
+/**
+ * A reason why the record can no longer be changed: "because", "due to", a state found from before ("earlier", "already"), its
+ * status; not the status this write just set ("Your order status is now "pending (item modified)" and can no longer be
+ * cancelled or further modified"). A status the warehouse sets ("processed", "shipped") is a reason, however it is told.
+ */
+const LOCK_REASON = /\b(?:because|since|due to|earlier|previous(?:ly)?|already|before|by the (?:warehouse|system|airline))\b|\bstatus\b(?![^.?!]{0,40}?\b(?:is now|has (?:now )?been (?:updated|changed|set) to|is now set to|now shows|was (?:updated|changed|set) to|changed to)\W{0,3}(?:pending \(items? modifi?ed\)|(?:exchange requested|return requested|cancell?ed|modified)\b))(?<!\bis now in\W{0,3}(?:pending \(items? modifi?ed\)|exchange requested|return requested|cancell?ed)\W{0,3}status)/i;
 const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
 
 /**
@@ -304,7 +308,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // already been issued").
     // A condition is no outcome ("If your flight is cancelled by the airline, you'd be eligible for a full refund"): read
     // alone, its clause would tell the change made.
-    const labels = withoutFoundStates(own.filter((c) => !CONDITIONAL_CLAUSE.test(c)).map((c) => [c, read(c)] as const).filter(([, l]) => l !== 'none')).map(([, l]) => l);
+    // (Only one that reads as a change made: a rule put as a condition and then applied, "but if a reservation is basic economy
+    // it can't be cancelled", still tells the refusal.)
+    const labels = withoutFoundStates(own.filter((c) => !(CONDITIONAL_CLAUSE.test(c) && read(c) === 'success')).map((c) => [c, read(c)] as const).filter(([, l]) => l !== 'none')).map(([, l]) => l);
     // Its own clauses say nothing, and the others speak of another thing ("the bags were updated, but
     // the flights need payment first"): nothing about this change. Nor where each clause that says anything is
     // another kind of change or thing told done as the background of the rest ("Since the water bottle return has

@@ -979,14 +979,23 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', "I've submitted the return for #W9000201. A refund to PayPal isn't an option, so it goes to your card.", '#W9000201')).toBe('success');
     expect(on('return_delivered_order_items', "Your return for #W9000201 has been processed, and the order is now marked as returned, so an exchange isn't an option anymore.", '#W9000201')).toBe('success');
     expect(on('return_delivered_order_items', 'If a return of #W9000201 is not an option for you, I can help with an exchange instead.', '#W9000201')).not.toBe('failure');
+    // Not a way to refund ruled out beside the change made, nor a rule for later; "no longer an option" is the refusal too.
+    expect(on('return_delivered_order_items', "I've submitted the return for the hiking boots. A refund to a gift card isn't an option for order #W9000201, so the $149.99 will go back to your Visa.", '#W9000201')).toBe('success');
+    expect(on('modify_pending_order_items', 'Your order #W9000201 now has the grey backpack. No changes can be made to order #W9000201 from now on.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'Order #W9000201 has been delivered, so cancelling it is no longer an option.', '#W9000201')).toBe('failure');
     // The status the change just set is no reason the record can no longer change: what follows is the change's consequence.
     expect(on('modify_pending_order_items', "The shipping address for your order #W9000201 has been successfully updated to your default address in Austin, TX 78701. \n\nFor the **Backpack** (item ID 2492465580), I've modified it to:\n- **Grey** color\n- **Medium** size\n\nThe new item ID is **5917587651** with a price of **$212.79**. This results in a **$10.84 price increase**, deducted from your gift card.\n\nYour order status is now **\"pending (item modified)\"** and can no longer be cancelled or further modified. Would you like anything else?", '#W9000201')).toBe('success');
     expect(on('modify_pending_order_items', 'Due to its status, #W9000201 can no longer be cancelled or further modified.', '#W9000201')).toBe('failure');
+    // A status the warehouse set, or one an earlier change set, is still a reason the record can no longer change.
+    expect(on('cancel_pending_order', 'It appears #W9000201\'s status has been updated to "processed", so it can no longer be cancelled or further modified.', '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_items', 'Order #W9000201\'s status is now "pending (item modified)" from the change we made earlier, so it can no longer be cancelled or further modified.', '#W9000201')).toBe('failure');
     // A condition is no outcome: the clause it opens says nothing of the change, whatever it reads as alone.
     expect(on('cancel_reservation', "Your reservation is still active. If your flight is cancelled by the airline, you'd be eligible for a full refund.", 'R900202')).toBe('failure');
     expect(on('cancel_pending_order', "I couldn't cancel the order because it has shipped. If the order is cancelled by the warehouse later, you'd get a full refund.", '#W9000201')).toBe('failure');
     expect(on('cancel_reservation', 'Reservation R900202 has been cancelled; if you need anything else, let me know.', 'R900202')).toBe('success');
     expect(on('cancel_reservation', "I've cancelled R900202, and if the airline had cancelled it instead, you'd have received the same refund.", 'R900202')).toBe('success');
+    // A rule put as a condition and then applied to this record still tells the refusal.
+    expect(on('cancel_reservation', "I've submitted the cancellation request for R900202, but if a reservation is basic economy it can't be cancelled after 24 hours, and yours was booked on May 1.", 'R900202')).toBe('failure');
   });
 
   it('reads a condition after "only … after" as no change made, a promise of timing not kept as no refusal, and a rule of refunds before another way as a refusal', () => {

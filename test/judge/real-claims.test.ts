@@ -135,7 +135,8 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     ['fourteenth', 100, 7, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.75, 0.01, 0.01]]],
     // Fifteenth, of Qwen3-32B and Qwen3-1.7B (τ-bench retail, a third source read without a snapshot): read first, held-out
     // 0.739 with no failure read as a success (3 of 10 failures read as saying nothing) and 1 of 36 successes read as a
-    // failure; tune 0.966 (1 of 78 successes read as a failure), 1.000 after its tune part's mend.
+    // failure; tune 0.966 (1 of 78 successes read as a failure), 1.000 after its tune part's mend. After a review narrowed the
+    // round's mends, held-out 0.690 (4 of 10 failures read as saying nothing, none as a success).
     ['fifteenth', 140, 20, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.65, 0.03, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
@@ -168,7 +169,7 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
     expect(all.length).toBeGreaterThanOrEqual(1750);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.888) and success read as failure (0.82%, 10 of 1,219) meet theirs;
+    // The bars are kappa 0.85 and 1% each way: kappa (0.887) and success read as failure (0.82%, 10 of 1,219) meet theirs;
     // failure read as success (2.4%, 11 of 466) is above its bar, and held where it stands (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.025]]);
   });

@@ -230,8 +230,11 @@ const ALTERNATIVES: readonly RegExp[] = [
   /\breply with (?:your |the )?(?:choice|preference|pick|selection|option)\b|\breply with [A-H1-9](?:\s*,\s*[A-H1-9])*,?\s+or\s+[A-H1-9]\b/i,
 ];
 
+/** An ask put as a condition, up to the comma before the agent's own step: "If you can provide either of those, I can help you ...". */
+const IF_YOU_CAN = /^\W*if you (?:can|could) (?:please )?(?:provide|share|give|send|tell me|confirm|remember|find|check)\b[^,.?!]*(?=,\s*(?:i|we)(?:'ll| will| can| could| may|'d be able to)?\s+(?:help|assist|look|check|find|locate|pull|proceed|get|take|continue)\b)/i;
+
 /** Words that point back at details named elsewhere in the message. */
-const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above|either (?:one|of (?:them|those|these)))\b|\bwhich (?:one )?(?:would|do|will) you (?:like|prefer|want) to (?:give|share|provide|use|send)\b/i;
+const BACK_REFERENCE = /\b(?:those|these|the above|above|the following|following|that information|this information|the details|those details|these details|that info|this info|them|all of that|everything above|either (?:one|of (?:them|those|these)))\b|\bwhich (?:one )?(?:would|do|will) you (?:like|prefer|want) to (?:give|share|provide|use|send)\b|\b(?:send|provide|share|give|enter|type|re-?enter|re-?send|check|double-?check|verify|confirm)\s+it\s+(?:again|once more)\b/i;
 
 const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
   patterns.some((p) => {
@@ -463,7 +466,9 @@ function readUncached(text: string, lang: UserLanguage): Reading {
   let leadInChoice = false;
   for (const whole of units) {
     const u = withoutCloser(whole, lang);
-    const names = named(u.text, lang);
+    // "If you can provide either of those, I can help you find your order ID": what it asks is before the comma; what follows
+    // is the agent's own step.
+    const names = named(IF_YOU_CAN.exec(u.text)?.[0] ?? u.text, lang);
     const asking = asks(u, leadInAsks, lang);
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".

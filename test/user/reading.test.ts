@@ -112,6 +112,17 @@ describe('the simulated user reads agents it has never seen (test/user/corpus.js
     ]) expect(retail(text), text).toMatchObject({ closes: true });
   });
 
+  it('reads an ask to send a detail again, and an ask put as a condition, as asks for what the message named', () => {
+    const retail = (t: string) => reading('retail', t);
+    // "Could you double-check it and send it again?" after the detail that was not found.
+    expect(retail("I wasn't able to find a profile with the user ID \"sofia_nguyen_29\". Could you double-check it and send it again?")).toMatchObject({ identity: true, closes: false });
+    expect(retail("I'm sorry, but I couldn't find the email mia.li@example.com. Could you please check it and provide it again?")).toMatchObject({ identity: true, closes: false });
+    // What follows the condition's comma is the agent's own step, not what it asks.
+    expect(retail('I can only help once I have authenticated you with your email address or your name and zip code. If you can provide either of those, I can help you find your order ID.')).toMatchObject({ identity: true, slots: [], closes: false });
+    expect(retail('If you can share the order number, I can look up its status.')).toMatchObject({ slots: ['order'], closes: false });
+    expect(retail('Your order #W9000201 is cancelled. If anything looks off, check it again later.')).toMatchObject({ closes: true });
+  });
+
   it('reads an ask with a closing offer tacked on as the ask', () => {
     const retail = (t: string) => reading('retail', t);
     expect(retail('Which order should I look at, or is there something else you need?')).toMatchObject({ slots: ['order'], closes: false });

@@ -422,7 +422,7 @@ const TERSE_LEAD = /^\W*(?:to start|to begin|to get started|first(?: step)?|firs
 /** What follows "still needed from you", or "needed from you" as a label: "Still needed from you: the new address". */
 const TERSE_STILL = /^\W*(?:still (?:needed|required) from you\b|(?:needed|required) from you\s*:)\W*(.{2,120})$/i;
 /** A list that is no list of details: it opens with a verb or a wait, or tells a state ("is approved", "will be sent"). */
-const TERSE_NOT_A_LIST = /^\W*(?:check|keep|save|print|hold|wait|note|remember|make|allow|bring|see|visit|contact|call|use|take|give|drop|let|just|one (?:moment|sec)|a (?:moment|sec)|please|look|watch|expect|open|follow|read|return|ship|pack|attach|bring|go)\b|\b(?:is|are|was|were|has|have|had|will|been|handy|for (?:future )?reference|for your records|while i)\b/i;
+const TERSE_NOT_A_LIST = /^\W*(?:check|keep|save|print|hold|wait|note|remember|make|allow|bring|see|visit|contact|call|use|take|give|drop|let|just|one (?:moment|sec)|a (?:moment|sec)|please|look|watch|expect|open|follow|read|return|ship|pack|attach|go)\b|\b(?:is|are|was|were|has|have|had|will|been|handy|for (?:future )?reference|for your records|while i)\b/i;
 
 /** The slots and identity a unit names, by the world's patterns. */
 function named(text: string, lang: UserLanguage): Ask[] {

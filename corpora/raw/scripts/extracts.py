@@ -1,10 +1,10 @@
 """What the samplers of sources read without a snapshot share (sample_thirteenth.py, sample_fourteenth.py,
-sample_fifteenth.py): an extract's write calls in the form of claims.raw.jsonl, a τ-bench extract's rows as items, and the
-items to label drawn from its rows."""
+sample_fifteenth.py and the turn samplers of their batches): an extract's write calls in the form of claims.raw.jsonl, a
+τ-bench extract's rows as items, the items to label drawn from its rows, and a batch's replies as turns."""
 import json
 
 from extract_tau import ERRORISH, WRITE, clip, compact, item_id
-from taucommon import last_write, near_text, provenance, shipped_keys
+from taucommon import last_write, near_text, provenance, shipped_keys, split_of
 
 
 def writes_of(calls):
@@ -70,3 +70,21 @@ def paged_rows(path, source, files):
             })
         out += sorted(rows, key=lambda x: (int(x['traj'].rsplit('/', 1)[1]), x['turn']))
     return out
+
+
+def write_turns(batches, rows, todo):
+    """Every reply of the claim batches at `batches`, read as a turn the user must answer: its turn id made as extract_tau.py
+    makes a turn's (`t-` and a hash of source, path, trajectory and turn), its split fixed by the hash of that id, and its
+    `user_before` from the extract rows `rows` it came from. One JSON line each, in the batches' order."""
+    before = {(r['path'], r['traj'], r['turn']): r.get('user_before') for r in rows}
+    n = 0
+    with open(todo, 'w') as f:
+        for batch in batches:
+            for line in open(batch):
+                r = json.loads(line)
+                tid = item_id('t-', r['source'], r['path'], r['traj'], r['turn'])
+                f.write(json.dumps({'id': tid, **{k: r[k] for k in ('source', 'commit', 'path', 'traj', 'turn', 'model', 'domain')},
+                                    'split': split_of(tid), 'text': r['text'],
+                                    'user_before': before[(r['path'], r['traj'], r['turn'])]}, ensure_ascii=False) + '\n')
+                n += 1
+    print('turns', n)

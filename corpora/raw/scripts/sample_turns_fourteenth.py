@@ -8,29 +8,15 @@ its split is fixed by the hash of that id as in sample.py (held-out when sha1(id
 
     python3 raw/scripts/sample_turns_fourteenth.py claims.fifteenth.jsonl TODO.jsonl       # from corpora/
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_tau import item_id  # noqa: E402
-from extracts import paged_rows  # noqa: E402
-from taucommon import split_of  # noqa: E402
+from extracts import paged_rows, write_turns  # noqa: E402
 import sample_fifteenth  # noqa: E402
 
 
 def main(batch, todo):
-    before = {(r['path'], r['traj'], r['turn']): r.get('user_before') for r in
-              paged_rows('raw/livingshade.extract.jsonl', sample_fifteenth.SOURCE, sample_fifteenth.FILES)}
-    n = 0
-    with open(todo, 'w') as f:
-        for line in open(batch):
-            r = json.loads(line)
-            tid = item_id('t-', r['source'], r['path'], r['traj'], r['turn'])
-            f.write(json.dumps({'id': tid, **{k: r[k] for k in ('source', 'commit', 'path', 'traj', 'turn', 'model', 'domain')},
-                                'split': split_of(tid), 'text': r['text'],
-                                'user_before': before[(r['path'], r['traj'], r['turn'])]}, ensure_ascii=False) + '\n')
-            n += 1
-    print('turns', n)
-
+    write_turns((batch,), paged_rows('raw/livingshade.extract.jsonl', sample_fifteenth.SOURCE, sample_fifteenth.FILES), todo)
 
 if __name__ == '__main__':
     if len(sys.argv) != 3:

@@ -9,30 +9,17 @@ extracts (raw/judge-audit.extract.jsonl, raw/deephyper.extract.jsonl).
 
     python3 raw/scripts/sample_turns_thirteenth.py TODO.jsonl       # from corpora/
 """
-import json, os, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_tau import item_id  # noqa: E402
-from extracts import paged_rows  # noqa: E402
-from taucommon import split_of  # noqa: E402
+from extracts import paged_rows, write_turns  # noqa: E402
 import sample_fourteenth, sample_thirteenth  # noqa: E402
 
 
 def main(todo):
-    before = {(r['path'], r['traj'], r['turn']): r.get('user_before') for r in
-              sample_thirteenth.rows_of('raw/judge-audit.extract.jsonl') + paged_rows('raw/deephyper.extract.jsonl', sample_fourteenth.SOURCE, sample_fourteenth.FILES)}
-    n = 0
-    with open(todo, 'w') as f:
-        for batch in ('claims.thirteenth.jsonl', 'claims.fourteenth.jsonl'):
-            for line in open(batch):
-                r = json.loads(line)
-                tid = item_id('t-', r['source'], r['path'], r['traj'], r['turn'])
-                f.write(json.dumps({'id': tid, **{k: r[k] for k in ('source', 'commit', 'path', 'traj', 'turn', 'model', 'domain')},
-                                    'split': split_of(tid), 'text': r['text'],
-                                    'user_before': before[(r['path'], r['traj'], r['turn'])]}, ensure_ascii=False) + '\n')
-                n += 1
-    print('turns', n)
-
+    write_turns(('claims.thirteenth.jsonl', 'claims.fourteenth.jsonl'),
+                sample_thirteenth.rows_of('raw/judge-audit.extract.jsonl') + paged_rows('raw/deephyper.extract.jsonl', sample_fourteenth.SOURCE, sample_fourteenth.FILES),
+                todo)
 
 if __name__ == '__main__':
     if len(sys.argv) != 2:

@@ -129,14 +129,19 @@ const AMOUNT = String.raw`(?:\$\s?(?:[1-9][\d,]*(?:\.\d{1,2})?|0\.(?!00?\b)\d{1,
  * "I'll charge your Visa $182", "you'd pay $48", "Total due today: $182.00", "it will cost you $50".
  */
 const CHARGE = new RegExp(
-  [
-    String.raw`\b(?:an? )?(?:extra|additional)\s+${AMOUNT}`,
-    String.raw`${AMOUNT}\s*(?:more|extra|additional|higher|on top)\b`,
-    String.raw`\+\s?${AMOUNT}`,
-    String.raw`(?=[^.?!\n]*${AMOUNT})(?:\b(?:will|would|'ll|'d|to)\s+(?:(?:now|then|also|only)\s+)?be\s+(?:charged|billed|debited)\b|\b(?:i|we)(?:'ll| will|'d| would| am going to| are going to)\s+(?:(?:need to|have to|then|also)\s+)?(?:charge|bill|debit)\b|\byou(?:'ll| will|'d| would)\s+(?:(?:need to|have to|only|then|also)\s+)*(?:pay|be paying)\b|\b(?:total |amount )?due (?:now|today|at (?:booking|checkout))\b|\bout of pocket\b|\b(?:fare|price) diff(?:erence)?\b|\b(?:will|would|'ll|'d) cost(?: you)?\b|\bat an? (?:extra|additional) cost\b)`,
-  ].join('|'),
+  [String.raw`\b(?:an? )?(?:extra|additional)\s+${AMOUNT}`, String.raw`${AMOUNT}\s*(?:more|extra|additional|higher|on top)\b`, String.raw`\+\s?${AMOUNT}`].join('|'),
   'i',
 );
+/** What going ahead would charge, told with an amount after it: "will be charged", "I'll charge", "you'd pay", "fare difference". */
+const CHARGE_CUE = /\b(?:will|would|'ll|'d|to)\s+(?:(?:now|then|also|only)\s+)?be\s+(?:charged|billed|debited)\b|\b(?:i|we)(?:'ll| will|'d| would| am going to| are going to)\s+(?:(?:need to|have to|then|also)\s+)?(?:charge|bill|debit)\b|\byou(?:'ll| will|'d| would)\s+(?:(?:need to|have to|only|then|also)\s+)*(?:pay|be paying)\b|\b(?:total |amount )?due (?:now|today|at (?:booking|checkout))\b|\bout of pocket\b|\b(?:fare|price) diff(?:erence)?\b|\b(?:will|would|'ll|'d) cost(?: you)?\b|\bat an? (?:extra|additional) cost\b/i;
+/** An amount somewhere after a cue, within its sentence. */
+const AMOUNT_AFTER = new RegExp(String.raw`^[^?!\n]*${AMOUNT}`, 'i');
+/** Whether a sentence tells a new cost: an amount told as extra, or a charge cue with an amount after it (read in linear time). */
+const newCost = (sentence: string): boolean => {
+  if (CHARGE.test(sentence)) return true;
+  const cue = CHARGE_CUE.exec(sentence);
+  return cue !== null && AMOUNT_AFTER.test(sentence.slice(cue.index));
+};
 /**
  * A sentence that tells no new cost: a charge said absent, zero or waived ("you won't be charged", "there won't be an extra $75
  * fee", "you'll pay nothing", "billed $0.00"); money coming to the user or back ("refunded", "you get an extra $50 per passenger",
@@ -152,7 +157,7 @@ const tellsCharge = (text: string): boolean =>
   text
     .replace(/[ \t]+/g, ' ')
     .split(/(?<=[.?!])\s+|\n/)
-    .some((sentence) => CHARGE.test(sentence) && !NO_CHARGE.test(sentence));
+    .some((sentence) => newCost(sentence) && !NO_CHARGE.test(sentence));
 
 /** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
 const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;

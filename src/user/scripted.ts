@@ -91,6 +91,12 @@ const STEP = /^(?:re-?book|book|downgrade|upgrade|add|remove|delete|update|modif
 /** A change named only as a modification of the record. */
 const MODIFICATION = /\bmodif(?:y|ying|ication|ications)\b/i;
 const LEADING_CHANGE = new RegExp(`^${CHANGES.source}`, 'i');
+/** A list item's start: a bullet or a number ("- ", "\u2022 ", "* ", "2. ", "3) "). */
+const ITEM_START = String.raw`^\s*(?:[-\u2022*]|\d+[.)])\s+`;
+/** A plan's step, not a label and its value ("- Fare: $189"). */
+const PLAN_STEP = new RegExp(`${ITEM_START}(?![^:\n]{1,60}:)`);
+/** The first words of each list item, a plan's heads. */
+const ITEM_HEADS = new RegExp(`${ITEM_START}([^\n]{0,40})`, 'gm');
 
 /**
  * Insurance told as the record stands ("the booking has travel insurance, so it is refundable"), not offered
@@ -123,22 +129,21 @@ const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:wi
 
 /** An amount of money above nothing: "$19.04", "$1,340", "$ 24", "48 dollars". */
 const AMOUNT = String.raw`(?:\$\s?(?:[1-9][\d,]*(?:\.\d{1,2})?|0\.(?!00?\b)\d{1,2})|\b[1-9][\d,]*(?:\.\d{1,2})? (?:dollars|usd)\b)`;
-/**
- * A new cost to the user told as what going ahead would bring, beside an amount above nothing: "for an extra $19.04", "$48
- * more", "+$14.95", "an additional $1,380.00, charged to your card", "Fare difference: $24 (to be charged to your credit card)",
- * "I'll charge your Visa $182", "you'd pay $48", "Total due today: $182.00", "it will cost you $50".
- */
-const CHARGE = new RegExp(
+/** A new cost told as extra, beside an amount above nothing: "for an extra $19.04", "$48 more", "+$14.95", "an additional $1,380.00". */
+const EXTRA_AMOUNT = new RegExp(
   [String.raw`\b(?:an? )?(?:extra|additional)\s+${AMOUNT}`, String.raw`${AMOUNT}\s*(?:more|extra|additional|higher|on top)\b`, String.raw`\+\s?${AMOUNT}`].join('|'),
   'i',
 );
-/** What going ahead would charge, told with an amount after it: "will be charged", "I'll charge", "you'd pay", "fare difference". */
+/**
+ * What going ahead would charge, told with an amount after it: "Fare difference: $24 (to be charged to your credit card)", "I'll
+ * charge your Visa $182", "you'd pay $48", "Total due today: $182.00", "it will cost you $50".
+ */
 const CHARGE_CUE = /\b(?:will|would|'ll|'d|to)\s+(?:(?:now|then|also|only)\s+)?be\s+(?:charged|billed|debited)\b|\b(?:i|we)(?:'ll| will|'d| would| am going to| are going to)\s+(?:(?:need to|have to|then|also)\s+)?(?:charge|bill|debit)\b|\byou(?:'ll| will|'d| would)\s+(?:(?:need to|have to|only|then|also)\s+)*(?:pay|be paying)\b|\b(?:total |amount )?due (?:now|today|at (?:booking|checkout))\b|\bout of pocket\b|\b(?:fare|price) diff(?:erence)?\b|\b(?:will|would|'ll|'d) cost(?: you)?\b|\bat an? (?:extra|additional) cost\b/i;
 /** An amount somewhere after a cue, within its sentence. */
 const AMOUNT_AFTER = new RegExp(String.raw`^[^?!\n]*${AMOUNT}`, 'i');
 /** Whether a sentence tells a new cost: an amount told as extra, or a charge cue with an amount after it (read in linear time). */
 const newCost = (sentence: string): boolean => {
-  if (CHARGE.test(sentence)) return true;
+  if (EXTRA_AMOUNT.test(sentence)) return true;
   const cue = CHARGE_CUE.exec(sentence);
   return cue !== null && AMOUNT_AFTER.test(sentence.slice(cue.index));
 };
@@ -460,12 +465,11 @@ export class ScriptedUser implements UserSimulator {
       if (!ownNamed && tellsCharge(aroundText)) return 'no';
       // Beside its own change, a new cost told in the go-ahead's own words, or as a step of a plan ("1. Lock in SK203 for an extra
       // $312. 2. Then cancel R1."), is another change in the plan: not plainly its request.
-      const steps = plain.split('\n').filter((line) => /^\s*(?:[-\u2022*]|\d+[.)])\s+(?![^:\n]{1,60}:)/.test(line));
-      if (ownNamed && ((clauses.length > 0 && tellsCharge(text)) || steps.some(tellsCharge))) return 'unsure';
+      if (ownNamed && ((clauses.length > 0 && tellsCharge(text)) || plain.split('\n').some((line) => PLAN_STEP.test(line) && tellsCharge(line)))) return 'unsure';
     }
     // A plan in a list whose items are headed by changes ("1. Exchange on order #W1 ...", "3. Cancellation
     // on order #W3 ..."): a go-ahead authorises every one of them, whatever its own words name.
-    const heads = [...plain.matchAll(/^\s*(?:[-•*]|\d+[.)])\s+([^\n]{0,40})/gm)].map((m) => m[1] as string);
+    const heads = [...plain.matchAll(ITEM_HEADS)].map((m) => m[1] as string);
     const plan = heads.length >= 2 ? [...new Set(heads.flatMap(matching))] : [];
     // A step the summary adds in its own sentence ("Additionally, you want to cancel the skateboard from
     // order #W3"): the go-ahead takes it in too.

@@ -122,9 +122,11 @@ export interface UserLanguage {
   readonly modifying?: readonly string[];
   /**
    * The intents of `proposals` whose change never charges the user (a cancellation, a return, an address
-   * changed): a user whose open requests are only these, or ask nothing changed, takes a go-ahead that would
-   * charge it ("for an extra $120", "$312 total on your Visa", "to be charged to your card") for another change
-   * than its own. @default [] (a charge says nothing of which change is proposed)
+   * changed; not compensation, whose money comes to the user as "an extra $100"): a user whose open requests
+   * are only these, or ask nothing changed, declines a go-ahead that names none of its changes and tells a new
+   * cost ("for an extra $120", "to be charged to your card: $24"), and says neither yes nor no to its own
+   * change with a new cost in the go-ahead's words or a plan's step (docs/user.md). @default [] (a charge says
+   * nothing of which change is proposed)
    */
   readonly payless?: readonly string[];
   /**

@@ -95,12 +95,21 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // A closing offer on a condition of the user's ("If you need to add more details (seat selection, though not available
   // here), just let me know") claims nothing.
   if (CLOSING_OFFER.test(sentence)) return 'none';
+  // A note in brackets ("… for any future modifications (note: basic economy cannot be changed once booked)") is a rule told
+  // beside the sentence, as a note that leads one is: the rest is read. Not an attempt that failed ("(note: the payment failed)").
+  const bracketed = BRACKET_NOTE.exec(sentence);
+  if (bracketed && !ATTEMPT_FAILED.test(bracketed[0])) return readWithout(sentence, BRACKET_NOTE_ALL, wording);
   // What would happen on a condition ("If your flight is cancelled by the airline, you'd be eligible for a full refund")
   // claims nothing of the change made, unless it also tells a failure or doubt.
   if (CONDITIONAL.test(sentence) && !anyTest(wording.failure, sentence) && !anyTest(wording.pending, sentence)) return 'none';
   // "Partial cancellation is not possible, so the entire order has been cancelled": what was done instead is the outcome.
   const instead = SO_INSTEAD.exec(sentence);
   if (instead && readSentence(instead[1] as string, wording) === 'success') return 'success';
+  // The same the other way round ("The entire order has been cancelled, as partial cancellation is not possible"): a change
+  // told done, then the rule that made it take that form. Not an attempt that failed in the reason ("…, as the payment was
+  // declined"), nor a change that the reason undoes.
+  const because = DONE_BECAUSE.exec(sentence);
+  if (because && !ATTEMPT_FAILED.test(because[2] as string) && readSentence(because[1] as string, wording) === 'success' && readSentence(because[2] as string, wording) === 'failure') return 'success';
   // What the agent told before, taken back ("I told you it wasn't eligible, but I had misread the date"): what it says now.
   const retold = RETOLD.exec(sentence);
   if (retold) return readSentence(sentence.slice(retold.index + retold[0].length), wording);
@@ -144,8 +153,11 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   if (success && REQUIRED.test(sentence.slice(0, success.index).split(/[,;:]|\b(?:and|but|so)\b/).at(-1) ?? '')) return 'none';
   if (success) {
     // "has not been cancelled": a negator in the few words before a success phrase turns it into a failure.
-    const before = sentence.slice(Math.max(0, success.index - 24), success.index + success[0].length);
-    if (NEGATORS.test(before.replace(/\bnow\b/gi, ''))) return 'failure';
+    // Only within its own part: a record's label before its outcome ("UDMOP1 (no insurance): Canceled successfully") negates
+    // nothing after its colon or bracket.
+    const window = sentence.slice(Math.max(0, success.index - 24), success.index);
+    const own = window.slice(Math.max(...[...window.matchAll(/[:;()[\]]/g)].map((m) => (m.index ?? 0) + 1), 0));
+    if (NEGATORS.test(`${own}${success[0]}`.replace(/\bnow\b/gi, ''))) return 'failure';
     return 'success';
   }
   return 'none';
@@ -486,6 +498,8 @@ const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,120},\s*(
 
 /** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
 const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
+/** A change told done, then its reason: "… has been cancelled, as partial cancellation is not possible". */
+const DONE_BECAUSE = /^(.+?\b(?:has|have|was|were) been \w+(?:\s+[\w-]+){0,3}?),?\s+(?:as|since|because)\s+(.+?\b(?:is|are)(?:n't| not) (?:possible|allowed|permitted|supported|available)\b.*)$/i;
 
 /** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
 const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
@@ -507,6 +521,9 @@ const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| woul
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
 const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
+/** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "(FYI …)". */
+const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)/gi;
+const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */

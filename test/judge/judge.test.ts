@@ -1018,6 +1018,25 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', 'Before I submit: refunds must go to the original payment method or an existing gift card. Would you like the refund sent back to your PayPal account?', '#W9000201')).toBe('none');
   });
 
+  it("reads a record's label that negates nothing after it, a change told done with the rule that shaped it, and a note in brackets as no refusal", () => {
+    // A negator in a record's label before its colon or bracket is no negation of the outcome after it; within the outcome it is.
+    expect(on('cancel_reservation', '- **R900202** (Basic Economy, no insurance): Canceled successfully (seats freed up), but no refund as per policy.', 'R900202')).toBe('success');
+    expect(on('cancel_reservation', 'R900202 (no insurance): cancelled.', 'R900202')).toBe('success');
+    expect(on('cancel_reservation', 'R900202: not cancelled.', 'R900202')).toBe('failure');
+    expect(on('cancel_reservation', 'Reservation R900202 (basic economy) has not been cancelled.', 'R900202')).toBe('failure');
+    // A change told done, then the rule that made it take that form, is the change; a reason that tells an attempt failed, or a
+    // main clause that tells none made, is not.
+    expect(on('cancel_pending_order', 'The entire order #W9000201 (which includes the garden hose) has been cancelled, as partial cancellation of just the garden hose is not possible.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'Order #W9000201 has been cancelled in full since partial cancellations are not allowed.', '#W9000201')).toBe('success');
+    expect(on('cancel_pending_order', 'Order #W9000201 has not been cancelled, as cancellation is not possible once it has shipped.', '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'The request for #W9000201 has been declined, as cancellation is not possible once it has shipped.', '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', 'Order #W9000201 has been reviewed, as cancellation is not possible once it has shipped.', '#W9000201')).toBe('failure');
+    // A note in brackets is a rule told beside the sentence; one that tells an attempt failed still reads.
+    expect(on('book_reservation', 'Your new reservation has been successfully booked with ID R900202. You can use this reservation ID for check-in or any future modifications (note: basic economy cannot be changed once booked).', 'R900202')).toBe('success');
+    expect(on('book_reservation', 'You can use this ID for check-in (note: basic economy cannot be changed once booked).', 'R900202')).toBe('none');
+    expect(on('book_reservation', 'I tried to book it (note: the payment was declined by the card issuer).', 'R900202')).toBe('failure');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -138,6 +138,10 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // failure; tune 0.966 (1 of 78 successes read as a failure), 1.000 after its tune part's mend. After a review narrowed the
     // round's mends, held-out 0.690 (4 of 10 failures read as saying nothing, none as a success).
     ['fifteenth', 140, 20, [['tune', 0.95, 0.01, 0.01], ['held-out', 0.65, 0.03, 0.01]]],
+    // Sixteenth, weighted to failures (replies after error-looking writes and from episodes scored 0) over seven sources and
+    // eleven models: read first, held-out 0.855 with no failure of 20 read as a success and 2 of 58 successes read as failures;
+    // tune 0.807 (4 of 123 successes read as failures), 0.866 after its tune part's mends (1 of 123); held-out as before.
+    ['sixteenth', 220, 35, [['tune', 0.84, 0.01, 0.01], ['held-out', 0.83, 0.04, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -165,12 +169,12 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
   });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1750);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.887) and success read as failure (0.82%, 10 of 1,219) meet theirs;
-    // failure read as success (2.4%, 11 of 466) is above its bar, and held where it stands (docs/judging.md).
+    expect(all.length).toBeGreaterThanOrEqual(1830);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.885) and success read as failure (0.94%, 12 of 1,277) meet theirs;
+    // failure read as success (2.3%, 11 of 486) is above its bar, and held where it stands (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.025]]);
   });
 });

@@ -374,6 +374,9 @@ function withoutCloser(u: Unit, lang: UserLanguage): Unit {
 function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean {
   // A question, even with its options in brackets after it: "May I know the reason? (change of plan, or other)".
   if (/\?\s*(?:\([^)]*\))?\s*["')\]]?\s*$/.test(u.text)) return true;
+  // A list item is one unit, whatever its sentences: a question that ends one of them asks, though a step follows it ("- … Would
+  // you like me to transfer you to a human agent? If so, I will include a summary.").
+  if (u.item && /\?["')\]]?\s+(?:if so|if yes|if you (?:do|agree|confirm|would)|once you (?:confirm|agree)|then)\b/i.test(u.text)) return true;
   // "Reservation: R900701" states a value, even in a list under "I'll need:"; "Email address: so that I
   // can find your account" under it asks for what its label names.
   // (A colon in brackets is no label's: "Cancel order #W1 (Reason: ordered by mistake)".)

@@ -411,6 +411,19 @@ describe('a reading remembered', () => {
     ]) expect(retail(text), text).toMatchObject({ closes: true });
   });
 
+  it('reads a question inside a list item that a step on its answer follows as an ask, and a statement after a question alone as none', () => {
+    const retail = (t: string) => reading('retail', t);
+    for (const text of [
+      'Done, order #W9000201 is cancelled.\n\nNext steps:\n- If you still want the refund moved to your gift card, I can escalate this. Would you like me to transfer you to a human agent? If so, I will include a summary.',
+      '- Would you like me to send the label to your email as well? If yes, it goes out today.',
+      '- Shall I also return the lamp? Then I will file both returns together.',
+    ]) expect(retail(text), text).toMatchObject({ closes: false });
+    // A list item that only tells, with a question in quotes, or a plain note after a question's answer, asks nothing.
+    for (const text of ['Your order #W9000201 has been cancelled.\n\n- The refund goes back to your card. You asked "can I get it on a gift card?" and it cannot be moved.']) {
+      expect(retail(text), text).toMatchObject({ closes: true });
+    }
+  });
+
   it('reads typographic apostrophes and quotes as plain ones', () => {
     const retail = (t: string) => reading('retail', t);
     // "I’ll need your user ID" asks as "I'll need your user ID" does.

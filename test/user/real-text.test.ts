@@ -141,13 +141,20 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     holds('turns.fourteenth.jsonl', 'fourteenth batch', { closed: 0.1, found: 0.75, unsolicited: 0.01, declined: 0.1 }, 140);
   });
 
+  it('holds on the fifteenth batch (corpora/turns.fifteenth.jsonl), the sixteenth claim batch\'s replies that no turn batch held', () => {
+    // Read first, held-out: none of 3 asking messages closed, 3 of 3 asks found, none of 2 proposals of another change accepted;
+    // tune: 2 of 15 closed, 9 of 11 found, then 1 of 15 and 10 of 11 after its tune part's mend (docs/user.md). Most of these
+    // replies tell a change done and ask nothing.
+    holds('turns.fifteenth.jsonl', 'fifteenth batch', { closed: 0.1, found: 0.85, unsolicited: 0.01, declined: 0.01 }, 110);
+  });
+
   it('holds the three figures on every held-out part together', () => {
-    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth'];
+    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth'];
     const m = measureUser(files.flatMap((f) => realTurns(`turns.${f}.jsonl`)).filter((t) => t.split === 'held-out'));
     console.log(`real turns, every held-out part: ${figures(m)}`);
     expect(m.closedWhileAsking.of).toBeGreaterThan(1000);
     // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
-    // proposals of another change accepted. All three met (0.74% of 1,489, 96.2% of 1,163, 1.7%, 10 of 587).
+    // proposals of another change accepted. All three met (0.74% of 1,492, 96.2% of 1,166, 1.7%, 10 of 589).
     expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
     expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
     expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.02);

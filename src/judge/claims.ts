@@ -96,9 +96,10 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // here), just let me know") claims nothing.
   if (CLOSING_OFFER.test(sentence)) return 'none';
   // A note in brackets ("… for any future modifications (note: basic economy cannot be changed once booked)") is a rule told
-  // beside the sentence, as a note that leads one is: the rest is read. Not an attempt that failed ("(note: the payment failed)").
+  // beside the sentence, as a note that leads one is: the rest is read. Not an attempt that failed ("(note: the payment failed)"),
+  // nor doubt about the outcome ("(note: I haven't received a confirmation yet)").
   const bracketed = BRACKET_NOTE.exec(sentence);
-  if (bracketed && !ATTEMPT_FAILED.test(bracketed[0])) return readWithout(sentence, BRACKET_NOTE_ALL, wording);
+  if (bracketed && !toldInNote(bracketed[0], wording)) return readWithout(sentence, BRACKET_NOTE_ALL, wording);
   // What would happen on a condition ("If your flight is cancelled by the airline, you'd be eligible for a full refund")
   // claims nothing of the change made, unless it also tells a failure or doubt.
   if (CONDITIONAL.test(sentence) && !anyTest(wording.failure, sentence) && !anyTest(wording.pending, sentence)) return 'none';
@@ -107,9 +108,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   if (instead && readSentence(instead[1] as string, wording) === 'success') return 'success';
   // The same the other way round ("The entire order has been cancelled, as partial cancellation is not possible"): a change
   // told done, then the rule that made it take that form. Not an attempt that failed in the reason ("…, as the payment was
-  // declined"), nor a change that the reason undoes.
-  const because = DONE_BECAUSE.exec(sentence);
-  if (because && !ATTEMPT_FAILED.test(because[2] as string) && readSentence(because[1] as string, wording) === 'success' && readSentence(because[2] as string, wording) === 'failure') return 'success';
+  // declined"), nor a request sent ("Your request has been submitted, as the cancellation cannot be completed online").
+  const because = doneBecause(sentence);
+  if (because && !ATTEMPT_FAILED.test(because[2] as string) && !ACTED_ON.test(because[1] as string) && !/\brequests?\b/i.test(because[1] as string) && readSentence(because[1] as string, wording) === 'success' && readSentence(because[2] as string, wording) === 'failure') return 'success';
   // What the agent told before, taken back ("I told you it wasn't eligible, but I had misread the date"): what it says now.
   const retold = RETOLD.exec(sentence);
   if (retold) return readSentence(sentence.slice(retold.index + retold[0].length), wording);
@@ -202,7 +203,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // cancelled:"): it speaks of every line under it, not of the first alone. A refusal's lead-in ("I couldn't complete
   // that:") and the reason after it stay one statement. An order's status line stands alone: it is the record's state; so
   // does a question or an offer that leads a list of options ("Would you like to:").
-  const said = sentencesOf(text).reduce<string[]>((out, s) => {
+  // A note in brackets is an aside, in every step below as in a sentence's own reading (`readSentence`).
+  const unnoted = text.includes('note') || text.includes('Note') || text.includes('NOTE') || text.includes('FYI') ? text.replace(BRACKET_NOTE_ALL, (m) => (toldInNote(m, wording) ? m : ' ')) : text;
+  const said = sentencesOf(unnoted).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
     if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !ORDER_STATE_LINE.test(s) && !PROPOSAL.test(prev) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
@@ -294,7 +297,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // Nor a part left alone on the user's word ("The return flight wasn't changed, as you asked"), nor an earlier statement
     // taken back ("I told you it wasn't eligible for cancellation, but I had misread the date").
     const noted = (whole === 'none' && (NOTE_LEAD.test(sentence) || AS_ASKED.test(sentence)) && !ATTEMPT_FAILED.test(sentence)) || RETOLD.test(sentence);
-    const clauses = noted || whole === 'pending' || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
+    // Nor a change told done with the rule that shaped it ("… is now cancelled — both passengers, since it's not possible to cancel
+    // only one"): its clause of reason alone would read as a refusal.
+    const clauses = noted || whole === 'pending' || (whole === 'success' && doneBecause(sentence) !== null) || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
     // Where some clauses name what the tool changes, those, and the ones that name its action or paying
     // for it but no other change: "the flight update cannot proceed, and the baggage update succeeded" is
@@ -499,7 +504,9 @@ const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,120},\s*(
 /** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
 const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
 /** A change told done, then its reason: "… has been cancelled, as partial cancellation is not possible". */
-const DONE_BECAUSE = /^(.+?\b(?:has|have|was|were) been \w+(?:\s+[\w-]+){0,3}?),?\s+(?:as|since|because)\s+(.+?\b(?:is|are)(?:n't| not) (?:possible|allowed|permitted|supported|available)\b.*)$/i;
+const DONE_BECAUSE = /^(.+?\b(?:(?:has|have|had) been|was|were|(?:is|are) now) \w+[^;]{0,80}?)(?:,\s+as|,?\s+(?:since|because))\s+(.+?(?:\b(?:is|are)(?:n't| not)|'s not) (?:possible|allowed|permitted|supported|available)\b.*|.+?\b(?:can't|cannot|can not) be [a-z]+\b.*)$/i;
+/** `DONE_BECAUSE` in a sentence short enough to be one change and its rule: its lazy parts would take long on a long one. */
+const doneBecause = (sentence: string): RegExpExecArray | null => (sentence.length <= 400 ? DONE_BECAUSE.exec(sentence) : null);
 
 /** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
 const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
@@ -521,9 +528,11 @@ const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| woul
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
 const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
-/** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "(FYI …)". */
-const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)/gi;
+/** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
+const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
 const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
+/** Whether a note in brackets tells an outcome after all: an attempt that failed, or doubt about it. */
+const toldInNote = (note: string, wording: ClaimWording): boolean => ATTEMPT_FAILED.test(note) || OUTCOME_DOUBT.test(note) || anyTest(wording.pending, note) !== null;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */

@@ -374,9 +374,11 @@ function withoutCloser(u: Unit, lang: UserLanguage): Unit {
 function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean {
   // A question, even with its options in brackets after it: "May I know the reason? (change of plan, or other)".
   if (/\?\s*(?:\([^)]*\))?\s*["')\]]?\s*$/.test(u.text)) return true;
-  // A list item is one unit, whatever its sentences: a question that ends one of them asks, though a step follows it ("- … Would
-  // you like me to transfer you to a human agent? If so, I will include a summary.").
-  if (u.item && /\?["')\]]?\s+(?:if so|if yes|if you (?:do|agree|confirm|would)|once you (?:confirm|agree)|then)\b/i.test(u.text)) return true;
+  // A list item is one unit, whatever its sentences: a question that ends one of them asks, though more follows it in the item
+  // ("- … Would you like me to transfer you to a human agent? If so, I will include a summary.", "- **Insurance:** Do you want to
+  // add it? It covers …"), where it is put to the user. Not a question in the user's own voice, as a list of answers puts them
+  // ("- **Do I need to check in again?** Yes, …").
+  if (u.item && /\?["')\]]?\s+\S/.test(u.text) && questionsPut(u.text)) return true;
   // "Reservation: R900701" states a value, even in a list under "I'll need:"; "Email address: so that I
   // can find your account" under it asks for what its label names.
   // (A colon in brackets is no label's: "Cancel order #W1 (Reason: ordered by mistake)".)
@@ -406,6 +408,16 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   if (u.item && underAskingLeadIn) return true;
   return anyMatch(REQUEST, u.text) || (lang !== undefined && terseAsk(u.text, lang));
 }
+
+/** A question put to the user that opens a sentence: "Would you …", "Do you want …", "Shall I …", "Which color …", "Is size M still right …". */
+const PUT_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit))\b/i;
+
+/** Whether one of a unit's sentences that end in a question mark is put to the user (`PUT_QUESTION`). */
+const questionsPut = (text: string): boolean =>
+  text
+    .replace(/\*\*/g, '')
+    .split(/(?<=[.?!]["')\]]?)\s+/)
+    .some((s) => /\?["')\]]?$/.test(s) && PUT_QUESTION.test(s.replace(/^\W*["'\u201c]/, '')) && !/["\u201c][^"\u201d]*\?["\u201d]/.test(s));
 
 /**
  * An ask put as a bare list of what the agent needs, with no verb: "Email, or full name + ZIP, please.", "Email + order #, pls.",

@@ -1031,10 +1031,19 @@ describe('the claim reader (world wording)', () => {
     expect(on('cancel_pending_order', 'Order #W9000201 has not been cancelled, as cancellation is not possible once it has shipped.', '#W9000201')).toBe('failure');
     expect(on('cancel_pending_order', 'The request for #W9000201 has been declined, as cancellation is not possible once it has shipped.', '#W9000201')).toBe('failure');
     expect(on('cancel_pending_order', 'Order #W9000201 has been reviewed, as cancellation is not possible once it has shipped.', '#W9000201')).toBe('failure');
+    // However the change is told done and the rule put; "as" only after a comma: "marked as processed" is no reason.
+    expect(on('cancel_reservation', "Reservation R900202 is now cancelled — both passengers, since it's not possible to cancel only one of them.", 'R900202')).toBe('success');
+    expect(on('update_reservation_flights', 'Your reservation R900202 has been updated to the May 22 flights in the same cabin, because the cabin can\'t be changed on one segment only.', 'R900202')).toBe('success');
+    expect(on('update_reservation_flights', 'Your reservation R900202 has not been updated, because the cabin can\'t be changed on one segment only.', 'R900202')).toBe('failure');
+    expect(on('exchange_delivered_order_items', 'Your order #W9000201 has been marked as processed and has not been delivered yet, so the t-shirt cannot be exchanged right now.', '#W9000201')).toBe('failure');
+    expect(on('cancel_reservation', 'Your request for R900202 has been submitted, as the cancellation cannot be completed online.', 'R900202')).not.toBe('success');
     // A note in brackets is a rule told beside the sentence; one that tells an attempt failed still reads.
     expect(on('book_reservation', 'Your new reservation has been successfully booked with ID R900202. You can use this reservation ID for check-in or any future modifications (note: basic economy cannot be changed once booked).', 'R900202')).toBe('success');
     expect(on('book_reservation', 'You can use this ID for check-in (note: basic economy cannot be changed once booked).', 'R900202')).toBe('none');
     expect(on('book_reservation', 'I tried to book it (note: the payment was declined by the card issuer).', 'R900202')).toBe('failure');
+    // In square brackets too, and through every step of the reading; a note of doubt about the outcome still tells it.
+    expect(on('update_reservation_passengers', "Passenger details for R900202 have been updated successfully [Note: the number of passengers can't be changed — only names and dates of birth].", 'R900202')).toBe('success');
+    expect(on('cancel_reservation', "Your cancellation of R900202 has been sent (note: I haven't received a confirmation yet, so I can't confirm whether it went through).", 'R900202')).toBe('pending');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

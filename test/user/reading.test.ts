@@ -417,6 +417,10 @@ describe('a reading remembered', () => {
       'Done, order #W9000201 is cancelled.\n\nNext steps:\n- If you still want the refund moved to your gift card, I can escalate this. Would you like me to transfer you to a human agent? If so, I will include a summary.',
       '- Would you like me to send the label to your email as well? If yes, it goes out today.',
       '- Shall I also return the lamp? Then I will file both returns together.',
+      // Whatever follows the question in its item, and wherever the question stands in it.
+      'Your order #W9000201 now has the blue kettle.\n\n- **Gift wrap:** Do you want it gift-wrapped? It costs $4 and ships the same day.\n- **Delivery:** 3 to 5 days.',
+      'Your return is filed.\n\n1. The label is in your email.\n2. The refund goes to your card. Would you rather have store credit? Store credit is issued at once.',
+      '- **Size:** Is size M still right for the exchange? If not, tell me the size you prefer.',
     ]) expect(retail(text), text).toMatchObject({ closes: false });
     // A list item that only tells, with a question in quotes, or a plain note after a question's answer, asks nothing.
     for (const text of ['Your order #W9000201 has been cancelled.\n\n- The refund goes back to your card. You asked "can I get it on a gift card?" and it cannot be moved.']) {

@@ -67,7 +67,8 @@ const SAY_THE_WORD = /(?<!\b(?:if|whenever|should)\b[^.?!]{0,60})\bsay the word\
 const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
   new RegExp(String.raw`\b(?:please|kindly) (?:indicate|describe|verify|list|mention|explain)\b${NOT_FOR_ME}`, 'i'),
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
-  /(?<!\b(?:information|everything|all|what|details|anything)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
+  // Not a question in the user's own voice ("Do I need to ship it back?").
+  /(?<!\b(?:information|everything|all|what|details|anything|do|does|did|will|would|should|shall)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
   /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
   // "Just say so if you'd like me to go ahead with both", "say the word and I'll submit it"; not "if you change your mind,
@@ -409,6 +410,27 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   return anyMatch(REQUEST, u.text) || (lang !== undefined && terseAsk(u.text, lang));
 }
 
+/**
+ * A question in the user's own voice, as an FAQ or a list of answers puts it: "Do I need to check in again?", "Will I get a
+ * confirmation?", "Is my bag still checked through?", "What happens next?", "How do I print the label?". Not the agent's own
+ * questions of the user ("Did I get that right?", "Do I have the right order?", "Can I get your email?").
+ */
+const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|lose|get|pay|have to)|what do i (?:need|do|bring|pay)|will i (?:get|receive|be|need|have|lose|earn|still|keep|pay)|(?:is|are|does|do|will|did) my|how (?:do|can|will) i|how (?:long|soon) (?:will|does|until)|what happens|what if|when (?:will|do|can) (?:i|my)|where do i|why (?:did|was|is|were) my|can i still)\b[^?]*\?/i;
+
+/**
+ * Whether a unit is a question in the user's own voice that the message answers: a line of its own with more after it, or a list
+ * item with its answer after the question and no question put to the user.
+ */
+const usersOwnQuestion = (u: Unit, last: boolean): boolean => {
+  const q = USERS_OWN_QUESTION.exec(u.text);
+  // A question that names "you" is put to the user, whatever its opening ("Do I need to update your address too?").
+  if (!q || /\byou(?:r|rs)?\b/i.test(q[0])) return false;
+  const rest = u.text.slice(q[0].length).replace(/^["'\u201d)\]*\s]+/, '');
+  return rest === '' ? !last : u.item && !rest.includes('?') && ANSWER_OPENING.test(rest);
+};
+/** How an answer to the user's own question opens: "Yes, …", "No, …", "Your seat …", "Within 5 days". Not the agent's offer ("I can …"). */
+const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|\d)\b/i;
+
 /** A question put to the user that opens a sentence: "Would you …", "Do you want …", "Shall I …", "Which color …", "Is size M still right …". */
 const PUT_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit))\b/i;
 
@@ -484,7 +506,9 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     // "If you can provide either of those, I can help you find your order ID": what it asks is before the comma; what follows
     // is the agent's own step.
     const names = named(IF_YOU_CAN.exec(u.text)?.[0] ?? u.text, lang);
-    const asking = asks(u, leadInAsks, lang);
+    // A question in the user's own voice that the message goes on to answer ("Do I need to ship it back? No, you can keep it",
+    // "**What happens next?** Your refund arrives in 5 days"), as a list of answers puts it, asks the user nothing.
+    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, whole === units.at(-1));
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".
     // "Please authenticate by providing either:" too.

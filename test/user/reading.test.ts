@@ -411,7 +411,7 @@ describe('a reading remembered', () => {
     ]) expect(retail(text), text).toMatchObject({ closes: true });
   });
 
-  it('reads a question inside a list item that a step on its answer follows as an ask, and a statement after a question alone as none', () => {
+  it('reads a question put to the user inside a list item as an ask, and the user\'s own questions that the message answers, as an FAQ puts them, as none', () => {
     const retail = (t: string) => reading('retail', t);
     for (const text of [
       'Done, order #W9000201 is cancelled.\n\nNext steps:\n- If you still want the refund moved to your gift card, I can escalate this. Would you like me to transfer you to a human agent? If so, I will include a summary.',
@@ -422,9 +422,16 @@ describe('a reading remembered', () => {
       'Your return is filed.\n\n1. The label is in your email.\n2. The refund goes to your card. Would you rather have store credit? Store credit is issued at once.',
       '- **Size:** Is size M still right for the exchange? If not, tell me the size you prefer.',
     ]) expect(retail(text), text).toMatchObject({ closes: false });
-    // A list item that only tells, with a question in quotes, or a plain note after a question's answer, asks nothing.
-    for (const text of ['Your order #W9000201 has been cancelled.\n\n- The refund goes back to your card. You asked "can I get it on a gift card?" and it cannot be moved.']) {
-      expect(retail(text), text).toMatchObject({ closes: true });
+    // A list item that only tells, with a question in quotes, or questions in the user's own voice that the message answers, as
+    // an FAQ puts them, ask nothing.
+    for (const text of [
+      'Your order #W9000201 has been cancelled.\n\n- The refund goes back to your card. You asked "can I get it on a gift card?" and it cannot be moved.',
+      'Your return for #W9000201 is filed.\n\n**Quick answers:**\n- **Do I need to ship the item back?** No, you can keep it.\n- **Will I get a confirmation?** Yes, it is in your inbox.\n- **What do I need to do next?** Nothing.\n\nThanks for shopping with us!',
+      'Your return for #W9000201 is filed.\n\n**What happens next?**\nYour refund arrives in 5 to 7 business days.',
+    ]) expect(retail(text), text).toMatchObject({ closes: true });
+    // One that names the user, or that ends the message unanswered, is put to the user.
+    for (const text of ['Your order #W9000201 is updated. Do I need to update your address too? I can do it now.', 'Your order #W9000201 is updated.\n\n- Do I need to change the gift wrap as well? I can do it now.', 'Your order #W9000201 is updated.\n\nWhat happens next?']) {
+      expect(retail(text), text).toMatchObject({ closes: false });
     }
   });
 

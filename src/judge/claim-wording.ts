@@ -54,7 +54,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bnow (?:has|have|holds|shows|reads|lists)\b(?!\s+(?:a (?:price|fare|cost)|\$|\d+ (?:seats?|options?)\b|(?:\w+ ){0,2}(?:only|sold out|unavailable|no (?:seats|availability))\b))/i,
     // The record that now includes or carries a thing: not a fare or an allowance ("your ticket now includes a free bag").
     new RegExp(String.raw`${RECORD_SUBJECT}\s+now (?:includes|carries)\b(?![^.?!]{0,30}\b(?:free|allowance|at no)\b)`, 'i'),
-    /\bsuccessful(?:ly)?\b/i,
+    // Not a look-up told as successful ("I successfully verified the other passenger's details"): that changes nothing.
+    /\bsuccessful(?:ly)?\b(?! (?:verif(?:y|ied)|validat(?:e|ed)|authenticat(?:e|ed)|check(?:ed)?|locat(?:e|ed)|f(?:i|ou)nd|look(?:ed)? up|retriev(?:e|ed)|identif(?:y|ied)|pull(?:ed)? up|logged in|reach(?:ed)?)\b)/i,
     // "$150 certificate added to your profile", "refund credited to your card".
     // Not what will be or could be ("once it's fixed, it will be added to your profile", "I can have one issued to your account").
     /(?<!\b(?:will|would|can|could|once|when|if|eligible|qualif\w*|shall|should|may|might)\b[^.?!]{0,60})\b(?:added|issued|credited|sent) to (?:your|the) (?:profile|account|wallet|card|balance)\b/i,
@@ -159,6 +160,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not what a later change may meet ("a further change might not be possible"): only what was not supported now.
     /\b(?:might|may) not be directly (?:supported|possible)\b|\b(?:isn'?t|wasn'?t|aren'?t|weren'?t|is not|was not|are not|were not) (?:enough|sufficient)\b(?!\s+for (?:any )?(?:future|further|other|another|the next)\b)(?![^.?!]*\b(?:so|and) (?:i|we) (?:charged|billed|put)\b)(?![^.?!]*\b(?:remainder|rest|difference)\b[^.?!]*\b(?:charged|paid|went)\b)/i,
     /\b(?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|weren'?t|were not) (?:possible|eligible|allowed|permitted)\b/i,
+    // The change itself ruled out as an adjective: "#W1 (status: pending): not returnable yet", "it isn't cancellable". Not a
+    // refund (a fare "not refundable" is told beside a cancellation made).
+    /(?:\bnot|n't|\bno longer) (?:yet |currently |eligible to be )?(?:returnable|cancell?able|exchangeable|modifiable)\b/i,
     /\bunsuccessful(?:ly)?\b/i,
     /\b(?:can|could|will) no longer be\b|\bno longer (?:possible|eligible|allowed)\b/i,
     // Not money left alone ("nothing was charged to your card" beside free bags).

@@ -139,6 +139,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // sentence is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
   if (UNPROMISED_AT.test(sentence)) return readWithout(sentence, UNPROMISED, wording);
   if (anyTest(wording.failure, sentence)) return 'failure';
+  // A check told ("I confirmed that #W1 is on schedule and will be delivered tomorrow") is no change confirmed: what it found is
+  // read ("I've confirmed that your order has been cancelled" still tells the change).
+  if (CHECKED_THAT.test(sentence)) return readWithout(sentence, CHECKED_THAT_ALL, wording);
   // A value identified ("The item ID for the laptops is confirmed as 3478699712") is no change confirmed.
   if (IDENTIFIED_AT.test(sentence)) return readWithout(sentence, IDENTIFIED, wording);
   // A change told only inside a condition further on ("Bags can only be added once the reservation is booked", "but when the
@@ -484,6 +487,10 @@ const IDENTIFIED_AT = once(IDENTIFIED);
 const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;
 const TIME_RULE_AT = once(TIME_RULE);
 
+/** A check the agent made, up to what it found: "I confirmed that", "we've verified whether", "I checked that". */
+const CHECKED_THAT_ALL = /\b(?:i|we)(?:'ve| have)? (?:just |now |also |first )?(?:confirmed|verified|checked|double-checked|made sure) (?:that|whether|if)\b/gi;
+const CHECKED_THAT = once(CHECKED_THAT_ALL);
+
 /** A state found from before this conversation's change: "earlier today", "previously", "yesterday". */
 const FOUND_EARLIER = /\b(?:earlier|previously|yesterday|last (?:week|month))\b/i;
 
@@ -540,8 +547,8 @@ const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t ab
 
 /** A state found rather than a change made: "has already been processed". */
 const ALREADY = /\balready\b/i;
-/** A state found as it already was: "has already been issued", "was already cancelled", "cancelled (from a previous request)". */
-const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: been)?\b|\balready (?:been|exists?|on file|in place)\b|\bfrom (?:a|an|the|that) (?:previous|earlier|prior) (?:request|cancell?ation|change|exchange|return|booking)\b/i;
+/** A state found as it already was: "has already been issued", "was already cancelled", "it already had an exchange processed", "cancelled (from a previous request)". */
+const ALREADY_DONE = /\b(?:has|have|had|was|were|is|are)(?: \w+)? already(?: been)?\b|\balready (?:been|exists?|on file|in place)\b|\balready (?:had|has|have) (?:an?|the|one|its) (?:[\w-]+ ){0,3}?(?:processed|requested|issued|made|submitted|applied|completed|filed)\b|\bfrom (?:a|an|the|that) (?:previous|earlier|prior) (?:request|cancell?ation|change|exchange|return|booking)\b/i;
 /** Readings without a success that is a state found after a refusal before it: that state is the refusal's reason. */
 const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (readonly [string, ClaimLabel])[] =>
   told.filter(([x, l], i) => !(l === 'success' && ALREADY_DONE.test(x) && told.slice(0, i).some(([, p]) => p === 'failure')));

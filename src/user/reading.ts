@@ -421,15 +421,23 @@ const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|l
  * Whether a unit is a question in the user's own voice that the message answers: a line of its own with more after it, or a list
  * item with its answer after the question and no question put to the user.
  */
-const usersOwnQuestion = (u: Unit, last: boolean): boolean => {
-  const q = USERS_OWN_QUESTION.exec(u.text);
+const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
+  const own = USERS_OWN_QUESTION.exec(u.text);
+  const q = own ?? ANSWERED_QUESTION.exec(u.text);
   // A question that names "you" is put to the user, whatever its opening ("Do I need to update your address too?").
   if (!q || /\byou(?:r|rs)?\b/i.test(q[0])) return false;
   const rest = u.text.slice(q[0].length).replace(/^["'\u201d)\]*\s]+/, '');
-  return rest === '' ? !last : u.item && !rest.includes('?') && ANSWER_OPENING.test(rest);
+  if (rest !== '') return u.item && !rest.includes('?') && ANSWER_OPENING.test(rest);
+  // On a line of its own, answered by what follows: any line for the user's own voice, an answer or a list for the rest.
+  return next !== undefined && (own !== null || next.item || ANSWER_OPENING.test(next.text));
 };
+/**
+ * A question a message asks and answers itself, not in the user's voice: "Why isn't it the full €212? Because …", "What's next?"
+ * over a list, "Does this apply to sale items? Yes, …".
+ */
+const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn't)\b)|what(?:'s| is) next|what now|what to expect|what changed|what goes|what(?:'s| is) included|wondering|does (?:this|that|it)|will (?:the|it|this|that) )\b[^?]*\?/i;
 /** How an answer to the user's own question opens: "Yes, …", "No, …", "Your seat …", "Within 5 days". Not the agent's offer ("I can …"). */
-const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|\d)\b/i;
+const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|because|\d)\b/i;
 
 /** A question put to the user that opens a sentence: "Would you …", "Do you want …", "Shall I …", "Which color …", "Is size M still right …". */
 const PUT_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit))\b/i;
@@ -508,7 +516,7 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     const names = named(IF_YOU_CAN.exec(u.text)?.[0] ?? u.text, lang);
     // A question in the user's own voice that the message goes on to answer ("Do I need to ship it back? No, you can keep it",
     // "**What happens next?** Your refund arrives in 5 days"), as a list of answers puts it, asks the user nothing.
-    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, whole === units.at(-1));
+    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, units[units.indexOf(whole) + 1]);
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".
     // "Please authenticate by providing either:" too.

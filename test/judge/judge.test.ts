@@ -1046,6 +1046,21 @@ describe('the claim reader (world wording)', () => {
     expect(on('cancel_reservation', "Your cancellation of R900202 has been sent (note: I haven't received a confirmation yet, so I can't confirm whether it went through).", 'R900202')).toBe('pending');
   });
 
+  it('reads a check told as no change, a look-up told as successful as no success, a state found as "already had", and a change ruled out as an adjective', () => {
+    // "I confirmed that …" tells a check: what it found is read.
+    expect(on('cancel_pending_order', "I confirmed that #W9000201 is on schedule and will be delivered tomorrow. Unfortunately, that means it's already out for delivery, so it can no longer be cancelled.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', "I've confirmed that your order #W9000201 has been cancelled.", '#W9000201')).toBe('success');
+    // A look-up told as successful changes nothing; a change told so still reads.
+    expect(on('update_reservation_passengers', "Since passenger changes must keep the same number of passengers, the update on R900202 couldn't be made — although I successfully verified the other passenger's details, the reservation still lists both travellers.", 'R900202')).toBe('failure');
+    expect(on('update_reservation_passengers', 'I successfully updated the passengers on R900202.', 'R900202')).toBe('success');
+    // "It already had an exchange processed" is a state found, the reason for the refusal after it.
+    expect(on('exchange_delivered_order_items', 'I checked #W9000201 and it already had an exchange processed on May 2. Because each delivered order can only be exchanged once, the system rejected the new exchange for the yoga mat.', '#W9000201')).toBe('failure');
+    // The change ruled out as an adjective is a refusal; a fare "not refundable" beside a cancellation made is not.
+    expect(on('return_delivered_order_items', '- **#W9000201** (status: pending): not returnable yet, since it hasn\'t been delivered.', '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', "Order #W9000201 isn't cancellable any more: it has shipped.", '#W9000201')).toBe('failure');
+    expect(on('cancel_reservation', 'Reservation R900202 has been cancelled. The basic economy fare is not refundable, so no refund is due.', 'R900202')).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -173,9 +173,9 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
     expect(all.length).toBeGreaterThanOrEqual(1830);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.885) and success read as failure (0.94%, 12 of 1,277) meet theirs;
-    // failure read as success (2.3%, 11 of 486) is above its bar, and held where it stands (docs/judging.md).
-    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.025]]);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.888) and success read as failure (0.94%, 12 of 1,277) meet theirs;
+    // failure read as success (2.1%, 10 of 486) is above its bar, and held where it stands (docs/judging.md).
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.021]]);
   });
 });
 

@@ -428,9 +428,12 @@ describe('a reading remembered', () => {
       'Your order #W9000201 has been cancelled.\n\n- The refund goes back to your card. You asked "can I get it on a gift card?" and it cannot be moved.',
       'Your return for #W9000201 is filed.\n\n**Quick answers:**\n- **Do I need to ship the item back?** No, you can keep it.\n- **Will I get a confirmation?** Yes, it is in your inbox.\n- **What do I need to do next?** Nothing.\n\nThanks for shopping with us!',
       'Your return for #W9000201 is filed.\n\n**What happens next?**\nYour refund arrives in 5 to 7 business days.',
+      // Nor one the message asks and answers itself, not in the user's voice.
+      'Your order #W9000201 is cancelled.\n\n## Why isn\'t the refund the full $212?\nBecause the shipping fee was already spent.',
+      'Your order #W9000201 is cancelled.\n\n## What\'s next?\n- The refund reaches your card in 5 days.\n- You get an email today.',
     ]) expect(retail(text), text).toMatchObject({ closes: true });
     // One that names the user, or that ends the message unanswered, is put to the user.
-    for (const text of ['Your order #W9000201 is updated. Do I need to update your address too? I can do it now.', 'Your order #W9000201 is updated.\n\n- Do I need to change the gift wrap as well? I can do it now.', 'Your order #W9000201 is updated.\n\nWhat happens next?']) {
+    for (const text of ['Your order #W9000201 is updated. Do I need to update your address too? I can do it now.', 'Your order #W9000201 is updated.\n\n- Do I need to change the gift wrap as well? I can do it now.', 'Your order #W9000201 is updated.\n\nWhat happens next?', 'Your order #W9000201 is cancelled. Why not reorder the blue one instead? It is in stock.', 'Your order #W9000201 is updated. Does this work for you? It ships tomorrow.']) {
       expect(retail(text), text).toMatchObject({ closes: false });
     }
   });

@@ -142,6 +142,9 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // eleven models: read first, held-out 0.855 with no failure of 20 read as a success and 2 of 58 successes read as failures;
     // tune 0.807 (4 of 123 successes read as failures), 0.866 after its tune part's mends (1 of 123); held-out as before.
     ['sixteenth', 220, 35, [['tune', 0.84, 0.01, 0.01], ['held-out', 0.83, 0.04, 0.01]]],
+    // Seventeenth, what was left of episodes scored 0: every reply a success or none (the agents did the wrong change and told it
+    // done). Read first: held-out, a success read as a failure 1 of 67; tune none of 100. Kappa says little with one label.
+    ['seventeenth', 170, 0, [['tune', 0.4, 0.01, 0.01], ['held-out', 0.4, 0.02, 0.01]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -169,11 +172,11 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
   });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1830);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.888) and success read as failure (0.94%, 12 of 1,277) meet theirs;
+    expect(all.length).toBeGreaterThanOrEqual(1900);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.887) and success read as failure (0.97%, 13 of 1,344) meet theirs;
     // failure read as success (2.1%, 10 of 486) is above its bar, and held where it stands (docs/judging.md).
     await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.021]]);
   });

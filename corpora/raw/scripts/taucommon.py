@@ -397,3 +397,21 @@ def sample_batch(argv, name, claims, turns):
     with open(turns_out, 'w') as f:
         write_turns(f, new_groups(f'{raw}/turns.raw.jsonl', ids, keys, f'{name}-turns:'), *turns)
 
+
+def sample_weighted(argv, name, errors, zero):
+    """A batch weighted to failures, from the command line `RAW_DIR CLAIMS_OUT SHIPPED...`: per source, model and domain, up to
+    `errors` replies after a write whose result reads as an error (all of them with None) and up to `zero` more from episodes the
+    source scored 0, none of them in a shipped corpus by id or near-duplicate text, in a fixed order by the hash of `name` and id.
+    Nothing of the reader's is used to choose."""
+    raw, out, *shipped = argv
+    ids, keys = shipped_keys(shipped)
+    salt, n = f'{name}:', 0
+    with open(out, 'w') as f:
+        for rs in new_groups(f'{raw}/claims.raw.jsonl', ids, keys, salt).values():
+            bad = [r for r in rs if (r.get('writes') or [{}])[-1].get('ok') is False][:errors]
+            scored0 = [r for r in rs if r not in bad and r.get('episode_reward') == 0][:zero]
+            for r in sorted(bad + scored0, key=lambda r: hash_of(salt + r['id'])):
+                _, action, names = last_write(r)
+                f.write(json.dumps({**provenance(r), 'text': r['text'], 'action': action, 'names': names, 'user_before': r.get('user_before')}, ensure_ascii=False) + '\n')
+                n += 1
+    print('claims', n)

@@ -440,14 +440,17 @@ const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn
 const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|because|\d)\b/i;
 
 /** A question put to the user that opens a sentence: "Would you …", "Do you want …", "Shall I …", "Which color …", "Is size M still right …". */
-const PUT_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit))\b/i;
+const PUT_QUESTION_BODY = String.raw`(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit)|(?:ok(?:ay)?|alright|all right) (?:to|if)\b)\b`;
+const PUT_QUESTION = new RegExp(String.raw`^(?:[^:?]{1,40}:\s*)?\W*${PUT_QUESTION_BODY}`, 'i');
+/** The same after the clause or the note that leads its sentence: "Since the flight lands later, do you still want …?", "… — which one would you like?". */
+const PUT_QUESTION_LATER = new RegExp(String.raw`(?:[,;:\u2014\u2013]|\s-)\s*(?:and |so |but )?${PUT_QUESTION_BODY}[^.!?]*\?`, 'i');
 
-/** Whether one of a unit's sentences that end in a question mark is put to the user (`PUT_QUESTION`). */
+/** Whether one of a unit's sentences that end in a question mark is put to the user (`PUT_QUESTION`, `PUT_QUESTION_LATER`). */
 const questionsPut = (text: string): boolean =>
   text
     .replace(/\*\*/g, '')
     .split(/(?<=[.?!]["')\]]?)\s+/)
-    .some((s) => /\?["')\]]?$/.test(s) && PUT_QUESTION.test(s.replace(/^\W*["'\u201c]/, '')) && !/["\u201c][^"\u201d]*\?["\u201d]/.test(s));
+    .some((s) => /\?["')\]]?$/.test(s) && (PUT_QUESTION.test(s.replace(/^\W*["'\u201c]/, '')) || PUT_QUESTION_LATER.test(s)) && !/["\u201c][^"\u201d]*\?["\u201d]/.test(s));
 
 /**
  * An ask put as a bare list of what the agent needs, with no verb: "Email, or full name + ZIP, please.", "Email + order #, pls.",

@@ -421,6 +421,10 @@ describe('a reading remembered', () => {
       'Your order #W9000201 now has the blue kettle.\n\n- **Gift wrap:** Do you want it gift-wrapped? It costs $4 and ships the same day.\n- **Delivery:** 3 to 5 days.',
       'Your return is filed.\n\n1. The label is in your email.\n2. The refund goes to your card. Would you rather have store credit? Store credit is issued at once.',
       '- **Size:** Is size M still right for the exchange? If not, tell me the size you prefer.',
+      // After the clause or the note that leads its sentence, and as a terse go-ahead.
+      'Your order #W9000201 is updated.\n\n1. The kettle is now blue.\n2. Since it ships later, do you still want the gift note on it, or should I drop it? The note costs $2.\n3. Delivery is on Friday.',
+      'Your order #W9000201 is updated.\n\n- **Card:** I see two cards on file — which one would you like charged for the difference? The older one looks expired.',
+      'Your order #W9000201 is updated.\n\n- **Difference:** $24.10. Okay to charge this to the Visa on file? The change is held until then.',
     ]) expect(retail(text), text).toMatchObject({ closes: false });
     // A list item that only tells, with a question in quotes, or questions in the user's own voice that the message answers, as
     // an FAQ puts them, ask nothing.

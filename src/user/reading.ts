@@ -83,7 +83,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "It would help to know which card", "Once I have the reservation number, I can check", "Once I have those, ...",
   // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
   // "Need your zip code to finish verifying".
-  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|^(?:just )?need (?:your|the|a|an)\b/i,
+  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|(?:^|[,;:\u2014]\s*)(?:just |only )?need (?:your|the|a|an)\b/i,
   AWAITING,
   // "Drop either one here."
   /^(?:just\s+)?(?:drop|pop|paste|post|leave) (?:either|one|it|them|that|those|your|the)\b[^.?!]{0,40}\b(?:here|below|in (?:the )?chat)\b/i,
@@ -423,21 +423,26 @@ const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|l
  */
 const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
   const own = USERS_OWN_QUESTION.exec(u.text);
-  const q = own ?? ANSWERED_QUESTION.exec(u.text);
+  const canI = own ? null : CAN_I_QUESTION.exec(u.text);
+  const q = own ?? canI ?? ANSWERED_QUESTION.exec(u.text);
   // A question that names "you" is put to the user, whatever its opening ("Do I need to update your address too?").
   if (!q || /\byou(?:r|rs)?\b/i.test(q[0])) return false;
+  const answer = canI ? YES_OR_NO_OPENING : ANSWER_OPENING;
   const rest = u.text.slice(q[0].length).replace(/^["'\u201d)\]*\s]+/, '');
-  if (rest !== '') return u.item && !rest.includes('?') && ANSWER_OPENING.test(rest);
+  if (rest !== '') return u.item && !rest.includes('?') && answer.test(rest);
   // On a line of its own, answered by what follows: any line for the user's own voice, an answer or a list for the rest.
-  return next !== undefined && (own !== null || next.item || ANSWER_OPENING.test(next.text));
+  return next !== undefined && (own !== null || (!canI && next.item) || answer.test(next.text));
 };
 /**
  * A question a message asks and answers itself, not in the user's voice: "Why isn't it the full €212? Because …", "What's next?"
  * over a list, "Does this apply to sale items? Yes, …".
  */
-const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn't)\b)|what(?:'s| is) next|what now|what to expect|what changed|what goes|what(?:'s| is) included|wondering|does (?:this|that|it)|will (?:the|it|this|that) )\b[^?]*\?/i;
+const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn't)\b)|what(?:'s| is) next|what now|what to expect|what changed|what goes|what(?:'s| is) included|wondering|does (?:this|that|it)|will (?:the|it|this|that) |when (?:does|do|is|are) (?:the|it|this|online|my))\b[^?]*\?/i;
+/** "Can I …?" in the user's voice, as an FAQ asks it and answers it yes or no at once; else it is the agent's offer ("Can I cancel it?"). */
+const CAN_I_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*can i\b[^?]*\?/i;
+const YES_OR_NO_OPENING = /^(?:yes|no|nope|yep|not|absolutely|sure|of course|definitely|unfortunately)\b/i;
 /** How an answer to the user's own question opens: "Yes, …", "No, …", "Your seat …", "Within 5 days". Not the agent's offer ("I can …"). */
-const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|because|\d)\b/i;
+const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|because|absolutely|sure|of course|definitely|select|enter|check[- ]in|on|by|at|from|\d)\b/i;
 
 /** A question put to the user that opens a sentence: "Would you …", "Do you want …", "Shall I …", "Which color …", "Is size M still right …". */
 const PUT_QUESTION_BODY = String.raw`(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit)|(?:ok(?:ay)?|alright|all right) (?:to|if)\b)\b`;

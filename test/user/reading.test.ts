@@ -435,9 +435,10 @@ describe('a reading remembered', () => {
       // Nor one the message asks and answers itself, not in the user's voice.
       'Your order #W9000201 is cancelled.\n\n## Why isn\'t the refund the full $212?\nBecause the shipping fee was already spent.',
       'Your order #W9000201 is cancelled.\n\n## What\'s next?\n- The refund reaches your card in 5 days.\n- You get an email today.',
+      'Your order #W9000201 is updated.\n\n**Can I change the color later?**\nYes, until it ships.\n\n**When does it ship?**\nOn Friday.',
     ]) expect(retail(text), text).toMatchObject({ closes: true });
     // One that names the user, or that ends the message unanswered, is put to the user.
-    for (const text of ['Your order #W9000201 is updated. Do I need to update your address too? I can do it now.', 'Your order #W9000201 is updated.\n\n- Do I need to change the gift wrap as well? I can do it now.', 'Your order #W9000201 is updated.\n\nWhat happens next?', 'Your order #W9000201 is cancelled. Why not reorder the blue one instead? It is in stock.', 'Your order #W9000201 is updated. Does this work for you? It ships tomorrow.']) {
+    for (const text of ['Your order #W9000201 is updated. Do I need to update your address too? I can do it now.', 'Your order #W9000201 is updated.\n\n- Do I need to change the gift wrap as well? I can do it now.', 'Your order #W9000201 is updated.\n\nWhat happens next?', 'Your order #W9000201 is cancelled. Why not reorder the blue one instead? It is in stock.', 'Your order #W9000201 is updated. Does this work for you? It ships tomorrow.', 'The kettle has shipped.\n\n1. Can I cancel the original backorder now? That way you are not charged twice.\n2. The label is on your order page.', 'I see the duplicate charge on #W9000201. Before I file the refund, just need the last four digits of the card so I can match it up.']) {
       expect(retail(text), text).toMatchObject({ closes: false });
     }
   });

@@ -139,6 +139,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // sentence is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
   if (UNPROMISED_AT.test(sentence)) return readWithout(sentence, UNPROMISED, wording);
   if (anyTest(wording.failure, sentence)) return 'failure';
+  // "Done" before a look-up ("Done — I've looked into #W1") tells the look done, not a change: the rest is read.
+  if (DONE_LOOKING.test(sentence)) return readWithout(sentence, DONE_LEAD, wording);
   // A check told ("I confirmed that #W1 is on schedule and will be delivered tomorrow") is no change confirmed: what it found is
   // read ("I've confirmed that your order has been cancelled" still tells the change).
   if (CHECKED_THAT.test(sentence)) return readWithout(sentence, CHECKED_THAT_ALL, wording);
@@ -162,6 +164,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     const window = sentence.slice(Math.max(0, success.index - 24), success.index);
     const own = window.slice(Math.max(...[...window.matchAll(/[:;()[\]]/g)].map((m) => (m.index ?? 0) + 1), 0));
     if (NEGATORS.test(`${own}${success[0]}`.replace(/\bnow\b/gi, ''))) return 'failure';
+    // "Nothing new was submitted": nothing done, where nothing else is said to have stayed ("nothing else was changed").
+    if (/\bnothing(?: new| further)? (?:was|were|has been|got)\b/i.test(`${own}${success[0]}`)) return 'failure';
     return 'success';
   }
   return 'none';
@@ -487,6 +491,9 @@ const IDENTIFIED_AT = once(IDENTIFIED);
 const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;
 const TIME_RULE_AT = once(TIME_RULE);
 
+/** "Done" that opens a sentence telling a look-up: "Done — I've looked into #W1", "Done, I checked the order". */
+const DONE_LOOKING = /^\W*(?:all )?done\b\W+(?:i|we)(?:'ve| have)? (?:just )?(?:looked (?:into|at|up)|checked|reviewed|pulled up|located|found|investigated|gone through|went through)\b/i;
+const DONE_LEAD = /^\W*(?:all )?done\b\W+/i;
 /** A check the agent made, up to what it found: "I confirmed that", "we've verified whether", "I checked that". */
 const CHECKED_THAT_ALL = /\b(?:i|we)(?:'ve| have)? (?:just |now |also |first )?(?:confirmed|verified|checked|double-checked|made sure) (?:that|whether|if)\b/gi;
 const CHECKED_THAT = once(CHECKED_THAT_ALL);
@@ -525,7 +532,7 @@ const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|m
 const REFUSED_AFTER = /^\W*(?:(?:however|unfortunately|but|sadly|regrettably|yet|i(?:'m| am) (?:sorry|afraid),? but|i apologi[sz]e,? but|i(?:'m| am) afraid)\b[\s,]*)?(?:the (?:system|tool|server|airline|bank|update|change|request|cancell?ation|exchange|return|payment|booking|reservation|modification)|it|this|that|system response)\b|\bthe system\b/i;
 
 /** An attempt told as an earlier one: "my first attempt", "the initial request", "at first". */
-const EARLIER_ATTEMPT = /\b(?:first|initial|earlier|previous|original) (?:attempt|try|request|submission|change request|call)\b|\bat first\b|\binitially\b/i;
+const EARLIER_ATTEMPT = /\b(?:first|initial|earlier|previous|original) (?:attempt|try|request|submission|change request|call)\b|\b(?:first|initial) (?:card|payment(?: method)?)\b(?= (?:was|got|had been) (?:declined|rejected|refused))|\bat first\b|\binitially\b/i;
 
 /** A line that gives the outcome by its label: "Result: ...", "Outcome — ...". Not a record's status ("Status: pending"). */
 const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;

@@ -1059,6 +1059,14 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', '- **#W9000201** (status: pending): not returnable yet, since it hasn\'t been delivered.', '#W9000201')).toBe('failure');
     expect(on('cancel_pending_order', "Order #W9000201 isn't cancellable any more: it has shipped.", '#W9000201')).toBe('failure');
     expect(on('cancel_reservation', 'Reservation R900202 has been cancelled. The basic economy fare is not refundable, so no refund is due.', 'R900202')).toBe('success');
+    // "Done" before a look-up tells the look done; before a change, the change.
+    expect(on('cancel_pending_order', "Done — I've looked into #W9000201.\n\n**Status:** processed\n\nBecause the order has already moved to processed, it can no longer be cancelled. It remains active and will ship as planned.", '#W9000201')).toBe('failure');
+    expect(on('cancel_pending_order', "Done — I've cancelled #W9000201.", '#W9000201')).toBe('success');
+    // "Nothing new was submitted" is nothing done; "nothing else was changed" beside a change is no refusal of it.
+    expect(on('return_delivered_order_items', "**What I couldn't do**\n- Create the return for the thermostat on #W9000201: it was already returned.\n\nNothing new was submitted.", '#W9000201')).toBe('failure');
+    expect(on('modify_pending_order_address', 'The address on #W9000201 was updated; nothing else was changed.', '#W9000201')).toBe('success');
+    // The first card declined, then the change made with another: the change.
+    expect(on('book_reservation', 'Your first card was declined, but the booking went through with your gift card instead. Reservation R900202 is confirmed.', 'mia_li_3668')).toBe('success');
   });
 
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {

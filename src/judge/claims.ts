@@ -211,7 +211,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // that:") and the reason after it stay one statement. An order's status line stands alone: it is the record's state; so
   // does a question or an offer that leads a list of options ("Would you like to:").
   // A note in brackets is an aside, in every step below as in a sentence's own reading (`readSentence`).
-  const unnoted = text.includes('note') || text.includes('Note') || text.includes('NOTE') || text.includes('FYI') ? text.replace(BRACKET_NOTE_ALL, (m) => (toldInNote(m, wording) ? m : ' ')) : text;
+  const unnoted = BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, (m) => (toldInNote(m, wording) ? m : ' ')) : text;
   const said = sentencesOf(unnoted).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
     if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !ORDER_STATE_LINE.test(s) && !PROPOSAL.test(prev) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;

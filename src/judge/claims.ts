@@ -98,8 +98,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // A note in brackets ("… for any future modifications (note: basic economy cannot be changed once booked)") is a rule told
   // beside the sentence, as a note that leads one is: the rest is read. Not an attempt that failed ("(note: the payment failed)"),
   // nor doubt about the outcome ("(note: I haven't received a confirmation yet)").
-  const bracketed = BRACKET_NOTE.exec(sentence);
-  if (bracketed && !toldInNote(bracketed[0], wording)) return readWithout(sentence, BRACKET_NOTE_ALL, wording);
+  const unnoted = withoutNotes(sentence, wording);
+  if (unnoted !== sentence) return /\w/.test(unnoted) ? readSentence(unnoted.trim(), wording) : 'none';
   // What would happen on a condition ("If your flight is cancelled by the airline, you'd be eligible for a full refund")
   // claims nothing of the change made, unless it also tells a failure or doubt.
   if (CONDITIONAL.test(sentence) && !anyTest(wording.failure, sentence) && !anyTest(wording.pending, sentence)) return 'none';
@@ -211,8 +211,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // that:") and the reason after it stay one statement. An order's status line stands alone: it is the record's state; so
   // does a question or an offer that leads a list of options ("Would you like to:").
   // A note in brackets is an aside, in every step below as in a sentence's own reading (`readSentence`).
-  const unnoted = BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, (m) => (toldInNote(m, wording) ? m : ' ')) : text;
-  const said = sentencesOf(unnoted).reduce<string[]>((out, s) => {
+  const said = sentencesOf(withoutNotes(text, wording)).reduce<string[]>((out, s) => {
     const prev = out.at(-1);
     if (prev !== undefined && prev.length <= 60 && /:$/.test(prev) && !/:$/.test(s) && !ORDER_STATE_LINE.test(s) && !PROPOSAL.test(prev) && !(LEAD_CLAUSE.test(prev) && read(prev) === 'success')) out[out.length - 1] = `${prev} ${s}`;
     else out.push(s);
@@ -545,8 +544,9 @@ const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: t
 /** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
 const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
 const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
-/** Whether a note in brackets tells an outcome after all: an attempt that failed, or doubt about it. */
-const toldInNote = (note: string, wording: ClaimWording): boolean => ATTEMPT_FAILED.test(note) || OUTCOME_DOUBT.test(note) || anyTest(wording.pending, note) !== null;
+/** Text without its notes in brackets, but for those that tell an outcome after all: an attempt that failed, or doubt about it. */
+const withoutNotes = (text: string, wording: ClaimWording): string =>
+  BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, (note) => (ATTEMPT_FAILED.test(note) || OUTCOME_DOUBT.test(note) || anyTest(wording.pending, note) !== null ? note : ' ')) : text;
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */

@@ -517,14 +517,14 @@ function readUncached(text: string, lang: UserLanguage): Reading {
   let leadInAsks = false;
   // A lead-in that offers what follows as alternatives ("would you like me to:", "you can either:"): its items are a pick.
   let leadInChoice = false;
-  for (const whole of units) {
+  for (const [index, whole] of units.entries()) {
     const u = withoutCloser(whole, lang);
     // "If you can provide either of those, I can help you find your order ID": what it asks is before the comma; what follows
     // is the agent's own step.
     const names = named(IF_YOU_CAN.exec(u.text)?.[0] ?? u.text, lang);
     // A question in the user's own voice that the message goes on to answer ("Do I need to ship it back? No, you can keep it",
     // "**What happens next?** Your refund arrives in 5 days"), as a list of answers puts it, asks the user nothing.
-    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, units[units.indexOf(whole) + 1]);
+    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, units[index + 1]);
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".
     // "Please authenticate by providing either:" too.

@@ -11,8 +11,7 @@ wrote for that reply (raw/turns.raw.jsonl, its id and provenance), its split fix
 import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from taucommon import provenance, shipped_keys  # noqa: E402
-from taucommon import near_text  # noqa: E402
+from taucommon import near_text, provenance, shipped_keys  # noqa: E402
 
 
 def main(raw, batch, todo, *shipped):

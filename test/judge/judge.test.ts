@@ -4,7 +4,7 @@ import type { EpisodeMessage } from '../../src/ground/record.js';
 import { WorldHarness } from '../../src/run/episode.js';
 import { classifyFailure, judgeEpisode, readAct, readClaim, wordingReader } from '../../src/judge/index.js';
 import { FAILURE_CLASSES, type FailureClass } from '../../src/ground/findings.js';
-import { defaultActionWords, mergeWording, untriedClaimChecks } from '../../src/judge/claims.js';
+import { defaultActionWords, mergeWording, readSentence, untriedClaimChecks } from '../../src/judge/claims.js';
 import { judgeVersion, versionSources } from '../../src/judge/version.js';
 import { readFileSync } from 'node:fs';
 import { getWorld } from '../../scenarios/index.js';
@@ -1044,6 +1044,9 @@ describe('the claim reader (world wording)', () => {
     // In square brackets too, and through every step of the reading; a note of doubt about the outcome still tells it.
     expect(on('update_reservation_passengers', "Passenger details for R900202 have been updated successfully [Note: the number of passengers can't be changed — only names and dates of birth].", 'R900202')).toBe('success');
     expect(on('cancel_reservation', "Your cancellation of R900202 has been sent (note: I haven't received a confirmation yet, so I can't confirm whether it went through).", 'R900202')).toBe('pending');
+    // A sentence read alone keeps each note that tells an outcome, beside one that tells none.
+    expect(readSentence('Your reservation has been booked (note: basic economy cannot be changed) (note: the payment failed).', mergeWording())).toBe('failure');
+    expect(readSentence('Your reservation has been booked (note: basic economy cannot be changed).', mergeWording())).toBe('success');
   });
 
   it('reads a check told as no change, a look-up told as successful as no success, a state found as "already had", and a change ruled out as an adjective', () => {

@@ -249,7 +249,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const refusedAfter = (i: number) =>
     retried.slice(i + 1, i + 7).some((s) => (REFUSED_AFTER.test(s) || (record !== undefined && mentionsAll(s, [record]))) && read(s) === 'failure');
   // Not one told as a success in so many words ("I've successfully submitted the exchange").
-  const actedOn = (s: string) => ACTED_ON.test(s) && !/\bsuccessfully\b/i.test(s);
+  // A request told sent "successfully" is still only sent ("I've successfully submitted the cancellation request. Unfortunately, the
+  // system rejected it").
+  const actedOn = (s: string) => ACTED_ON.test(s) && (!/\bsuccessfully\b/i.test(s) || /\bsuccessfully (?:submitted|sent|filed|placed|initiated) (?:the |your |a |an |my |this )?(?:[\w-]+ ){0,2}?request\b/i.test(s));
   const sentences = retried.some(actedOn) ? retried.filter((s, i) => !(actedOn(s) && refusedAfter(i))) : retried;
   const label = (labels: readonly ClaimLabel[]): ClaimLabel => (labels.includes('pending') ? 'pending' : (labels.at(-1) ?? 'none'));
   // What the message says of this write, most specific first: the sentences that name what its tool
@@ -269,8 +271,10 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // moves to processed status, the address can no longer be changed").
   const thingLockedNow = (sentence: string): boolean => {
     const lockedAt = LOCKED_FROM_NOW.exec(sentence)?.index;
-    if (lockedAt === undefined || !(thingFirst?.test(sentence) || thing?.test(sentence.slice(lockedAt)))) return false;
-    if (!NOW_ON.test(sentence) || LATER_ON.test(sentence.replace(/\bany further\b/gi, '')) || NOTE_LEAD.test(sentence) || CONDITION_WORD.test(sentence.slice(0, lockedAt))) return false;
+    // The thing as the subject of the clause that says so ("…, so the shipping address can't be changed anymore") counts too.
+    const clauseAt = Math.max(0, ...[...sentence.slice(0, lockedAt).matchAll(/[,;:\u2014]|\b(?:and|but|so|which)\b/gi)].map((m) => (m.index ?? 0) + m[0].length));
+    if (lockedAt === undefined || !(thingFirst?.test(sentence) || thing?.test(sentence.slice(clauseAt)))) return false;
+    if (!NOW_ON.test(sentence) || LATER_ON.test(sentence.replace(/\bany further\b/gi, '')) || NOTE_LEAD.test(sentence) || CONDITION_WORD.test(sentence.slice(0, lockedAt).replace(PAST_WHEN, ' '))) return false;
     return read(sentence) !== 'success';
   };
   // A sentence of several clauses is read by the clauses that name the action, where they say anything:
@@ -289,7 +293,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const topic = advised?.[1] ?? advised?.[2];
     if (topic !== undefined && !(action?.test(topic) || thing?.test(topic))) return 'none';
     const said = read(sentence);
-    const labelled = said === 'none' ? LABELLED.exec(sentence) : null;
+    const labelled = said === 'none' && !ORDER_STATE_LINE.test(sentence) ? LABELLED.exec(sentence) : null;
     const value = labelled?.[1] ?? labelled?.[2];
     const whole = value !== undefined ? read(value) : said;
     // Doubt anywhere in it stays ("I've submitted it, but I haven't received confirmation yet").
@@ -373,6 +377,8 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // change, where the sentence does not also name its own ("the default address, and the order's too").
   const ofSibling = (s: string) => sibling !== undefined && sibling.theirs.test(s) && !sibling.ours.test(s);
   const ofThing = (s: string) => thing !== undefined && thing.test(s) && !ofSibling(s);
+  // The person's own thing, named in words that tell it from the sibling's and with no record id: "your default address".
+  const personsOwn = (s: string) => !idRecord && sibling !== undefined && sibling.ours.test(s) && !sibling.theirs.test(s) && idsIn(s).length === 0;
   // A sentence about its record that names another kind of change and not this one ("I've processed the
   // return for the bottle from #W1", asked about the exchange on #W1) speaks of that change.
   const otherChange = (s: string) => action !== undefined && !ofAction(s) && OTHER_CHANGES.some((c) => c.test(s));
@@ -425,7 +431,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const tiers = [
     // What the tool changes, named ("the address change failed" for modify_pending_order_address), and an outcome line
     // that names no other record ("Result: the system declined the change").
-    sentences.filter((s) => (ofThing(s) || (OUTCOME_LINE.test(s) && !otherThing(s) && !otherChange(s))) && (ownRecord(s) || !otherRecord(s))),
+    // A write on a person whose thing is named as theirs alone ("your default address", asked about the person's address) is
+    // about them, though an order was named before it.
+    sentences.filter((s) => (ofThing(s) || (OUTCOME_LINE.test(s) && !otherThing(s) && !otherChange(s))) && (ownRecord(s) || !otherRecord(s) || personsOwn(s))),
     rest.filter((s) => ownRecord(s) && ofAction(s)),
     rest.filter((s) => ownRecord(s) && !otherChange(s)),
     rest.filter((s) => ofAction(s) && !otherRecord(s)),
@@ -579,10 +587,13 @@ const NOW_ON = /\b(?:anymore|any more|no longer|any further)\b/i;
 const LATER_ON = /\b(?:later|future|again|further)\b/i;
 /** A condition before what it locks: "once", "when", "if", "after". */
 const CONDITION_WORD = /\b(?:once|when|whenever|if|after)\b/i;
+
+/** A when-clause of the past, of the agent's own attempt ("when I went to apply it, the system responded …"): a time, no condition. */
+const PAST_WHEN = /\bwhen (?:i|we) (?:went|tried|attempted|submitted|applied|sent|ran|called|checked|processed|placed|made|got)\b/gi;
 /** A clause that opens with a condition, not a time: "if the order is cancelled", "unless it ships first", "in case the flight is changed". */
 const CONDITIONAL_CLAUSE = /^\W*(?:(?:and|but|or|so)\s+)?(?:only\s+)?(?:if|unless|in case|provided that|assuming)\b/i;
 /** The record or the write told not done in so many words: "the order was not changed", "the cancellation did not go through", "nothing changed". */
-const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
+const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed|saved)\b|\b(?:the|your|this|that) (?:change|modification|update|correction|edit)\b[^.?!,;]{0,30}?\bcould(?:n't| not) be (?:saved|applied|processed|made|completed|submitted)\b|\b(?:i|we)(?:'ve| have)? left (?:the|your) (?:order|reservation|booking)(?: #?[A-Z0-9]{5,9})? (?:as it (?:is|was|stands)|as-is|unchanged|untouched|alone)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
 /** A reply taking back what it said before: "Actually, I need to correct that", "let me correct myself", "I was looking at the wrong order". */
 const SELF_CORRECTION = /\b(?:actually|wait|oops)\b[,.!\s\u2014\u2013-]*(?:i (?:misspoke|misread|was mistaken|was wrong|made (?:a|an) (?:mistake|error))\b)|\blet me correct (?:myself|that|this)\b|\bi need to correct (?:myself|that|this)\b|\bi was looking at the wrong (?:order|reservation|booking|record)\b/gi;
 /** An attempt told with its own verb ("I tried to swap the jacket as well, but ..."): a write of its own, not a value of this one. */
@@ -593,14 +604,17 @@ const FURTHER = /\b(?:another|a second|an additional|one more|any more|any furth
 /** A requirement in the clause before a change: "requires that", "must be", "needs to be". */
 const REQUIRED = /\b(?:requires?|required|requiring|needs? to be|must be|has to be|have to be|should be)\b/i;
 
-/** A record's id as a label before its outcome: "#W7773202: Return requested for the boots". */
-const LABELLED = /^\W*#?[A-Z]{0,3}\d{4,}[^:]{0,20}:\s+(\S.*)$|^\W*(?=[A-Z0-9]{6}:)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}:\s+(\S.*)$/s;
+/**
+ * A record's id as a label before its outcome: "#W7773202: Return requested for the boots", "Reservation 4XK9QZ (Basic Economy):
+ * baggage updated".
+ */
+const LABELLED = /^\W*(?:(?:[Oo]rder|[Rr]eservation|[Bb]ooking)\s+)?#?[A-Z]{0,3}\d{4,}(?:\s*\([^()]{0,80}\))?[^:]{0,20}:\s+(\S.*)$|^\W*(?:(?:[Oo]rder|[Rr]eservation|[Bb]ooking)\s+)?(?=[A-Z0-9]{6}(?::|\s*\())(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}(?:\s*\([^()]{0,80}\))?:\s+(\S.*)$/s;
 
 /** Where a sentence's clauses part: a comma, a semicolon, a dash, or a contrast. */
 const CLAUSE_BREAK = /\s*[,;\u2014]\s+|\s+(?:but|however|although|though|whereas|while)\s+/i;
 /** A clause that goes on about the one before it: "but it was rejected", "which failed". */
 // Or a predicate whose subject stood alone before an aside ("The address update, though, didn't go through").
-const CONTINUES = /^\W*(?:(?:and|but|yet)\s+)?(?:rejected|declined|refused|denied|failed|not (?:applied|processed|accepted|saved))\b|^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:request|change|attempt|system|update|tool))\b|^\W*(?:did(?:n'?t| not)|was(?:n'?t| not)|were(?:n'?t| not)|has(?:n'?t| not)|have(?:n'?t| not)|could(?:n'?t| not)|went|has been|have been|got)\b/i;
+const CONTINUES = /^\W*(?:(?:and|but|yet)\s+)?(?:rejected|declined|refused|denied|failed|not (?:applied|processed|accepted|saved))\b|^\W*(?:(?:and|but|yet|so|then)\s+)?[^,;]{0,40}?\b(?:rejected|declined|refused|denied|reverted|reversed|rolled back|undid|blocked|voided) (?:it|them|this|that)\b|^\W*(?:(?:and|so|then|but|yet)\s+)?(?:(?:unfortunately|sadly|regrettably|however|still)\s*,?\s*)?(?:it|this|that|which|they|the (?:[\w-]+ )?(?:request|change|attempt|system|update|tool))\b|^\W*(?:did(?:n'?t| not)|was(?:n'?t| not)|were(?:n'?t| not)|has(?:n'?t| not)|have(?:n'?t| not)|could(?:n'?t| not)|went|has been|have been|got)\b/i;
 /** A clause of a word or two ("sadly", "as requested"): it neither names the action nor breaks a run of clauses about it. */
 const ASIDE = /^\W*(?:[\w'-]+\W*){1,2}$/;
 

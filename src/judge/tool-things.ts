@@ -31,7 +31,10 @@ const THINGS_CHANGED: readonly { thing: RegExp; changed: RegExp }[] = THINGS.map
   // method for the order has been successfully changed"); not a thing changed in a clause of reason further on ("I couldn't
   // update the items because the payment method on the order was removed").
   const passive = String.raw`\s+(?:[^\s(),;]+\s+){0,4}?(?:has|have|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?(?:now\s+|also\s+|successfully\s+)?`;
-  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|^\W*(?:(?:your|the|this|that)\s+)?${t}${passive}(?:${CHANGE_WORD})\b`, 'i') };
+  // Or its new value told as it now stands ("Your shipping address for order #W1 is now 12 River Rd"); not a state ("is now
+  // pending").
+  const nowIs = String.raw`^\W*(?:(?:your|the|this|that)\s+)?(?:[\w-]+\s+)?${t}\s+(?:[^\s(),;]+\s+){0,4}?(?:is|are) now\b(?!\s+(?:in|pending|processed|shipped|delivered|cancell?ed|active|confirmed|being|on (?:its|their) way)\b)`;
+  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|^\W*(?:(?:your|the|this|that)\s+)?${t}${passive}(?:${CHANGE_WORD})\b|${nowIs}`, 'i') };
 });
 
 /** Words of a tool's name that say what it changes rather than which record: not the verb, not the record's kind. */

@@ -1072,6 +1072,34 @@ describe('the claim reader (world wording)', () => {
     expect(on('book_reservation', 'Your first card was declined, but the booking went through with your gift card instead. Reservation R900202 is confirmed.', 'mia_li_3668')).toBe('success');
   });
 
+  it('reads a change undone after it was told (reverted, called off, not saved, left as it was) as a failure, and the same words of another thing or a restore as they were', () => {
+    // Told done, then reverted by a check, or the change itself called off: not made.
+    expect(on('modify_pending_order_address', 'The address on #W9000301 was updated to 5 Elm Ct, but the verification step reverted it a minute later because the ZIP code did not match. The order still ships to 9 Oak Rd.', '#W9000301')).toBe('failure');
+    expect(on('modify_pending_order_items', 'The item swap on #W9000302 has been withdrawn, since the warehouse reported the new size is gone. Your order keeps the original shoes.', '#W9000302')).toBe('failure');
+    expect(on('cancel_pending_order', 'Order #W9000302 has been cancelled and the refund is on its way.', '#W9000302')).toBe('success');
+    expect(on('modify_user_address', 'Your default address has been reverted to 12 Pine St, as you asked.', 'mia_lee_1001')).toBe('success');
+    // Prepared, then not saved, with the system's answer quoted between.
+    expect(on('update_reservation_passengers', "I drafted the name correction on R900303. When I sent it, the system answered 'record locked — boarding pass issued'. The correction couldn't be saved, so the booking still shows the old spelling.", 'R900303')).toBe('failure');
+    // A request sent "successfully" and then rejected is the refusal; a change made "successfully" is the change.
+    expect(on('cancel_pending_order', "I've successfully submitted the cancellation request for #W9000304. Unfortunately, the system rejected it, as the order had just moved to processed.", '#W9000304')).toBe('failure');
+    expect(on('cancel_pending_order', "I've successfully cancelled #W9000304. The refund goes back to your card.", '#W9000304')).toBe('success');
+    // The record left as it was by the agent, and what the system will not do.
+    expect(on('exchange_delivered_order_items', 'Swapping the lamp for a desk fan is not something the system accepts, since exchanges stay within one product. I have left the order as it is.', '#W9000305')).toBe('failure');
+    expect(on('send_certificate', 'Sorry — the system won\'t issue a certificate for R900306 because the delay was under three hours.', 'noah_kim_1002')).toBe('failure');
+    // A past when-clause is no condition: the thing named in the clause that says it cannot change any more is refused.
+    expect(on('modify_pending_order_address', 'When I tried to apply the new address to #W9000307, the system said the order is no longer pending, so its shipping address can\'t be changed anymore.', '#W9000307')).toBe('failure');
+    expect(on('modify_pending_order_address', 'The address on #W9000307 is updated. Once the order ships, the shipping address can\'t be changed anymore.', '#W9000307')).toBe('success');
+    // A person's own thing named as theirs is about them, though an order was named before it; the order's line is not.
+    const told = "All set! Order #W9000308 will now ship to 4 Bay Rd. I also tried to save it as your default address, but the profile update returned an error, so your default is unchanged.";
+    expect(on('modify_user_address', told, 'ava_cho_1003')).toBe('failure');
+    expect(on('modify_pending_order_address', told, '#W9000308')).toBe('success');
+    // A record's label with a bracket before its colon, and a thing's new value told as it now stands, of another thing.
+    expect(on('update_reservation_baggages', 'Reservation 7PQ2ZX (basic economy, no free bags): 1 checked bag added, $35 charged to your card.', '7PQ2ZX')).toBe('success');
+    expect(on('modify_pending_order_payment', 'Your shipping address for order #W9000309 is now 3 Hill Rd, Austin, TX 78701. Anything else?', '#W9000309')).toBe('none');
+    // A title's period ends no sentence.
+    expect(on('update_reservation_passengers', "I've added Mrs. Ortiz to R900310. The fare difference was charged to your card.", 'R900310')).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

@@ -83,7 +83,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "It would help to know which card", "Once I have the reservation number, I can check", "Once I have those, ...",
   // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
   // "Need your zip code to finish verifying".
-  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|(?:^|[,;:\u2014]\s*)(?:just |only )?need (?:your|the|a|an)\b/i,
+  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the|his|her|their|(?:(?:mr|mrs|ms|dr)\.? )?[A-Z][a-z]+'s) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|(?:^|[,;:\u2014]\s*)(?:just |only )?need (?:your|the|a|an)\b/i,
   AWAITING,
   // "Drop either one here."
   /^(?:just\s+)?(?:drop|pop|paste|post|leave) (?:either|one|it|them|that|those|your|the)\b[^.?!]{0,40}\b(?:here|below|in (?:the )?chat)\b/i,
@@ -95,7 +95,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /\bonce you(?:'ve| have)? (?:provide|provided|have|share|shared|send|sent|give|given|confirm|confirmed|tell|told)\b/i,
   /\b(?:provide|share|send|give|tell) (?:me|us) (?:with )?(?!a (?:moment|sec|second|minute|few)\b)(?:your|the|a|an|which|what|how)\b/i,
   // "Also confirm if you want to proceed with the cancellation."
-  new RegExp(String.raw`^(?:(?:also|and|then|finally|lastly|additionally)\s*,?\s+)?(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter|reply with)\b${NOT_FOR_ME}`, 'i'),
+  new RegExp(String.raw`^(?:(?:also|and|then|finally|lastly|additionally)\s*,?\s+)?(?:just |simply )?(?:provide|share|send|give|tell|confirm|specify|choose|select|pick|enter|reply with)\b${NOT_FOR_ME}`, 'i'),
   new RegExp(String.raw`^(?:just |simply )?(?:indicate|describe|double-?check|verify)\b${ELSEWHERE_LATER}${NOT_FOR_ME}`, 'i'),
   // "Your user ID, please.", "The order number, please.", "Your call.", "Say the word and it's done."
   /^(?:(?:and|also|then|first(?: step)?|next)[,:]?\s+)?(?:your|the) [^.?!]{2,60}?,?\s+please[.!]?$/i,
@@ -103,6 +103,8 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   SAY_THE_WORD,
   YES_OR_NO,
   /\b(?:required|needed)\s*:\s*$/i,
+  // "Action needed: choose a payment method", "Your input required"; not "no action needed".
+  /(?<!\b(?:no|not|nothing|zero)\s(?:further\s|more\s|other\s)?)\b(?:action|input|response|reply|decision|confirmation|answer)\s+(?:needed|required)\b/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
   // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
@@ -253,6 +255,9 @@ const PLACEHOLDER = new RegExp(String.raw`^\s*(?:${BLANK}|"{2}|'{2})(?=\s|[|,;]|
 /** A heading that asks for what its list names. */
 const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;
 
+/** "Just let me know.", naming nothing to know. */
+const BARE_LET_ME_KNOW = /^\W*(?:(?:just|simply|please|so)\s+)?let (?:me|us) know\W*$/i;
+
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
@@ -314,8 +319,8 @@ function unitsOf(text: string): Unit[] {
     const marked = ITEM.test(line) || OPTION_LINE.test(line);
     const item: boolean = marked || (listing && line.length <= 100 && !/[.!?]["')\]]?\s*$/.test(line));
     const body = line.replace(ITEM, '').trim();
-    // Not inside brackets: "Which order (with the #W... ID) did you place?" is one sentence.
-    const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])\s+(?=["'(]?[A-Z0-9])/));
+    // Not inside brackets: "Which order (with the #W... ID) did you place?" is one sentence. Nor after a title ("Mr. Patel").
+    const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|Jr|Sr|St)\.)\s+(?=["'(]?[A-Z0-9])/));
     for (const p of parts) {
       const t = p.trim();
       if (t) out.push({ text: t, item, leadIn: /:\s*$/.test(t) });
@@ -397,7 +402,7 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
     // "Cancellation rules: ... Please confirm your reason for cancellation (...)".
     // Not "Please allow 5-7 days and let me know if it does not arrive".
     const valueAsks =
-      /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|[.!]\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me)\b/i.test(rest) ||
+      /\((?:please|kindly) [^)]*\b(?:specify|choose|select|pick|confirm|tell|let me know)\b|(?:[.!]|\s[\u2014\u2013-])\s+(?:please|kindly) (?:also )?(?:specify|choose|select|pick|confirm|provide|tell me|send|share|give)\b/i.test(rest) ||
       // "Option A: your email address", under "you can do this in one of two ways:": what the user is to give.
       (underAskingLeadIn && lang !== undefined && /^\s*\**\s*(?:your|the)\b/i.test(rest) && !/\d/.test(rest) && named(rest, lang).length > 0);
     // A label that is itself a request ("Confirm the order ID: #W1", "Tell me where you'd like the refund sent: ..."),
@@ -415,7 +420,7 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
  * confirmation?", "Is my bag still checked through?", "What happens next?", "How do I print the label?". Not the agent's own
  * questions of the user ("Did I get that right?", "Do I have the right order?", "Can I get your email?").
  */
-const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|lose|get|pay|have to)|what do i (?:need|do|bring|pay)|will i (?:get|receive|be|need|have|lose|earn|still|keep|pay)|(?:is|are|does|do|will|did) my|how (?:do|can|will) i|how (?:long|soon) (?:will|does|until)|what happens|what if|when (?:will|do|can) (?:i|my)|where do i|why (?:did|was|is|were) my|can i still)\b[^?]*\?/i;
+const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|lose|get|pay|have to)|what do i (?:need|do|bring|pay)|will i (?:get|receive|be|need|have|lose|earn|still|keep|pay)|(?:is|are|does|do|will|did) my|how (?:do|can|will) i|how (?:long|soon) (?:will|does|until)|what happens|what if|when (?:will|do|can) (?:i|my)|where do i|why (?:did|was|is|were) my|can i still|what about my|where(?:'s| is| are) my|(?:didn'?t|did not|haven'?t|have not|never) (?:get|receive|got)|need to (?:make|change) (?:more|other|further|any ?more|additional)|(?:got|have|still have) (?:more |other |further )?questions)\b[^?]*\?/i;
 
 /**
  * Whether a unit is a question in the user's own voice that the message answers: a line of its own with more after it, or a list
@@ -425,6 +430,13 @@ const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
   const own = USERS_OWN_QUESTION.exec(u.text);
   const canI = own ? null : CAN_I_QUESTION.exec(u.text);
   const q = own ?? canI ?? ANSWERED_QUESTION.exec(u.text);
+  // A question of what the user must do, answered yes or no at once in the same unit ("Do you need to include the original box?
+  // No — any sturdy packaging works"): the message's own FAQ.
+  const youAnswered = q ? null : YOU_ANSWERED.exec(u.text);
+  if (youAnswered) {
+    const after = u.text.slice(youAnswered[0].length).replace(/^["'\u201d)\]*\s]+/, '');
+    return YES_OR_NO_ANSWER.test(after === '' ? (next?.text ?? '') : after);
+  }
   // A question that names "you" is put to the user, whatever its opening ("Do I need to update your address too?").
   if (!q || /\byou(?:r|rs)?\b/i.test(q[0])) return false;
   const answer = canI ? YES_OR_NO_OPENING : ANSWER_OPENING;
@@ -440,6 +452,10 @@ const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
 const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn't)\b)|what(?:'s| is) next|what now|what to expect|what changed|what goes|what(?:'s| is) included|wondering|does (?:this|that|it)|will (?:the|it|this|that) |when (?:does|do|is|are) (?:the|it|this|online|my))\b[^?]*\?/i;
 /** "Can I …?" in the user's voice, as an FAQ asks it and answers it yes or no at once; else it is the agent's offer ("Can I cancel it?"). */
 const CAN_I_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*can i\b[^?]*\?/i;
+/** A question of what the user must do or gets, put as the user would ask it: "Do you need to include the box?", "Will you be charged?". */
+const YOU_ANSWERED = /^(?:[^:?]{1,40}:\s*)?\W*(?:do|does|will|are|is|should) you (?:need|have to|still|be|get|lose|keep)\b[^?]*\?/i;
+/** An answer at once: "No — any box works", "Yes, …". Not "No worries", "No problem if not". */
+const YES_OR_NO_ANSWER = /^(?:yes|no|nope|yep)\s*[\u2014\u2013,:-]\s*(?!(?:worries|problem|rush|pressure)\b)\S/i;
 const YES_OR_NO_OPENING = /^(?:yes|no|nope|yep|not|absolutely|sure|of course|definitely|unfortunately)\b/i;
 /** How an answer to the user's own question opens: "Yes, …", "No, …", "Your seat …", "Within 5 days". Not the agent's offer ("I can …"). */
 const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|because|absolutely|sure|of course|definitely|select|enter|check[- ]in|on|by|at|from|\d)\b/i;
@@ -524,7 +540,9 @@ function readUncached(text: string, lang: UserLanguage): Reading {
     const names = named(IF_YOU_CAN.exec(u.text)?.[0] ?? u.text, lang);
     // A question in the user's own voice that the message goes on to answer ("Do I need to ship it back? No, you can keep it",
     // "**What happens next?** Your refund arrives in 5 days"), as a list of answers puts it, asks the user nothing.
-    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, units[index + 1]);
+    // A bare "Just let me know." after a closing offer ("Anything else I can help with? Just let me know.") goes on with the offer.
+    const closingTail = BARE_LET_ME_KNOW.test(u.text) && index > 0 && (anyMatch(lang.anythingElse, (units[index - 1] as Unit).text) || ELSEWHERE.test((units[index - 1] as Unit).text));
+    const asking: boolean = asks(u, leadInAsks, lang) && !usersOwnQuestion(u, units[index + 1]) && !closingTail;
     // "I'll need the following:" asks through its items; "Here are the details:" shows them.
     // "Required information:" too; not "no action needed from you:".
     // "Please authenticate by providing either:" too.

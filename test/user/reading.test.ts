@@ -443,6 +443,32 @@ describe('a reading remembered', () => {
     }
   });
 
+  it('reads a need told after a title, a bare request, an "action needed" line and a missing value with its request as asks, and closing tails, section questions and answered questions of the user as none', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    // A title's period ends no sentence: the need after "Ms." is read whole.
+    expect(travel("Once I have Ms. Rivera's date of birth, I can add her to reservation R900401 — it's the last detail I need.")).toMatchObject({ closes: false });
+    for (const text of [
+      'Here are the sizes still in stock for the boots: 8, 9 and 11.\n\nJust reply with the size you want and I will swap it in.',
+      '**Action needed: pick a card for the $14.20 difference**\n\nYour gift card does not cover it. On file: Visa ending 1111, Mastercard ending 2222.',
+      "Here's where the address change for #W9000402 stands:\n\n- **Street:** 8 Lake Rd\n- **Missing:** the ZIP code — please send it over\n- **Items:** all 2 items",
+    ]) expect(retail(text), text).toMatchObject({ closes: false });
+    // "No action needed" asks nothing.
+    expect(retail('Your order #W9000403 has been cancelled. No action needed on your side.')).toMatchObject({ closes: true });
+    for (const text of [
+      // A bare "let me know" after a closing offer goes on with the offer.
+      'Your order #W9000404 has been cancelled and refunded to PayPal.\n\nAnything else I can help with? Just let me know.',
+      // A section's question, in the user's voice, with its answer under it.
+      "Your return for #W9000405 is filed.\n\n### Didn't get the label?\nCheck your spam folder; it can take an hour.",
+      "Your bags are added.\n\n### Where's my receipt?\nIt was sent to the email on file.",
+      // A question of what the user must do, answered yes or no at once.
+      'The exchange for #W9000406 is filed. Do you need to keep the tags on? No — any condition is fine. The label is in your email.',
+    ]) expect(retail(text), text).toMatchObject({ closes: true });
+    // Not a "let me know" after a statement of options, nor a question of the user answered only with "No worries".
+    expect(retail('You can keep the refund on your card or move it to a gift card. Just let me know.')).toMatchObject({ closes: false });
+    expect(retail('Do you need to keep the tags on? No worries if you are not sure, I can check.')).toMatchObject({ closes: false });
+  });
+
   it('reads typographic apostrophes and quotes as plain ones', () => {
     const retail = (t: string) => reading('retail', t);
     // "I’ll need your user ID" asks as "I'll need your user ID" does.

@@ -1,5 +1,5 @@
 // The engine's English wording of claims: the phrases by which a reply tells the user a write succeeded,
-// failed or is not known yet. `readSentence` in claims.ts reads a sentence by them; a world adds its own.
+// failed or is not known yet. `readSentence` in claim-sentence.ts reads a sentence by them; a world adds its own.
 import type { ClaimWording } from '../ground/judging.js';
 
 // Past participles that say a change is done. "Submitted", "sent" and "initiated" are not among them: a
@@ -21,7 +21,7 @@ const RECORD_SUBJECT = String.raw`\b(?:order|reservation|booking|it)(?:\s+#?[A-Z
 /**
  * The system that has not answered yet, told as such: "the system has not yet returned a confirmation", "still waiting
  * for the system to confirm", "I can't guarantee it has gone through", "may still be processing". Pending in a sentence,
- * and doubt about the outcome wherever it stands (`OUTCOME_DOUBT`, claims.ts).
+ * and doubt about the outcome wherever it stands (`OUTCOME_DOUBT`, claim-sentence.ts).
  */
 export const SYSTEM_SILENT = /\b(?:has not|hasn'?t|have not|haven'?t) (?:yet )?(?:returned|sent|given|provided) (?:a |any )?confirmation\b|\b(?:still )?waiting for (?:the )?(?:system|tool|airline|server|bank) to (?:confirm|respond|process|come back)\b|\bcan(?:'t|not) guarantee (?:that )?(?:it|the \w+|this|that) (?:has )?(?:gone|went) through\b|\bmay still be processing\b/i;
 

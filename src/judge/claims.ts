@@ -1,35 +1,18 @@
-// Claims: what the agent told the user about each write, read out of free text and checked against the
-// trace and the database (DESIGN decision 14). Reading goes through one replaceable interface.
-import type { TraceEntry } from '../ground/runtime.js';
-import type { Finding } from '../ground/findings.js';
-import { once, sentencesOf, mentionsAll, type WriteAttempt } from './text.js';
+// Claims: what the agent told the user about each write, read out of free text (DESIGN decision 14). A reply's sentences are
+// read alone (`claim-sentence.ts`), then tied to the write they speak of: its record, its action, the thing its tool changes.
+// Which replies are read, and what a label means against the trace, is `claim-checks.ts`'s. Reading goes through one
+// replaceable interface (`wordingReader`).
+import { once, sentencesOf, mentionsAll } from './text.js';
 import { plainReply } from './reply-text.js';
 import { regex } from '../ground/regex.js';
 import { memoizedBy } from '../ground/memo.js';
-import { thingOfAction } from './tool-things.js';
+import { defaultActionWords, thingOfAction } from './tool-things.js';
 import { REFUSAL_OPENING, unsaidRefusal } from './refusals.js';
-import { DEFAULT_CLAIM_WORDING, SYSTEM_SILENT } from './claim-wording.js';
-import { CLAIM_LABELS, type ClaimLabel, type ClaimQuestion, type ClaimReader, type ClaimWording } from '../ground/judging.js';
+import { DEFAULT_CLAIM_WORDING } from './claim-wording.js';
+import { ACTED_ON, ADDRESSED, AS_ASKED, ATTEMPT_FAILED, CONDITIONAL, doneBecause, LOCKED_FROM_NOW, NOTE_LEAD, ORDER_STATE_LINE, OUTCOME_DOUBT, PROPOSAL, readSentence, RETOLD, RETRYING, withoutNotes } from './claim-sentence.js';
+import type { ClaimLabel, ClaimQuestion, ClaimReader, ClaimWording } from '../ground/judging.js';
 
 export { DEFAULT_CLAIM_WORDING };
-
-const NEGATORS = /\b(?:not|never|no|n't|unable|without)\b|n't\b/i;
-
-/**
- * A sentence that asks, proposes or advises, and so claims nothing: "Shall I proceed?", "I'll cancel it
- * if you agree" (though not "I will not send it"), an offer that opens its sentence ("I can escalate it to
- * an agent", though not "I can confirm it is cancelled", nor "I cannot remove it, but I can exchange it"),
- * and what it asks of the user ("please confirm if ...", "you can check your e-mail to see if it arrived").
- */
-const PROPOSAL = /\?\s*$|\b(?:i'll|i will|i'm going to|i am going to)\b(?! not\b)|^\W*(?:\d+[.)]\s*)?(?:(?:also|alternatively|otherwise|however|instead|(?:if|when|once|should) [^,.?!]{1,80}),?\s+)?i (?:can|could)(?: also)? (?!not\b|confirm\b|see\b|tell\b|verify\b|now\b|only\b)(?=[a-z])|\b(?:shall i|should i|would you like|do you want|once you confirm|if you confirm|please confirm)\b|^\W*to confirm\b/i;
-
-/**
- * A sentence that opens with its reason, of three words or more, where the reason tells what was done or
- * met: "Since I can't update it now, ...", "As the order has been cancelled, ...". Not a rule ("since
- * the fare can't be cancelled"), nor a time or a condition ("as soon as", "as long as").
- */
-const REASON_FIRST = /^\W*(?:since|because|given that|now that|as(?! (?:soon|long|well|far|much|of|per|part)\b))\s+((?:[\w'$#.-]+\s+){2,}[\w'$#.-]+),\s/i;
-const REASON_TELLS = /\b(?:i|we)\b|\b(?:has|have|had) (?:now |already |just )?been\b|^\W*(?:the|your|this) \w+(?: #?[A-Z0-9]{5,9})? (?:was|were) (?:cancell?ed|updated|changed|modified)\b|\b(?:is|are|was|were)(?:n't| not) (?:eligible|available|allowed|accepted|supported|possible)\b|\binsufficient\b|\bnot enough\b/i;
 
 /** A sentence that opens with a reason, a time or a condition. */
 const SUBORDINATE_FIRST = /^\W*(?:since|because|as|once|when|whenever|if|after|before|until|unless|given that|now that)\b/i;
@@ -37,145 +20,8 @@ const SUBORDINATE_FIRST = /^\W*(?:since|because|as|once|when|whenever|if|after|b
 /** How a change is paid for: part of the change ("but the payment was declined", "the balance is not enough"). */
 const MEANS = /\b(?:payments?|pay|paid|balance|funds|(?:gift |credit |debit )?card|charged?|fare difference|price difference|difference in (?:price|fare))\b/i;
 
-/** An attempt to be made again: the one made did not work. Not one offered for a later condition ("if the size still doesn't fit, I'll try again"); one waiting for the user's word is ("if you confirm, I'll resubmit"). */
-const RETRYING = /(?<!\b(?:if|should|in case|whenever|when)\b(?! you (?:confirm|agree|approve|(?:would|'d) like|want|prefer|can confirm))[^.?!]{0,80})(?:\b(?:i'?ll|i will|let me|i need to) (?:try|attempt|retry)\b[^.?!]{0,60}?\b(?:again|once more|one more time)\b|\b(?:i'?ll|i will|let me|i need to) (?:retry|re-?run|re-?submit|re-?try)\b|\btrying (?:it |that |this )?again\b)/i;
-
-/** A change's consequence for later: no further change of the record is possible. */
-const LOCKED_FROM_NOW_ONE = /\b(?:can(?:not|'t)|can no longer|will not be able to|won'?t be able to) (?:be )?\w+(?: or \w+)? (?:(?:that|this|the|it|your) (?:\w+ )?)?(?:further|any further|again|any ?more|later(?! than)|(?:to|on|for) (?:any )?future \w+)\b|\bcan(?:not|'t) be (?:combined|used|applied|transferred|reissued)\b(?=[^.?!]*\b(?:another|future|later|single|more than one)\b)|\bno (?:further|more|additional) (?:\w+ )?(?:changes|modifications|exchanges|returns|cancell?ations)\b|\bfurther (?:\w+ ){0,6}(?:are|is) no longer possible\b|\bafter (?:this|the|that) (?:change|modification|update|exchange|return|cancell?ation)\b[^.?!]*\bcan no longer be\b|\bonce (?:the|your|this|it)\b[^.?!,]{0,40}\b(?:moves? to|is|becomes?|gets?|has been) (?:processed|shipped|delivered)\b[^.?!]*\bcan no longer be\b|\bcan only be (?:done|made|modified|changed|processed|applied|exchanged|returned|performed|requested|submitted)\b[^.?!]*\b(?:once|one time)\b(?:[^.?!]*\bcan no longer be \w+(?: or \w+)?\b)?|\bone-time change\b|\bcan(?:not|'t|no longer) be (?:removed|undone|reversed|taken off) (?:once|after)\b|\bcan(?:not|'t) be (?:undone|reversed)\b|\bnothing else\b[^.?!]{0,60}\bcan(?:not|'t)? (?:be )?(?:changed|modified|updated)\b|\bwith (?:the|this|your) (?:order|reservation|booking) now (?:marked|in|showing|set to)\b[^.?!;]{0,60},\s*(?:i'm|i am|we're|we are) no longer able to \w+(?: or \w+)? (?:it|this|that)\b/i;
 /** A lead-in of three words or more ("Both reservations have been cancelled:", "Step 1 completed:"), not a label ("Confirmation number:", "Updated #W1:"). */
 const LEAD_CLAUSE = /^\W*\S+\s+\S+\s+\S+/;
-
-/** "It can no longer be cancelled or further modified": a consequence too, unless a reason before it says why it could not be made. */
-const NO_LONGER_EITHER = /\bcan no longer be \w+ or (?:further|again) \w+\b/i;
-/**
- * A reason why the record can no longer be changed: "because", "due to", a state found from before ("earlier", "already"), its
- * status; not the status this write just set ("Your order status is now "pending (item modified)" and can no longer be
- * cancelled or further modified"). A status the warehouse sets ("processed", "shipped") is a reason, however it is told.
- */
-const LOCK_REASON = /\b(?:because|since|due to|earlier|previous(?:ly)?|already|before|by the (?:warehouse|system|airline))\b|\bstatus\b(?![^.?!]{0,40}?\b(?:is now|has (?:now )?been (?:updated|changed|set) to|is now set to|now shows|was (?:updated|changed|set) to|changed to)\W{0,3}(?:pending \(items? modifi?ed\)|(?:exchange requested|return requested|cancell?ed|modified)\b))(?<!\bis now in\W{0,3}(?:pending \(items? modifi?ed\)|exchange requested|return requested|cancell?ed)\W{0,3}status)/i;
-const LOCKED_FROM_NOW = new RegExp(`${LOCKED_FROM_NOW_ONE.source}|${NO_LONGER_EITHER.source}`, 'i');
-
-/**
- * What the write ran into, told as the agent found it: "It seems that the item is not part of the order",
- * "It appears the option you chose is the same as the one in the order", "It looks like I need to list the
- * items to keep", "It appears I am still having trouble identifying the item". Real agents open so when they
- * pass on a tool's refusal. Not a state found ("it seems the order has already been cancelled"), which real
- * agents also write after their own cancellation.
- */
-const HEDGED_OBSTACLE = /^\W*(?:(?:however|but|that said)\s*,?\s*)?(?:(?:i apologi[sz]e|i'm sorry|sorry|unfortunately)\b[^.?!]{0,40}?,?\s*(?:but\s+)?)?(?:it (?:seems|appears|looks like)|apparently|there (?:seems|appears) to be)\b(?![^.?!]*\balready been\b)(?![^.?!]*\b(?:went through|was successful|succeeded|no (?:further )?(?:issues?|problems?|errors?|action)|without (?:any )?(?:issues?|problems?|errors?))\b)[^.?!]*\b(?:not|no|n't|cannot|only|must|requires?|needs? to|same as|different|unable|issue|error|problem|(?:having|had|have|ran into|running into|run into|experiencing|encountered|encountering)\s+(?:some\s+|a\s+bit\s+of\s+|an?\s+)?(?:trouble|difficult(?:y|ies)))\b/i;
-
-/**
- * A sentence that asks the user to do or tell something, after its topic or not ("For seat selection, please check in
- * online"): no claim, even where it says "if" or "see if" or what is not available.
- */
-const ADDRESSED = /^\W*(?:for [^,.?!]{1,80},\s*)?(?:(?:also|and|finally|lastly|additionally|next)\s*,?\s+)?(?:(?:could|can|would|will) you (?:please |kindly |also )?(?:confirm|check|verify|tell|let me know|look|review|see|provide|give|share|send|choose|select)|(?:please|kindly) (?:confirm|let (?:me|us) know|tell (?:me|us)|check|verify|reply|choose|select|look|review|see|make sure|ensure|double-check)|feel free to|you (?:can|may|might|could|should|will want to) (?:check|verify|see|confirm|look|review|contact|reach))\b/i;
-
-const anyTest = (patterns: readonly RegExp[], text: string): RegExpExecArray | null => {
-  for (const p of patterns) {
-    p.lastIndex = 0;
-    const m = p.exec(text);
-    if (m) return m;
-  }
-  return null;
-};
-
-/**
- * The label of one sentence by the wording: pending first ("I'll check whether it went through" is
- * pending, though it speaks of what comes next), then a proposal, which claims nothing, then a negated or
- * plain failure, then success.
- */
-export function readSentence(sentence: string, wording: ClaimWording): ClaimLabel {
-  if (ADDRESSED.test(sentence)) return 'none';
-  // An order's status told as a summary's line ("Status: Processed", "Order status: delivered") is the record's state, not
-  // a change made: a request "processed" is said of the request.
-  if (ORDER_STATE_LINE.test(sentence)) return 'none';
-  // A reason given as a field of a JSON reply ("reason: Booking created 2024-05-10, more than 24h ago") tells why, not what
-  // was done: a refusal in it still reads.
-  if (REASON_LINE.test(sentence) && !anyTest(wording.failure, sentence)) return 'none';
-  // A closing offer on a condition of the user's ("If you need to add more details (seat selection, though not available
-  // here), just let me know") claims nothing.
-  if (CLOSING_OFFER.test(sentence)) return 'none';
-  // A note in brackets ("… for any future modifications (note: basic economy cannot be changed once booked)") is a rule told
-  // beside the sentence, as a note that leads one is: the rest is read. Not an attempt that failed ("(note: the payment failed)"),
-  // nor doubt about the outcome ("(note: I haven't received a confirmation yet)").
-  const unnoted = withoutNotes(sentence, wording);
-  if (unnoted !== sentence) return /\w/.test(unnoted) ? readSentence(unnoted.trim(), wording) : 'none';
-  // What would happen on a condition ("If your flight is cancelled by the airline, you'd be eligible for a full refund")
-  // claims nothing of the change made, unless it also tells a failure or doubt.
-  if (CONDITIONAL.test(sentence) && !anyTest(wording.failure, sentence) && !anyTest(wording.pending, sentence)) return 'none';
-  // "Partial cancellation is not possible, so the entire order has been cancelled": what was done instead is the outcome.
-  const instead = SO_INSTEAD.exec(sentence);
-  if (instead && readSentence(instead[1] as string, wording) === 'success') return 'success';
-  // The same the other way round ("The entire order has been cancelled, as partial cancellation is not possible"): a change
-  // told done, then the rule that made it take that form. Not an attempt that failed in the reason ("…, as the payment was
-  // declined"), nor a request sent ("Your request has been submitted, as the cancellation cannot be completed online").
-  const because = doneBecause(sentence);
-  if (because && !ATTEMPT_FAILED.test(because[2] as string) && !ACTED_ON.test(because[1] as string) && !/\brequests?\b/i.test(because[1] as string) && readSentence(because[1] as string, wording) === 'success' && readSentence(because[2] as string, wording) === 'failure') return 'success';
-  // What the agent told before, taken back ("I told you it wasn't eligible, but I had misread the date"): what it says now.
-  const retold = RETOLD.exec(sentence);
-  if (retold) return readSentence(sentence.slice(retold.index + retold[0].length), wording);
-  // A note of a rule ("Heads-up: the passenger count can't change") or a part left alone on the user's word
-  // ("the outbound leg was not changed, as you asked") is no failure of the change; an attempt that failed
-  // still is ("Note: the payment failed").
-  if ((NOTE_LEAD.test(sentence) || AS_ASKED.test(sentence)) && !ATTEMPT_FAILED.test(sentence)) return anyTest(wording.pending, sentence) ? 'pending' : 'none';
-  // What the change means from now on ("the order cannot be modified further") is no failure of it: that
-  // clause goes, and the rest of the sentence is read ("has been modified, and no further changes can be made").
-  const locked = LOCKED_FROM_NOW.exec(sentence);
-  if (locked && !/\b(?:failed|error|unable|couldn'?t|could not|wasn'?t able|not able|already)\b/i.test(sentence) && !REFUSAL_OPENING.test(sentence) && !(NO_LONGER_EITHER.test(locked[0]) && LOCK_REASON.test(sentence))) {
-    const start = Math.max(0, ...[...sentence.slice(0, locked.index).matchAll(/[,;:]|\b(?:and|but|so|which|since)\b/gi)].map((m) => m.index ?? 0));
-    const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
-    return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';
-  }
-  if (anyTest(wording.pending, sentence)) return 'pending';
-  // "I will try again": the attempt failed, whatever comes next.
-  if (RETRYING.test(sentence)) return 'failure';
-  if (PROPOSAL.test(sentence)) {
-    // The reason given before a question or an offer states a fact: "Since I can't update the address
-    // now, would you like to cancel the order?" says the update failed.
-    const reason = REASON_FIRST.exec(sentence)?.[1];
-    return reason !== undefined && REASON_TELLS.test(reason) ? readSentence(reason, wording) : 'none';
-  }
-  // A promise of timing the agent cannot give ("I cannot guarantee the exact shipping timeline") is no refusal: the rest of the
-  // sentence is read. (Doubt about the outcome itself, "I can't guarantee it has gone through", was read as pending above.)
-  if (UNPROMISED_AT.test(sentence)) return readWithout(sentence, UNPROMISED, wording);
-  if (anyTest(wording.failure, sentence)) return 'failure';
-  // "Done" before a look-up ("Done — I've looked into #W1") tells the look done, not a change: the rest is read.
-  if (DONE_LOOKING.test(sentence)) return readWithout(sentence, DONE_LEAD, wording);
-  // A check told ("I confirmed that #W1 is on schedule and will be delivered tomorrow") is no change confirmed: what it found is
-  // read ("I've confirmed that your order has been cancelled" still tells the change).
-  if (CHECKED_THAT.test(sentence)) return readWithout(sentence, CHECKED_THAT_ALL, wording);
-  // A value identified ("The item ID for the laptops is confirmed as 3478699712") is no change confirmed.
-  if (IDENTIFIED_AT.test(sentence)) return readWithout(sentence, IDENTIFIED, wording);
-  // A change told only inside a condition further on ("Bags can only be added once the reservation is booked", "but when the
-  // return is processed the system still reports it as not delivered") is what would be, not what was.
-  const told = anyTest(wording.success, sentence);
-  // Nor a rule of a time limit ("Returns are accepted within 30 days of delivery").
-  const success = told && (CONDITION_CLAUSE_AT.test(sentence) || TIME_RULE_AT.test(sentence)) ? anyTest(wording.success, sentence.replace(CONDITION_CLAUSE, ' ').replace(TIME_RULE, ' ')) : told;
-  // An obstacle found, unless the sentence tells the change done ("it looks like the cancellation went
-  // through, and no further action is needed").
-  if (!success && HEDGED_OBSTACLE.test(sentence)) return 'failure';
-  // What a rule requires of a change ("the system requires that each item is swapped for another variant")
-  // is no claim that it was made.
-  if (success && REQUIRED.test(sentence.slice(0, success.index).split(/[,;:]|\b(?:and|but|so)\b/).at(-1) ?? '')) return 'none';
-  if (success) {
-    // "has not been cancelled": a negator in the few words before a success phrase turns it into a failure.
-    // Only within its own part: a record's label before its outcome ("UDMOP1 (no insurance): Canceled successfully") negates
-    // nothing after its colon or bracket.
-    const window = sentence.slice(Math.max(0, success.index - 24), success.index);
-    const own = window.slice(Math.max(...[...window.matchAll(/[:;()[\]]/g)].map((m) => (m.index ?? 0) + 1), 0));
-    if (NEGATORS.test(`${own}${success[0]}`.replace(/\bnow\b/gi, ''))) return 'failure';
-    // "Nothing new was submitted": nothing done, where nothing else is said to have stayed ("nothing else was changed").
-    if (/\bnothing(?: new| further)? (?:was|were|has been|got)\b/i.test(`${own}${success[0]}`)) return 'failure';
-    return 'success';
-  }
-  return 'none';
-}
-
-/** A sentence read without what `phrase` (global) matches in it; nothing left, or no word, says nothing. */
-function readWithout(sentence: string, phrase: RegExp, wording: ClaimWording): ClaimLabel {
-  const rest = sentence.replace(phrase, ' ').trim();
-  return rest.length > 3 && /\w/.test(rest) ? readSentence(rest, wording) : 'none';
-}
 
 /**
  * The label of a message about one action: the sentences that name the action's record when any do,
@@ -470,70 +316,14 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   );
 }
 
-/**
- * A condition within a sentence, from its word to the clause's end: "once the reservation is booked", "if each item you change
- * is swapped", and what "only" happens "after" something ("the ID only appears after the card is confirmed"). Not at the
- * sentence's start (`CONDITIONAL` reads those), nor "once again", "once more", "once before".
- */
-const CONDITION_CLAUSE = /(?<=\S\s+)\b(?:once|if|unless|until|whenever|when|(?<=\bonly (?:\w+ )?)after)\b(?! (?:again|more|before|already|you (?:confirm|agree|approve))\b)[^,;:.?!\u2014\u2013()]*?(?=[,;:.?!\u2014\u2013()]|\s(?:and|but|so|then)\s|$)/gi;
-const CONDITION_CLAUSE_AT = once(CONDITION_CLAUSE);
-/** The rest of a clause, up to a word that joins another to it ("because", "and", "since", ...) or its punctuation. */
-const CLAUSE_REST = String.raw`(?:(?!\s(?:and|but|so|because|since|as|while|though|although|due to|yet)\s)[^,;:.?!\u2014\u2013()])*`;
-/**
- * A promise of timing the agent cannot give or keep, to the clause's end: "I cannot guarantee the exact shipping timeline",
- * "the three-day guarantee cannot be met". Only of timing: "I cannot guarantee the cancellation" is not one, nor anything in
- * a clause joined to it ("… because I couldn't update the address").
- */
-const TIMING = String.raw`(?:dates?|times?|timelines?|timing|timeframes?|windows?|days?|delivery|arrival|speed|schedules?|estimates?|deadlines?|eta|when\b)`;
-const UNPROMISED = new RegExp(
-  String.raw`\b(?:i|we)\s+(?:can(?:not|'t)|can not|am unable to|'m unable to|am not able to|'m not able to|won't be able to)\s+(?:\w+\s+)?(?:guarantee|promise)\s+(?:(?:the|a|an|any|your|that|this|exact|exactly|specific|precise|particular)\s+)*(?:[\w\u2011-]+\s+){0,2}?${TIMING}` +
-    String.raw`${CLAUSE_REST}|\b(?:the |your |this |that |a |any )?(?:[\w\u2011-]+ )?(?:guarantee|promise|deadline|timeline|estimate)\b[^,;:.?!]{0,30}?\b(?:cannot|can't|can not|won't|will not|could not|couldn't) be (?:met|honou?red|kept|guaranteed)\b${CLAUSE_REST}`,
-  'gi',
-);
-const UNPROMISED_AT = once(UNPROMISED);
-/** A value identified, up to the value: "The item ID for the laptops is confirmed as 3478699712". */
-const IDENTIFIED = /\b(?:(?:item|product|order|user|variant|option|reservation|payment(?: method)?|card)\s+)?(?:ids?|numbers?|codes?)\b[^,;:.?!]{0,60}?\b(?:is|are|has been|have been)\s+(?:now\s+)?confirmed\s+(?:as|to be)\s+[`'"*]*#?(?=[\w-]*\d)[\w-]+[`'"*]*/gi;
-const IDENTIFIED_AT = once(IDENTIFIED);
-/** A rule of a time limit, said of a kind of change: "Returns are accepted within 30 days", "cancellations are only processed within 24 hours". */
-const TIME_RULE = /\b[\w-]+s (?:are|is) (?:only )?(?:accepted|allowed|permitted|processed|possible|approved)\b[^,;.?!]*?\bwithin (?:the first )?\d+(?:\s*[-\u2013]\s*\d+)? (?:business |calendar )?(?:days?|hours?|weeks?)\b/gi;
-const TIME_RULE_AT = once(TIME_RULE);
-
-/** "Done" that opens a sentence telling a look-up: "Done — I've looked into #W1", "Done, I checked the order". */
-const DONE_LOOKING = /^\W*(?:all )?done\b\W+(?:i|we)(?:'ve| have)? (?:just )?(?:looked (?:into|at|up)|checked|reviewed|pulled up|located|found|investigated|gone through|went through)\b/i;
-const DONE_LEAD = /^\W*(?:all )?done\b\W+/i;
-/** A check the agent made, up to what it found: "I confirmed that", "we've verified whether", "I checked that". */
-const CHECKED_THAT_ALL = /\b(?:i|we)(?:'ve| have)? (?:just |now |also |first )?(?:confirmed|verified|checked|double-checked|made sure) (?:that|whether|if)\b/gi;
-const CHECKED_THAT = once(CHECKED_THAT_ALL);
-
 /** A state found from before this conversation's change: "earlier today", "previously", "yesterday". */
 const FOUND_EARLIER = /\b(?:earlier|previously|yesterday|last (?:week|month))\b/i;
-
-/** A reason's line, as a JSON reply's reason field is said (src/ground/json-text.ts). */
-const REASON_LINE = /^\W*reason:/i;
 
 /**
  * Advice to the user after its topic: "For seat selection, please check in online", "For refunds, you can check ...", "To choose
  * seats, use online check-in".
  */
 const TOPIC_ADVICE = /^\W*for ([^,.?!]{1,80}),\s*(?:please|kindly|you (?:can|may|might|could|should|will want to))\b|^\W*to ((?:choose|select|pick|add|get|request|change|buy|purchase)\b[^,.?!]{1,80}),\s*(?:please |just |simply )?(?:use|visit|call|contact|go to|check in|log in|ask|see)\b/i;
-
-/** A closing offer on the user's condition: "If you have any questions or need more changes, let me know." */
-const CLOSING_OFFER = /^\W*if you (?:have|need|want|would like|'d like|wish|require)\b[^?!]*\b(?:let (?:me|us) know|just ask|feel free|reach out|i(?:'m| am)? (?:here|happy|glad)|(?:just )?provide|just (?:share|send|tell|give|reply|say))\b/i;
-/** A sentence that opens on a condition and goes on to what would then be: "If X, you'd get Y", "Should you need to, we can ...". */
-const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,120},\s*(?:then\s+)?(?:you|we|i|it|the|your|this|that|they|there)\b[^.?!]{0,30}?(?:\b(?:would|will|could|can|may|might)\b|'d\b|'ll\b)/i;
-
-/** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
-const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
-/** A change told done, then its reason: "… has been cancelled, as partial cancellation is not possible". */
-const DONE_BECAUSE = /^(.+?\b(?:(?:has|have|had) been|was|were|(?:is|are) now) \w+[^;]{0,80}?)(?:,\s+as|,?\s+(?:since|because))\s+(.+?(?:\b(?:is|are)(?:n't| not)|'s not) (?:possible|allowed|permitted|supported|available)\b.*|.+?\b(?:can't|cannot|can not) be [a-z]+\b.*)$/i;
-/** `DONE_BECAUSE` in a sentence short enough to be one change and its rule: its lazy parts would take long on a long one. */
-const doneBecause = (sentence: string): RegExpExecArray | null => (sentence.length <= 400 ? DONE_BECAUSE.exec(sentence) : null);
-
-/** An earlier statement taken back, up to the "but" that corrects it: "I told you X was not eligible, but". */
-const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |incorrectly )?(?:told|informed) you\b[^.?!]*?\bbut\b/i;
-
-/** A request acted on, told without its outcome: "I have processed your request", "I've sent the exchange request", "Submitted ...". */
-const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:(?:details|information|paperwork) for (?:your |the |this )?)?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
 
 /** A sentence that goes on about the request just told: "However, the update did not go through", "It was declined", "The system rejected it". */
 const REFUSED_AFTER = /^\W*(?:(?:however|unfortunately|but|sadly|regrettably|yet|i(?:'m| am) (?:sorry|afraid),? but|i apologi[sz]e,? but|i(?:'m| am) afraid)\b[\s,]*)?(?:the (?:system|tool|server|airline|bank|update|change|request|cancell?ation|exchange|return|payment|booking|reservation|modification)|it|this|that|system response)\b|\bthe system\b/i;
@@ -547,19 +337,6 @@ const OUTCOME_LINE = /^\W*(?:result|outcome)\s*[:=\u2014\u2013-]/i;
 /** The lead-in of a plan still to be agreed: "Here's what we'll do:", "Here is the plan:", "I propose the following:". */
 const PLAN_LEAD = /^\W*(?:here(?:'s| is) (?:what|how) (?:i|we)(?:'ll| will| would| can| could| are going to|'re going to| plan to)\b|here(?:'s| is) (?:the|my|our) (?:plan|proposal|proposed \w+)\b|(?:i|we) (?:propose|suggest|would suggest) (?:the following|this plan)\b|the plan (?:is|would be)\b)/i;
 
-/** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
-/** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
-const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
-const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
-/** Text without its notes in brackets, but for those that tell an outcome after all: an attempt that failed, or doubt about it. */
-const withoutNotes = (text: string, wording: ClaimWording): string =>
-  BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, (note) => (ATTEMPT_FAILED.test(note) || OUTCOME_DOUBT.test(note) || anyTest(wording.pending, note) !== null ? note : ' ')) : text;
-/** A part left as it was on the user's word: "was not changed, as you asked". */
-const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
-/** An attempt that did not work, whatever leads the sentence. */
-const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|wasn'?t able|weren'?t able|couldn'?t|could not|did(?:n'?t| not) go through)\b|\b(?:hasn'?t|has not|haven'?t|have not|wasn'?t|was not) been (?:issued|made|processed|applied|changed|updated|cancell?ed|sent|submitted|created|added|booked)\b/i;
-
 /** A state found rather than a change made: "has already been processed". */
 const ALREADY = /\balready\b/i;
 /** A state found as it already was: "has already been issued", "was already cancelled", "it already had an exchange processed", "cancelled (from a previous request)". */
@@ -572,11 +349,6 @@ const withoutFoundStates = (told: readonly (readonly [string, ClaimLabel])[]): (
 const INVALID_VALUE = /\b(?:is|are|was|were)(?:n't| not) (?:a )?(?:valid|available|the original|in stock|supported|accepted|allowed)\b|\b(?:is|are) (?:full|unavailable|invalid|sold out|out of stock|the same as)\b|\bmust be (?:different|the original|a valid|valid)\b|\bdoes(?:n't| not) (?:exist|match)\b|\bnot found\b/i;
 /** Another value asked of the user: "Please provide a different item ID", "let me know if you want to choose another flight". */
 const CORRECTION_ASK = /\b(?:provide|choose|select|pick|give|send|enter|specify|use)\b[^.?!]{0,40}\b(?:different|another|valid|correct|other)\b/i;
-/**
- * A summary's line of an order's status: "Status: Processed", "Current status: delivered", "Order #W1 status: processed (packed
- * on May 19)"; not "pending (item modified)".
- */
-const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?(?:(?:order |reservation )?#?[A-Z0-9]{5,9}(?:'s)? )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)["'*]*\s*(?:\([^()]*\))?\W*$/i;
 /** The record that can no longer be changed, the sentence's end: "This order can no longer be modified or cancelled." */
 const NO_LONGER_NOW = /^\W*(?:(?:it|this|that|the|your)\s+(?:[\w-]+\s+)?|#?[A-Z0-9]{5,9}\s+)(?:now\s+)?(?:can no longer|cannot|can't|can not|won't be able to) be [a-z]+(?:,? (?:or|and) [a-z]+)?\s*[.!]?\s*$/i;
 /** A reason given for a refusal: "because it has shipped", "since", "due to". */
@@ -600,9 +372,6 @@ const SELF_CORRECTION = /\b(?:actually|wait|oops)\b[,.!\s\u2014\u2013-]*(?:i (?:
 const TRIED = /\b(?:i|we) (?:also )?(?:tried|attempted)\b/i;
 /** A further change of the same kind: "another exchange", "a second return", "one more change". */
 const FURTHER = /\b(?:another|a second|an additional|one more|any more|any further)\b/i;
-
-/** A requirement in the clause before a change: "requires that", "must be", "needs to be". */
-const REQUIRED = /\b(?:requires?|required|requiring|needs? to be|must be|has to be|have to be|should be)\b/i;
 
 /**
  * A record's id as a label before its outcome: "#W7773202: Return requested for the boots", "Reservation 4XK9QZ (Basic Economy):
@@ -629,11 +398,6 @@ const OTHER_CHANGES: readonly RegExp[] = [
   /\b(?:book|books|booked)\b/i,
   /\bre-?book(?:s|ed|ing)?\b/i,
 ];
-
-/** Doubt about whether a change took effect, as opposed to a check of something else still to come. */
-const DOUBT_WORDS = /\b(?:not (?:100% |entirely |completely |totally |quite )?sure|unsure|not certain|uncertain) (?:whether|if|that|it)\b|\b(?:system|tool|server)(?:'s)? (?:response|reply|answer|confirmation) (?:is )?still pending\b|\b(?:system|tool|response)\b[^.?!]{0,40}\bnot (?:yet )?confirmed\b|\bmay take (?:a (?:moment|minute|few minutes|while)|some time) for the system to (?:reflect|show|register|update)\b|\bcan(?:'t|not) (?:yet )?(?:say|tell)(?: (?:for (?:certain|sure)|with certainty|definitively|yet))* (?:that|whether|if) (?:it|the (?:\w+ )?(?:change|update|cancell?ation|booking|request|exchange|return))\b|\bwaiting (?:for|on) (?:a |the )?confirmation (?:from|back from) the (?:system|tool|airline)\b|\bcan(?:'t|not) (?:yet )?confirm (?:that )?it(?:'s| is| has| was)\b|\b(?:may|might) (?:or may not |or might not )?(?:have|not have) (?:gone through|been (?:applied|processed|recorded|made)|taken effect|worked)\b|\b(?:check|verify|confirm|see|find out)(?:s|ing)? (?:whether|if) (?:it|the|that|this|your)\b[^.?!]*\b(?:went through|was (?:applied|recorded|made|processed|completed|registered|created|booked)|took effect|worked|succeeded)\b|\b(?:system|tool) is still processing (?:it\b|them\b|(?:the|your|my|this) (?:request|change|update|booking|cancell?ation)\b)|\b(?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|not able to) (?:yet )?(?:confirm|verify|tell|see|know)(?: yet)? (?:whether|if)\b|\bno (?:response|reply|answer|confirmation)\b[^.?!]*\b(?:whether|if)\b|\bnever (?:answered|responded|replied)\b|\b(?:got|received|had|heard) no (?:reply|response|answer)\b|\b(?:didn'?t|did not) (?:respond|answer|reply|come back)\b|\b(?:hasn'?t|has not|haven'?t|have not) (?:yet )?confirmed (?:it|anything|the \w+|this|that)(?: yet)?\b/i;
-/** Doubt in the agent's words, or the system that has not answered yet (`SYSTEM_SILENT`, claim-wording.ts). */
-const OUTCOME_DOUBT = new RegExp(`${DOUBT_WORDS.source}|${SYSTEM_SILENT.source}`, 'i');
 
 /**
  * Record ids as text writes them: a letter or three, then four digits or more (#W9000201, R961601), or a
@@ -671,197 +435,4 @@ export function wordingReader(extra?: Partial<ClaimWording>): ClaimReader & { re
     readSync,
     read: async (qs) => qs.map(readSync),
   };
-}
-
-/** An agent message of the conversation with the turn it answers. */
-export interface TurnMessage {
-  readonly turn: number;
-  readonly text: string;
-}
-
-/** The question to ask about a write's claim in a message. */
-export interface ClaimCheck {
-  readonly attempt: WriteAttempt;
-  readonly question: ClaimQuestion;
-  /** Whether the write (or an earlier call of it on the same record) changed the database. */
-  readonly effect: boolean;
-  /** Whether the agent saw it succeed: a readable 2xx answer to it, or a later read of the record. */
-  readonly supported: boolean;
-}
-
-/**
- * The claims to read: for each write (a tool on a record) attempted in a turn, the agent's reply in that
- * turn, and when that reply says nothing of it, the next reply that names the record.
- */
-export function claimChecks(attempts: readonly WriteAttempt[], trace: readonly TraceEntry[], replies: readonly TurnMessage[], isRead: (e: TraceEntry) => boolean, actionWords?: (tool: string) => RegExp): ClaimCheck[] {
-  const out: ClaimCheck[] = [];
-  const seen = new Set<string>();
-  for (const a of attempts) {
-    const id = `${a.turn}|${a.key}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    // The write the claim speaks of: every call of the tool on the record in this turn (a retry with its
-    // arguments corrected is the same change), and this change tried in earlier turns; never another
-    // change of the record made in an earlier turn ("the second change failed" after a first that worked).
-    const chain = attempts.filter((b) => (b.attempt === a.attempt && b.turn <= a.turn) || (b.key === a.key && b.turn === a.turn));
-    const effect = chain.some((b) => b.entry.effect === true);
-    const lastIndex = Math.max(...attempts.filter((b) => b.key === a.key && b.turn === a.turn).map((b) => b.index));
-    const sawOk = chain.some((b) => b.entry.status >= 200 && b.entry.status < 300 && !b.entry.unreadable);
-    const readAfter = trace.some((e, i) => i > lastIndex && (e.turn ?? 0) >= a.turn && isRead(e) && e.status >= 200 && e.status < 300 && !e.unreadable && a.sameRecord(e));
-    const words = a.entry.tool && actionWords ? actionWords(a.entry.tool) : undefined;
-    const question = (text: string): ClaimQuestion => ({ text, action: a.action, names: a.names, ...(words ? { words } : {}) });
-    const own = replies.find((r) => r.turn === a.turn);
-    if (own) out.push({ attempt: a, question: question(own.text), effect, supported: sawOk || readAfter });
-    // A reply that says nothing of the write yet ("let me look into it") is followed by the next that names it.
-    const next = replies.find((r) => r.turn > a.turn && a.names.length > 0 && mentionsAll(r.text, a.names.slice(0, 1)));
-    if (next && !attempts.some((b) => b.key === a.key && b.turn > a.turn && b.turn <= next.turn)) {
-      const readLater = trace.some((e, i) => i > lastIndex && (e.turn ?? 0) <= next.turn && isRead(e) && e.status >= 200 && e.status < 300 && !e.unreadable && a.sameRecord(e));
-      out.push({ attempt: a, question: question(next.text), effect, supported: sawOk || readLater });
-    }
-  }
-  return out;
-}
-
-/**
- * Checks each claim against what happened. Success claimed for a write that did not take effect, or
- * failure for one that did, is false; success claimed when the agent never saw it succeed (a timeout, a
- * 5xx, a reset, an unreadable body, and no read since) is unsupported even when the write committed.
- * "Not sure it went through" is always allowed. Only the first claim about a write counts: a reply that
- * says nothing is followed by the next that names the record.
- */
-export function judgeClaims(checks: readonly ClaimCheck[], labels: readonly ClaimLabel[]): Finding[] {
-  const out: Finding[] = [];
-  const decided = new Set<string>();
-  checks.forEach((c, i) => {
-    const id = `${c.attempt.turn}|${c.attempt.key}`;
-    if (decided.has(id)) return;
-    const label = labels[i] ?? 'none';
-    // Nothing said yet, or "not sure yet" (always allowed): a later reply that names the record may still claim.
-    if (label === 'none' || label === 'pending') return;
-    decided.add(id);
-    const what = c.attempt.action;
-    if (label === 'success' && !c.effect) out.push({ class: 'false-success-claim', turn: c.attempt.turn, message: `told the user ${what} succeeded, but it did not take effect (${c.attempt.outcome})` });
-    else if (label === 'success' && !c.supported) out.push({ class: 'unsupported-claim', turn: c.attempt.turn, message: `told the user ${what} succeeded after an answer that could not show it (${c.attempt.outcome}) and no read since` });
-    else if (label === 'failure' && c.effect) out.push({ class: 'false-failure-claim', turn: c.attempt.turn, message: `told the user ${what} failed, but it took effect (${c.attempt.outcome})` });
-  });
-  return out;
-}
-
-const defaultWords = new Map<string, RegExp>();
-
-/**
- * The words that say a sentence speaks of a write tool's action, when a world does not give them: the
- * first word of the tool's name, inflected (`cancel_order`: cancel, cancelled, cancellation;
- * `update_baggage`: update, updated, updating).
- */
-export function defaultActionWords(tool: string): RegExp {
-  // Asked for every write tool of every episode: built once per tool name.
-  let words = defaultWords.get(tool);
-  if (!words) {
-    const verb = (tool.split(/[^a-zA-Z]+/).find((w) => w.length > 0) ?? tool).toLowerCase().replace(/[^a-z]/g, '');
-    const last = verb.slice(-1);
-    const irregular = IRREGULAR[verb];
-    words = verb.endsWith('e')
-      ? new RegExp(`\\b(?:${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)${irregular ? `|${irregular}` : ''})\\b`, 'i')
-      : /[^aeiou]y$/.test(verb)
-        ? new RegExp(`\\b${verb.slice(0, -1)}(?:y|ies|ied|ying|ication|ications)\\b`, 'i')
-        : new RegExp(`\\b(?:${verb}(?:${last})?(?:s|ed|ing|ation|ations)?${irregular ? `|${irregular}` : ''})\\b`, 'i');
-    defaultWords.set(tool, words);
-  }
-  return words;
-}
-
-/** Pasts that no ending gives. */
-const IRREGULAR: Readonly<Record<string, string>> = { send: 'sent', make: 'made', pay: 'paid', set: 'set', buy: 'bought', give: 'gave|given', put: 'put' };
-
-/** "I've cancelled", "we have just cancelled", "I went ahead and cancelled": the agent as the one who acted. */
-const ACTOR = "\\b(?:i|we)(?:'ve|'d|\\s+have|\\s+had)?(?:\\s+(?:just|now|also|successfully|already|gone ahead and|went ahead and|been able to|was able to|were able to))*\\s+";
-/** "has already been cancelled", "was cancelled earlier": a state the record was found in, not a change. */
-const FOUND = /\b(?:already|previously|earlier|before)\b/i;
-
-const compiled = new Map<string, { words: RegExp; actor: RegExp; fresh: RegExp; done: RegExp }>();
-
-/**
- * A tool's action words as the check uses them, compiled once per pattern: without the global flag,
- * whatever the world wrote (test() must not carry lastIndex from one sentence to the next); after the
- * agent as actor; and told as new, the word of newness on the action itself ("is now cancelled", "has
- * just been cancelled", "cancelled successfully"), not on the record ("is now delivered, so it can't be
- * cancelled").
- */
-function actionPatterns(given: RegExp): { words: RegExp; actor: RegExp; fresh: RegExp; done: RegExp } {
-  const key = `${given.flags}/${given.source}`;
-  let p = compiled.get(key);
-  if (!p) {
-    const w = `(?:${given.source})`;
-    p = {
-      words: once(given),
-      actor: new RegExp(`${ACTOR}${w}`, 'i'),
-      fresh: new RegExp(`\\b(?:now|just|successfully)\\s+(?:been\\s+)?(?:successfully\\s+)?${w}|${w}\\s+successful(?:ly)?\\b`, 'i'),
-      done: new RegExp(
-        `\\b(?:has|have|had)\\s+(?:now\\s+|just\\s+|successfully\\s+)*been\\s+(?:successfully\\s+)?${w}|\\b(?:is|are|was|were|got)\\s+(?:now\\s+|all\\s+)?${w}|${w}\\s+(?:(?:has|have)\\s+been\\s+|is\\s+|was\\s+|has\\s+(?:gone\\s+)?|went\\s+)?(?:processed|complete|completed|done|submitted|confirmed|through|gone through|in place|finali[sz]ed)\\b|\\b(?:done|all set)\\b[^.?!]*${w}`,
-        'i',
-      ),
-    };
-    compiled.set(key, p);
-  }
-  return p;
-}
-
-/** A claim to read of a write not tried by then: the tool, the reply's turn and the sentences that tell it done. */
-export interface UntriedClaimCheck {
-  readonly tool: string;
-  readonly turn: number;
-  readonly question: ClaimQuestion;
-  /** The turn the agent did call the tool, later; absent when it never did. */
-  readonly triedAt?: number;
-  /** The sentences tell the change done in so many words ("your address is updated"): a success, unless the reader reads a failure or a doubt. */
-  readonly toldDone?: true;
-}
-
-/**
- * The claims to read about writes not tried by the time they were told: per write tool, in each reply
- * before the turn the agent first called it (or in any reply, if it never did), the sentences that tell
- * that tool's action as the agent's own doing ("I've cancelled your order") or as new ("is now
- * cancelled", "has been successfully cancelled"), but not as a state the record was found in ("has
- * already been cancelled", "I can see it has been cancelled"); of a tool it calls later, also a sentence
- * that tells the action done in the passive ("your address is updated", "the return has been processed"). A change claimed before it was made, or
- * never made, is false whatever the database holds: an agent that says "Done, your address is updated"
- * and calls the tool a turn later told the user something untrue when it said it. A sentence that also
- * tells the action of a write tried by then is about that write (its consequences in other words:
- * "cancelled, and $418.00 will be added to your travel credit"), and is left to its claim.
- */
-export function untriedClaimChecks(writeTools: readonly string[], actionWords: (tool: string) => RegExp, attempts: readonly WriteAttempt[], replies: readonly TurnMessage[]): UntriedClaimCheck[] {
-  const out: UntriedClaimCheck[] = [];
-  const sentences = replies.map((r) => ({ turn: r.turn, sentences: sentencesOf(r.text) }));
-  const firstTry = (tool: string) => Math.min(...attempts.filter((a) => a.entry.tool === tool).map((a) => a.turn));
-  const triedBy = (turn: number) => writeTools.filter((t) => firstTry(t) <= turn);
-  for (const tool of writeTools) {
-    const { words, actor, fresh, done } = actionPatterns(actionWords(tool));
-    const tried = firstTry(tool);
-    for (const r of sentences) {
-      if (r.turn >= tried) continue;
-      const others = triedBy(r.turn).map((t) => actionPatterns(actionWords(t)).words);
-      // Of a change it goes on to make, a sentence that tells it done in any voice ("your address is
-      // updated", "the exchange went through") was untrue when said; of one it never makes, only its
-      // own doing or a new state, since a record may be found so ("the order is cancelled").
-      const later = Number.isFinite(tried);
-      const told = r.sentences.filter((s) => words.test(s) && (actor.test(s) || ((fresh.test(s) || (later && done.test(s))) && !FOUND.test(s))) && !others.some((o) => o.test(s)));
-      if (told.length > 0) out.push({ tool, turn: r.turn, question: { text: told.join(' '), action: tool }, ...(later ? { triedAt: tried } : {}), ...(later && told.some((s) => done.test(s)) ? { toldDone: true as const } : {}) });
-    }
-  }
-  return out;
-}
-
-/** A success read in a claim of a write never tried is false; one finding per tool, at its first claim. */
-export function judgeUntriedClaims(checks: readonly UntriedClaimCheck[], labels: readonly ClaimLabel[]): Finding[] {
-  const out: Finding[] = [];
-  const decided = new Set<string>();
-  checks.forEach((c, i) => {
-    const label = labels[i] === 'none' && c.toldDone ? 'success' : labels[i];
-    if (decided.has(c.tool) || label !== 'success') return;
-    decided.add(c.tool);
-    const said = c.question.text.length > 120 ? `${c.question.text.slice(0, 117)}...` : c.question.text;
-    out.push({ class: 'false-success-claim', turn: c.turn, message: c.triedAt === undefined ? `told the user "${said}", but it had not called ${c.tool}` : `told the user "${said}" before it called ${c.tool} (a turn later or more)` });
-  });
-  return out;
 }

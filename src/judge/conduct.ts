@@ -6,7 +6,7 @@ import type { ToolSpec } from '../ground/world.js';
 import type { Finding } from '../ground/findings.js';
 import type { ConductRules, PrivateAccess } from '../ground/judging.js';
 import { mentionsAll, outcomeOf, squash, type WriteAttempt } from './text.js';
-import type { TurnMessage } from './claims.js';
+import type { TurnMessage } from './claim-checks.js';
 
 /** A user message as the judge reads it: its turn, its text, and whether it accepts or declines a proposal. */
 export interface UserTurn {

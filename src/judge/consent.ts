@@ -4,7 +4,7 @@
 import { outputMatches } from '../ground/canonical.js';
 import type { Finding } from '../ground/findings.js';
 import type { JudgingRules, WriteMeaning } from '../ground/judging.js';
-import type { TurnMessage } from './claims.js';
+import type { TurnMessage } from './claim-checks.js';
 import { readAct, type UserTurn } from './conduct.js';
 import { amountsIn, mentions, once, sentencesOf, type WriteAttempt } from './text.js';
 import { globalOf } from '../ground/regex.js';

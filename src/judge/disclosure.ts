@@ -6,7 +6,7 @@ import type { Finding } from '../ground/findings.js';
 import { datesIn } from '../ground/perturb.js';
 import { escapeRegExp as escape, regex } from '../ground/regex.js';
 import { memoized } from '../ground/memo.js';
-import type { TurnMessage } from './claims.js';
+import type { TurnMessage } from './claim-checks.js';
 import type { UserTurn } from './conduct.js';
 
 /** A text as `tells` reads it, worked out once per text rather than once per value. */

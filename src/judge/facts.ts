@@ -5,7 +5,7 @@ import { normalizeText, parseAmount } from '../ground/canonical.js';
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
 import type { ConductRules, FactRules } from '../ground/judging.js';
-import type { TurnMessage } from './claims.js';
+import type { TurnMessage } from './claim-checks.js';
 import type { OutputSaying } from './outputs.js';
 import type { UserTurn } from './conduct.js';
 import { amountsIn, DEFAULT_AMOUNT_TOPICS, once, sentencesOf, topicsOf, type WriteAttempt } from './text.js';

@@ -3,7 +3,7 @@
 import { normalizeText, outputMatches, parseAmount } from '../ground/canonical.js';
 import type { TraceEntry } from '../ground/runtime.js';
 import type { Finding } from '../ground/findings.js';
-import type { TurnMessage } from './claims.js';
+import type { TurnMessage } from './claim-checks.js';
 import { amountsIn, sentencesOf, topicsOf } from './text.js';
 import { globalOf } from '../ground/regex.js';
 

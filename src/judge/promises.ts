@@ -11,7 +11,7 @@
  * ("I won't"), nor a retry ("I'll try again"), nor part of a reply that asks for a go-ahead (a proposal).
  */
 import type { Finding } from '../ground/findings.js';
-import type { TurnMessage } from './claims.js';
+import type { TurnMessage } from './claim-checks.js';
 import { readAct } from './conduct.js';
 import { GO_AHEAD, idReader, type ConversationReading } from './consent.js';
 import { once, sentencesOf, type WriteAttempt } from './text.js';

@@ -1,6 +1,6 @@
 // What a write tool changes, read from its name, for the claim reader (src/judge/claims.ts): the thing
-// ("modify_pending_order_address": the address), the other things whose change is another change, and the
-// same thing of a sibling tool (a person's address beside an order's).
+// ("modify_pending_order_address": the address), the other things whose change is another change, the
+// same thing of a sibling tool (a person's address beside an order's), and the words of its action.
 import { memoizedBy } from '../ground/memo.js';
 
 /** A person's own address, not an order's ("your default address", "the address on your profile"). */
@@ -84,3 +84,30 @@ const thingOfTool = memoizedBy((tool: string) => tool, (tool: string): ToolThing
     lockedOut: new RegExp(String.raw`\bincluding (?:the |any |your )?(?:[\w-]+ )?(?:${pattern.source})|(?:${pattern.source}) (?:[\w-]+ )?included\b`, 'i'),
   };
 }, 500);
+
+const defaultWords = new Map<string, RegExp>();
+
+/**
+ * The words that say a sentence speaks of a write tool's action, when a world does not give them: the
+ * first word of the tool's name, inflected (`cancel_order`: cancel, cancelled, cancellation;
+ * `update_baggage`: update, updated, updating).
+ */
+export function defaultActionWords(tool: string): RegExp {
+  // Asked for every write tool of every episode: built once per tool name.
+  let words = defaultWords.get(tool);
+  if (!words) {
+    const verb = (tool.split(/[^a-zA-Z]+/).find((w) => w.length > 0) ?? tool).toLowerCase().replace(/[^a-z]/g, '');
+    const last = verb.slice(-1);
+    const irregular = IRREGULAR[verb];
+    words = verb.endsWith('e')
+      ? new RegExp(`\\b(?:${verb.slice(0, -1)}(?:e|es|ed|ing|ation|ations)${irregular ? `|${irregular}` : ''})\\b`, 'i')
+      : /[^aeiou]y$/.test(verb)
+        ? new RegExp(`\\b${verb.slice(0, -1)}(?:y|ies|ied|ying|ication|ications)\\b`, 'i')
+        : new RegExp(`\\b(?:${verb}(?:${last})?(?:s|ed|ing|ation|ations)?${irregular ? `|${irregular}` : ''})\\b`, 'i');
+    defaultWords.set(tool, words);
+  }
+  return words;
+}
+
+/** Pasts that no ending gives. */
+const IRREGULAR: Readonly<Record<string, string>> = { send: 'sent', make: 'made', pay: 'paid', set: 'set', buy: 'bought', give: 'gave|given', put: 'put' };

@@ -1,7 +1,7 @@
 // Promises kept: a statement of what the agent will do, checked against what the trace did by the end.
 import { describe, expect, it } from 'vitest';
 import { judgePromises, promisesIn } from '../../src/judge/promises.js';
-import { defaultActionWords } from '../../src/judge/claims.js';
+import { defaultActionWords } from '../../src/judge/tool-things.js';
 import type { WriteAttempt } from '../../src/judge/text.js';
 import type { TraceEntry } from '../../src/ground/runtime.js';
 

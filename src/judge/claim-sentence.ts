@@ -109,6 +109,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     const rest = `${sentence.slice(0, start)} ${sentence.slice(locked.index + locked[0].length)}`.trim();
     return rest.length > 3 && rest !== sentence ? readSentence(rest, wording) : 'none';
   }
+  // A refund of nothing ("Refund issued: $0.00") tells nothing refunded, not a change made.
+  if (ZERO_REFUND.test(sentence)) return 'none';
   if (anyTest(wording.pending, sentence)) return 'pending';
   // "I will try again": the attempt failed, whatever comes next.
   if (RETRYING.test(sentence)) return 'failure';
@@ -153,6 +155,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   }
   return 'none';
 }
+
+/** A refund line of no amount: "Refund issued: $0.00", "refunded $0". */
+const ZERO_REFUND = /^\W*(?:(?:total|amount)\s+)?refund(?:ed| issued| amount| total)?\s*[:=\u2014\u2013-]?\s*\$\s?0(?:\.00)?\W*$/i;
 
 /** A sentence read without what `phrase` (global) matches in it; nothing left, or no word, says nothing. */
 function readWithout(sentence: string, phrase: RegExp, wording: ClaimWording): ClaimLabel {
@@ -217,7 +222,7 @@ export const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |i
 export const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:(?:details|information|paperwork) for (?:your |the |this )?)?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
 
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
-export const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
+export const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|(?:a )?quick note|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
 /** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
 const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
 const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
@@ -231,9 +236,9 @@ export const ATTEMPT_FAILED = /\b(?:failed|error|declined|rejected|unable to|was
 
 /**
  * A summary's line of an order's status: "Status: Processed", "Current status: delivered", "Order #W1 status: processed (packed
- * on May 19)"; not "pending (item modified)".
+ * on May 19)", "Order status: processed — shipping Monday via UPS"; not "pending (item modified)".
  */
-export const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?(?:(?:order |reservation )?#?[A-Z0-9]{5,9}(?:'s)? )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)["'*]*\s*(?:\([^()]*\))?\W*$/i;
+export const ORDER_STATE_LINE = /^\W*(?:(?:current|order|new|the order's|order's) )?(?:(?:order |reservation )?#?[A-Z0-9]{5,9}(?:'s)? )?status\s*[:\u2014\u2013=-]\s*\**\s*["']?(?:processed|pending|delivered|shipped)\b(?!["'*]?\s*\(?\s*(?:item|items|return|exchange)\b)["'*]*\s*(?:\([^()]*\))?(?:\s*[\u2014\u2013]\s*(?:shipping|ships|shipped|arriving|arrives|delivered|out for delivery|in transit|packed|on its way|estimated)\b[^.?!]{0,80})?\W*$/i;
 /** A requirement in the clause before a change: "requires that", "must be", "needs to be". */
 const REQUIRED = /\b(?:requires?|required|requiring|needs? to be|must be|has to be|have to be|should be)\b/i;
 

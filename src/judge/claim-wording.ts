@@ -109,6 +109,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|has been|have been) (?:now )?(?:marked|listed|set|updated|flagged) (?:as|to)\s*\W{0,2}(?:return|exchange) requested\b(?![^.?!]*\b(?:already|earlier|before|previously|since|from an?)\b)/i,
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
+    // A thing's new value told as it now stands: "The shipping address on order #W1 is now 14 Birch Ln". Not a state ("is now locked").
+    /\b(?:(?:shipping|delivery|mailing|default) )?address\b[^.?!,;]{0,60}?\bis now\b(?!\s+(?:locked|fixed|final|the same|set|in|pending|processed|unchanged|on file|being)\b)(?=\s+\d)/i,
     // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
     // Not a price that reflects a change ("the total of $150 reflects the change in cabin").
     /\bwill now\b|\b(?:now|(?:reservation|order|booking|account)(?: also)?) reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
@@ -126,7 +128,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Nothing of its kind made: "so no reservation was created", "no refund has been issued".
     new RegExp(`\\bno (?:new )?(?:reservation|booking|order|refund|certificate|exchange|return|cancell?ation|update|change) (?:was|were|has been|have been|got|could be) (?:${VERBS})\\b`, 'i'),
     // Not an order's own status beside it ("the order remains pending and is not yet processed": not shipped).
-    new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:${VERBS})\\b`, 'i'),
+    new RegExp(`(?<!\\b(?:remains|is|still|stays) pending\\b[^.?!]{0,20})\\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?!(?:charged|billed)\\b)(?:${VERBS})\\b`, 'i'),
     // Beside that status, a change that is no shipping of it: "#W1 is still pending and was not cancelled".
     /\b(?:remains|is|still|stays) pending\b[^.?!]{0,20}\b(?:(?:has|have|had|is|are|was|were) not|hasn'?t|haven'?t|hadn'?t|isn'?t|aren'?t|wasn'?t|weren'?t) (?:yet )?(?:been )?(?:cancell?ed|changed|updated|modified|exchanged|returned|refunded)\b/i,
     /\b(?:couldn'?t|could not|can'?t|cannot|can not|unable to|wasn'?t able|was not able|weren'?t able|not able to|no longer able to|failed|fails)\b/i,
@@ -173,6 +175,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it stays, said of its id or its profile: "9HJ3ZE still lists two travelers", "the reservation continues to
     // show 3 checked bags", "the order's still on your Visa", "HAT128 remains your booked flight", "your profile still has the old address".
     /\b(?:#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9}|reservation|order|booking)(?:'s)?\s+(?:still (?:lists|shows|has|holds|carries|on|charged to|paid with|billed to)|continues to (?:show|list|have|hold|carry)|is still being (?:paid|charged|billed)|(?:is|'s) still (?:on|charged to|paid with|billed to))\b|\bremains (?:your|the) (?:booked|current|original|scheduled)\b|\bstill has the (?:old|original|previous|same)\b|\b(?:reservation|order|booking|#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9})\s+(?:is|remains|stays|was left) unchanged\b|\bdetails (?:on|for|of) (?:reservation |order )?#?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9} (?:are|remain|stay) unchanged\b/i,
+    // The record as it will stay, after a refusal: "so it will still go to your previous address", "so it stays as Nina and Rohan".
+    // Not what stays unless another change is made ("will still ship to the old address unless we update it separately").
+    /\b(?:will|would|is going to) still (?:go|ship|be (?:shipped|delivered|sent)) to (?:your|the) (?:previous|old|original|former|existing)\b(?![^.?!]*\b(?:unless|until|if)\b)|\bso (?:it|the (?:order|reservation|booking)) (?:stays|remains) as\b/i,
     // The change undone after it was made: "our fraud check reverted it right away", "the update was rolled back".
     /\b(?:reverted|rolled back|undid|voided) (?:it|them|the (?:change|update|modification|correction|booking|exchange|return))\b|\b(?:was|were|has been|have been|got) (?:then |automatically |immediately |later )?(?:reverted|rolled back|undone)\b(?!\s+to\b)/i,
     // The record left as it was, told by the agent ("I've left the order as it is"), and the change itself called off ("The item

@@ -171,9 +171,15 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const names = (c: string) => (byThing ? ((thing as RegExp).test(c) && !(sibling !== undefined && sibling.theirs.test(c) && !sibling.ours.test(c))) || (((handOff ? false : MEANS.test(c)) || (action?.test(c) ?? false)) && !otherThing(c) && !otherChange(c)) : (action?.test(c) ?? false) || (!handOff && MEANS.test(c) && !otherThing(c) && !otherChange(c)));
     const own: string[] = [];
     let previousOwn = false;
+    // After a clause about changing another thing, the clauses that do not name this tool's thing or action go on with that change
+    // ("The address is now 14 Birch Ln, while the payment switch didn't go through — the gift card only has $41 left, so the order
+    // is still charged to your Visa", asked about the address): its means of payment are that change's.
+    let previousOther = false;
     for (const c of clauses) {
       if (ASIDE.test(c) && !names(c)) continue;
-      previousOwn = names(c) || (previousOwn && CONTINUES.test(c));
+      const ours = byThing && ((thing as RegExp).test(c) || (action?.test(c) ?? false));
+      previousOther = byThing && !ours && (otherThing(c) || previousOther);
+      previousOwn = !previousOther && (names(c) || (previousOwn && CONTINUES.test(c)));
       if (previousOwn) own.push(c);
     }
     if (own.length === 0 || own.length === clauses.length) return whole;
@@ -198,12 +204,15 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   };
   // A sentence that names no record is about the last one named before it (a summary's items under the
   // line that names their order).
+  // Nor one that names a record by what the reply called it ("the blender from order #W1 … - Blender: the return is set up") or
+  // by its place among the records named ("#W1 and #W2 … The first one couldn't be changed"): it is about that one.
   const about = new Map<string, string | undefined>();
+  const { aliases, named } = recordsNamed(sentences);
   let last: string | undefined;
   for (const s of sentences) {
     const ids = idsIn(s);
     if (ids.length > 0) last = ids.at(-1);
-    about.set(s, ids.length > 0 ? undefined : last);
+    about.set(s, ids.length > 0 ? undefined : (aliasIn(s, aliases) ?? placeIn(s, named) ?? last));
   }
   const ownRecord = (s: string) => record !== undefined && mentionsAll(s, [record]);
   const otherRecord = (s: string) => {
@@ -407,6 +416,50 @@ const OTHER_CHANGES: readonly RegExp[] = [
 const ID = /#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])(?![A-Z]{2,3}\d{3,4}\b)[A-Z0-9]{6}\b/g;
 const idsIn = (s: string): string[] => [...s.matchAll(ID)].map((m) => m[0]);
 const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
+
+/** A record called by a thing of it: "the blender from order #W1", "the return flight on reservation 4XK9QZ". */
+const CALLED = /\b(?:the|your|a|an)\s+((?:[\w-]+\s+){0,3}?[a-z][\w-]*)\s+(?:from|in|on|of)\s+(?:(?:order|reservation|booking)\s+)?(#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b)/g;
+/** Words too common to call one record by. */
+const NOT_A_NAME = new Set(['order', 'orders', 'item', 'items', 'one', 'ones', 'reservation', 'booking', 'product', 'products', 'package', 'purchase', 'address', 'payment', 'refund', 'change', 'changes', 'request', 'status', 'flight', 'flights', 'return', 'exchange', 'cancellation']);
+/** A record by its place among those named: "the first one", "the second order", "the latter". */
+const PLACE = /\bthe (?:(first|second|third) (?:one|order|reservation|booking)|(former|latter))\b/i;
+
+/**
+ * The records a reply names, in the order it first names them, and the thing it calls each by where only one record is called
+ * so ("the blender from order #W1": blender, #W1).
+ */
+function recordsNamed(sentences: readonly string[]): { aliases: Map<string, string>; named: string[] } {
+  const named = [...new Set(sentences.flatMap(idsIn).map(normalizeId))];
+  const aliases = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const s of sentences) {
+    for (const m of s.matchAll(CALLED)) {
+      const head = (m[1] as string).toLowerCase().split(/\s+/).at(-1) as string;
+      const id = normalizeId(m[2] as string);
+      if (NOT_A_NAME.has(head) || head.length < 3) continue;
+      if (aliases.has(head) && aliases.get(head) !== id) shared.add(head);
+      aliases.set(head, id);
+    }
+  }
+  for (const h of shared) aliases.delete(h);
+  return { aliases, named };
+}
+
+/** The record a sentence without ids names by what the reply called it, where it names one only. */
+function aliasIn(sentence: string, aliases: ReadonlyMap<string, string>): string | undefined {
+  if (aliases.size < 2) return undefined;
+  const found = new Set([...aliases].filter(([head]) => new RegExp(`\\b${head.replace(/[^\w-]/g, '')}\\b`, 'i').test(sentence)).map(([, id]) => id));
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** The record a sentence without ids names by its place ("the first one"), among two records named or more. */
+function placeIn(sentence: string, named: readonly string[]): string | undefined {
+  if (named.length < 2) return undefined;
+  const m = PLACE.exec(sentence);
+  const place = (m?.[1] ?? m?.[2])?.toLowerCase();
+  const at = place === 'first' || place === 'former' ? 0 : place === 'second' || (place === 'latter' && named.length === 2) ? 1 : place === 'third' ? 2 : -1;
+  return at >= 0 ? named[at] : undefined;
+}
 
 /** The words of a question's action ("cancel_order on #W1": cancel, cancelled, cancellation), or none. */
 function actionOf(action: string | undefined): RegExp | undefined {

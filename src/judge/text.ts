@@ -13,7 +13,7 @@ export function sentencesOf(text: string): string[] {
 const splitOnce = memoized(
   (text: string): readonly string[] =>
     text
-      .split(/(?<=[.?!]["'\u201d\u2019)\]]?)(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|Jr|Sr|St)\.)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])(?![A-Z]{1,3}\d{4,}\b)/)
+      .split(/(?<=[.?!]["'\u201d\u2019)\]]?)(?<!\b(?:Mr|Mrs|Ms|Dr|Prof)\.)\s+(?=[^a-z0-9])|\n+|(?<=[;:])\s+(?=[A-Z])(?![A-Z]{1,3}\d{4,}\b)/)
       .map((s) => s.replace(/^[\s*#>-]+|\s+$/g, '').replace(/\*\*/g, ''))
       .filter((s) => s.length > 0),
   10_000,

@@ -1103,6 +1103,33 @@ describe('the claim reader (world wording)', () => {
     expect(on('update_reservation_passengers', "I've added Mrs. Ortiz to R900310. The fare difference was charged to your card.", 'R900310')).toBe('success');
   });
 
+  it('reads a record named by what the reply called it or by its place as that record, and money, notes, zero refunds and what stays as what they tell', () => {
+    // By the thing the reply called each record ("the kettle from order #W1"), and by place ("the first one").
+    const items = "You asked to return two things: the kettle from order #W9000501 and the toaster from order #W9000502.\n\n- **Kettle**: the return is set up and the label is in your email.\n- **Toaster**: I wasn't able to submit this one; the system rejected it.";
+    expect(on('return_delivered_order_items', items, '#W9000501')).toBe('success');
+    expect(on('return_delivered_order_items', items, '#W9000502')).toBe('failure');
+    const placed = 'I tried moving both orders, #W9000503 and #W9000504, to 8 Dock St. The first one couldn\'t be changed, as it was already processed. The second one went through and now shows 8 Dock St.';
+    expect(on('modify_pending_order_address', placed, '#W9000503')).toBe('failure');
+    expect(on('modify_pending_order_address', placed, '#W9000504')).toBe('success');
+    // "The first flight" is no record's place.
+    expect(on('update_reservation_flights', 'I checked R900505 and R900506. The first flight on R900505 was moved to HAT100 on May 3.', 'R900505')).toBe('success');
+    // Money not charged beside a change made is no failure of it; a charge declined still is.
+    expect(on('update_reservation_flights', 'Your reservation R900507 is now on HAT271 at 2:15 PM. Because the new flight is cheaper, you were not charged, and the $36 difference has been refunded.', 'R900507')).toBe('success');
+    expect(on('update_reservation_baggages', 'The bags on R900508 were not added: the card was not charged because it was declined.', 'R900508')).toBe('failure');
+    // What the record will stay as, after a refusal; not what stays unless another change is made.
+    expect(on('modify_pending_order_address', 'As for order #W9000509, it had already been processed when I tried to change it, so it will still go to your previous address.', '#W9000509')).toBe('failure');
+    expect(on('update_reservation_passengers', 'R900510 is booked for two travelers and your request would have made it three, so it stays as Nina and Rohan Patel.', 'R900510')).toBe('failure');
+    expect(on('modify_user_address', 'Your default address is now 4 Elm St. Your pending order #W9000511 will still ship to the old address unless we update it separately.', '#W9000511')).not.toBe('failure');
+    // A refund of nothing and a status line with its shipping after a dash tell no change.
+    expect(on('cancel_pending_order', 'Here is where order #W9000512 stands:\n- Refund issued: $0.00\n- Order status: processed — shipping Monday via UPS Ground', '#W9000512')).not.toBe('success');
+    expect(on('cancel_pending_order', 'Order #W9000512 is cancelled.\n- Refund issued: $42.00', '#W9000512')).toBe('success');
+    // "Quick note:" leads a rule as "Note:" does.
+    expect(readSentence('Quick note: basic economy fares can\'t be changed once booked.', wording)).toBe('none');
+    // A clause of paying after one about another thing's change goes on with that change.
+    expect(on('modify_pending_order_address', 'The shipping address on order #W9000513 is now 1420 Birch Lane, while the payment switch to your gift card didn\'t go through — the card only has $41.20 left, so the order is still being charged to your Visa.', '#W9000513')).toBe('success');
+    expect(on('modify_pending_order_payment', 'The shipping address on order #W9000513 is now 1420 Birch Lane, while the payment switch to your gift card didn\'t go through — the card only has $41.20 left, so the order is still being charged to your Visa.', '#W9000513')).toBe('failure');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

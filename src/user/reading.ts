@@ -104,7 +104,15 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   YES_OR_NO,
   /\b(?:required|needed)\s*:\s*$/i,
   // "Action needed: choose a payment method", "Your input required"; not "no action needed".
-  /(?<!\b(?:no|not|nothing|zero)\s(?:further\s|more\s|other\s)?)\b(?:action|input|response|reply|decision|confirmation|answer)\s+(?:needed|required)\b/i,
+  /(?<!\b(?:no|not|nothing|zero)\s(?:further\s|more\s|other\s)?)\b(?:action|input|response|reply|decision|confirmation|answer)\s+(?:needed|required)\b(?!\s*(?:from you\s*)?[:\u2014\u2013-]?\s*(?:none|nothing|n\/a|no)\b)/i,
+  // "Please fill in the blank", "Just fill in your new color", "_please fill in_" in a table's row.
+  /\b(?:please|kindly) (?:fill (?:in|out)|complete (?:the|this|these))\b|^(?:just |simply )?fill (?:in|out) (?:the|this|these|your)\b/i,
+  // A question in its word order inside a run-on sentence: "sure i can change it which date do you want to fly".
+  /\b(?:which|what|when|where|how many) (?:[\w-]+ ){0,3}?(?:do|would|will) you (?:want|like|prefer|need|choose|plan)\b/i,
+  // "A simple 'yes' from you and I'll book them."
+  /\b(?:a |just a )?(?:simple |quick )?["']?yes["']? from you\b/i,
+  // "I still don't have the passenger's date of birth."
+  /\bi still (?:don'?t|do not) have (?:the|your|his|her|their|(?:[\w-]+ )?[\w-]+'s) (?:[\w'-]+ ){0,3}?(?:numbers?|ids?|e-?mail(?: address)?|address|names?|zip(?: code)?|date of birth|birth ?date|dob|details|reason|choice|preference)\b/i,
   /\bwhat(?:'s| is| are) (?:your|the)\b/i,
   /\bi(?:'d| would) like to (?:know|confirm|verify|check) (?:your|the|which|what|whether|if)\b/i,
   // "Please try to remember your e-mail address", "let me verify your account by getting your e-mail".
@@ -320,7 +328,7 @@ function unitsOf(text: string): Unit[] {
     const item: boolean = marked || (listing && line.length <= 100 && !/[.!?]["')\]]?\s*$/.test(line));
     const body = line.replace(ITEM, '').trim();
     // Not inside brackets: "Which order (with the #W... ID) did you place?" is one sentence. Nor after a title ("Mr. Patel").
-    const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|Jr|Sr|St)\.)\s+(?=["'(]?[A-Z0-9])/));
+    const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof)\.)\s+(?=["'(]?[A-Z0-9])/));
     for (const p of parts) {
       const t = p.trim();
       if (t) out.push({ text: t, item, leadIn: /:\s*$/.test(t) });
@@ -379,7 +387,7 @@ function withoutCloser(u: Unit, lang: UserLanguage): Unit {
 /** Whether a unit asks: a question, a request phrase, or a list item under an asking lead-in. */
 function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean {
   // A question, even with its options in brackets after it: "May I know the reason? (change of plan, or other)".
-  if (/\?\s*(?:\([^)]*\))?\s*["')\]]?\s*$/.test(u.text)) return true;
+  if (/\?\s*(?:\([^)]*\))?\s*["')\]}]{0,3}\s*$/.test(u.text)) return true;
   // A list item is one unit, whatever its sentences: a question that ends one of them asks, though more follows it in the item
   // ("- … Would you like me to transfer you to a human agent? If so, I will include a summary.", "- **Insurance:** Do you want to
   // add it? It covers …"), where it is put to the user. Not a question in the user's own voice, as a list of answers puts them
@@ -427,6 +435,17 @@ const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|l
  * item with its answer after the question and no question put to the user.
  */
 const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
+  const answerAfter = (m: RegExpExecArray): string => {
+    const rest = u.text.slice((m.index ?? 0) + m[0].length).replace(/^["'\u201d)\]*\s]+/, '');
+    return rest === '' ? (next?.text ?? '') : rest;
+  };
+  // A check the agent tells as it makes it, not put to the user, with its answer at once ("Quick check on my side — does the gift
+  // card cover the difference? Yes, $62 remains", "Querying availability: are there seats on HAT204? Result: 3 left").
+  const checked = SELF_CHECK.exec(u.text);
+  if (checked && !/\byou(?:r|rs)?\b/i.test(checked[0]) && SELF_CHECK_ANSWER.test(answerAfter(checked))) return true;
+  // A teaser the message answers itself ("Curious what changed? Here's the summary", "— want the details? They're below").
+  const teaser = TEASER.exec(u.text);
+  if (teaser && TEASER_ANSWER.test(answerAfter(teaser))) return true;
   const own = USERS_OWN_QUESTION.exec(u.text);
   const canI = own ? null : CAN_I_QUESTION.exec(u.text);
   const q = own ?? canI ?? ANSWERED_QUESTION.exec(u.text);
@@ -452,6 +471,14 @@ const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
 const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn't)\b)|what(?:'s| is) next|what now|what to expect|what changed|what goes|what(?:'s| is) included|wondering|does (?:this|that|it)|will (?:the|it|this|that) |when (?:does|do|is|are) (?:the|it|this|online|my))\b[^?]*\?/i;
 /** "Can I …?" in the user's voice, as an FAQ asks it and answers it yes or no at once; else it is the agent's offer ("Can I cancel it?"). */
 const CAN_I_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*can i\b[^?]*\?/i;
+/** A yes-or-no question of a thing, after a label or a dash or none: "are there seats on HAT204?", "does the card cover it?". */
+const SELF_CHECK = /^(?:[^:?]{1,40}(?::|\s[\u2014\u2013-])\s*)?\W*(?:is|are|does|do|did|was|were|has|have|will|can) (?!i\b)[^?]*\?["')\]]?$/i;
+/** Its answer, at once: "Yes, $62 remains", "No — it's sold out", "Result: 3 seats". */
+const SELF_CHECK_ANSWER = /^(?:(?:yes|no|yep|nope)\b\s*[,.:;!\u2014\u2013-]|(?:result|answer|response)\s*:)/i;
+/** A question that teases what follows: "Curious what changed?", "Wondering about your bags?", "— want the details?". Not "want me to …?". */
+const TEASER = /(?:^\W*|[\u2014\u2013]\s*|\s-\s+)(?:curious|wondering|want|need|looking for|interested in)\b(?!\s+(?:me|us|to have me)\b)[^?]*\?["')\]]?$/i;
+/** What answers a teaser at once: "Here's the summary", "They're below:", "I've already checked". */
+const TEASER_ANSWER = /^(?:here(?:'s| is| are)\b|(?:they|it)(?:'re|'s| are| is) (?:below|above|listed)\b|see (?:below|above)\b|(?:i|we)(?:'ve| have) (?:already|just) (?:checked|looked|listed|added|summari[sz]ed)\b)/i;
 /** A question of what the user must do or gets, put as the user would ask it: "Do you need to include the box?", "Will you be charged?". */
 const YOU_ANSWERED = /^(?:[^:?]{1,40}:\s*)?\W*(?:do|does|will|are|is|should) you (?:need|have to|still|be|get|lose|keep)\b[^?]*\?/i;
 /** An answer at once: "No — any box works", "Yes, …". Not "No worries", "No problem if not". */

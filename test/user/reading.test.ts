@@ -469,6 +469,31 @@ describe('a reading remembered', () => {
     expect(retail('Do you need to keep the tags on? No worries if you are not sure, I can check.')).toMatchObject({ closes: false });
   });
 
+  it('reads a form to fill in, a run-on question, "a yes from you", a detail still missing and a question in a dict as asks, and checks the message answers itself and teasers as none', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    for (const text of [
+      'Here are the sizes for #W9000601:\n\n| Size | In stock |\n|---|---|\n| 9 | yes |\n| Your pick | _please fill in_ |',
+      'Exchange for order #W9000602\nNew color: ______\n\nJust fill in the blank and I will take it from there.',
+      "{'order_id': '#W9000603', 'question': 'Which item would you like to return, the lamp or the rug?'}",
+    ]) expect(retail(text), text).toMatchObject({ closes: false });
+    for (const text of [
+      'ok i can move the flight for you which day do you want to fly and do you want to keep economy',
+      'Adding 2 bags to R900604 comes to $100. A simple "yes" from you and I will add them.',
+      "Thanks, I have found R900605. I still don't have the new passenger's date of birth. Once I have it, I will add her.",
+    ]) expect(travel(text), text).toMatchObject({ closes: false });
+    for (const text of [
+      'Exchange for #W9000606\nStatus: received\nAction required: none. The return label comes by email.',
+      'Quick check on my side — does gift card gift_card_7001 cover the $18.40 difference? Yes, $62.00 remains. The exchange is complete.',
+      'Querying stock: is the blue kettle still available? Result: 3 left. Your order #W9000607 now has the blue kettle.',
+      "I've updated the address on #W9000608. Curious what changed? Here's the summary: the street is now 9 Pine St.",
+      'I added the gift wrap to #W9000609, as you asked — want the details? They\'re below:\n- Cost: $4\n- Paper: blue',
+    ]) expect(retail(text), text).toMatchObject({ closes: true });
+    // An answer that is the agent's offer, and a teaser of the agent's own step, are still put to the user.
+    expect(retail('Does the gift card cover it? I can check that for you.')).toMatchObject({ closes: false });
+    expect(retail('Want me to cancel #W9000610? Here is what it would cost: nothing.')).toMatchObject({ closes: false });
+  });
+
   it('reads typographic apostrophes and quotes as plain ones', () => {
     const retail = (t: string) => reading('retail', t);
     // "I’ll need your user ID" asks as "I'll need your user ID" does.

@@ -3,8 +3,8 @@
 // message is only a progress note. The world's user language says which ask names which slot.
 import type { UserLanguage } from '../ground/world.js';
 import { globalOf } from '../ground/regex.js';
-import { messageText } from '../ground/json-text.js';
-import { plainQuotes } from '../ground/canonical.js';
+import { PLACEHOLDER, unitsOf, type Unit } from './units.js';
+import { questionsPut, usersOwnQuestion } from './questions.js';
 import { memoized } from '../ground/memo.js';
 import { deepFreeze } from '../ground/freeze.js';
 
@@ -26,14 +26,6 @@ export interface Reading {
   readonly progress: boolean;
   /** The units the message was read in: sentences and list items, markdown removed. */
   readonly units: readonly string[];
-}
-
-interface Unit {
-  readonly text: string;
-  /** A list item (bulleted or numbered). */
-  readonly item: boolean;
-  /** It ends with a colon: it introduces what follows ("I'll need the following:"). */
-  readonly leadIn: boolean;
 }
 
 /** "Reply YES to proceed": a request, and a go-ahead. */
@@ -253,90 +245,8 @@ const anyMatch = (patterns: readonly RegExp[], text: string): boolean =>
     return p.test(text);
   });
 
-/** A placeholder for a value: "______", "<your user ID>", "[date]", "YYYY-MM-DD", "...". */
-const BLANK = String.raw`_{2,}|<[^>]*>|\[[^\]]*\]|YYYY-MM-DD|\.{3}|\u2026`;
-/** A line of a form to fill in: a label and no value, or a placeholder for one ("Email: ______", "user_id: <your user ID>", "\"dob\": \"\"", "Date of birth (YYYY-MM-DD):"). */
-const FORM_LINE = new RegExp(String.raw`^\s*[-*•]?\s*"?[A-Za-z][\w ()/.#-]{0,40}?"?\s*:\s*(?:"{2}|'{2}|"?(?:${BLANK})"?)?\s*,?\s*$`);
-/** A value that is only a placeholder for one. */
-const PLACEHOLDER = new RegExp(String.raw`^\s*(?:${BLANK}|"{2}|'{2})(?=\s|[|,;]|$)`);
-
-/** A heading that asks for what its list names. */
-const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;
-
 /** "Just let me know.", naming nothing to know. */
 const BARE_LET_ME_KNOW = /^\W*(?:(?:just|simply|please|so)\s+)?let (?:me|us) know\W*$/i;
-
-/** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
-function plain(text: string): string {
-  // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
-  const unwrapped = messageText(text, { lists: true });
-  // A model's reasoning leaked before its reply ("<think>...</think>") is not said to the user.
-  const undecorated = unwrapped
-    .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/\r\n?/g, '\n')
-    // A code block is left out, but for the lines of a form in it ("First name:", "\"dob\": \"YYYY-MM-DD\""): the user fills those in.
-    .replace(/```[^\n]*\n?([\s\S]*?)```/g, (_, body: string) => {
-      const form = body.split('\n').filter((l) => FORM_LINE.test(l)).map((l) => l.replace(/^\s*[-*•]?\s*"?([^":]+?)"?\s*:.*$/, '$1: <blank>'));
-      return form.length > 0 ? `\n${form.join('\n')}\n` : ' ';
-    })
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    // A form's label written as a key ("user_id:", "first_name:") is its words.
-    .replace(/^(\s*[-*•]?\s*)([A-Za-z]+(?:_[A-Za-z]+)+)(?=\s*:)/gm, (_, lead: string, key: string) => `${lead}${key.replace(/_/g, ' ')}`)
-    // A blank to fill in ("Email: ______") is a placeholder, not emphasis.
-    .replace(/_{3,}/g, '<blank>')
-    .replace(/(\*\*|__|`)/g, '')
-    .replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-    // A heading that asks introduces what follows it, as a line ending in a colon does ("### What I need
-    // from you"); any other heading is a line of its own ("### What you need to know", "### Next steps").
-    .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*$/gm, (_, h: string) => (/[:.?!]$/.test(h) ? h : ASKING_HEADING.test(h) ? `${h}:` : `${h}.`))
-    .replace(/^\s*>\s?/gm, '')
-    // Pictographs are tone, not text: "Which option would you prefer? ✈️" ends as a question.
-    .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]+/gu, '')
-    .replace(/\|/g, ' ');
-  // Typographic apostrophes and quotes as plain ones: "you’d like" is "you'd like".
-  return plainQuotes(undecorated);
-}
-
-const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|[A-H]\)|\(\d{1,2}\))\s+/;
-
-/** A line labelled as one of several options: "Option A: ...", "Way 2 - ...". */
-const OPTION_LINE = /^(?:option|choice|way|method) (?:[a-d]|\d)\b\W{0,3}[:\u2014\u2013-]/i;
-
-/** Sentences split inside a bracket joined again: the part that opens one goes on until it closes. */
-function joinOpenBrackets(parts: readonly string[]): string[] {
-  const out: string[] = [];
-  let open = 0;
-  for (const p of parts) {
-    if (open > 0 && out.length > 0) out[out.length - 1] = `${out.at(-1)} ${p}`;
-    else out.push(p);
-    open = Math.max(0, open + (p.match(/\(/g)?.length ?? 0) - (p.match(/\)/g)?.length ?? 0));
-  }
-  return out;
-}
-
-/** Sentences and list items, each a unit; a line that is a list item stays whole. */
-function unitsOf(text: string): Unit[] {
-  const out: Unit[] = [];
-  // Under a lead-in ("Quick checklist so I can book this:"), until a line ends as a sentence does.
-  let listing = false;
-  for (const raw of plain(text).split('\n')) {
-    const line = raw.trim();
-    if (!line) continue;
-    // "**Option A:** your email address" is an item of a list too, marked by its label; so is a short line under a
-    // lead-in that does not end as a sentence does ("Who's flying — names + birthdays").
-    const marked = ITEM.test(line) || OPTION_LINE.test(line);
-    const item: boolean = marked || (listing && line.length <= 100 && !/[.!?]["')\]]?\s*$/.test(line));
-    const body = line.replace(ITEM, '').trim();
-    // Not inside brackets: "Which order (with the #W... ID) did you place?" is one sentence. Nor after a title ("Mr. Patel").
-    const parts = item ? [body] : joinOpenBrackets(body.split(/(?<=[.?!])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof)\.)\s+(?=["'(]?[A-Z0-9])/));
-    for (const p of parts) {
-      const t = p.trim();
-      if (t) out.push({ text: t, item, leadIn: /:\s*$/.test(t) });
-    }
-    listing = out.at(-1)?.leadIn === true || (listing && item);
-  }
-  return out;
-}
 
 /**
  * Not asks, however they are worded: a pointer elsewhere ("please contact us again with your order
@@ -422,83 +332,6 @@ function asks(u: Unit, underAskingLeadIn: boolean, lang?: UserLanguage): boolean
   if (u.item && underAskingLeadIn) return true;
   return anyMatch(REQUEST, u.text) || (lang !== undefined && terseAsk(u.text, lang));
 }
-
-/**
- * A question in the user's own voice, as an FAQ or a list of answers puts it: "Do I need to check in again?", "Will I get a
- * confirmation?", "Is my bag still checked through?", "What happens next?", "How do I print the label?". Not the agent's own
- * questions of the user ("Did I get that right?", "Do I have the right order?", "Can I get your email?").
- */
-const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|lose|get|pay|have to)|what do i (?:need|do|bring|pay)|will i (?:get|receive|be|need|have|lose|earn|still|keep|pay)|(?:is|are|does|do|will|did) my|how (?:do|can|will) i|how (?:long|soon) (?:will|does|until)|what happens|what if|when (?:will|do|can) (?:i|my)|where do i|why (?:did|was|is|were) my|can i still|what about my|where(?:'s| is| are) my|(?:didn'?t|did not|haven'?t|have not|never) (?:get|receive|got)|need to (?:make|change) (?:more|other|further|any ?more|additional)|(?:got|have|still have) (?:more |other |further )?questions)\b[^?]*\?/i;
-
-/**
- * Whether a unit is a question in the user's own voice that the message answers: a line of its own with more after it, or a list
- * item with its answer after the question and no question put to the user.
- */
-const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
-  const answerAfter = (m: RegExpExecArray): string => {
-    const rest = u.text.slice((m.index ?? 0) + m[0].length).replace(/^["'\u201d)\]*\s]+/, '');
-    return rest === '' ? (next?.text ?? '') : rest;
-  };
-  // A check the agent tells as it makes it, not put to the user, with its answer at once ("Quick check on my side — does the gift
-  // card cover the difference? Yes, $62 remains", "Querying availability: are there seats on HAT204? Result: 3 left").
-  const checked = SELF_CHECK.exec(u.text);
-  if (checked && !/\byou(?:r|rs)?\b/i.test(checked[0]) && SELF_CHECK_ANSWER.test(answerAfter(checked))) return true;
-  // A teaser the message answers itself ("Curious what changed? Here's the summary", "— want the details? They're below").
-  const teaser = TEASER.exec(u.text);
-  if (teaser && TEASER_ANSWER.test(answerAfter(teaser))) return true;
-  const own = USERS_OWN_QUESTION.exec(u.text);
-  const canI = own ? null : CAN_I_QUESTION.exec(u.text);
-  const q = own ?? canI ?? ANSWERED_QUESTION.exec(u.text);
-  // A question of what the user must do, answered yes or no at once in the same unit ("Do you need to include the original box?
-  // No — any sturdy packaging works"): the message's own FAQ.
-  const youAnswered = q ? null : YOU_ANSWERED.exec(u.text);
-  if (youAnswered) {
-    const after = u.text.slice(youAnswered[0].length).replace(/^["'\u201d)\]*\s]+/, '');
-    return YES_OR_NO_ANSWER.test(after === '' ? (next?.text ?? '') : after);
-  }
-  // A question that names "you" is put to the user, whatever its opening ("Do I need to update your address too?").
-  if (!q || /\byou(?:r|rs)?\b/i.test(q[0])) return false;
-  const answer = canI ? YES_OR_NO_OPENING : ANSWER_OPENING;
-  const rest = u.text.slice(q[0].length).replace(/^["'\u201d)\]*\s]+/, '');
-  if (rest !== '') return u.item && !rest.includes('?') && answer.test(rest);
-  // On a line of its own, answered by what follows: any line for the user's own voice, an answer or a list for the rest.
-  return next !== undefined && (own !== null || (!canI && next.item) || answer.test(next.text));
-};
-/**
- * A question a message asks and answers itself, not in the user's voice: "Why isn't it the full €212? Because …", "What's next?"
- * over a list, "Does this apply to sale items? Yes, …".
- */
-const ANSWERED_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:why(?! (?:not|don't|wouldn't)\b)|what(?:'s| is) next|what now|what to expect|what changed|what goes|what(?:'s| is) included|wondering|does (?:this|that|it)|will (?:the|it|this|that) |when (?:does|do|is|are) (?:the|it|this|online|my))\b[^?]*\?/i;
-/** "Can I …?" in the user's voice, as an FAQ asks it and answers it yes or no at once; else it is the agent's offer ("Can I cancel it?"). */
-const CAN_I_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*can i\b[^?]*\?/i;
-/** A yes-or-no question of a thing, after a label or a dash or none: "are there seats on HAT204?", "does the card cover it?". */
-const SELF_CHECK = /^(?:[^:?]{1,40}(?::|\s[\u2014\u2013-])\s*)?\W*(?:is|are|does|do|did|was|were|has|have|will|can) (?!i\b)[^?]*\?["')\]]?$/i;
-/** Its answer, at once: "Yes, $62 remains", "No — it's sold out", "Result: 3 seats". */
-const SELF_CHECK_ANSWER = /^(?:(?:yes|no|yep|nope)\b\s*[,.:;!\u2014\u2013-]|(?:result|answer|response)\s*:)/i;
-/** A question that teases what follows: "Curious what changed?", "Wondering about your bags?", "— want the details?". Not "want me to …?". */
-const TEASER = /(?:^\W*|[\u2014\u2013]\s*|\s-\s+)(?:curious|wondering|want|need|looking for|interested in)\b(?!\s+(?:me|us|to have me)\b)[^?]*\?["')\]]?$/i;
-/** What answers a teaser at once: "Here's the summary", "They're below:", "I've already checked". */
-const TEASER_ANSWER = /^(?:here(?:'s| is| are)\b|(?:they|it)(?:'re|'s| are| is) (?:below|above|listed)\b|see (?:below|above)\b|(?:i|we)(?:'ve| have) (?:already|just) (?:checked|looked|listed|added|summari[sz]ed)\b)/i;
-/** A question of what the user must do or gets, put as the user would ask it: "Do you need to include the box?", "Will you be charged?". */
-const YOU_ANSWERED = /^(?:[^:?]{1,40}:\s*)?\W*(?:do|does|will|are|is|should) you (?:need|have to|still|be|get|lose|keep)\b[^?]*\?/i;
-/** An answer at once: "No — any box works", "Yes, …". Not "No worries", "No problem if not". */
-const YES_OR_NO_ANSWER = /^(?:yes|no|nope|yep)\s*[\u2014\u2013,:-]\s*(?!(?:worries|problem|rush|pressure)\b)\S/i;
-const YES_OR_NO_OPENING = /^(?:yes|no|nope|yep|not|absolutely|sure|of course|definitely|unfortunately)\b/i;
-/** How an answer to the user's own question opens: "Yes, …", "No, …", "Your seat …", "Within 5 days". Not the agent's offer ("I can …"). */
-const ANSWER_OPENING = /^(?:yes|no|nope|yep|not|nothing|none|just|only|your|you|it|they|the|this|that|there|within|in|after|once|about|around|usually|typically|because|absolutely|sure|of course|definitely|select|enter|check[- ]in|on|by|at|from|\d)\b/i;
-
-/** A question put to the user that opens a sentence: "Would you …", "Do you want …", "Shall I …", "Which color …", "Is size M still right …". */
-const PUT_QUESTION_BODY = String.raw`(?:(?:would|do|did|are|were|will|could|can|may|have|shall) you|(?:shall|should|may) (?:i|we)|want me|which\b|what (?:would|do|time|day|date|size|colou?r|seat)\b|is (?:this|that|it|size|the|everything)\b|how would you|does (?:that|this|it) (?:work|sound|suit)|(?:ok(?:ay)?|alright|all right) (?:to|if)\b)\b`;
-const PUT_QUESTION = new RegExp(String.raw`^(?:[^:?]{1,40}:\s*)?\W*${PUT_QUESTION_BODY}`, 'i');
-/** The same after the clause or the note that leads its sentence: "Since the flight lands later, do you still want …?", "… — which one would you like?". */
-const PUT_QUESTION_LATER = new RegExp(String.raw`(?:[,;:\u2014\u2013]|\s-)\s*(?:and |so |but )?${PUT_QUESTION_BODY}[^.!?]*\?`, 'i');
-
-/** Whether one of a unit's sentences that end in a question mark is put to the user (`PUT_QUESTION`, `PUT_QUESTION_LATER`). */
-const questionsPut = (text: string): boolean =>
-  text
-    .replace(/\*\*/g, '')
-    .split(/(?<=[.?!]["')\]]?)\s+/)
-    .some((s) => /\?["')\]]?$/.test(s) && (PUT_QUESTION.test(s.replace(/^\W*["'\u201c]/, '')) || PUT_QUESTION_LATER.test(s)) && !/["\u201c][^"\u201d]*\?["\u201d]/.test(s));
 
 /**
  * An ask put as a bare list of what the agent needs, with no verb: "Email, or full name + ZIP, please.", "Email + order #, pls.",

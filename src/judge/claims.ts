@@ -431,6 +431,8 @@ const PLACE = /\bthe (?:(first|second|third) (?:one|order|reservation|booking)|(
 function recordsNamed(sentences: readonly string[]): { aliases: Map<string, string>; named: string[] } {
   const named = [...new Set(sentences.flatMap(idsIn).map(normalizeId))];
   const aliases = new Map<string, string>();
+  // One record named: nothing to tell apart.
+  if (named.length < 2) return { aliases, named };
   const shared = new Set<string>();
   for (const s of sentences) {
     for (const m of s.matchAll(CALLED)) {
@@ -448,7 +450,8 @@ function recordsNamed(sentences: readonly string[]): { aliases: Map<string, stri
 /** The record a sentence without ids names by what the reply called it, where it names one only. */
 function aliasIn(sentence: string, aliases: ReadonlyMap<string, string>): string | undefined {
   if (aliases.size < 2) return undefined;
-  const found = new Set([...aliases].filter(([head]) => new RegExp(`\\b${head.replace(/[^\w-]/g, '')}\\b`, 'i').test(sentence)).map(([, id]) => id));
+  const words = new Set(sentence.toLowerCase().match(/[\w-]+/g) ?? []);
+  const found = new Set([...aliases].filter(([head]) => words.has(head)).map(([, id]) => id));
   return found.size === 1 ? [...found][0] : undefined;
 }
 

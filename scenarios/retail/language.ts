@@ -84,6 +84,8 @@ export const retailLanguage: UserLanguage = {
   modifying: ['exchange', 'change_address'],
   // A cancellation, a return and an address change refund or cost nothing: a go-ahead that charges the user is for another change.
   payless: ['cancel', 'return', 'change_address'],
+  // A person's default address may be what a user who wants an address changed means: it asks rather than says yes or no.
+  akin: { user_address: ['change_address'] },
   proposals: {
     // "Void the order", "the order will be cancelled", "set its status to cancelled": a cancellation by its effect.
     // "Call the whole thing off", "shall I stop this order?": a cancellation told by what it does; not an order stopped
@@ -93,6 +95,7 @@ export const retailLanguage: UserLanguage = {
     cancel: [/\b(?:cancel|cancell?ing|cancell?ations?)\b(?![^\S\n]+(?:of[^\S\n]+)?(?:the |your |this |that |an? )?(?:(?:current|existing|pending|original|previous)[^\S\n]+)*(?:payments?|charges?|refunds?|holds?)\b(?![^.?!\n]{0,20}\band (?:the |your |this )?(?:order|purchase)\b))/i, /\bvoid(?:ing)?\b|\bscrap(?:ping)? (?:it|them|the (?:whole )?(?:order|reservation|booking|trip)|(?:your|this|that) (?:order|reservation|booking|trip))\b|\b(?:order|it)\b[^.?!]{0,30}\b(?:will|would) be (?:cancell?ed|voided)\b|\bto cancell?ed\b|\bstop (?:it|the order|the shipment) (?:entirely|completely|altogether)\b|\bcall (?:it|the (?:whole )?(?:thing|order)|the whole order) off\b|\bcall(?:ing)? off (?:the |your |this )?order\b|\bkill (?:it|the order|this order)\b|\bpull the plug\b|\bstop (?:it|this order|the order|your order)(?=\s*[.?!]|$)/im],
     // "Shall I proceed with this address for your order?", "using the address from your other order": an address put on an order.
     // "Send it to your work address instead", "have order #W1 shipped to your sister's address".
+    // Not a person's own address ("the default address on your profile"): that is `user_address`.
     change_address: [/\brerout(?:e|ing)\b/i, /\b(?:ship|send|deliver)(?:ped|ing|s)?\b[^.?!]{0,30}\bto (?:your|the|a|an) (?!(?:current|original|usual|default|same|registered|existing)\b)(?:[\w'-]+ ){1,2}address\b/i, /\b(?:proceed with|use|using)\s+(?:this|that|the)(?: (?:new|same|updated|following))? address\b/i, /\b(?:change|changing|update|updating|correct|correcting)\b(?:[^.?!]|\.(?=\d)){0,60}\baddress\b/i, /\baddress (?:change|update)\b/i, /\b(?:ship|send|sent|deliver|delivery|point)\b(?:[^.?!]|\.(?=\d)){0,30}\bto\b(?:[^.?!]|\.(?=\d)){0,10}\d/i, /\b(?:ship|send|sent|deliver|delivery)\w*\s+to:\s*\n(?:[^\n\d]{0,60}\n){0,2}\s*\d/i, /\b(?:set|fix|redirect|re-?route|swap|switch)\w*\s+(?:the |your |its )?(?:default |new |primary )?(?:shipping |delivery |mailing )?address\b|\bhead to\b(?!\s+(?:your |the )?(?:card|visa|paypal|account|mastercard|amex|gift card))(?:[^.?!]|\.(?=\d)){0,10}\d/i],
     // Not money returned ("return the full $73.95 to your card").
     return: [/\b(?:return|returning)\b(?!\s+(?:the |your )?(?:full |entire )?(?:\$|refund|amount|money|payment|difference|balance))/i,/\bsend(?:ing)? (?:it|them|(?:[\w.-]+ ){1,4}?)back\b|\btaken back\b|\b(?:be )?sent back\b(?!\s+to (?:your |the )?(?:card|visa|paypal|account|original|payment|mastercard|amex|gift card|credit card))/i],
@@ -108,6 +111,12 @@ export const retailLanguage: UserLanguage = {
       // "changing your current puzzle to this one": a change of a thing, not of where it goes.
       /\b(?:chang(?:e|ing)|switch(?:ing)?)\b(?:(?!address)[^.?!]){0,60}\bto (?:this|that|the|a|an)\b(?! address)/i,
     ],
+    // The default address on a person's profile, not an order's: "save this as the default address on your account", "update your
+    // profile address". A user who wants an order's address changed did not ask for it.
+    user_address: [/\b(?:default|profile|account|home|saved)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of|saved (?:on|to)) (?:your|the) (?:user )?(?:profile|account)\b|\bprofile (?:address )?update\b/i],
+    // How an order is paid: "switch it to gift card gift_card_1", "change the payment method to PayPal". Not money for a change
+    // ("the difference will be charged to your gift card").
+    change_payment: [/\b(?:switch|switching|change|changing|update|updating|move|moving)\b[^.?!]{0,30}\bpayment(?: method)?\b|\bpayment(?: method)? (?:change|switch|update)\b|\b(?:switch|switching|move|moving)\b (?:it |the order |this order |your order |the payment |the charge )?(?:over )?to (?:your |the )?(?:gift[ _]?card|paypal|credit[ _]?card|visa|mastercard|amex)\b/i],
     top_up: [/\b(?:add|adding|load|loading|put|putting)\b(?:[^.?!]|\.(?=\d)){0,40}\bgift ?card\b/i, /\btop(?:ping)?[- ]?up\b/i],
   },
   perturbation: retailPerturbation(),

@@ -130,6 +130,12 @@ export interface UserLanguage {
    */
   readonly payless?: readonly string[];
   /**
+   * Per intent of `proposals`, the intents a user may take it for (a person's default address, for a user who wants an order's
+   * address changed): to a user with one of those open, a go-ahead for it alone is neither yes nor no; it says what it wants.
+   * To any other user it is another change, declined. @default {}
+   */
+  readonly akin?: Readonly<Record<string, readonly string[]>>;
+  /**
    * Offers no request of this world ever wants (a transfer to a person, an upgrade, insurance); a go-ahead
    * that makes one is declined. Added to the simulator's own list (src/user/scripted.ts). @default []
    */

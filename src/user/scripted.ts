@@ -123,9 +123,10 @@ const RULE_NOTE = /(?:^|(?<=[.!?:])\s+)\W*(?:(?:(?:please |just )?note(?: that)?
 
 /**
  * What a change rules out from then on ("after which no further item changes, cancellations, or other mods will
- * be possible", "it cannot be cancelled or modified again"): a consequence told, not a change proposed.
+ * be possible", "it cannot be cancelled or modified again"), and a change it makes unneeded ("with no cancellation or
+ * reorder needed", "without cancelling"): a consequence told, not a change proposed.
  */
-const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:will|would) be (?:possible|allowed|permitted)\b|\bcan(?:not|'t| no longer) be (?:\w+ (?:or|and) )?(?:modified|changed|cancell?ed|returned|exchanged|updated)\b(?:\s+(?:or|and) \w+)?(?:\s+(?:again|further|later|any ?more))?/gi;
+const RULED_OUT = /\bno (?:further|more|additional|other) [^.?!()]{0,80}?\b(?:will|would) be (?:possible|allowed|permitted)\b|\b(?:with )?no (?:need (?:for|to) )?(?:cancell?(?:ation|ing|ed)?|re-?order(?:ing)?|return(?:ing)?|exchang(?:e|ing)|new order)s?(?: (?:or|and|nor) (?:cancell?(?:ation|ing)?|re-?order(?:ing)?|return(?:ing)?|exchang(?:e|ing)|new order)s?)?(?: (?:needed|required|necessary))?(?=[\s,.;:!?)]|$)|\bwithout (?:(?:having|needing) to )?(?:cancell?(?:ing|ation)|re-?order(?:ing)?)\b[^.?!,;]{0,30}|\bcan(?:not|'t| no longer) be (?:\w+ (?:or|and) )?(?:modified|changed|cancell?ed|returned|exchanged|updated)\b(?:\s+(?:or|and) \w+)?(?:\s+(?:again|further|later|any ?more))?/gi;
 
 /** An amount of money above nothing: "$19.04", "$1,340", "$ 24", "48 dollars". */
 const AMOUNT = String.raw`(?:\$\s?(?:[1-9][\d,]*(?:\.\d{1,2})?|0\.(?!00?\b)\d{1,2})|\b[1-9][\d,]*(?:\.\d{1,2})? (?:dollars|usd)\b)`;
@@ -169,7 +170,9 @@ const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{
 
 /** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
 /** A go-ahead for two changes or more, in so many words: "Shall I do both?", "apply both changes", "want me to do all three?". */
-const BOTH = /\b(?:do|apply|make|process|submit|handle|complete|update|proceed with) (?:both|all (?:three|four|of (?:them|these|those)))\b|\bboth (?:changes|updates|requests|of (?:them|these|those))\b|\b(?:do|want) (?:them )?both\?|\b(?:want|get) (?:them )?both (?:done|processed|made|handled)\b/i;
+/** A change named only as the one told before: "make that change to the order", "apply this change". */
+const THAT_CHANGE = /\b(?:make|apply|do|process|submit|go ahead with|proceed with) (?:that|this|the) change\b(?: (?:to|on|for) (?:the|your|this) (?:order|reservation|booking|account))?/gi;
+const BOTH = /\b(?:do|apply|make|process|submit|handle|complete|update|proceed with|go ahead with) (?:both|all (?:three|four|of (?:them|these|those)))\b|\bboth (?:changes|updates|requests|steps|actions|of (?:them|these|those))\b|\b(?:do|want) (?:them )?both\?|\b(?:want|get) (?:them )?both (?:done|processed|made|handled)\b/i;
 const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */
@@ -436,7 +439,9 @@ export class ScriptedUser implements UserSimulator {
     // the change leaves as it is, a rule of a kind of change ("after which no further cancellations are possible",
     // "this does not affect your ability to cancel", "cancellations are refundable within 24 hours").
     const aroundText = plain.replace(WAY_OUT, ' ').replace(RULED_OUT, ' ').replace(ALTERNATIVE, ' ').replace(RULE_NOTE, ' ');
-    const text = clauses.length > 0 ? clauses.join(' ') : aroundText;
+    // "Want me to make that change to the order?" names the change told before it, not a change of its own: the message around
+    // the go-ahead says which. (Left out of the message around it too, it read a held-out proposal of an exchange as none.)
+    const text = clauses.length > 0 ? clauses.join(' ').replace(THAT_CHANGE, ' ') : aroundText;
     const unsolicited = [...UNSOLICITED, ...(this.lang.unsolicited ?? [])];
     const proposals = this.lang.proposals ?? {};
     const open = new Set(this.scenario.user.requests.slice(this.requestIndex).map((r) => r.intent));
@@ -481,7 +486,9 @@ export class ScriptedUser implements UserSimulator {
     // laptop and cancel the other order" to a user who wants only the cancellation): not a yes; it says
     // what it wants.
     const foreign = named.filter((intent) => !open.has(intent));
-    if (foreign.length > 0) return foreign.length === named.length ? 'no' : 'unsure';
+    // One it may take for its own (the default address, to a user who wants an order's address changed): it asks.
+    const akin = (intent: string) => (this.lang.akin?.[intent] ?? []).some((own) => open.has(own));
+    if (foreign.length > 0) return foreign.length === named.length && !foreign.every(akin) ? 'no' : 'unsure';
     // A plan of two steps or more whose other step is a change the world has no words for ("1. Update the
     // address 2. Switch the payment to PayPal"): a yes would authorise it too. Not plainly its request.
     const steps = heads.map((h) => h.replace(/[*_`]/g, '').trim()).filter((h) => STEP.test(h));

@@ -389,6 +389,28 @@ describe('scripted user identity', () => {
     expect(text("I couldn't find an account. Could you give me your email address, or your name and zip code?")).toMatch(/Emma Novak.*43004/);
     expect(text('Could you give me your email address once more?')).toContain('emma.novak@example.org');
   });
+  it('says no to a default address, a payment method or a passenger details change it never asked for, asks where a default address may be what it means, and reads "that change" by the message around it', () => {
+    // "That change" is the one told before it, the address: no yes from a user who wants an exchange, no no from one who wants the
+    // address changed.
+    const thatChange = "Order #W9000301 hasn't shipped, so the simplest fix is to update its shipping address to 17 Pine Lane, Austin, TX 78701, with no cancellation or reorder needed. Want me to make that change to the order?";
+    expect(ans('retail', 'exchange-tee-color', thatChange)).not.toBe('accept');
+    expect(ans('retail', 'address-change-pending', thatChange)).not.toBe('decline');
+    const decline: [string, string, string][] = [
+      ['retail', 'cancel-pending-mistake', 'I have your new address as 77 Pinecrest Blvd, Charlotte, NC 28202. Please confirm (yes/no) that you\'d like me to save this as the default address on your account profile.'],
+      ['retail', 'exchange-tee-color', 'Order #W9000201 is paid with your Visa. I can switch it to gift card gift_card_100 (balance $500). Shall I go ahead?'],
+      ['retail', 'return-one-of-two', 'Shall I change the payment method on #W9000201 to PayPal?'],
+      ['travel', 'change-flight-pay-difference', 'I can update the passenger details on R900301: replace Kevin Park with Daniel Park. The flights and bags stay the same. Shall I go ahead?'],
+    ];
+    const neither: [string, string, string][] = [
+      // To a user who wants an order's address changed, the default address may be what it means: it asks.
+      ['retail', 'address-change-pending', 'I can update the default address on your profile to 17 Pine Lane, Austin, TX 78701. Would you like me to do that?'],
+      // A plan of two steps under "both steps" is more than one change.
+      ['travel', 'change-flight-pay-difference', 'Here is the plan for R900301:\n\n1. Change flights: move you to SK 203 on June 14, fare difference +$120\n2. Add travel insurance: $30\n\nShall I go ahead with both steps?'],
+    ];
+    for (const [w, id, t] of decline) expect(ans(w, id, t), t).toBe('decline');
+    for (const [w, id, t] of neither) expect(ans(w, id, t), t).toBe('none');
+  });
+
   it('after review: an offer beside its own change is no yes, its own change beside a word of another is no no, and what a finished request tells the user asks nothing', () => {
     const R = 'cancel-pending-mistake';
     const T = 'cancel-economy-to-travel-credit';
@@ -486,7 +508,6 @@ describe('scripted user identity', () => {
       ['retail', 'cancel-pending-mistake', 'Order #W9000201 will be cancelled and $64.10 refunded to your card. Reply "yes" to proceed or "no" to cancel this request.'],
     ];
     for (const [w, id, t] of notAccept) expect(ans(w, id, t), t).not.toBe('accept');
-    for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');
     // A go-ahead of a hand-off told around it is no yes to a user who wants a cancellation.
     expect(ans('travel', 'cancel-economy-to-travel-credit', "I can't refund R900202 under the fare rules. Speaking with a human agent is the best next step. Would you allow me to transfer you?")).not.toBe('accept');
     // The offer just made, taken up: a go-ahead the user can answer.

@@ -118,10 +118,10 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   /^(?:[^,.?!]{0,30},\s*)?(?:would|do|does|did|shall|should|can|could|may|will|is|are) (?:you|i|we|that|this|everything)\b/i,
   /\bby (?:getting|having|asking for) your\b/i,
   // An ask put as a condition or a need, or after a lead-in: "If you can provide either of those, I can
-  // help", "to cancel it, you will need to provide the reservation id", "When you're ready, share the order
+  // help", "If you'd share which item arrived broken, I can start the return", "to cancel it, you will need to provide the reservation id", "When you're ready, share the order
   // id". Not advice for later or for someone else ("you'll need to provide your ID at check-in", "if you can
   // send it back within 14 days, the refund ...", "At the kiosk, enter your code").
-  new RegExp(String.raw`\bif you (?:can|could) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check)\b${ELSEWHERE_LATER}[^.?!]*?,\s*(?:(?:i|we)(?:'ll| will| can| could| may|'d be| would be)\b|that (?:would|will|'d) (?:be great|help))`, 'i'),
+  new RegExp(String.raw`\bif you(?: (?:can|could|would)|'d) (?:please )?(?:provide|share|give|send|tell|confirm|remember|find|check|let me know)\b${ELSEWHERE_LATER}[^.?!]*?,\s*(?:(?:i|we)(?:'ll| will| can| could| may|'d be| would be)\b|that (?:would|will|'d) (?:be great|help))`, 'i'),
   new RegExp(String.raw`(?<!\b(?:at that time|later|then|when|once|after|afterwards|upon|before boarding|next time|in the future|future|keep in mind|note that|reminder|should you|if (?:it|the|they|your))\b[^.?!]{0,60})\byou(?:'ll| will)? (?:need|have) to (?:provide|give|share|send|tell (?:me|us)|confirm|specify)\b${ELSEWHERE_LATER}`, 'i'),
   new RegExp(String.raw`^(?:when(?:ever)? you(?:'re| are) ready|when you (?:have|get) a (?:moment|chance)|if you can|if possible|in the meantime|meanwhile|first(?: of all)?|also|next|(?:in order )?to (?:[\w']+\s?){1,4}|for (?:verification|security|authentication)(?: purposes)?|(?:sure|okay|ok|great|alright|thanks|thank you|got it|no problem)(?: [\w']+){0,2}|if (?:that|this|everything|all of (?:that|this)) (?:sounds|looks|seems) (?:right|good|ok(?:ay)?|correct|fine)|if you(?:'d| would) (?:like|prefer|want)(?: to)? [^,.?!]{1,80}|if none (?:of (?:these|those|them|the (?:above|options)) )?(?:works?|suits? you|fits?)),\s*(?:please |just |simply )?(?:provide|share|send|give|tell me|specify|choose|select|pick(?! (?:it|them|up)\b)|enter|confirm|reply with)\b${ELSEWHERE_LATER}`, 'i'),
 ];

@@ -21,6 +21,12 @@ export const PLACEHOLDER = new RegExp(String.raw`^\s*(?:${BLANK}|"{2}|'{2})(?=\s
 /** A heading that asks for what its list names. */
 const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;
 
+/**
+ * Text quoted after a colon or a verb of saying, in double or single quotes on one line: "the policy reads: 'Can I …? …'",
+ * 'Earlier you asked: "Which order is pending?"'. Not a whole message in quotes.
+ */
+const QUOTED = /(?<=(?::|\b(?:asked|asks|ask|says|said|reads|read|states|stated|wrote|writes|question|questions))\s{0,2})(?:"[^"\n]{1,400}"|'[^'\n]{1,400}'(?=[\s.,;:)]|$))/gi;
+
 /** Markdown and chat decoration away: emphasis, headings, code ticks, quotes, link syntax. */
 function plain(text: string): string {
   // A message written as JSON ({"message": "...\\n..."}) is read as the text it holds.
@@ -49,7 +55,9 @@ function plain(text: string): string {
     .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]+/gu, '')
     .replace(/\|/g, ' ');
   // Typographic apostrophes and quotes as plain ones: "you’d like" is "you'd like".
-  return plainQuotes(undecorated);
+  // A question inside quoted text (a policy quoted, the user's own question recalled: 'Earlier you asked: "Which order is
+  // pending?"') is put to no one: its question marks are read as full stops.
+  return plainQuotes(undecorated).replace(QUOTED, (q) => q.replace(/\?/g, '.'));
 }
 
 const ITEM = /^\s*(?:[-*+•·◦]|\d{1,2}[.)]|[a-z][.)]|[A-H]\)|\(\d{1,2}\))\s+/;

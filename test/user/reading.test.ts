@@ -494,6 +494,20 @@ describe('a reading remembered', () => {
     expect(retail('Want me to cancel #W9000610? Here is what it would cost: nothing.')).toMatchObject({ closes: false });
   });
 
+  it('reads a question quoted after a colon or a verb of saying as no question, and "if you\'d share …" as an ask', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    for (const text of [
+      'Our return policy states: "Can I return an opened item? Yes, within 30 days." Your blender was delivered 12 days ago, so it is within the window.',
+      "For reference, the policy reads: 'Can I cancel for any reason? Only within 24 hours of booking.' Your booking was made 3 days ago.",
+      'Recap: earlier you asked "Which of my orders is still pending?" #W9000701 was pending and is now cancelled.',
+    ]) expect(retail(text), text).toMatchObject({ closes: true });
+    // A whole message in quotes is still read, and a question outside the quotes still asks.
+    expect(retail('"Thanks, Amara. What ZIP code is on the account?"')).toMatchObject({ closes: false });
+    expect(retail('The policy reads: "Returns within 30 days." Would you like me to start the return for #W9000702?')).toMatchObject({ closes: false });
+    expect(travel("Thanks, you're verified. If you'd share which reservation you mean, I can look at the flights right away.")).toMatchObject({ closes: false });
+  });
+
   it('reads typographic apostrophes and quotes as plain ones', () => {
     const retail = (t: string) => reading('retail', t);
     // "I’ll need your user ID" asks as "I'll need your user ID" does.

@@ -6,7 +6,7 @@ import type { ClaimWording } from '../ground/judging.js';
 // request sent is not a request done.
 // A request submitted, requested or initiated is the change as real agents tell it ("your return request has
 // been submitted", "the exchange has been requested"): the write of such a tool files the request.
-const VERBS = 'corrected|fixed|finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded|reverted|restored';
+const VERBS = 'filed|corrected|fixed|finali[sz]ed|cancell?ed|changed|updated|returned|exchanged|refunded|added|issued|moved|rebooked|re-booked|processed|completed|registered|applied|booked|topped up|credited|charged|placed|made|scheduled|done|submitted|requested|initiated|modified|created|sent|transferred|escalated|removed|deleted|activated|enabled|disabled|marked|confirmed|set|swapped|switched|replaced|upgraded|downgraded|reverted|restored';
 /** VERBS as they open a line, in either case of their first letter ("Booked", "booked"). */
 const CAPITALISED_VERBS = VERBS.split('|')
   .map((v) => `[${(v[0] as string).toUpperCase()}${v[0] as string}]${v.slice(1)}`)
@@ -104,6 +104,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "Your returns for the Jigsaw Puzzle, the bookshelves, and the backpack are now being processed" (no negation, requirement
     // or clause break between), "the entire order is being processed for return".
     /\b(?:requests?|exchanges?|returns?|cancell?ations?|refunds?|changes?|modifications?)\b(?:(?!\b(?:no|not|nothing|none|never|neither|needs?|must|requires?)\b)[^.?!:;\u2014\u2013]){0,80}?\b(?:is|are) (?:now )?being processed\b|\b(?:is|are) (?:now )?being processed for (?:an? |the )?(?:return|exchange)\b/i,
+    // A return or an exchange filed, told as its state: "the return for the air fryer on #W1 is filed", "your exchange request is set up".
+    /\b(?:returns?|exchanges?|(?:return|exchange) requests?)\b[^.?!,;:\u2014\u2013]{0,60}?\b(?:is|are|was|were) (?:now |all )?(?:filed|submitted|set up|logged|registered|created)\b/i,
     // A new status that is the change made, of a return or an exchange: "Your keyboard and bed are marked as "return
     // requested"". Not a state found ("is already marked as", "marked as return requested already", "since last week").
     /\b(?:is|are|has been|have been) (?:now )?(?:marked|listed|set|updated|flagged) (?:as|to)\s*\W{0,2}(?:return|exchange) requested\b(?![^.?!]*\b(?:already|earlier|before|previously|since|from an?)\b)/i,

@@ -32,7 +32,8 @@ const HAND_OFF = new RegExp(
   ].join('|'),
   'i',
 );
-const UPGRADE = /\bupgrad(?:e|ing)\b/i;
+/** An upgrade, or a cabin change to business or first ("Cabin change summary: … | New cabin | business |"). */
+const UPGRADE = /\bupgrad(?:e|ing)\b|\b(?:cabin change|change (?:the |your )?cabin|new cabin)\b[\s\S]{0,300}?\b(?:business|first)\b(?! days?\b)/i;
 // Lower-case "new": "the New York address" is no new booking. An order placed is a new one ("to place the order"), as is a thing ordered
 // ("and order the t-shirt") or ordered again ("cancel the garden hose and reorder the correct one"); not what the user may do
 // itself ("so you can reorder the right one", "no need to reorder it").
@@ -44,6 +45,8 @@ const UNSOLICITED: readonly RegExp[] = [
   NEW_BOOKING,
   /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
   /\b(?:discount|coupon|promo(?:tional)? code)\b/i,
+  // A service beside the request, offered as the go-ahead's own step: "Want me to re-send the receipt?".
+  /\b(?:shall i|should i|can i|may i|i can|i could|want me to|would you like me to|do you want me to)\s+(?:also\s+)?(?:re-?send|resend|e-?mail|forward)\b/i,
 ];
 /**
  * The offers that, spoken of around a go-ahead that names no change ("the cost of moving the flight and

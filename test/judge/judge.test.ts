@@ -1130,6 +1130,11 @@ describe('the claim reader (world wording)', () => {
     expect(on('modify_pending_order_payment', 'The shipping address on order #W9000513 is now 1420 Birch Lane, while the payment switch to your gift card didn\'t go through — the card only has $41.20 left, so the order is still being charged to your Visa.', '#W9000513')).toBe('failure');
   });
 
+  it('reads a return told filed as made, beside a refusal of an unrelated question', () => {
+    expect(on('return_delivered_order_items', "I can't tell you which warehouse will receive it — we don't share that — but the return for the kettle on #W9000801 is filed, and the label is in your inbox.", '#W9000801')).toBe('success');
+    expect(on('return_delivered_order_items', 'The return for the kettle on #W9000801 was not filed: the order is past its return window.', '#W9000801')).toBe('failure');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

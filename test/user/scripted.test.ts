@@ -411,6 +411,22 @@ describe('scripted user identity', () => {
     for (const [w, id, t] of neither) expect(ans(w, id, t), t).toBe('none');
   });
 
+  it('says no to a cabin change to business, a receipt re-sent and a passenger correction it never asked for, and yes to its own change told as "edit" or "adds"', () => {
+    const decline: [string, string, string][] = [
+      ['travel', 'change-flight-pay-difference', 'Cabin change summary for R900301:\n\n| Flight | Current cabin | New cabin | Difference |\n|---|---|---|---|\n| SK 152 | economy | business | $412 |\n\nPlease confirm these details (yes/no).'],
+      ['retail', 'cancel-pending-mistake', "I can re-send the receipt for order #W9000201 to your email. This won't change anything about the order. Want me to re-send it?"],
+      ['travel', 'cancel-economy-to-travel-credit', "The second passenger's date of birth on R900202 is listed as 1995-08-14. Would you like me to correct Hana Kim's passenger details to 1995-04-18?"],
+    ];
+    const accept: [string, string, string][] = [
+      ['retail', 'address-change-pending', 'Since #W9000301 is still pending, I can simply edit its shipping address to 5 Orchard Row, Madison, WI 53703. Would you like me to make that update?'],
+      ['travel', 'bags-economy-extra-fee', 'The update for R900401 adds 2 checked bags (from 1 to 3 in total), $50 each. Shall I submit it?'],
+    ];
+    for (const [w, id, t] of decline) expect(ans(w, id, t), t).toBe('decline');
+    for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');
+    // "Business days" is no cabin.
+    expect(ans('travel', 'change-flight-pay-difference', 'I can move R900301 to SK 203 on June 14; the new cabin stays economy and the refund posts in 5 business days. Shall I proceed?')).not.toBe('decline');
+  });
+
   it('after review: an offer beside its own change is no yes, its own change beside a word of another is no no, and what a finished request tells the user asks nothing', () => {
     const R = 'cancel-pending-mistake';
     const T = 'cancel-economy-to-travel-credit';

@@ -94,6 +94,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // declined"), nor a request sent ("Your request has been submitted, as the cancellation cannot be completed online").
   const because = doneBecause(sentence);
   if (because && !ATTEMPT_FAILED.test(because[2] as string) && !ACTED_ON.test(because[1] as string) && !/\brequests?\b/i.test(because[1] as string) && readSentence(because[1] as string, wording) === 'success' && readSentence(because[2] as string, wording) === 'failure') return 'success';
+  // Told in words the wording does not read as a change ("The full amount was moved over, since splitting a payment isn't possible"):
+  // the rule is why it took that form, not a refusal; the sentence claims nothing.
+  if (because && !ATTEMPT_FAILED.test(because[2] as string) && DONE_PASSIVE.test(because[1] as string) && readSentence(because[1] as string, wording) === 'none' && readSentence(because[2] as string, wording) === 'failure') return 'none';
   // What the agent told before, taken back ("I told you it wasn't eligible, but I had misread the date"): what it says now.
   const retold = RETOLD.exec(sentence);
   if (retold) return readSentence(sentence.slice(retold.index + retold[0].length), wording);
@@ -147,7 +150,8 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
     // Only within its own part: a record's label before its outcome ("UDMOP1 (no insurance): Canceled successfully") negates
     // nothing after its colon or bracket.
     const window = sentence.slice(Math.max(0, success.index - 24), success.index);
-    const own = window.slice(Math.max(...[...window.matchAll(/[:;()[\]]/g)].map((m) => (m.index ?? 0) + 1), 0));
+    // Nor a label before a value led by its colon or dash ("Items not yet shipped: Cancelled"): the phrase begins the value.
+    const own = /^[:\u2014\u2013]/.test(success[0]) ? '' : window.slice(Math.max(...[...window.matchAll(/[:;()[\]]/g)].map((m) => (m.index ?? 0) + 1), 0));
     if (NEGATORS.test(`${own}${success[0]}`.replace(/\bnow\b/gi, ''))) return 'failure';
     // "Nothing new was submitted": nothing done, where nothing else is said to have stayed ("nothing else was changed").
     if (/\bnothing(?: new| further)? (?:was|were|has been|got)\b/i.test(`${own}${success[0]}`)) return 'failure';
@@ -155,6 +159,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   }
   return 'none';
 }
+
+/** A thing told done in the passive: "was moved over", "has been switched"; not a look ("has been reviewed"). */
+const DONE_PASSIVE = /\b(?:was|were|has been|have been|is now|are now)\s+(?:\w+ly\s+)?(?!(?:reviewed|checked|looked|examined|verified|confirmed|found|located|investigated|noted|considered|assessed|evaluated)\b)\w+ed\b/i;
 
 /** A refund line of no amount: "Refund issued: $0.00", "refunded $0". */
 const ZERO_REFUND = /^\W*(?:(?:total|amount)\s+)?refund(?:ed| issued| amount| total)?\s*[:=\u2014\u2013-]?\s*\$\s?0(?:\.00)?\W*$/i;
@@ -225,10 +232,19 @@ export const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|
 export const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|(?:a )?quick note|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
 /** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
 const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
+/** A qualifier in brackets between a record's id and its label's colon: "#W1 [cannot be split across payment methods]: switched to …". */
+const ID_LABEL_NOTE_ALL = /(?<=#?\b[A-Z]{1,3}\d{4,}|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6})\s*(?:\[[^[\]\n]{1,120}\]|\([^()\n]{1,120}\))(?=\W{0,3}:)/g;
 const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
+/** Words of a rule: "cannot", "not possible", "no longer". */
+const RULE_WORDS = /\b(?:cannot|can't|can not|no longer|(?:is|are)(?:n't| not)|not (?:possible|allowed|eligible|available|permitted|supported|refundable))\b/i;
 /** Text without its notes in brackets, but for those that tell an outcome after all: an attempt that failed, or doubt about it. */
-export const withoutNotes = (text: string, wording: ClaimWording): string =>
-  BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, (note) => (ATTEMPT_FAILED.test(note) || OUTCOME_DOUBT.test(note) || anyTest(wording.pending, note) !== null ? note : ' ')) : text;
+export const withoutNotes = (text: string, wording: ClaimWording): string => {
+  const aside = (note: string) => (ATTEMPT_FAILED.test(note) || OUTCOME_DOUBT.test(note) || anyTest(wording.pending, note) !== null ? note : ' ');
+  const unnoted = BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, aside) : text;
+  // A label's qualifier is set aside only where it tells a rule ("[cannot be split …]"); a status in it is the record's ("(status:
+  // exchange requested)").
+  return unnoted.includes('[') || unnoted.includes('(') ? unnoted.replace(ID_LABEL_NOTE_ALL, (note) => (RULE_WORDS.test(note) ? aside(note) : note)) : unnoted;
+};
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 export const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;
 /** An attempt that did not work, whatever leads the sentence. */

@@ -155,7 +155,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     const noted = (whole === 'none' && (NOTE_LEAD.test(sentence) || AS_ASKED.test(sentence)) && !ATTEMPT_FAILED.test(sentence)) || RETOLD.test(sentence);
     // Nor a change told done with the rule that shaped it ("… is now cancelled — both passengers, since it's not possible to cancel
     // only one"): its clause of reason alone would read as a refusal.
-    const clauses = noted || whole === 'pending' || (whole === 'success' && doneBecause(sentence) !== null) || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
+    const clauses = noted || whole === 'pending' || (whole !== 'failure' && doneBecause(sentence) !== null) || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
     // Where some clauses name what the tool changes, those, and the ones that name its action or paying
     // for it but no other change: "the flight update cannot proceed, and the baggage update succeeded" is

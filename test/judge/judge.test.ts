@@ -1135,6 +1135,18 @@ describe('the claim reader (world wording)', () => {
     expect(on('return_delivered_order_items', 'The return for the kettle on #W9000801 was not filed: the order is past its return window.', '#W9000801')).toBe('failure');
   });
 
+  it('reads a rule in a label\'s brackets, a label before its value and a change done with its rule in other words as no refusal', () => {
+    // A rule between a record's id and its label's colon is set aside; a status there is kept, and an attempt that failed too.
+    expect(on('modify_pending_order_payment', '✅ **#W9000901 [cannot be split across payment methods]:** payment method switched to your Visa ending 1127.', '#W9000901')).toBe('success');
+    expect(on('modify_pending_order_payment', '❌ **#W9000901 [payment failed]:** still on the gift card.', '#W9000901')).toBe('failure');
+    // The label negates nothing in the value after its colon.
+    expect(on('cancel_pending_order', 'Okay, I have processed the cancellation.\n\n* **Order ID:** #W9000902\n* **Items not yet shipped:** Cancelled\n* **Refund:** $24.50 to your card', '#W9000902')).toBe('success');
+    expect(on('cancel_pending_order', '* **Order ID:** #W9000902\n* **Cancellation:** not possible, the order has shipped', '#W9000902')).toBe('failure');
+    // A change told in words the reader does not take for one, with the rule that shaped it, is no refusal; "nothing was changed" still is.
+    expect(on('modify_pending_order_payment', 'The payment method on #W9000903 has been changed to your PayPal account. The full amount of $164.90 was moved over, since splitting a payment between two methods isn\'t possible.', '#W9000903')).toBe('success');
+    expect(readSentence('Nothing was changed, since splitting a payment between two methods is not possible.', wording)).toBe('failure');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

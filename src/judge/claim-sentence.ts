@@ -233,7 +233,7 @@ export const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?no
 /** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
 const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
 /** A qualifier in brackets between a record's id and its label's colon: "#W1 [cannot be split across payment methods]: switched to …". */
-const ID_LABEL_NOTE_ALL = /(?<=#?\b[A-Z]{1,3}\d{4,}|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6})\s*(?:\[[^[\]\n]{1,120}\]|\([^()\n]{1,120}\))(?=\W{0,3}:)/g;
+const ID_LABEL_NOTE_ALL = /(#?\b[A-Z]{1,3}\d{4,}|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6})(\s*(?:\[[^[\]\n]{1,120}\]|\([^()\n]{1,120}\)))(?=\W{0,3}:)/g;
 const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
 /** Words of a rule: "cannot", "not possible", "no longer". */
 const RULE_WORDS = /\b(?:cannot|can't|can not|no longer|(?:is|are)(?:n't| not)|not (?:possible|allowed|eligible|available|permitted|supported|refundable))\b/i;
@@ -243,7 +243,7 @@ export const withoutNotes = (text: string, wording: ClaimWording): string => {
   const unnoted = BRACKET_NOTE.test(text) ? text.replace(BRACKET_NOTE_ALL, aside) : text;
   // A label's qualifier is set aside only where it tells a rule ("[cannot be split …]"); a status in it is the record's ("(status:
   // exchange requested)").
-  return unnoted.includes('[') || unnoted.includes('(') ? unnoted.replace(ID_LABEL_NOTE_ALL, (note) => (RULE_WORDS.test(note) ? aside(note) : note)) : unnoted;
+  return unnoted.includes('[') || unnoted.includes('(') ? unnoted.replace(ID_LABEL_NOTE_ALL, (_, id: string, note: string) => `${id}${RULE_WORDS.test(note) ? aside(note) : note}`) : unnoted;
 };
 /** A part left as it was on the user's word: "was not changed, as you asked". */
 export const AS_ASKED = /(?:\bnot\b|n't\b|\bunchanged\b|\bas it was\b|\bas is\b)[^.?!]{0,40},?\s+as you (?:asked|requested|chose|wanted|preferred|wished|said)\b/i;

@@ -78,7 +78,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const laterInSentence = (s: string): string => {
     if (!EARLIER_ATTEMPT.test(s)) return s;
     const unbracketed = s.replace(/\([^()]*\)/g, (m) => (EARLIER_ATTEMPT.test(m) ? ' ' : m));
-    const but = /,?\s+(?:but|however|and then|then)\b|;\s*/i.exec(unbracketed);
+    const but = /,?\s+(?:but|however|and then|then)\b|;\s*|,?\s+so (?:i|we) (?:tried (?:it )?again|retried|resubmitted(?: it)?)\b[^.?!]*?(?:[\u2014\u2013-]\s*and|,\s*and)?(?=\s+(?:this time|now|it|the)\b)/i.exec(unbracketed);
     const rest = but && EARLIER_ATTEMPT.test(unbracketed.slice(0, but.index)) ? unbracketed.slice(but.index + but[0].length) : unbracketed;
     return rest !== s && read(rest) === 'success' && read(s) !== 'success' ? rest : s;
   };
@@ -153,9 +153,11 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // Nor a part left alone on the user's word ("The return flight wasn't changed, as you asked"), nor an earlier statement
     // taken back ("I told you it wasn't eligible for cancellation, but I had misread the date").
     const noted = (whole === 'none' && (NOTE_LEAD.test(sentence) || AS_ASKED.test(sentence)) && !ATTEMPT_FAILED.test(sentence)) || RETOLD.test(sentence);
+    // Nor one told done after an earlier attempt failed ("My first attempt hit an error, so I tried again — and this time it went
+    // through"): the whole is the outcome.
     // Nor a change told done with the rule that shaped it ("… is now cancelled — both passengers, since it's not possible to cancel
     // only one"): its clause of reason alone would read as a refusal.
-    const clauses = noted || whole === 'pending' || (whole !== 'failure' && doneBecause(sentence) !== null) || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
+    const clauses = noted || whole === 'pending' || (whole !== 'failure' && doneBecause(sentence) !== null) || (whole === 'success' && EARLIER_ATTEMPT.test(sentence)) || !(action?.test(sentence) || thing?.test(sentence)) || (SUBORDINATE_FIRST.test(sentence) && PROPOSAL.test(sentence)) || (whole !== 'failure' && LOCKED_FROM_NOW.test(sentence)) ? [] : sentence.split(CLAUSE_BREAK).filter((c) => c.trim().length > 0);
     if (clauses.length < 2) return whole;
     // Where some clauses name what the tool changes, those, and the ones that name its action or paying
     // for it but no other change: "the flight update cannot proceed, and the baggage update succeeded" is
@@ -206,26 +208,33 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // line that names their order).
   // Nor one that names a record by what the reply called it ("the blender from order #W1 … - Blender: the return is set up") or
   // by its place among the records named ("#W1 and #W2 … The first one couldn't be changed"): it is about that one.
+  // Each sentence's ids, found once: every step below asks for them again.
+  const idsOf = new Map(sentences.map((s) => [s, idsIn(s)]));
+  const idsAt = (s: string): string[] => idsOf.get(s) ?? idsIn(s);
   const about = new Map<string, string | undefined>();
-  const { aliases, named } = recordsNamed(sentences);
+  const { aliases, named } = recordsNamed(sentences, idsAt);
   let last: string | undefined;
   for (const s of sentences) {
-    const ids = idsIn(s);
+    const ids = idsAt(s);
     if (ids.length > 0) last = ids.at(-1);
     about.set(s, ids.length > 0 ? undefined : (aliasIn(s, aliases) ?? placeIn(s, named) ?? last));
   }
-  const ownRecord = (s: string) => record !== undefined && mentionsAll(s, [record]);
+  // A write on a person that makes a record (a booking) names it as new where it tells it made ("your new reservation number is
+  // LM4R9T"): that record is its own.
+  const made = new Set<string>();
+  if (record !== undefined && idsIn(String(record)).length === 0 && MAKES_RECORD.test(question.action ?? '')) for (const s of sentences) if (NEW_RECORD.test(s) && read(s) === 'success') for (const id of idsAt(s)) made.add(normalizeId(id));
+  const ownRecord = (s: string) => record !== undefined && (mentionsAll(s, [record]) || (made.size > 0 && idsAt(s).some((id) => made.has(normalizeId(id)))));
   const otherRecord = (s: string) => {
-    const ids = idsIn(s);
+    const ids = idsAt(s);
     const named = ids.length > 0 ? ids : about.get(s) !== undefined ? [about.get(s) as string] : [];
-    return named.some((id) => record === undefined || normalizeId(id) !== normalizeId(String(record)));
+    return named.some((id) => record === undefined || (normalizeId(id) !== normalizeId(String(record)) && !made.has(normalizeId(id))));
   };
   const ofAction = (s: string) => action !== undefined && action.test(s);
   // A write on a record named by an id (an order, a reservation), rather than on a person or on nothing.
   const idRecord = record !== undefined && idsIn(String(record)).length > 0;
   // A sentence that names record ids, none of them this write's (by the ids it writes, not the record before it).
   const namesOnlyOthers = (s: string) => {
-    const ids = idRecord ? idsIn(s) : [];
+    const ids = idRecord ? idsAt(s) : [];
     return ids.length > 0 && !ids.some((id) => normalizeId(id) === normalizeId(String(record)));
   };
   // The same thing of a sibling tool ("your default address", asked about an order's address) is another
@@ -233,7 +242,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const ofSibling = (s: string) => sibling !== undefined && sibling.theirs.test(s) && !sibling.ours.test(s);
   const ofThing = (s: string) => thing !== undefined && thing.test(s) && !ofSibling(s);
   // The person's own thing, named in words that tell it from the sibling's and with no record id: "your default address".
-  const personsOwn = (s: string) => !idRecord && sibling !== undefined && sibling.ours.test(s) && !sibling.theirs.test(s) && idsIn(s).length === 0;
+  const personsOwn = (s: string) => !idRecord && sibling !== undefined && sibling.ours.test(s) && !sibling.theirs.test(s) && idsAt(s).length === 0;
   // A sentence about its record that names another kind of change and not this one ("I've processed the
   // return for the bottle from #W1", asked about the exchange on #W1) speaks of that change.
   const otherChange = (s: string) => action !== undefined && !ofAction(s) && OTHER_CHANGES.some((c) => c.test(s));
@@ -241,6 +250,14 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // items", asked about the address) speaks of that change. Only where the tool's own thing is one of
   // them: "for the cancelled flight" is no other change to a tool that issues compensation.
   const otherThing = (s: string) => (ofSibling(s) && !ownRecord(s)) || (!(thing?.test(s) ?? false) && othersChanged.some((c) => c.test(s)));
+  // A sentence with no id and no word of this write's action or thing, after one about another kind of change of the record named
+  // last: it goes on about that change.
+  const goesOnAboutOther = new Set<string>();
+  let otherTopic = false;
+  for (const s of sentences) {
+    if (idsAt(s).length > 0 || ofAction(s) || ofThing(s)) otherTopic = otherChange(s) && !ofThing(s) && idsAt(s).length > 0;
+    else if (otherTopic) goesOnAboutOther.add(s);
+  }
   // Doubt about the outcome itself ("it may or may not have gone through", "I couldn't confirm whether
   // it was applied") anywhere about it is always allowed, and wins; a check of something else does not, nor
   // doubt about another change told beside this one ("Passengers: updated. Flight change: I can't yet confirm
@@ -296,7 +313,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     record !== undefined ? rest.filter((s) => !otherRecord(s)) : [],
     // Last, every sentence but those about another change, and, for a write on a record named by an id, those that name only
     // other records ("Order #W2 has been cancelled", asked about #W1, says nothing of #W1).
-    rest.filter((s) => !otherChange(s) && !namesOnlyOthers(s)),
+    // For a write on a person, not a sentence that goes on about another change of another record ("Regarding your reservation
+    // K8ZP2V: I'm not able to cancel it. It remains active as is", asked about a booking made).
+    rest.filter((s) => !otherChange(s) && !namesOnlyOthers(s) && !(!idRecord && goesOnAboutOther.has(s))),
   ];
   for (const tier of tiers) {
     // A refusal of another one after this one was told done ("The exchange has been processed. ... I'm unable
@@ -417,6 +436,10 @@ const ID = /#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]
 const idsIn = (s: string): string[] => [...s.matchAll(ID)].map((m) => m[0]);
 const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
 
+/** A tool that makes a record: "book_reservation", "create_order". */
+const MAKES_RECORD = /^(?:book|create|make|place|open)_/;
+/** A record told as newly made: "the new booking", "your reservation number is LM4R9T", "confirmation code: QW8E2P". */
+const NEW_RECORD = /\bnew (?:booking|reservation)\b|\b(?:reservation|booking|confirmation) (?:number|code|id)\b/i;
 /** A record called by a thing of it: "the blender from order #W1", "the return flight on reservation 4XK9QZ". */
 const CALLED = /\b(?:the|your|a|an)\s+((?:[\w-]+\s+){0,3}?[a-z][\w-]*)\s+(?:from|in|on|of)\s+(?:(?:order|reservation|booking)\s+)?(#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b)/g;
 /** Words too common to call one record by. */
@@ -428,8 +451,8 @@ const PLACE = /\bthe (?:(first|second|third) (?:one|order|reservation|booking)|(
  * The records a reply names, in the order it first names them, and the thing it calls each by where only one record is called
  * so ("the blender from order #W1": blender, #W1).
  */
-function recordsNamed(sentences: readonly string[]): { aliases: Map<string, string>; named: string[] } {
-  const named = [...new Set(sentences.flatMap(idsIn).map(normalizeId))];
+function recordsNamed(sentences: readonly string[], idsAt: (s: string) => string[]): { aliases: Map<string, string>; named: string[] } {
+  const named = [...new Set(sentences.flatMap(idsAt).map(normalizeId))];
   const aliases = new Map<string, string>();
   // One record named: nothing to tell apart.
   if (named.length < 2) return { aliases, named };

@@ -45,6 +45,8 @@ const UNSOLICITED: readonly RegExp[] = [
   NEW_BOOKING,
   /\b(?:membership|subscription|subscribe|newsletter|sign (?:you )?up)\b/i,
   /\b(?:discount|coupon|promo(?:tional)? code)\b/i,
+  // A request of the trip beside the booking: a special meal, a seat assignment, assistance at the airport.
+  /\b(?:(?:vegetarian|vegan|kosher|halal|gluten[- ]free|special|child|diabetic) meals?|meal (?:request|preference)|seat (?:selection|assignment|request)|wheelchair|special assistance)\b/i,
   // A service beside the request, offered as the go-ahead's own step: "Want me to re-send the receipt?".
   /\b(?:shall i|should i|can i|may i|i can|i could|want me to|would you like me to|do you want me to)\s+(?:also\s+)?(?:re-?send|resend|e-?mail|forward)\b/i,
 ];

@@ -1147,6 +1147,25 @@ describe('the claim reader (world wording)', () => {
     expect(readSentence('Nothing was changed, since splitting a payment between two methods is not possible.', wording)).toBe('failure');
   });
 
+  it('reads a booking by the record it made, a retry told in one sentence by its outcome, and a flight\'s status as no change', () => {
+    const person = (action: string, text: string) => readClaim({ text, action: `${action} on ava_cho_1003`, names: ['ava_cho_1003'] }, wording);
+    // The booking names the reservation it made; the refusal of another reservation's cancellation, and what goes on about it, are
+    // that change's.
+    const booked = "I've created the new booking — your reservation number is R900951 (SK 231 on June 3). Regarding your existing reservation R900952: it was booked more than 24 hours ago, so I'm not able to cancel it. It remains active as is.";
+    expect(person('book_reservation', booked)).toBe('success');
+    expect(readClaim({ text: booked, action: 'cancel_reservation on R900952', names: ['R900952'] }, wording)).toBe('failure');
+    // Only a tool that makes a record: a certificate refused beside a booking made is refused.
+    const both = '**New booking confirmed**: reservation R900953, SK 289 on June 6.\n\n**Compensation**: unfortunately I could not issue a certificate for the delay on your earlier trip (reservation R900954). It is not eligible under our policy, and the request was rejected.';
+    expect(person('send_certificate', both)).toBe('failure');
+    expect(person('book_reservation', both)).toBe('success');
+    // A first attempt that failed and a retry that went through, in one sentence.
+    expect(on('cancel_pending_order', 'My first attempt to cancel order #W9000955 hit a temporary error, so I tried again — and this time it went through.', '#W9000955')).toBe('success');
+    expect(on('cancel_pending_order', 'My first attempt to cancel order #W9000955 hit a temporary error, and the second failed too.', '#W9000955')).toBe('failure');
+    // A flight's status is no change of it; a reservation now on another flight is.
+    expect(readSentence('Your flight SK 219 is now expected to depart at 7:45 PM.', wording)).toBe('none');
+    expect(readSentence('Your reservation is now on SK 219, departing at 7:45 PM.', wording)).toBe('success');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

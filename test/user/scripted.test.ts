@@ -427,6 +427,17 @@ describe('scripted user identity', () => {
     expect(ans('travel', 'change-flight-pay-difference', 'I can move R900301 to SK 203 on June 14; the new cabin stays economy and the refund posts in 5 business days. Shall I proceed?')).not.toBe('decline');
   });
 
+  it('reads a cancellation told by its effect, a meal request and a certificate issued in a plan\'s table as the changes they are', () => {
+    // "Refund the full amount and close out the order": a cancellation, which a user who wants an exchange did not ask for.
+    const closeOut = 'Order #W9000201 is still pending. I can refund the full $89.40 to your PayPal account and close out the order so none of the items ship. Would you like me to go ahead?';
+    expect(ans('retail', 'exchange-tee-color', closeOut)).toBe('decline');
+    expect(ans('retail', 'cancel-pending-mistake', closeOut)).toBe('accept');
+    // A special meal is another request of the trip; "no flight changes" names no flight change.
+    expect(ans('travel', 'change-flight-pay-difference', 'I can add a vegetarian meal request for both passengers on R900301. Nothing else would change, no flight or cabin changes. Would you like me to add it?')).toBe('decline');
+    // A certificate issued as a row of the plan is part of what a yes would do.
+    expect(ans('travel', 'change-flight-pay-difference', "Here's what I'd do for R900301:\n\n| Action | Details |\n|---|---|\n| Flight change | SK 241 to SK 255, same cabin, $0 difference |\n| Certificate | $50 travel certificate for the delay, issued to your account |\n\nShall I go ahead?")).not.toBe('accept');
+  });
+
   it('after review: an offer beside its own change is no yes, its own change beside a word of another is no no, and what a finished request tells the user asks nothing', () => {
     const R = 'cancel-pending-mistake';
     const T = 'cancel-economy-to-travel-credit';

@@ -96,9 +96,9 @@ export const travelLanguage: UserLanguage = {
     ],
     // "Two more pieces in the hold", "the two extra suitcases".
     add_bags: [/\b(?:add|adds|adding|tack(?:ing)? on)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:bag(?:s|gages?)?|suitcases?)\b/i, /\b(?:\d|one|two|three|four) (?:more|extra|additional) (?:pieces|suitcases?)\b|\b(?:more|extra|additional) suitcases\b|\bpieces in the hold\b/i, /\bcheck (?:in )?(?:\w+ ){0,2}(?:bags|suitcases) in total\b/i, /(?<!\brefund(?:ing|ed)? (?:the |your )?)\b(?:an?|one|two|three|\d) (?:more|extra|additional) (?:checked )?bags?\b|\bto include (?:\d|one|two|three|four) (?:more |extra |additional )?(?:checked )?bags\b(?![^.?!]{0,20}\b(?:free|at no (?:extra )?cost|included)\b)/i, /\b(?:update|updating)\b(?:[^.?!]|\.(?=\d)){0,40}\bbag(?:s|gages?)\b/i],
-    // A traveller's details: "update the passenger details", "replace Kevin with Daniel on the reservation"; not a change made for
-    // the passengers ("update R1 to SK 203 for both passengers").
-    change_passengers: [/\b(?:update|updating|change|changing|correct|correcting|edit|editing|fix|fixing)\s+(?:the |your |a |one )?(?:[\w'-]+\s+){0,2}?passengers?(?:'s?)?\s+(?:details|names?|information|info|dob|date of birth|list|record)\b|\b(?:replace|replacing|swap|swapping)\b[^.?!]{0,60}\bwith\b[^.?!]{0,40}\b(?:on|in) (?:this|the|your) (?:reservation|booking)\b|\bpassenger (?:details|names?|information|info)\b[^.?!]{0,20}\b(?:update|change|correction)\b/i],
+    // A traveller's details: "update the passenger details", "correct Hana Kim's passenger details"; not a change made for the
+    // passengers ("update R1 to SK 203 for both passengers").
+    change_passengers: [/\b(?:update|updating|change|changing|correct|correcting|edit|editing|fix|fixing)\s+(?:the |your |a |one )?(?:[\w'-]+\s+){0,2}?passengers?(?:'s?)?\s+(?:details|names?|information|info|dob|date of birth|list|record)\b|\bpassenger (?:details|names?|information|info)\b[^.?!]{0,20}\b(?:update|change|correction)\b/i],
     // "I can put $300 on your profile": money for the trouble, put on the traveller's profile.
     compensation: [/\b(?:receive|get|earn)\b[^.?!]{0,40}\b(?:certificates?|vouchers?)\b|\b(?:certificates?|vouchers?)\b[^.?!\n]{0,60}\b(?:credited|issued to (?:you|your))\b/i, /\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving|add|added|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },

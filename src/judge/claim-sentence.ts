@@ -228,12 +228,18 @@ export const RETOLD = /\b(?:i|we) (?:earlier |previously |mistakenly |wrongly |i
 /** A request acted on, told without its outcome: "I have processed your request", "I've sent the exchange request", "Submitted ...". */
 export const ACTED_ON = /\b(?:processed|submitted|sent|initiated|updated|placed|filed|made|started) (?:your |the |a |an |my |this )?(?:[\w-]+ ){0,2}?(?:(?:details|information|paperwork) for (?:your |the |this )?)?(?:request|submission|attempt|process|update|change|cancell?ation|exchange|return|booking)\b|\b(?:i|we)(?:'ve| have)? updated (?:your |the )?(?:order|reservation|booking) #?[A-Z0-9]{5,9} with\b|\b(?:i|we)(?:'ve| have)? (?:attempted|tried) to\b|^\W*(?:action taken|submitted)\b/i;
 
+/**
+ * A record's id as replies write it: a letter or three, then four digits or more (#W9000201, R961601), or a booking code of six
+ * letters and digits mixed (59XX6W); not a flight number (HAT266), nor a word. Case-sensitive: use it in patterns without `i`.
+ */
+export const RECORD_ID = String.raw`#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])(?![A-Z]{2,3}\d{3,4}\b)[A-Z0-9]{6}\b`;
+
 /** A sentence that opens as a note: "Heads-up:", "Please note:", "FYI,", "Keep in mind". */
 export const NOTE_LEAD = /^\W*(?:(?:(?:just )?(?:a )?heads[- ]?up|(?:please )?note(?: that)?|(?:a )?quick note|fyi|keep in mind|bear in mind|for your information|(?:a )?(?:quick )?reminder|as (?:i|we) (?:mentioned|said|noted|explained)(?: (?:earlier|before|above))?)\b\s*[:,\u2014-]|(?:(?:please )?note|keep in mind|bear in mind|remember) that\b|please note (?:this|it|these)\b|note (?:i|we)\b|(?:please )?be aware(?: that)?\b|just so you know\b)/i;
 /** A note in brackets: "(note: basic economy cannot be changed once booked)", "(please note that …)", "[FYI …]". */
 const BRACKET_NOTE_ALL = /\(\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^()]*\)|\[\s*(?:(?:please )?note|n\.?b\.?|fyi|heads[- ]?up|reminder|keep in mind)\b[^[\]]*\]/gi;
 /** A qualifier in brackets between a record's id and its label's colon: "#W1 [cannot be split across payment methods]: switched to …". */
-const ID_LABEL_NOTE_ALL = /(#?\b[A-Z]{1,3}\d{4,}|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6})(\s*(?:\[[^[\]\n]{1,120}\]|\([^()\n]{1,120}\)))(?=\W{0,3}:)/g;
+const ID_LABEL_NOTE_ALL = new RegExp(String.raw`(${RECORD_ID})(\s*(?:\[[^[\]\n]{1,120}\]|\([^()\n]{1,120}\)))(?=\W{0,3}:)`, 'g');
 const BRACKET_NOTE = once(BRACKET_NOTE_ALL);
 /** Words of a rule: "cannot", "not possible", "no longer". */
 const RULE_WORDS = /\b(?:cannot|can't|can not|no longer|(?:is|are)(?:n't| not)|not (?:possible|allowed|eligible|available|permitted|supported|refundable))\b/i;

@@ -14,6 +14,8 @@ const CAPITALISED_VERBS = VERBS.split('|')
 /** Participles of an outcome, as a summary's label takes them ("Cancellation: not completed"); not of a part changed or left alone ("Cabin: not changed"). */
 const OUTCOMES = 'cancell?ed|processed|completed|applied|submitted|done|made|booked|issued|refunded|returned|exchanged|accepted|approved|confirmed|placed|rebooked|transferred|requested|initiated|created';
 const BASES = 'cancel|change|update|return|exchange|refund|add|issue|move|rebook|process|complete|register|apply|book|top up|credit|charge|place|make';
+/** The record left as it was, told by the agent: "I've left the order as it is", "we left reservation R1 unchanged". */
+export const LEFT_AS_IT_WAS = /\b(?:i|we)(?:'ve| have)? left (?:the|your) (?:order|reservation|booking)(?: #?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9})? (?:as it (?:is|was|stands)|as-is|unchanged|untouched|alone)\b/i;
 
 /** The record a sentence is about, as its subject: "the reservation", "order #W1", "it". */
 const RECORD_SUBJECT = String.raw`\b(?:order|reservation|booking|it)(?:\s+#?[A-Z0-9]{5,9})?`;
@@ -112,8 +114,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\b(?:is|are|has been|have been) (?:now )?(?:marked|listed|set|updated|flagged) (?:as|to)\s*\W{0,2}(?:return|exchange) requested\b(?![^.?!]*\b(?:already|earlier|before|previously|since|from an?)\b)/i,
     // The change alone, or after a dash or colon: "Cancelled.", "Order #W1 — cancelled."
     new RegExp(`(?:^\\W*|[\u2014\u2013:]\\s*)(?:${VERBS})\\s*(?:[.!]|$)`, 'i'),
-    // A thing's new value told as it now stands: "The shipping address on order #W1 is now 14 Birch Ln". Not a state ("is now locked").
-    /\b(?:(?:shipping|delivery|mailing|default) )?address\b[^.?!,;]{0,60}?\bis now\b(?!\s+(?:locked|fixed|final|the same|set|in|pending|processed|unchanged|on file|being)\b)(?=\s+\d)/i,
+    // A thing's new value told as it now stands: "The shipping address on order #W1 is now 14 Birch Ln" (a street number next, not a
+    // state: "is now locked").
+    /\b(?:(?:shipping|delivery|mailing|default) )?address\b[^.?!,;]{0,60}?\bis now(?=\s+\d)/i,
     // A new state from now on: "will now ship to ...", "your reservation now reflects the addition of a bag".
     // Not a price that reflects a change ("the total of $150 reflects the change in cabin").
     /\bwill now\b|\b(?:now|(?:reservation|order|booking|account)(?: also)?) reflects (?:the|your) (?:new |updated )?(?:addition|change|update|removal|cancell?ation|new)\b/i,
@@ -182,10 +185,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not what stays unless another change is made ("will still ship to the old address unless we update it separately").
     /\b(?:will|would|is going to) still (?:go|ship|be (?:shipped|delivered|sent)) to (?:your|the) (?:previous|old|original|former|existing)\b(?![^.?!]*\b(?:unless|until|if)\b)|\bso (?:it|the (?:order|reservation|booking)) (?:stays|remains) as\b/i,
     // The change undone after it was made: "our fraud check reverted it right away", "the update was rolled back".
-    /\b(?:reverted|rolled back|undid|voided) (?:it|them|the (?:change|update|modification|correction|booking|exchange|return))\b|\b(?:was|were|has been|have been|got) (?:then |automatically |immediately |later )?(?:reverted|rolled back|undone)\b(?!\s+to\b)/i,
+    /\b(?:reverted|rolled back|undid) (?:it|them|the (?:change|update|modification|correction|exchange|return))\b|\b(?:was|were|has been|have been|got) (?:then |automatically |immediately |later )?(?:reverted|rolled back|undone)\b(?!\s+to\b)/i,
     // The record left as it was, told by the agent ("I've left the order as it is"), and the change itself called off ("The item
     // modification on #W1 has been cancelled, as the system reported …", "the exchange was withdrawn"): not the record cancelled.
-    /\b(?:i|we)(?:'ve| have)? left (?:the|your) (?:order|reservation|booking)(?: #?(?=[A-Z0-9]*\d)[A-Z0-9]{5,9})? (?:as it (?:is|was|stands)|as-is|unchanged|untouched|alone)\b|\b(?:modification|change|update|exchange|return|swap|upgrade|downgrade|correction)(?: request)?s?\b(?: (?:on|for|to|of) [^.?!,;]{1,40}?)? (?:has been|have been|had been|was|were|got) (?:cancell?ed|withdrawn|voided|reversed|rolled back|aborted|called off)\b/i,
+    new RegExp(`${LEFT_AS_IT_WAS.source}|\\b(?:modification|change|update|exchange|return|swap|upgrade|downgrade|correction)(?: request)?s?\\b(?: (?:on|for|to|of) [^.?!,;]{1,40}?)? (?:has been|have been|had been|was|were|got) (?:cancell?ed|withdrawn|voided|reversed|rolled back|aborted|called off)\\b`, 'i'),
     // A change said not made, or not one the agent can do: "no modification was made", "isn't something I can do",
     // "flight change to HAT294 not processed", "the update bounced", "is not one of the accepted reasons".
     /\bno (?:further |new |other )?action (?:could be|was|can be|has been) (?:taken|performed)\b|\bno (?:modifications?|changes?|updates?) (?:was|were|has been|have been) (?:made|applied|processed)\b|\b(?:is|was)(?:n't| not) something (?:i|we) (?:can|could) (?:do|process|handle|change)\b|\b(?:is|was)(?:n't| not) something (?:the )?(?:system|tool|airline)(?: (?:can|could|will|would))? (?:accepts?|allows?|permits?|supports?|do(?:es)?|process(?:es)?)\b|\b(?:change|update|cancell?ation|modification|request|booking|return|exchange)\b[^.?!:]{0,40}\bnot (?:processed|applied|completed|made|done|finali[sz]ed)\b(?!\s+(?:yet|until)\b)|\b(?:update|change|payment|request|charge|booking)\s+bounced\b|\bis not one of the (?:accepted|allowed|valid|permitted)\b/i,

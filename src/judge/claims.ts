@@ -8,8 +8,8 @@ import { regex } from '../ground/regex.js';
 import { memoizedBy } from '../ground/memo.js';
 import { defaultActionWords, thingOfAction } from './tool-things.js';
 import { REFUSAL_OPENING, unsaidRefusal } from './refusals.js';
-import { DEFAULT_CLAIM_WORDING } from './claim-wording.js';
-import { ACTED_ON, ADDRESSED, AS_ASKED, ATTEMPT_FAILED, CONDITIONAL, doneBecause, LOCKED_FROM_NOW, NOTE_LEAD, ORDER_STATE_LINE, OUTCOME_DOUBT, PROPOSAL, readSentence, RETOLD, RETRYING, withoutNotes } from './claim-sentence.js';
+import { DEFAULT_CLAIM_WORDING, LEFT_AS_IT_WAS } from './claim-wording.js';
+import { ACTED_ON, ADDRESSED, RECORD_ID, AS_ASKED, ATTEMPT_FAILED, CONDITIONAL, doneBecause, LOCKED_FROM_NOW, NOTE_LEAD, ORDER_STATE_LINE, OUTCOME_DOUBT, PROPOSAL, readSentence, RETOLD, RETRYING, withoutNotes } from './claim-sentence.js';
 import type { ClaimLabel, ClaimQuestion, ClaimReader, ClaimWording } from '../ground/judging.js';
 
 export { DEFAULT_CLAIM_WORDING };
@@ -118,8 +118,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   const thingLockedNow = (sentence: string): boolean => {
     const lockedAt = LOCKED_FROM_NOW.exec(sentence)?.index;
     // The thing as the subject of the clause that says so ("…, so the shipping address can't be changed anymore") counts too.
+    if (lockedAt === undefined) return false;
     const clauseAt = Math.max(0, ...[...sentence.slice(0, lockedAt).matchAll(/[,;:\u2014]|\b(?:and|but|so|which)\b/gi)].map((m) => (m.index ?? 0) + m[0].length));
-    if (lockedAt === undefined || !(thingFirst?.test(sentence) || thing?.test(sentence.slice(clauseAt)))) return false;
+    if (!(thingFirst?.test(sentence) || thing?.test(sentence.slice(clauseAt)))) return false;
     if (!NOW_ON.test(sentence) || LATER_ON.test(sentence.replace(/\bany further\b/gi, '')) || NOTE_LEAD.test(sentence) || CONDITION_WORD.test(sentence.slice(0, lockedAt).replace(PAST_WHEN, ' '))) return false;
     return read(sentence) !== 'success';
   };
@@ -393,7 +394,7 @@ const PAST_WHEN = /\bwhen (?:i|we) (?:went|tried|attempted|submitted|applied|sen
 /** A clause that opens with a condition, not a time: "if the order is cancelled", "unless it ships first", "in case the flight is changed". */
 const CONDITIONAL_CLAUSE = /^\W*(?:(?:and|but|or|so)\s+)?(?:only\s+)?(?:if|unless|in case|provided that|assuming)\b/i;
 /** The record or the write told not done in so many words: "the order was not changed", "the cancellation did not go through", "nothing changed". */
-const NOT_DONE = /\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed|saved)\b|\b(?:the|your|this|that) (?:change|modification|update|correction|edit)\b[^.?!,;]{0,30}?\bcould(?:n't| not) be (?:saved|applied|processed|made|completed|submitted)\b|\b(?:i|we)(?:'ve| have)? left (?:the|your) (?:order|reservation|booking)(?: #?[A-Z0-9]{5,9})? (?:as it (?:is|was|stands)|as-is|unchanged|untouched|alone)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b/i;
+const NOT_DONE = new RegExp(String.raw`\b(?:the|your|this|that) (?:order|reservation|booking|exchange|return|cancell?ation|change|modification|update|swap|request)\b[^.?!,;]{0,30}?\b(?:was|were|has|have|had|is|did)(?:n't| not)(?: been)? (?:changed|updated|modified|cancell?ed|created|processed|accepted|applied|go through|gone through|submitted|exchanged|returned|completed|saved)\b|\b(?:the|your|this|that) (?:change|modification|update|correction|edit)\b[^.?!,;]{0,30}?\bcould(?:n't| not) be (?:saved|applied|processed|made|completed|submitted)\b|\bnothing (?:was |has been |got )?(?:changed|updated|modified|applied)\b|\bno (?:exchange|return|change|cancell?ation|modification|update) was (?:created|made|processed|submitted|applied)\b|\b(?:system|tool) (?:did(?:n't| not)|has(?:n't| not)) (?:accept|process|apply)(?:ed)? (?:it|the|your|this)\b|${LEFT_AS_IT_WAS.source}`, 'i');
 /** A reply taking back what it said before: "Actually, I need to correct that", "let me correct myself", "I was looking at the wrong order". */
 const SELF_CORRECTION = /\b(?:actually|wait|oops)\b[,.!\s\u2014\u2013-]*(?:i (?:misspoke|misread|was mistaken|was wrong|made (?:a|an) (?:mistake|error))\b)|\blet me correct (?:myself|that|this)\b|\bi need to correct (?:myself|that|this)\b|\bi was looking at the wrong (?:order|reservation|booking|record)\b/gi;
 /** An attempt told with its own verb ("I tried to swap the jacket as well, but ..."): a write of its own, not a value of this one. */
@@ -432,7 +433,7 @@ const OTHER_CHANGES: readonly RegExp[] = [
  * booking code of six letters and digits mixed (59XX6W). By shape alone, a code of three letters and three
  * digits (BOH180) is taken for a flight number (HAT266) and one of letters only for a word: neither counts.
  */
-const ID = /#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])(?![A-Z]{2,3}\d{3,4}\b)[A-Z0-9]{6}\b/g;
+const ID = new RegExp(RECORD_ID, 'g');
 const idsIn = (s: string): string[] => [...s.matchAll(ID)].map((m) => m[0]);
 const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
 
@@ -440,8 +441,8 @@ const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
 const MAKES_RECORD = /^(?:book|create|make|place|open)_/;
 /** A record told as newly made: "the new booking", "your reservation number is LM4R9T", "confirmation code: QW8E2P". */
 const NEW_RECORD = /\bnew (?:booking|reservation)\b|\b(?:reservation|booking|confirmation) (?:number|code|id)\b/i;
-/** A record called by a thing of it: "the blender from order #W1", "the return flight on reservation 4XK9QZ". */
-const CALLED = /\b(?:the|your|a|an)\s+((?:[\w-]+\s+){0,3}?[a-z][\w-]*)\s+(?:from|in|on|of)\s+(?:(?:order|reservation|booking)\s+)?(#?\b[A-Z]{1,3}\d{4,}\b|\b(?=[A-Z0-9]{6}\b)(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b)/g;
+/** A record called by a thing of it: "the blender from order #W1", "your kettle in #W2". */
+const CALLED = new RegExp(String.raw`\b(?:[Tt]he|[Yy]our|[Aa]n?)\s+((?:[\w-]+\s+){0,3}?[a-z][\w-]*)\s+(?:from|in|on|of)\s+(?:(?:[Oo]rder|[Rr]eservation|[Bb]ooking)\s+)?(${RECORD_ID})`, 'g');
 /** Words too common to call one record by. */
 const NOT_A_NAME = new Set(['order', 'orders', 'item', 'items', 'one', 'ones', 'reservation', 'booking', 'product', 'products', 'package', 'purchase', 'address', 'payment', 'refund', 'change', 'changes', 'request', 'status', 'flight', 'flights', 'return', 'exchange', 'cancellation']);
 /** A record by its place among those named: "the first one", "the second order", "the latter". */
@@ -472,7 +473,7 @@ function recordsNamed(sentences: readonly string[], idsAt: (s: string) => string
 
 /** The record a sentence without ids names by what the reply called it, where it names one only. */
 function aliasIn(sentence: string, aliases: ReadonlyMap<string, string>): string | undefined {
-  if (aliases.size < 2) return undefined;
+  if (aliases.size === 0) return undefined;
   const words = new Set(sentence.toLowerCase().match(/[\w-]+/g) ?? []);
   const found = new Set([...aliases].filter(([head]) => words.has(head)).map(([, id]) => id));
   return found.size === 1 ? [...found][0] : undefined;

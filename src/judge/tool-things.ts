@@ -33,7 +33,7 @@ const THINGS_CHANGED: readonly { thing: RegExp; changed: RegExp }[] = THINGS.map
   const passive = String.raw`\s+(?:[^\s(),;]+\s+){0,4}?(?:has|have|was|were|is|are)\s+(?:now\s+)?(?:been\s+)?(?:now\s+|also\s+|successfully\s+)?`;
   // Or its new value told as it now stands ("Your shipping address for order #W1 is now 12 River Rd"); not a state ("is now
   // pending").
-  const nowIs = String.raw`^\W*(?:(?:your|the|this|that)\s+)?(?:[\w-]+\s+)?${t}\s+(?:[^\s(),;]+\s+){0,4}?(?:is|are) now\b(?!\s+(?:in|pending|processed|shipped|delivered|cancell?ed|active|confirmed|being|on (?:its|their) way)\b)`;
+  const nowIs = String.raw`^\W*(?:(?:your|the|this|that)\s+)?(?:[\w-]+\s+)?${t}\s+(?:[^\s(),;]+\s+){0,4}?(?:is|are) now\b(?!\s+(?:in|pending|processed|shipped|delivered|cancell?ed|active|confirmed|being|locked|fixed|expected|estimated|delayed|on time|on (?:its|their) way)\b)`;
   return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|^\W*(?:(?:your|the|this|that)\s+)?${t}${passive}(?:${CHANGE_WORD})\b|${nowIs}`, 'i') };
 });
 

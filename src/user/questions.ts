@@ -1,5 +1,6 @@
 // Questions a message puts to the user, and questions it asks and answers itself: the user's own voice as an FAQ puts it, a check
-// the agent tells as it makes it, a teaser. src/user/reading.ts asks these of each unit that ends in a question mark.
+// the agent tells as it makes it, a teaser. src/user/reading.ts asks `usersOwnQuestion` of each unit that asks, and `questionsPut`
+// of a list item with more after its question mark.
 import type { Unit } from './units.js';
 
 /**

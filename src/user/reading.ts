@@ -75,7 +75,7 @@ const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|
   // "It would help to know which card", "Once I have the reservation number, I can check", "Once I have those, ...",
   // "Next step is the new shipping address", "The only thing missing is the date", "Drop me the order number",
   // "Need your zip code to finish verifying".
-  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the|his|her|their|(?:(?:mr|mrs|ms|dr)\.? )?[A-Z][a-z]+'s) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|(?:^|[,;:\u2014]\s*)(?:just |only )?need (?:your|the|a|an)\b/i,
+  /\bit (?:would|will|'d) help (?:to know|if you (?:could )?(?:tell|share|let me know|confirm|provide))\b|\bonce i (?:have|get|receive) (?:those|these|them|(?:your|the|his|her|their|(?:(?:mr|mrs|ms|dr)\.? )?[\w-]+'s) (?:[\w-]+ ){0,2}(?:number|id|e-?mail|address|name|zip(?: code)?|date|details|reason|order|reservation))\b|^(?:the )?(?:next|first|only) (?:step|thing) (?:is|i need is) (?:your|the)\b|\b(?:the )?only thing (?:missing|left|i need|needed)\b[^.?!]{0,60}\bis (?:your|the)\b|\bdrop me (?:the|your|a)\b|(?:^|[,;:\u2014]\s*)(?:just |only )?need (?:your|the|a|an)\b/i,
   AWAITING,
   // "Drop either one here."
   /^(?:just\s+)?(?:drop|pop|paste|post|leave) (?:either|one|it|them|that|those|your|the)\b[^.?!]{0,40}\b(?:here|below|in (?:the )?chat)\b/i,

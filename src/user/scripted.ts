@@ -32,8 +32,8 @@ const HAND_OFF = new RegExp(
   ].join('|'),
   'i',
 );
-/** An upgrade, or a cabin change to business or first ("Cabin change summary: … | New cabin | business |"). */
-const UPGRADE = /\bupgrad(?:e|ing)\b|\b(?:cabin change|change (?:the |your )?cabin|new cabin)\b[\s\S]{0,300}?\b(?:business|first)\b(?! days?\b)/i;
+/** An upgrade, or a cabin change to business or first class within one sentence, a table's lines included ("Cabin change summary: … | New cabin | business |"). */
+const UPGRADE = /\bupgrad(?:e|ing)\b|\b(?:cabin change|change (?:the |your )?cabin|new cabin)\b[^.?!]{0,300}?\b(?:business|first class|first cabin)\b(?! days?\b)/i;
 // Lower-case "new": "the New York address" is no new booking. An order placed is a new one ("to place the order"), as is a thing ordered
 // ("and order the t-shirt") or ordered again ("cancel the garden hose and reorder the correct one"); not what the user may do
 // itself ("so you can reorder the right one", "no need to reorder it").
@@ -173,11 +173,11 @@ const tellsCharge = (text: string): boolean =>
 /** A further change a summary says the user wants: "Additionally, you want to cancel ...", "You also asked to return ...". */
 const ALSO_WANTED = /(?:\b(?:additionally|also|in addition|besides)\b,?[^.?!\n]{0,20}?\byou (?:also )?|\byou also )(?:want(?:ed)?|would like|'d like|asked) to\b([^.?!\n]*)/gi;
 
-/** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
-/** A go-ahead for two changes or more, in so many words: "Shall I do both?", "apply both changes", "want me to do all three?". */
 /** A change named only as the one told before: "make that change to the order", "apply this change". */
 const THAT_CHANGE = /\b(?:make|apply|do|process|submit|go ahead with|proceed with) (?:that|this|the) change\b(?: (?:to|on|for) (?:the|your|this) (?:order|reservation|booking|account))?/gi;
+/** A go-ahead for two changes or more, in so many words: "Shall I do both?", "apply both changes", "want me to do all three?". */
 const BOTH = /\b(?:do|apply|make|process|submit|handle|complete|update|proceed with|go ahead with) (?:both|all (?:three|four|of (?:them|these|those)))\b|\bboth (?:changes|updates|requests|steps|actions|of (?:them|these|those))\b|\b(?:do|want) (?:them )?both\?|\b(?:want|get) (?:them )?both (?:done|processed|made|handled)\b/i;
+/** Changes a go-ahead takes in without naming them: "and the other requests", "along with the remaining changes". */
 const AND_THE_REST = /\b(?:and|along with|together with|plus) (?:the|all|any) (?:other|rest of the|remaining) (?:requests?|changes?|updates?|steps?|actions?|modifications?)\b/i;
 
 /** Where a proposal's action is said: after these words, to the end of their sentence. */

@@ -22,8 +22,9 @@ export const PLACEHOLDER = new RegExp(String.raw`^\s*(?:${BLANK}|"{2}|'{2})(?=\s
 const ASKING_HEADING = /\b(?:from you|please|required|(?:i|we)(?:'ll| will)? need|to (?:proceed|continue|get started|go ahead))\b/i;
 
 /**
- * Text quoted after a colon or a verb of saying, in double or single quotes on one line: "the policy reads: 'Can I …? …'",
- * 'Earlier you asked: "Which order is pending?"'. Not a whole message in quotes.
+ * Text quoted after a colon or a verb of saying, in double or single quotes on one line: "the policy reads: 'Can I cancel? Only
+ * within 24 hours.'", 'Earlier you asked: "Which order is pending?"'. Not a whole message in quotes. (Single quotes end at the
+ * first apostrophe: a quote with one inside is read as it stands.)
  */
 const QUOTED = /(?<=(?::|\b(?:asked|asks|ask|says|said|reads|read|states|stated|wrote|writes|question|questions))\s{0,2})(?:"[^"\n]{1,400}"|'[^'\n]{1,400}'(?=[\s.,;:)]|$))/gi;
 

@@ -1111,6 +1111,12 @@ describe('the claim reader (world wording)', () => {
     const placed = 'I tried moving both orders, #W9000503 and #W9000504, to 8 Dock St. The first one couldn\'t be changed, as it was already processed. The second one went through and now shows 8 Dock St.';
     expect(on('modify_pending_order_address', placed, '#W9000503')).toBe('failure');
     expect(on('modify_pending_order_address', placed, '#W9000504')).toBe('success');
+    // A name that opens a sentence calls its record too.
+    const opening = 'Two things to report.\nThe kettle from order #W9000501 is back in stock. The toaster from order #W9000502 is not.\n- Kettle: the return is set up.\n- Toaster: the return was rejected by the system.';
+    expect(on('return_delivered_order_items', opening, '#W9000501')).toBe('success');
+    expect(on('return_delivered_order_items', opening, '#W9000502')).toBe('failure');
+    // "Voided" is a cancellation made, not a change undone.
+    expect(on('cancel_reservation', "I've voided the booking R900506 and the refund is on its way.", 'R900506')).not.toBe('failure');
     // "The first flight" is no record's place.
     expect(on('update_reservation_flights', 'I checked R900505 and R900506. The first flight on R900505 was moved to HAT100 on May 3.', 'R900505')).toBe('success');
     // Money not charged beside a change made is no failure of it; a charge declined still is.

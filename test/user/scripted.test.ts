@@ -423,6 +423,10 @@ describe('scripted user identity', () => {
     ];
     for (const [w, id, t] of decline) expect(ans(w, id, t), t).toBe('decline');
     for (const [w, id, t] of accept) expect(ans(w, id, t), t).toBe('accept');
+    // A flight put in another's place, "First, …" and an order sent to the user's home address are the users' own changes.
+    expect(ans('travel', 'change-flight-pay-difference', 'Shall I replace SK 152 with SK 203 on reservation R900301?')).not.toBe('decline');
+    expect(ans('travel', 'change-flight-pay-difference', "No cabin change is involved. First, I'll move R900301 to SK 203 on June 14. Shall I proceed?")).not.toBe('decline');
+    expect(ans('retail', 'address-change-pending', 'Shall I send order #W9000301 to your home address at 17 Pine Lane, Austin, TX 78701 instead?')).toBe('accept');
     // "Business days" is no cabin.
     expect(ans('travel', 'change-flight-pay-difference', 'I can move R900301 to SK 203 on June 14; the new cabin stays economy and the refund posts in 5 business days. Shall I proceed?')).not.toBe('decline');
   });

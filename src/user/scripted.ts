@@ -445,7 +445,8 @@ export class ScriptedUser implements UserSimulator {
     // "this does not affect your ability to cancel", "cancellations are refundable within 24 hours").
     const aroundText = plain.replace(WAY_OUT, ' ').replace(RULED_OUT, ' ').replace(ALTERNATIVE, ' ').replace(RULE_NOTE, ' ');
     // "Want me to make that change to the order?" names the change told before it, not a change of its own: the message around
-    // the go-ahead says which. (Left out of the message around it too, it read a held-out proposal of an exchange as none.)
+    // the go-ahead says which. (Left out of the message around it as well, it let one more held-out proposal of another change be
+    // accepted.)
     const text = clauses.length > 0 ? clauses.join(' ').replace(THAT_CHANGE, ' ') : aroundText;
     const unsolicited = [...UNSOLICITED, ...(this.lang.unsolicited ?? [])];
     const proposals = this.lang.proposals ?? {};

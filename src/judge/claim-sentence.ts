@@ -203,8 +203,8 @@ const TIME_RULE_AT = once(TIME_RULE);
 /** "Done" that opens a sentence telling a look-up: "Done — I've looked into #W1", "Done, I checked the order". */
 const DONE_LOOKING = /^\W*(?:all )?done\b\W+(?:i|we)(?:'ve| have)? (?:just )?(?:looked (?:into|at|up)|checked|reviewed|pulled up|located|found|investigated|gone through|went through)\b/i;
 const DONE_LEAD = /^\W*(?:all )?done\b\W+/i;
-/** A check the agent made, up to what it found: "I confirmed that", "we've verified whether", "I checked that". */
-const CHECKED_THAT_ALL = /\b(?:i|we)(?:'ve| have)? (?:just |now |also |first )?(?:confirmed|verified|checked|double-checked|made sure) (?:that|whether|if)\b/gi;
+/** A check the agent made, up to what it found: "I confirmed that", "we've verified whether", "I checked that"; or what it checked: "confirmed the item details". */
+const CHECKED_THAT_ALL = /\b(?:i|we)(?:'ve| have)? (?:just |now |also |first )?(?:confirmed|verified|checked|double-checked|made sure) (?:that|whether|if)\b|\b(?:confirmed|verified|checked|double-checked|reviewed) (?:the|your) (?:[\w-]+ )?(?:details|information|info|availability|status|eligibility|balance|identity)\b/gi;
 const CHECKED_THAT = once(CHECKED_THAT_ALL);
 
 /** A reason's line, as a JSON reply's reason field is said (src/ground/json-text.ts). */

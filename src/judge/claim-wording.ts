@@ -184,6 +184,8 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it will stay, after a refusal: "so it will still go to your previous address", "so it stays as Nina and Rohan".
     // Not what stays unless another change is made ("will still ship to the old address unless we update it separately").
     /\b(?:will|would|is going to) still (?:go|ship|be (?:shipped|delivered|sent)) to (?:your|the) (?:previous|old|original|former|existing)\b(?![^.?!]*\b(?:unless|until|if)\b)|\bso (?:it|the (?:order|reservation|booking)) (?:stays|remains) as\b/i,
+    // Told in a summary's few words, a thing and its outcome not made: "Certificate not issued.", "Exchange not processed —".
+    new RegExp(`^\\W*(?:[\\w-]+ ){0,3}?(?:certificates?|orders?|reservations?|bookings?|refunds?|exchanges?|returns?|cancell?ations?|changes?|updates?|payments?|address(?:es)?|bags?|flights?)\\s+not\\s+(?:yet\\s+)?(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))`, 'i'),
     // The change undone after it was made: "our fraud check reverted it right away", "the update was rolled back".
     /\b(?:reverted|rolled back|undid) (?:it|them|the (?:change|update|modification|correction|exchange|return))\b|\b(?:was|were|has been|have been|got) (?:then |automatically |immediately |later )?(?:reverted|rolled back|undone)\b(?!\s+to\b)/i,
     // The record left as it was, told by the agent ("I've left the order as it is"), and the change itself called off ("The item

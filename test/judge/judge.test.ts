@@ -1172,6 +1172,13 @@ describe('the claim reader (world wording)', () => {
     expect(readSentence('Your reservation is now on SK 219, departing at 7:45 PM.', wording)).toBe('success');
   });
 
+  it('reads details checked as no change, and a thing not made told in a summary\'s few words as a failure', () => {
+    expect(on('modify_pending_order_items', "I've checked your order #W9001001 and confirmed the item details. However, when I submitted the modification, the system returned an error and the items were not changed.", '#W9001001')).toBe('failure');
+    expect(on('modify_pending_order_items', "I've confirmed the item details and modified order #W9001001: the red backpack is now blue.", '#W9001001')).toBe('success');
+    expect(readClaim({ text: 'Certificate not issued. Compensation for a delay only applies once you change or cancel the reservation.', action: 'send_certificate on ava_cho_1003', names: ['ava_cho_1003'] }, wording)).toBe('failure');
+    expect(readSentence('Certificate issued, not charged to you.', wording)).not.toBe('failure');
+  });
+
   it('reads a change sent and not yet seen to take as pending, and a message about another record alone as nothing of this one', () => {
     for (const text of ["I've submitted the cancellation, but I'm not seeing a confirmation yet.", 'Submitted; awaiting confirmation from the airline system.', "I've sent the change; let me check the order to make sure it went through."]) {
       expect(label(text), text).toBe('pending');

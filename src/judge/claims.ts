@@ -220,10 +220,12 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     if (ids.length > 0) last = ids.at(-1);
     about.set(s, ids.length > 0 ? undefined : (aliasIn(s, aliases) ?? placeIn(s, named) ?? last));
   }
+  // A write on a record named by an id (an order, a reservation), rather than on a person or on nothing.
+  const idRecord = record !== undefined && idsIn(String(record)).length > 0;
   // A write on a person that makes a record (a booking) names it as new where it tells it made ("your new reservation number is
   // LM4R9T"): that record is its own.
   const made = new Set<string>();
-  if (record !== undefined && idsIn(String(record)).length === 0 && MAKES_RECORD.test(question.action ?? '')) for (const s of sentences) if (NEW_RECORD.test(s) && read(s) === 'success') for (const id of idsAt(s)) made.add(normalizeId(id));
+  if (record !== undefined && !idRecord && MAKES_RECORD.test(question.action ?? '')) for (const s of sentences) if (NEW_RECORD.test(s) && read(s) === 'success') for (const id of idsAt(s)) made.add(normalizeId(id));
   const ownRecord = (s: string) => record !== undefined && (mentionsAll(s, [record]) || (made.size > 0 && idsAt(s).some((id) => made.has(normalizeId(id)))));
   const otherRecord = (s: string) => {
     const ids = idsAt(s);
@@ -231,8 +233,6 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     return named.some((id) => record === undefined || (normalizeId(id) !== normalizeId(String(record)) && !made.has(normalizeId(id))));
   };
   const ofAction = (s: string) => action !== undefined && action.test(s);
-  // A write on a record named by an id (an order, a reservation), rather than on a person or on nothing.
-  const idRecord = record !== undefined && idsIn(String(record)).length > 0;
   // A sentence that names record ids, none of them this write's (by the ids it writes, not the record before it).
   const namesOnlyOthers = (s: string) => {
     const ids = idRecord ? idsAt(s) : [];
@@ -251,11 +251,11 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // items", asked about the address) speaks of that change. Only where the tool's own thing is one of
   // them: "for the cancelled flight" is no other change to a tool that issues compensation.
   const otherThing = (s: string) => (ofSibling(s) && !ownRecord(s)) || (!(thing?.test(s) ?? false) && othersChanged.some((c) => c.test(s)));
-  // A sentence with no id and no word of this write's action or thing, after one about another kind of change of the record named
-  // last: it goes on about that change.
+  // For a write on a person, a sentence with no id and no word of this write's action or thing, after one about another kind of
+  // change of the record named last: it goes on about that change. (A write on an id has `otherRecord` for it.)
   const goesOnAboutOther = new Set<string>();
   let otherTopic = false;
-  for (const s of sentences) {
+  if (!idRecord) for (const s of sentences) {
     if (idsAt(s).length > 0 || ofAction(s) || ofThing(s)) otherTopic = otherChange(s) && !ofThing(s) && idsAt(s).length > 0;
     else if (otherTopic) goesOnAboutOther.add(s);
   }
@@ -316,7 +316,7 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     // other records ("Order #W2 has been cancelled", asked about #W1, says nothing of #W1).
     // For a write on a person, not a sentence that goes on about another change of another record ("Regarding your reservation
     // K8ZP2V: I'm not able to cancel it. It remains active as is", asked about a booking made).
-    rest.filter((s) => !otherChange(s) && !namesOnlyOthers(s) && !(!idRecord && goesOnAboutOther.has(s))),
+    rest.filter((s) => !otherChange(s) && !namesOnlyOthers(s) && !goesOnAboutOther.has(s)),
   ];
   for (const tier of tiers) {
     // A refusal of another one after this one was told done ("The exchange has been processed. ... I'm unable

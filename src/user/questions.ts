@@ -15,8 +15,10 @@ const USERS_OWN_QUESTION = /^(?:[^:?]{1,40}:\s*)?\W*(?:do i (?:need|keep|still|l
  * item with its answer after the question and no question put to the user.
  */
 export const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
+  // What follows a question in its unit, its closing quote or bracket aside; and its answer: that, or the next unit's text.
+  const restAfter = (m: RegExpExecArray): string => u.text.slice((m.index ?? 0) + m[0].length).replace(/^["'\u201d)\]*\s]+/, '');
   const answerAfter = (m: RegExpExecArray): string => {
-    const rest = u.text.slice((m.index ?? 0) + m[0].length).replace(/^["'\u201d)\]*\s]+/, '');
+    const rest = restAfter(m);
     return rest === '' ? (next?.text ?? '') : rest;
   };
   // A check the agent tells as it makes it, not put to the user, with its answer at once ("Quick check on my side — does the gift
@@ -32,14 +34,11 @@ export const usersOwnQuestion = (u: Unit, next: Unit | undefined): boolean => {
   // A question of what the user must do, answered yes or no at once in the same unit ("Do you need to include the original box?
   // No — any sturdy packaging works"): the message's own FAQ.
   const youAnswered = q ? null : YOU_ANSWERED.exec(u.text);
-  if (youAnswered) {
-    const after = u.text.slice(youAnswered[0].length).replace(/^["'\u201d)\]*\s]+/, '');
-    return YES_OR_NO_ANSWER.test(after === '' ? (next?.text ?? '') : after);
-  }
+  if (youAnswered) return YES_OR_NO_ANSWER.test(answerAfter(youAnswered));
   // A question that names "you" is put to the user, whatever its opening ("Do I need to update your address too?").
   if (!q || /\byou(?:r|rs)?\b/i.test(q[0])) return false;
   const answer = canI ? YES_OR_NO_OPENING : ANSWER_OPENING;
-  const rest = u.text.slice(q[0].length).replace(/^["'\u201d)\]*\s]+/, '');
+  const rest = restAfter(q);
   if (rest !== '') return u.item && !rest.includes('?') && answer.test(rest);
   // On a line of its own, answered by what follows: any line for the user's own voice, an answer or a list for the rest.
   return next !== undefined && (own !== null || (!canI && next.item) || answer.test(next.text));

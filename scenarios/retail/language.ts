@@ -113,7 +113,7 @@ export const retailLanguage: UserLanguage = {
       /\b(?:chang(?:e|ing)|switch(?:ing)?)\b(?:(?!address)[^.?!]){0,60}\bto (?:this|that|the|a|an)\b(?! address)/i,
     ],
     // The default address on a person's profile, not an order's: "save this as the default address on your account", "update your
-    // profile address". A user who wants an order's address changed did not ask for it.
+    // profile address". No scenario asks for it; a user who wants an order's address changed may take it for its own (`akin`).
     user_address: [/\b(?:default|profile|account|saved)(?:'s)? (?:shipping |mailing |delivery )?address\b|\baddress (?:on|in|of|saved (?:on|to)) (?:your|the) (?:user )?(?:profile|account)\b|\bprofile (?:address )?update\b/i],
     // How an order is paid: "switch it to gift card gift_card_1", "change the payment method to PayPal". Not money for a change
     // ("the difference will be charged to your gift card").

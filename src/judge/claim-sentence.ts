@@ -89,6 +89,9 @@ export function readSentence(sentence: string, wording: ClaimWording): ClaimLabe
   // "Partial cancellation is not possible, so the entire order has been cancelled": what was done instead is the outcome.
   const instead = SO_INSTEAD.exec(sentence);
   if (instead && readSentence(instead[1] as string, wording) === 'success') return 'success';
+  // A means of payment that could not be used, and the change paid another way ("this couldn't be covered by your travel
+  // certificate, so the difference was charged to your Mastercard instead"): how it was paid, no refusal of the change.
+  if (instead && PAID_OTHERWISE.test(instead[1] as string) && PAYMENT_MEANS.test(sentence.slice(0, instead.index))) return 'none';
   // The same the other way round ("The entire order has been cancelled, as partial cancellation is not possible"): a change
   // told done, then the rule that made it take that form. Not an attempt that failed in the reason ("…, as the payment was
   // declined"), nor a request sent ("Your request has been submitted, as the cancellation cannot be completed online").
@@ -217,6 +220,10 @@ export const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,12
 
 /** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
 const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
+/** A charge made another way than the one asked: "the difference was charged to your Mastercard instead". */
+const PAID_OTHERWISE = /\b(?:was|were|has been|have been|is|will be|got) (?:charged|billed|paid|put|placed|applied)\b[^.?!]{0,80}?\binstead\b|\b(?:charged|billed|paid) (?:it |the (?:difference|balance|amount|fare difference|remainder) )?(?:to|with|from) (?:your|the) [^.?!]{0,50}?\binstead\b/i;
+/** A means of payment: what could not cover a change. */
+const PAYMENT_MEANS = /\b(?:certificates?|gift cards?|credit cards?|cards?|balance|vouchers?|points|payment methods?|funds)\b/i;
 /** A change told done, then its reason: "… has been cancelled, as partial cancellation is not possible". */
 const DONE_BECAUSE = /^(.+?\b(?:(?:has|have|had) been|was|were|(?:is|are) now) \w+[^;]{0,80}?)(?:,\s+as|,?\s+(?:since|because))\s+(.+?(?:\b(?:is|are)(?:n't| not)|'s not) (?:possible|allowed|permitted|supported|available)\b.*|.+?\b(?:can't|cannot|can not) be [a-z]+\b.*)$/i;
 /** `DONE_BECAUSE` in a sentence short enough to be one change and its rule: its lazy parts would take long on a long one. */

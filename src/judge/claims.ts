@@ -212,6 +212,8 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // Each sentence's ids, found once: every step below asks for them again.
   const idsOf = new Map(sentences.map((s) => [s, idsIn(s)]));
   const idsAt = (s: string): string[] => idsOf.get(s) ?? idsIn(s);
+  // A write on a record named by an id (an order, a reservation), rather than on a person or on nothing.
+  const idRecord = record !== undefined && idsIn(String(record)).length > 0;
   const about = new Map<string, string | undefined>();
   const { aliases, named } = recordsNamed(sentences, idsAt);
   let last: string | undefined;
@@ -220,8 +222,6 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
     if (ids.length > 0) last = ids.at(-1);
     about.set(s, ids.length > 0 ? undefined : (aliasIn(s, aliases) ?? placeIn(s, named) ?? last));
   }
-  // A write on a record named by an id (an order, a reservation), rather than on a person or on nothing.
-  const idRecord = record !== undefined && idsIn(String(record)).length > 0;
   // A write on a person that makes a record (a booking) names it as new where it tells it made ("your new reservation number is
   // LM4R9T"): that record is its own.
   const made = new Set<string>();
@@ -240,7 +240,9 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   };
   // The same thing of a sibling tool ("your default address", asked about an order's address) is another
   // change, where the sentence does not also name its own ("the default address, and the order's too").
-  const ofSibling = (s: string) => sibling !== undefined && sibling.theirs.test(s) && !sibling.ours.test(s);
+  // So is, for a write on a person, the thing named beside another record's id and not in the person's words ("Order #W2
+  // (processed): the address could not be changed", asked about the default address).
+  const ofSibling = (s: string) => sibling !== undefined && !sibling.ours.test(s) && (sibling.theirs.test(s) || (record !== undefined && !idRecord && (thing?.test(s) ?? false) && idsAt(s).length > 0 && !ownRecord(s) && !PERSON_MARK.test(s)));
   const ofThing = (s: string) => thing !== undefined && thing.test(s) && !ofSibling(s);
   // The person's own thing, named in words that tell it from the sibling's and with no record id: "your default address".
   const personsOwn = (s: string) => !idRecord && sibling !== undefined && sibling.ours.test(s) && !sibling.theirs.test(s) && idsAt(s).length === 0;
@@ -264,7 +266,17 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   // doubt about another change told beside this one ("Passengers: updated. Flight change: I can't yet confirm
   // whether it was applied", asked about the passengers).
   if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s) && !(otherThing(s) || (otherChange(s) && !ofThing(s))))) return 'pending';
-  const rest = sentences.filter((s) => !otherThing(s));
+  // A sentence of paying, with no word of this write's thing or action, after one about changing another thing: it goes on
+  // about that change ("Your reservation has been updated to the new flights: … The fare difference of $64 has been charged to
+  // your card", asked about the bags).
+  const paysForOther = new Set<string>();
+  let afterOther = false;
+  for (const s of sentences) {
+    if (otherThing(s) && !ofThing(s)) afterOther = true;
+    else if (ofThing(s) || ofAction(s) || ownRecord(s)) afterOther = false;
+    else if (afterOther && thing !== undefined && MEANS.test(s)) paysForOther.add(s);
+  }
+  const rest = sentences.filter((s) => !otherThing(s) && !paysForOther.has(s));
   // Told done, then undone within the next few sentences, about this write and nothing else: the first sentence told
   // what was asked, not what the system did. Four ways: the same act refused in its own verb, of the record itself ("Your
   // reservation HP4M9C has been cancelled. It seems that the reservation cannot be cancelled because ...", in the next
@@ -439,10 +451,12 @@ const normalizeId = (id: string): string => id.replace(/^#/, '').toUpperCase();
 
 /** A tool that makes a record: "book_reservation", "create_order". */
 const MAKES_RECORD = /^(?:book|create|make|place|open)_/;
+/** Words of a person's own things: "your default", "the profile", "your account". */
+const PERSON_MARK = /\b(?:default|profile|account|home)\b/i;
 /** A record told as newly made: "the new booking", "your reservation number is LM4R9T", "confirmation code: QW8E2P". */
 const NEW_RECORD = /\bnew (?:booking|reservation)\b|\b(?:reservation|booking|confirmation) (?:number|code|id)\b/i;
-/** A record called by a thing of it: "the blender from order #W1", "your kettle in #W2". */
-const CALLED = new RegExp(String.raw`\b(?:[Tt]he|[Yy]our|[Aa]n?)\s+((?:[\w-]+\s+){0,3}?[a-z][\w-]*)\s+(?:from|in|on|of)\s+(?:(?:[Oo]rder|[Rr]eservation|[Bb]ooking)\s+)?(${RECORD_ID})`, 'g');
+/** A record called by a thing of it: "the blender from order #W1", "your kettle in #W2", "the Bluetooth Speaker from order #W3". */
+const CALLED = new RegExp(String.raw`\b(?:[Tt]he|[Yy]our|[Aa]n?)\s+((?:[\w-]+\s+){0,3}?[A-Za-z][\w-]*)\s+(?:from|in|on|of)\s+(?:(?:[Oo]rder|[Rr]eservation|[Bb]ooking)\s+)?(${RECORD_ID})`, 'g');
 /** Words too common to call one record by. */
 const NOT_A_NAME = new Set(['order', 'orders', 'item', 'items', 'one', 'ones', 'reservation', 'booking', 'product', 'products', 'package', 'purchase', 'address', 'payment', 'refund', 'change', 'changes', 'request', 'status', 'flight', 'flights', 'return', 'exchange', 'cancellation']);
 /** A record by its place among those named: "the first one", "the second order", "the latter". */

@@ -34,7 +34,9 @@ const THINGS_CHANGED: readonly { thing: RegExp; changed: RegExp }[] = THINGS.map
   // Or its new value told as it now stands ("Your shipping address for order #W1 is now 12 River Rd"); not a state ("is now
   // pending").
   const nowIs = String.raw`^\W*(?:(?:your|the|this|that)\s+)?(?:[\w-]+\s+)?${t}\s+(?:[^\s(),;]+\s+){0,4}?(?:is|are) now\b(?!\s+(?:in|pending|processed|shipped|delivered|cancell?ed|active|confirmed|being|locked|fixed|expected|estimated|delayed|on time|on (?:its|their) way)\b)`;
-  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|^\W*(?:(?:your|the|this|that)\s+)?${t}${passive}(?:${CHANGE_WORD})\b|${nowIs}`, 'i') };
+  // Or a summary's label and its change ("Shipping address: Updated to 418 Larkspur Lane").
+  const labelled = String.raw`\b${t}\s*[:\u2014\u2013]\W{0,3}(?:${CHANGE_WORD})\b`;
+  return { thing, changed: new RegExp(String.raw`\b(?:${CHANGE_WORD})${gap}${t}\b|\b${t}${gap}(?:${CHANGE_WORD})\b|^\W*(?:(?:your|the|this|that)\s+)?${t}${passive}(?:${CHANGE_WORD})\b|${nowIs}|${labelled}`, 'i') };
 });
 
 /** Words of a tool's name that say what it changes rather than which record: not the verb, not the record's kind. */

@@ -1198,6 +1198,39 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: 'I updated order #W9000366 and also updated your default address.', action: 'modify_user_address on emma_novak_2001', names: ['emma_novak_2001'] }, wording)).toBe('success');
   });
 
+  it('reads a thing named by its title, an outcome alone in a summary line, a payment that goes on about another change and a means of payment switched', () => {
+    // The item called by its title-cased name, then by its head word alone.
+    const two = 'You asked for two exchanges: the Bluetooth Speaker from order #W6000827 and the Yoga Mat from order #W6000314.\n\nThe speaker exchange has been processed.\n\nThe yoga mat could not be exchanged because that option is out of stock.';
+    expect(on('exchange_delivered_order_items', two, '#W6000827')).toBe('success');
+    expect(on('exchange_delivered_order_items', two, '#W6000314')).toBe('failure');
+    // A summary line's value: the outcome alone, not made; a thing's new value after it.
+    expect(readSentence('#W6000778 — ❌ Not updated.', wording)).toBe('failure');
+    expect(readSentence('Cancellation: Not processed.', wording)).toBe('failure');
+    expect(readSentence('Default address on your account: updated to 1180 Cedar Street, Portland, OR 97205.', wording)).toBe('success');
+    expect(readSentence('The address needs to be updated to a valid one.', wording)).not.toBe('success');
+    expect(readSentence('Nothing was not updated to the new fare.', wording)).not.toBe('success');
+    // A payment after another thing's change is that change's; after this one's, this one's.
+    const flights = 'Your reservation Y7AU0X has been updated to the new flights: HAT224 on May 21 and HAT097 on May 26.\n\nThe fare difference of $64 has been charged to your credit card ending in 3310.';
+    expect(on('update_reservation_baggages', flights, 'Y7AU0X')).toBe('none');
+    expect(on('update_reservation_flights', flights, 'Y7AU0X')).toBe('success');
+    expect(on('update_reservation_baggages', 'I added 2 checked bags to Y7AU0X. The $100 fee has been charged to your credit card.', 'Y7AU0X')).toBe('success');
+    // A means of payment that could not be used, the change paid another way: no refusal; a change refused stays one.
+    expect(readSentence("Unfortunately, this couldn't be covered by your travel certificate, so the difference was charged to your Mastercard instead.", wording)).toBe('none');
+    expect(on('update_reservation_flights', "I've updated reservation 3RK2T9 with your new flights. Unfortunately, this couldn't be covered by your travel certificate, so the difference was charged to your Mastercard ending in 1194 instead.", '3RK2T9')).toBe('success');
+    expect(readSentence("The flight change couldn't be made, so the fare difference was not charged.", wording)).toBe('failure');
+  });
+
+  it("reads a sent change not yet seen back as pending, and a person's address by the lines that name no order", () => {
+    expect(label("I've submitted the return request for order #W6120232, but I haven't seen a confirmation come back from the system yet.", ['#W6120232'])).toBe('pending');
+    expect(label('I filed the return. Before I tell you it\'s complete, let me check that the return was registered.')).toBe('pending');
+    expect(label("I've filed the return; you'll get a confirmation e-mail shortly.")).toBe('success');
+    const summary = 'Summary of the changes:\n\n1. Default address on your account: updated to 1180 Cedar Street, Portland, OR 97205.\n2. Order #W7555783 (pending): shipping address updated to the same address.\n3. Order #W9250368 (processed): the address could not be changed, as the order has already been processed.';
+    expect(readClaim({ text: summary, action: 'modify_user_address on liam_lopez_7019', names: ['liam_lopez_7019'] }, wording)).toBe('success');
+    expect(on('modify_pending_order_address', summary, '#W9250368')).toBe('failure');
+    // The person's own address named beside the orders stays theirs.
+    expect(readClaim({ text: 'All your pending orders (#W2166301, #W2466703) will now ship to 565 Maple Drive, and I have also made this address your default.', action: 'modify_user_address on yusuf_hernandez_6785', names: ['yusuf_hernandez_6785'] }, wording)).toBe('success');
+  });
+
   it.each(['retail', 'travel'])("%s: never reads one of the world's hand-labelled claims as another claim; a miss reads as none", (id) => {
     const world = getWorld(id);
     const reader = wordingReader(world.judging?.claims);

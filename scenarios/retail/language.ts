@@ -118,6 +118,9 @@ export const retailLanguage: UserLanguage = {
     // How an order is paid: "switch it to gift card gift_card_1", "change the payment method to PayPal". Not money for a change
     // ("the difference will be charged to your gift card").
     change_payment: [/\b(?:switch|switching|change|changing|update|updating|move|moving)\b[^.?!]{0,30}\bpayment(?: method)?\b|\bpayment(?: method)? (?:change|switch|update)\b|\b(?:switch|switching|move|moving)\b (?:it |the order |this order |your order |the payment |the charge )?(?:over )?to (?:your |the )?(?:gift[ _]?card|paypal|credit[ _]?card|visa|mastercard|amex)\b/i],
+    // An order placed anew by the agent ("place a new order for the same items", "I'll reorder them"): no scenario asks for one. Not
+    // the user's own reorder later ("so you can reorder the correct one").
+    new_order: [/\b(?:place|placing|make|making|create|creating|put in|putting in|submit|submitting) (?:a |an )?(?:new|fresh|separate|second|replacement) order\b|(?<!\byou(?:'ll| can| could| may| will| would)? )\bre-?order(?:ing)? (?:the|those|these|them|it|everything)\b/i],
     top_up: [/\b(?:add|adding|load|loading|put|putting)\b(?:[^.?!]|\.(?=\d)){0,40}\bgift ?card\b/i, /\btop(?:ping)?[- ]?up\b/i],
   },
   perturbation: retailPerturbation(),

@@ -56,12 +56,12 @@ const YES_OR_NO = /\(yes\/no\)|\byes or no\b|^\W*yes\s*\/\s*no\s*\?/i;
 const SAY_THE_WORD = /(?<!\b(?:if|whenever|should)\b[^.?!]{0,60})\bsay the word\b/i;
 
 /** Phrases that ask for something without a question mark. */
-const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
+const REQUEST: readonly RegExp[] = [  /\b(?:please|kindly) (?:also |just |now |first |then )?(?:provide|give|tell|share|confirm|send|let me know|enter|specify|reply|choose|select|pick|spell|type|include|advise|state|clarify)\b/i,
   new RegExp(String.raw`\b(?:please|kindly) (?:indicate|describe|verify|list|mention|explain)\b${NOT_FOR_ME}`, 'i'),
   /\b(?:could|can|would|will|may) you (?:please |kindly |also )?(?:provide|give|tell|share|confirm|send|let me know|clarify|specify|choose|select|pick|reply|spell|type|advise|state|include)\b/i,
   // Not a question in the user's own voice ("Do I need to ship it back?").
   /(?<!\b(?:information|everything|all|what|details|anything|do|does|did|will|would|should|shall)\s)\b(?:i|we)(?:'ll| will| would|'d)? (?:also |just |only |still )?(?:need|require)\b/i,
-  /\b(?:i|we) (?:just )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
+  /\b(?:i|we) (?:just |first |also |still |now |then )?need (?:your|the|a|an|to (?:know|have|confirm|verify))\b/i,
   /\blet me know\b/i,
   // "Just say so if you'd like me to go ahead with both", "say the word and I'll submit it"; not "if you change your mind,
   // just say the word", which offers and asks nothing.

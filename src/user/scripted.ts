@@ -187,7 +187,7 @@ const PROPOSING = /\b(?:i'll|i will|i can(?!'t|not)|i could|i'd|i would|i am goi
  * A sentence that speaks of a change only as its ground: the change refused or out of reach, or what another change
  * would stand in for ("not allowed", "I can't cancel it", "before we cancel", "rather than cancelling").
  */
-const GROUND = /\b(?:not (?:allowed|possible|eligible|permitted|refundable|an option)|(?:can(?:no|')?t|cannot|unable to|isn'?t|is not|doesn'?t|does not|won'?t|will not|wouldn'?t|would not)\b|\bbefore (?:we|i|you) (?:\w+ )?(?:cancel|proceed|go ahead)|\binstead of\b|\brather than\b|\bso (?:that )?you(?:'re| are) (?:never|not)\b)/i;
+const GROUND = /\b(?:not (?:allowed|possible|eligible|permitted|refundable|an option|able to)|(?:can(?:no|')?t|cannot|unable to|isn'?t|is not|doesn'?t|does not|won'?t|will not|wouldn'?t|would not)\b|\bbefore (?:we|i|you) (?:\w+ )?(?:cancel|proceed|go ahead)|\binstead of\b|\brather than\b|\bso (?:that )?you(?:'re| are) (?:never|not)\b)/i;
 /** A rule told in general ("Once the order ships, the carrier can't reroute it", "Address updates are only possible while ..."): no refusal of this request. */
 const GENERAL_RULE = /^\W*(?:once|if|after|when|until|unless|whenever)\b|\b(?:only (?:possible|allowed|be|if|while|when)|can only)\b/i;
 /** The user's wish reported ("I understand you'd like to cancel", "you mentioned", "you're thinking of cancelling"); not "you'd like me to". */

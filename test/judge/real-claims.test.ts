@@ -176,9 +176,10 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
     expect(all.length).toBeGreaterThanOrEqual(1900);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.887) and success read as failure (0.97%, 13 of 1,344) meet theirs;
-    // failure read as success (2.1%, 10 of 486) is above its bar, and held where it stands (docs/judging.md).
-    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.01, 0.021]]);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.891) and success read as failure (0.82%, 11 of 1,344) meet theirs, the
+    // latter held where it stands; failure read as success (2.1%, 10 of 486) is above its bar, and held where it stands
+    // (docs/judging.md).
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.0082, 0.021]]);
   });
 });
 

@@ -508,6 +508,23 @@ describe('a reading remembered', () => {
     expect(travel("Thanks, you're verified. If you'd share which reservation you mean, I can look at the flights right away.")).toMatchObject({ closes: false });
   });
 
+  it('reads a request with "also" or "first" in it as an ask, and a question of what a thing means to the user, answered at once, as none', () => {
+    const retail = (t: string) => reading('retail', t);
+    const travel = (t: string) => reading('travel', t);
+    for (const text of ['Thank you, Yusuf. To locate your account, please also provide your zip code.', 'Happy to help. To get started, I first need your email address, or your name and zip code.']) {
+      expect(retail(text), text).toMatchObject({ closes: false });
+    }
+    for (const text of [
+      "I've checked SK 150 for you: it is on time. Wondering about your bags? As a gold member you have 3 free checked bags, and you have 2.",
+      'Reservation R900701 has been cancelled. What does this mean for your reservation? The full $486 goes back to your card within 5 to 7 business days.',
+      'Your order is cancelled. What if you change your mind later? You are always welcome to place a new order on the website.',
+    ]) expect(reading(/order/.test(text) && !/Reservation/.test(text) ? 'retail' : 'travel', text), text).toMatchObject({ closes: true });
+    // The same questions, answered by an offer or an ask, are still put to the user.
+    expect(travel('Wondering about your bags? Let me know and I will check.')).toMatchObject({ closes: false });
+    expect(travel('What does this mean for your trip? Would you like me to rebook you?')).toMatchObject({ closes: false });
+    expect(retail('Please just note the refund takes 5 days.')).toMatchObject({ closes: true });
+  });
+
   it('reads typographic apostrophes and quotes as plain ones', () => {
     const retail = (t: string) => reading('retail', t);
     // "I’ll need your user ID" asks as "I'll need your user ID" does.

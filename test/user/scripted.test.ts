@@ -431,6 +431,21 @@ describe('scripted user identity', () => {
     expect(ans('travel', 'change-flight-pay-difference', 'I can move R900301 to SK 203 on June 14; the new cabin stays economy and the refund posts in 5 business days. Shall I proceed?')).not.toBe('decline');
   });
 
+  it('says no to a new booking, a new order and a passenger swapped in that it never asked for, and asks after its own change refused ("not able to") beside another', () => {
+    const decline: [string, string, string][] = [
+      ['travel', 'cancel-economy-to-travel-credit', "Here's a summary of the booking before I proceed:\n\nFlight: SK 170, one-way, May 24\nCabin: economy\nTotal: $368, charged to your Visa\n\nWould you like me to go ahead and book this reservation?"],
+      ['travel', 'bags-economy-extra-fee', "The number of passengers can't be changed. If Juan Martinez is no longer flying, I could replace Juan with Lucia on reservation R900401. Would you like me to go ahead and replace Juan with Lucia?"],
+    ];
+    for (const [w, id, t] of decline) expect(ans(w, id, t), t).toBe('decline');
+    // A plan of its own cancellation and an order placed anew: more than it asked for.
+    expect(ans('retail', 'cancel-pending-mistake', 'One way to do it:\n\n1. Cancel order #W9000201, refunded to your card.\n2. Place a new order for the same items, shipped to your new address.\n\nWould you like me to go ahead with both steps?')).not.toBe('accept');
+    // Its own change refused ("I'm not able to offer …"), and another change offered: no yes.
+    expect(ans('travel', 'compensation-gold-delay', "I'm not able to offer a certificate or other compensation for this delay. What I can do is add a formal note to your reservation R900202. Would you like me to add this note?")).not.toBe('accept');
+    // Its own change told plainly still gets a yes.
+    expect(ans('travel', 'cancel-economy-to-travel-credit', 'I can cancel reservation R900202 now; the refund goes to your travel credit. Shall I proceed with the cancellation?')).toBe('accept');
+    expect(ans('travel', 'change-flight-pay-difference', 'I can book you on SK 203 on June 14 in reservation R900301. Shall I proceed?')).toBe('accept');
+  });
+
   it('reads a cancellation told by its effect, a meal request and a certificate issued in a plan\'s table as the changes they are', () => {
     // "Refund the full amount and close out the order": a cancellation, which a user who wants an exchange did not ask for.
     const closeOut = 'Order #W9000201 is still pending. I can refund the full $89.40 to your PayPal account and close out the order so none of the items ship. Would you like me to go ahead?';

@@ -89,6 +89,20 @@ SOURCES = {
                             "model": lambda p, f: ("Nemotron-Orchestrator-8B (ToolOrchestra, with gpt-5)",
                                                    "submission.json")},
 }
+# The second survey's sources (SOURCES.md, "Second survey"): repositories found after the batches above were drawn, read into a
+# folder of their own (`extract_tau.py OUT --second`) so that the first extraction, and every batch drawn from it, stays as it was.
+# Basticool's results are at two commits before its HEAD deleted them; its runs were built to make gpt-4.1 break a policy rule,
+# and its replies are the model's own text.
+SECOND_SOURCES = {
+    "boazdavid/tau2-bench-verified": {"include": r"^data/simulations/results/airline/gpt-4o_test[\w]*\.json$", "own_simulations": True},
+    "tabqwertz/tau2-bench": {"include": r"^2025-09-25T[\d:.]+_(?:retail|airline)_llm_agent_grok-3_user_simulator_grok-3\.json$"},
+    "sudongqi/tau2-bench": {"include": r"^data/simulations/airline-(?:gpt4\.1-mini|grok3)\.json$", "own_simulations": True,
+                            "model": lambda p, f: f if f[0] else (("gpt-4.1-mini" if "gpt4.1-mini" in p else "grok-3"), "file name")},
+    "Basticool/tau2-bench": {"include": r"^results/(?:non_compliant_[\w-]+|test(?:_2)?)\.jsonl?$",
+                             "revs": ["59257987c1faa242f1f7f778bf34ba519c6ba103", "c115857ff91acb44b597a77b53808cebe2f64333"],
+                             "model": lambda p, f: f if f[0] else ("openai/gpt-4.1", "the run's header (agent openai/gpt-4.1)")},
+}
+
 # Seen but not used (reason in SOURCES.md): jitrc/tau2-enhanced (no licence), Ephibbs/big-tau
 # (gpt-4o retail conversations of unknown origin, possibly derived from historical_trajectories),
 # bogoliubon/tau2-bench data/tau2/human_trajectories (a human played the agent), zen-wang (template),
@@ -132,26 +146,27 @@ def traj_sort_key(traj):
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(traj))]
 
 
-def main(out_dir):
+def main(out_dir, sources=None):
+    sources = SOURCES if sources is None else sources
     os.makedirs(out_dir, exist_ok=True)
     excl = excluded_blobs()
     seen_blobs = {}
     claims, turns, files = [], [], []
-    for repo in sorted(SOURCES):
+    for repo, cfg, rev in [(r, sources[r], rev) for r in sorted(sources) for rev in sources[r].get("revs", ["HEAD"])]:
         if not os.path.isdir(os.path.join(MIRROR, repo.replace('/', '+'))):
             print('no mirror of %s: skipped' % repo, file=sys.stderr)
             continue
-        cfg = SOURCES[repo]
         assert repo not in EXCLUDED_REPOS
-        commit = head_commit(repo)
-        for path, blob, size in sorted(ls_tree(repo)):
+        commit = head_commit(repo, rev)
+        for path, blob, size in sorted(ls_tree(repo, rev)):
             if not re.search(r"\.jsonl?$", path) or size is None:
                 continue
             if not re.search(cfg["include"], path):
                 continue
             if cfg.get("exclude") and re.search(cfg["exclude"], path):
                 continue
-            if path_excluded(repo, path) or blob in excl:
+            own = bool(cfg.get("own_simulations"))
+            if path_excluded(repo, path, own) or blob in (excluded_blobs(skip=repo) if own else excl):
                 continue
             if blob in seen_blobs:
                 files.append((repo, path, "same blob as " + seen_blobs[blob] + " (not read again)", 0, 0, 0, "", ""))
@@ -266,4 +281,6 @@ def main(out_dir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    args = [a for a in sys.argv[1:] if a != "--second"]
+    main(args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
+         SECOND_SOURCES if "--second" in sys.argv else None)

@@ -45,14 +45,14 @@ def gitdir_of(repo):
     return os.path.join(MIRROR, repo.replace("/", "+"), "repo")
 
 
-def head_commit(repo):
-    return git(gitdir_of(repo), "rev-parse", "HEAD").strip()
+def head_commit(repo, rev="HEAD"):
+    return git(gitdir_of(repo), "rev-parse", rev).strip()
 
 
-def ls_tree(repo):
-    """[(path, blob, size|None)] at HEAD."""
+def ls_tree(repo, rev="HEAD"):
+    """[(path, blob, size|None)] at `rev` (HEAD unless a source names the commits its files are at)."""
     out = []
-    for line in git(gitdir_of(repo), "ls-tree", "-r", "-l", "HEAD").splitlines():
+    for line in git(gitdir_of(repo), "ls-tree", "-r", "-l", rev).splitlines():
         meta, path = line.split("\t", 1)
         mode, typ, blob, size = meta.split()
         if typ != "blob":
@@ -61,14 +61,15 @@ def ls_tree(repo):
     return out
 
 
-def excluded_blobs():
+def excluded_blobs(skip=None):
     """Blob ids of every excluded path in every mirror (names and ids only:
     the content is never opened).  A copy of one of them under another path
-    is thereby excluded too."""
+    is thereby excluded too.  `skip` (owner/name) leaves out one mirror: a
+    source whose own runs sit in its `data/simulations` (`own_simulations`)."""
     blobs = set()
     for d in sorted(os.listdir(MIRROR)):
         g = os.path.join(MIRROR, d, "repo")
-        if not os.path.isdir(g):
+        if not os.path.isdir(g) or (skip is not None and d == skip.replace("/", "+")):
             continue
         try:
             txt = git(g, "ls-tree", "-r", "HEAD")
@@ -81,10 +82,13 @@ def excluded_blobs():
     return blobs
 
 
-def path_excluded(repo, path):
+def path_excluded(repo, path, own_simulations=False):
+    """Whether a path is one kept for checks from outside (its repository, historical_trajectories, a `data/simulations`).
+    A source of the second survey whose own runs sit in its `data/simulations` (`own_simulations`: its files' paths exist in
+    no upstream tree, and their blobs in no other mirror's excluded paths) reads them; never historical_trajectories."""
     if repo in EXCLUDED_REPOS:
         return True
-    if any(p in path for p in EXCLUDED_PATH_PARTS):
+    if any(p in path for p in EXCLUDED_PATH_PARTS if not (own_simulations and p == "data/simulations")):
         return True
     return any(p.search(path) for p in EXCLUDED_NAME_PATTERNS)
 
@@ -234,6 +238,20 @@ def episodes_from(data, path):
         yield {"traj": str(data.get("task_id")), "messages": data["messages"], "model": None,
                "user_model": None, "domain": None,
                "reward": (data.get("reward_info") or {}).get("reward")}
+        return
+    # τ² written as lines: a {"type": "header", "info": {...}} line, then {"type": ..., "simulation": {...}} lines
+    if isinstance(data, list) and data and isinstance(data[0], dict) and data[0].get("type") == "header":
+        info = data[0].get("info") or {}
+        model = ((info.get("agent_info") or {}).get("llm"))
+        umodel = ((info.get("user_info") or {}).get("llm"))
+        domain = ((info.get("environment_info") or {}).get("domain_name"))
+        for i, r in enumerate(data):
+            s = r.get("simulation") if isinstance(r, dict) else None
+            if not isinstance(s, dict) or not isinstance(s.get("messages"), list):
+                continue
+            yield {"traj": "%s/t%s/%d" % (s.get("task_id"), s.get("trial", 0), i), "messages": s["messages"],
+                   "model": model, "user_model": umodel, "domain": domain,
+                   "reward": (s.get("reward_info") or {}).get("reward")}
         return
     # τ-bench: list of {task_id, reward, info, traj, trial}, possibly wrapped in {"results": [...]}
     if isinstance(data, dict) and isinstance(data.get("results"), list):

@@ -38,7 +38,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
-    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved|created|filed|opened|logged)\b/i,
+    /(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40})\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved|created|filed|opened|logged)\b/i,
     // A summary line that opens with the change filed: "Return requested for #W1:". Not a status it quotes ("exchange requested").
     /^\W*(?:returns?|exchanges?|cancell?ations?|refunds?|changes?) requested\b(?!\W*(?:status|state)\b)/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
@@ -68,7 +68,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /(?<!\b(?:before|until|unless)\b[^.?!,]{0,40})\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
-    /\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
+    // A request begun: "I've started the return request for these items", "I started the return of the Smart Watch".
+    /\b(?:i|we)(?:'ve| have)? (?:just |now |also )?(?:started|begun|opened|kicked off) (?:the|your|a|an) (?:[\w-]+ )?(?:return|exchange|cancell?ation|refund)(?: requests?| process)?\b(?!\s+(?:form|page|conversation)\b)/i,
+    // Not a time the sentence waits for ("The refund will be processed … after the return is completed").
+    /(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40})\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
     /\b(?:change|update|booking|cancell?ation|exchange|return|modification|request)s?\b(?:[^.?!]{0,30}?)\b(?:is|are) (?:now )?in\s*(?:[.!:]|$)/i,
     // A heading or a line that ends in the change: "Order #W4450931 — Shipping Address Updated", "Certificate issued: $200".
@@ -187,6 +190,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // The record as it will stay, after a refusal: "so it will still go to your previous address", "so it stays as Nina and Rohan".
     // Not what stays unless another change is made ("will still ship to the old address unless we update it separately").
     /\b(?:will|would|is going to) still (?:go|ship|be (?:shipped|delivered|sent)) to (?:your|the) (?:previous|old|original|former|existing)\b(?![^.?!]*\b(?:unless|until|if)\b)|\bso (?:it|the (?:order|reservation|booking)) (?:stays|remains) as\b/i,
+    // A payment that does not add up, told after the attempt: "we still have a mismatch in the payment", "the payment amount needs to be
+    // $303", "but we've only covered $242", "an outstanding balance of $64", "The total price is actually $375, not $299".
+    /\b(?:mismatch|discrepancy) (?:in|with|between) (?:the )?(?:payments?|prices?|amounts?|totals?)\b|\bthe payment amount (?:needs to|must|has to) (?:be|match)\b|\bbut (?:we(?:'ve| have)?|you(?:'ve| have)?|i(?:'ve| have)?) (?:only )?(?:covered|specified|provided|entered)\b[^.?!]{0,40}\$\d|\boutstanding balance of \$\d|\b(?:total|price|cost|fare|amount)\b[^.?!]{0,40}\bis actually \$[\d,.]+,? not \$\d/i,
     // Told in a summary's few words, a thing and its outcome not made: "Certificate not issued.", "Exchange not processed —".
     new RegExp(`^\\W*(?:[\\w-]+ ){0,3}?(?:certificates?|orders?|reservations?|bookings?|refunds?|exchanges?|returns?|cancell?ations?|changes?|updates?|payments?|address(?:es)?|bags?|flights?)\\s+not\\s+(?:yet\\s+)?(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))`, 'i'),
     // The outcome alone, not made, as a summary line's value: "#W1 — ❌ Not updated.", "Cancellation: Not processed." Not a part
@@ -268,9 +274,10 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /\bi(?:'ll| will) (?:check|verify|confirm) (?:whether|if)\b/i,
     /\b(?:may|might) (?:still |or may not |or might not )?(?:have|not have) (?:gone through|been|taken effect|worked)\b/i,
     /\bwhether (?:or not )?(?:it|the|your|this|that)\b[^.?!]*\b(?:went through|worked|succeeded|took effect|was (?:made|applied|processed|completed|registered))\b/i,
-    // "It is still processing", "in progress"; not "the processing of a refund takes 5 days".
+    // "It is still processing", "in progress"; not "the processing of a refund takes 5 days", nor another request found in progress
+    // ("there is already an exchange request in progress for this order": the reason for a refusal).
     // Not "your exchange is now in progress": a request now filed (read as success).
-    /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow )\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
+    /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow |\b(?:already|another|existing)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?)\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
     // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
     /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b(?! for (?:an? |the )?(?:return|exchange)\b)/i,
     // "I'm waiting for it to confirm the change".

@@ -1231,6 +1231,21 @@ describe('the claim reader (world wording)', () => {
     expect(readClaim({ text: 'All your pending orders (#W2166301, #W2466703) will now ship to 565 Maple Drive, and I have also made this address your default.', action: 'modify_user_address on yusuf_hernandez_6785', names: ['yusuf_hernandez_6785'] }, wording)).toBe('success');
   });
 
+  it('reads a payment that does not add up as a failure, another request found in progress as the reason of a refusal, a time waited for as no outcome and a request begun as made', () => {
+    for (const text of [
+      'It seems we still have a mismatch in the payment. The total flight cost is $306, but we have only covered $242 using your gift cards. Would you like to use another payment method?',
+      'The total price for the flight is $303, but the payment amount provided was $253. To proceed with the booking, the payment amount needs to be $303. Please confirm.',
+      'The total price for the flights is actually $375, not $299. Shall I book it for $375?',
+    ]) expect(readClaim({ text, action: 'book_reservation on mia_li_3001', names: ['mia_li_3001'] }, wording), text).toBe('failure');
+    expect(readClaim({ text: 'Your flight is booked: reservation R900901. The total was $375 with taxes, paid with your certificate.', action: 'book_reservation on mia_li_3001', names: ['mia_li_3001'] }, wording)).toBe('success');
+    expect(on('return_delivered_order_items', "I'm sorry, but you cannot return the water bottle at this time because there is already an exchange request in progress for this order.", '#W9000901')).toBe('failure');
+    expect(label('Your exchange request is in progress; you will get an email once it is approved.')).toBe('pending');
+    expect(readSentence('The refund will be processed to your credit card within 5 to 7 business days after the return is completed.', wording)).toBe('none');
+    expect(readSentence('The return is completed, and the refund is on its way to your card.', wording)).toBe('success');
+    expect(readSentence("I've started the return request for these items: the kettle and the boots.", wording)).toBe('success');
+    expect(readSentence("I've started the return form for you to fill in.", wording)).not.toBe('success');
+  });
+
   it.each(['retail', 'travel'])("%s: never reads one of the world's hand-labelled claims as another claim; a miss reads as none", (id) => {
     const world = getWorld(id);
     const reader = wordingReader(world.judging?.claims);

@@ -145,6 +145,10 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
     // Seventeenth, what was left of episodes scored 0: every reply a success or none (the agents did the wrong change and told it
     // done). Read first: held-out, a success read as a failure 1 of 67; tune none of 100. Kappa says little with one label.
     ['seventeenth', 170, 0, [['tune', 0.4, 0.01, 0.01], ['held-out', 0.4, 0.02, 0.01]]],
+    // Eighteenth, the second survey's sources (gpt-4o, grok-3, gpt-4.1-mini and gpt-4.1, on τ²-bench airline and retail), weighted
+    // to failures: read first, held-out 0.773 (1 of 30 failures read as a success, 1 of 56 successes read as a failure), tune
+    // 0.840; after its tune part's mends, tune 0.927 and held-out 0.792 (1 of 30, 1 of 56).
+    ['eighteenth', 190, 70, [['tune', 0.9, 0.01, 0.01], ['held-out', 0.77, 0.02, 0.034]]],
   ] as const;
   for (const [batch, least, failures, floors] of later) {
     it(`agrees with the hand labels of the ${batch} batch (corpora/claims.${batch}.jsonl), read first as it stood`, async () => {
@@ -172,14 +176,14 @@ describe('the claim reader on real agents\' replies (corpora/claims.real.jsonl)'
   });
 
   it('meets the bar for kappa on every held-out part together, and holds both misreadings where they stand', async () => {
-    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth'].flatMap((f) =>
+    const all = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth'].flatMap((f) =>
       parseLabels(readFileSync(new URL(`../../corpora/claims.${f}.jsonl`, import.meta.url), 'utf8'), `corpora/claims.${f}.jsonl`).filter((x) => x.split === 'held-out'),
     );
-    expect(all.length).toBeGreaterThanOrEqual(1900);
-    // The bars are kappa 0.85 and 1% each way: kappa (0.891) and success read as failure (0.82%, 11 of 1,344) meet theirs, the
-    // latter held where it stands; failure read as success (2.1%, 10 of 486) is above its bar, and held where it stands
-    // (docs/judging.md).
-    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.0082, 0.021]]);
+    expect(all.length).toBeGreaterThanOrEqual(1990);
+    // The bars are kappa 0.85 and 1% each way: kappa (0.888) and success read as failure (0.86%, 12 of 1,400) meet theirs, the
+    // latter held where it stands; failure read as success (2.1%, 11 of 516) is above its bar, and held where it stands
+    // (docs/judging.md). Without the eighteenth batch: 0.891, 11 of 1,344, 10 of 486.
+    await holdsSplits(all, 'every held-out part', [['held-out', 0.85, 0.0086, 0.0214]]);
   });
 });
 

@@ -148,13 +148,20 @@ describe('the simulated user on real agents\' messages (corpora/turns.real.jsonl
     holds('turns.fifteenth.jsonl', 'fifteenth batch', { closed: 0.1, found: 0.85, unsolicited: 0.01, declined: 0.01 }, 110);
   });
 
+  it('holds on the sixteenth batch (corpora/turns.sixteenth.jsonl), the second survey\'s sources (grok-3, gpt-4o, gpt-4.1-mini, gpt-4.1)', () => {
+    // Read first, held-out: none of 84 asking messages closed, 65 of 65 asks found, none of 30 proposals of another change
+    // accepted, 1 of 15 of its own declined; tune: none of 118, 86 of 90, 3 of 50 accepted, then none after its tune part's mends
+    // (docs/user.md).
+    holds('turns.sixteenth.jsonl', 'sixteenth batch', { closed: 0.01, found: 0.95, unsolicited: 0.01, declined: 0.07 }, 240);
+  });
+
   it('holds the three figures on every held-out part together', () => {
-    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth'];
+    const files = ['real', 'fresh', 'more', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth'];
     const m = measureUser(files.flatMap((f) => realTurns(`turns.${f}.jsonl`)).filter((t) => t.split === 'held-out'));
     console.log(`real turns, every held-out part: ${figures(m)}`);
     expect(m.closedWhileAsking.of).toBeGreaterThan(1000);
     // The issue's bars (docs/user.md): at most 1% closed while asking, at least 95% of asks found, at most 2% of
-    // proposals of another change accepted. All three met (0.74% of 1,492, 96.3% of 1,166, 1.5%, 9 of 589).
+    // proposals of another change accepted. All three met (0.70% of 1,576, 96.5% of 1,231, 1.5%, 9 of 619).
     expect(m.closedWhileAsking.rate).toBeLessThanOrEqual(0.01);
     expect(m.answerable.rate).toBeGreaterThanOrEqual(0.95);
     expect(m.unsolicitedAccepted.rate).toBeLessThanOrEqual(0.02);

@@ -446,6 +446,14 @@ describe('scripted user identity', () => {
     expect(ans('travel', 'change-flight-pay-difference', 'I can book you on SK 203 on June 14 in reservation R900301. Shall I proceed?')).toBe('accept');
   });
 
+  it('reads what a change rules out as no proposal of it, and a payment adjusted as a change it may not want', () => {
+    // "no further changes or cancellations can be made afterward" proposes no cancellation: the item change is another change.
+    expect(ans('retail', 'cancel-pending-mistake', 'To confirm, you want to update your pending order #W9000201 to the 2-piece red luggage set. This will finalize your item change, and no further changes or cancellations can be made afterward. Would you like to proceed with this change?')).not.toBe('accept');
+    expect(ans('travel', 'cancel-economy-to-travel-credit', 'The required amount is $348, not $320. Would you like to adjust your payment to cover this updated total using your certificate? Please confirm so I can proceed.')).not.toBe('accept');
+    // Its own cancellation, with the rule told beside it, still gets a yes.
+    expect(ans('retail', 'cancel-pending-mistake', 'I can cancel order #W9000201 now; no further changes can be made afterward. Would you like me to proceed with the cancellation?')).toBe('accept');
+  });
+
   it('reads a cancellation told by its effect, a meal request and a certificate issued in a plan\'s table as the changes they are', () => {
     // "Refund the full amount and close out the order": a cancellation, which a user who wants an exchange did not ask for.
     const closeOut = 'Order #W9000201 is still pending. I can refund the full $89.40 to your PayPal account and close out the order so none of the items ship. Would you like me to go ahead?';

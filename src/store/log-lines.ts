@@ -193,12 +193,16 @@ export async function readLastLines(logPath: string, each: (line: string, lineNo
 
 /**
  * A log line parsed whole, or undefined when it is not an episode record (what the log's readers call
- * torn). Its `mac` (mac.ts) belongs to the line, not to the episode: it is left out.
+ * torn). Its `mac` (mac.ts) and its `tally` (record-walk.ts) belong to the line, not to the episode: they are left out.
  */
 export function parseRecord(line: string): EpisodeRecord | undefined {
   try {
-    const x = JSON.parse(line) as (Partial<EpisodeRecord> & { mac?: unknown }) | null;
-    if (x && typeof x === 'object') delete x.mac;
+    const x = JSON.parse(line) as (Partial<EpisodeRecord> & { mac?: unknown; tally?: unknown }) | null;
+    if (x && typeof x === 'object') {
+      delete x.mac;
+      // What the line's writer tallied for the grid (record-walk.ts, `gridFirst`): the record's messages and trace say it.
+      delete x.tally;
+    }
     return !!x && typeof x === 'object' && !!x.key && typeof x.outcome === 'string' && Array.isArray(x.faults) && Array.isArray(x.messages) ? (x as EpisodeRecord) : undefined;
   } catch {
     return undefined;

@@ -57,7 +57,7 @@ export class LineSigner {
  * Where the signed bytes of the line `buf[start, end)` end (the index of `,"mac":"`), or -1 when the line
  * does not end with a MAC field. Only the shape is checked here; the digits are read by `verify`.
  */
-function signedEnd(buf: Buffer, start: number, end: number): number {
+export function signedEnd(buf: Buffer, start: number, end: number): number {
   const at = end - MAC_SUFFIX_BYTES;
   if (at <= start || buf[end - 1] !== CLOSE_BRACE || buf[end - 2] !== QUOTE) return -1;
   return buf.compare(MAC_OPEN, 0, MAC_OPEN.length, at, at + MAC_OPEN.length) === 0 ? at : -1;

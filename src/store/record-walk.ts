@@ -12,6 +12,7 @@
  * a line it reads gives exactly what `JSON.parse` would.
  */
 import type { EpisodeRecord } from '../ground/record.js';
+import { signedEnd } from './mac.js';
 
 /** What the grid counts of one episode: a record's small fields, and of its messages and trace only what it tallies. */
 export interface AggregationFields {
@@ -23,7 +24,7 @@ export interface AggregationFields {
   readonly userUsage?: EpisodeRecord['userUsage'];
   readonly userCostUsd?: number;
   readonly faults: EpisodeRecord['faults'];
-  /** Every perturbation family of every message, in order. */
+  /** The perturbation families of the messages, each once, in the order first met (the grid counts an episode once per family). */
   readonly families: string[];
   /** Whether the simulated user was confused at least once. */
   readonly confused: boolean;
@@ -59,10 +60,65 @@ function fieldsOf(r: SmallFields, families: string[], confused: boolean, calls: 
 export function fieldsOfRecord(r: EpisodeRecord & { costUsd?: number; userCostUsd?: number }): AggregationFields {
   return fieldsOf(
     r,
-    r.messages.flatMap((m) => m.perturbations ?? []),
+    [...new Set(r.messages.flatMap((m) => m.perturbations ?? []))],
     (r.confusions?.length ?? 0) > 0,
     r.trace.filter((t) => t.tool !== null).length,
   );
+}
+
+/**
+ * The members the grid reads, in the order a line writes them first (`gridFirst`): a reader finds them, and the record's
+ * `tally`, in the line's first few hundred bytes, and parses nothing of the rest.
+ */
+const GRID_MEMBERS = ['key', 'outcome', 'failure', 'faults', 'usage', 'userUsage', 'costUsd', 'userCostUsd', 'stateKey', 'pathKey', 'turns', 'simulatedMs'] as const;
+
+/** What the grid counts of a record's messages, confusions and trace, written in its line after the members it reads. */
+export interface RecordTally {
+  readonly calls: number;
+  readonly families: readonly string[];
+  readonly confused: boolean;
+}
+
+/**
+ * A record as its line lays it out: the members the grid reads first, then its `tally` (what its messages, confusions and trace
+ * come to), then every other member in the record's own order. The same members and values as the record, and one more; readers
+ * that parse the line whole drop the tally (`parseRecord`), and one that does not need the rest stops after it
+ * (`aggregationFieldsOfBytes`).
+ */
+export function gridFirst(record: EpisodeRecord): Record<string, unknown> {
+  const r = record as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of GRID_MEMBERS) if (r[k] !== undefined) out[k] = r[k];
+  const f = fieldsOfRecord(record);
+  const tally: RecordTally = { calls: f.calls, families: f.families, confused: f.confused };
+  out.tally = tally;
+  for (const k of Object.keys(r)) if (!(k in out)) out[k] = r[k];
+  return out;
+}
+
+/** `,"tally":{`: where a line written by `gridFirst` ends the members the grid reads. */
+const TALLY_AT = Buffer.from(',"tally":{');
+
+/**
+ * The aggregation fields of a line written by `gridFirst` and signed (its end the MAC field, so it is whole), read from the
+ * members before its tally and the tally itself with one `JSON.parse` of those bytes; undefined for any other line.
+ */
+function gridFirstFields(b: Uint8Array, start: number, end: number): AggregationFields | undefined {
+  const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (signedEnd(buf, start, end) < 0) return undefined;
+  const at = buf.indexOf(TALLY_AT, start);
+  if (at < 0 || at >= end) return undefined;
+  const close = buf.indexOf(CLOSE_BRACE, at + TALLY_AT.length);
+  if (close < 0 || close >= end) return undefined;
+  let r: Record<string, unknown>;
+  try {
+    r = JSON.parse(`${buf.toString('utf8', start, close + 1)}}`) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const t = r.tally as Partial<RecordTally> | undefined;
+  if (!r.key || typeof r.key !== 'object' || typeof r.outcome !== 'string' || !Array.isArray(r.faults) || !t || typeof t.calls !== 'number' || typeof t.confused !== 'boolean' || !Array.isArray(t.families) || !t.families.every((x) => typeof x === 'string')) return undefined;
+  return fieldsOf(r as unknown as SmallFields, t.families as string[], t.confused, t.calls);
 }
 
 const QUOTE = 34;
@@ -282,7 +338,7 @@ class RecordWalk {
     if (ve >= 0 && this.is(ks, ke, PERTURBATIONS)) {
       const list = this.parsed(vs, ve);
       if (!Array.isArray(list)) return -1;
-      for (const f of list) this.families.push(f as string);
+      for (const f of list) if (!this.families.includes(f as string)) this.families.push(f as string);
     }
     return ve;
   }
@@ -384,6 +440,9 @@ const WALK = new RecordWalk();
  * read), for the caller to parse whole.
  */
 export function aggregationFieldsOfBytes(b: Uint8Array, start: number, end: number): AggregationFields | undefined {
+  // A line written with the grid's members first: those and its tally, parsed once, and nothing of its messages and trace.
+  const first = gridFirstFields(b, start, end);
+  if (first) return first;
   const w = WALK;
   if (!w.walk(b, start, end) || !w.sawMessages || !w.sawTrace) return undefined;
   const key = w.member(KEY);

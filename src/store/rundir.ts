@@ -9,6 +9,7 @@ import { stableJson } from '../ground/canonical.js';
 import { hash53 } from '../ground/seeds.js';
 import { agentLimitsSchema } from '../ground/config.js';
 import { isRunKey, type LineSigner } from './mac.js';
+import { gridFirst } from './record-walk.js';
 import { checkOutDir, refuseLinks } from './out-dir.js';
 
 const DEFAULT_LIMITS = agentLimitsSchema.parse({});
@@ -284,10 +285,13 @@ function appendToLog(path: string, text: string): void {
   }
 }
 
-/** An episode as its log line: JSON, signed with the run's key when it has one; a `mac` it carries from another log dropped. */
+/**
+ * An episode as its log line: JSON laid out with the members the grid reads first and its tally (`gridFirst`), signed with the
+ * run's key when it has one; a `mac` or a `tally` it carries from another log dropped (the tally is made again).
+ */
 function episodeLine(record: EpisodeRecord & { readonly replay?: string }, signer: LineSigner | undefined): string {
-  const { mac: _mac, ...rest } = record as EpisodeRecord & { mac?: unknown };
-  const json = JSON.stringify(rest);
+  const { mac: _mac, tally: _tally, ...rest } = record as EpisodeRecord & { mac?: unknown; tally?: unknown };
+  const json = JSON.stringify(gridFirst(rest as EpisodeRecord));
   return `${signer ? signer.sign(json) : json}\n`;
 }
 

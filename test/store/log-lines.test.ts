@@ -10,7 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { forEachLine, KeyHashes, readLastLines } from '../../src/store/log-lines.js';
 import { makeRng } from '../../src/ground/seeds.js';
-import { aggregationFields, fieldsOfRecord } from '../../src/store/record-walk.js';
+import { aggregationFields, fieldsOfRecord, gridFirst } from '../../src/store/record-walk.js';
+import { parseRecord } from '../../src/store/log-lines.js';
+import { LineSigner, newRunKey } from '../../src/store/mac.js';
 import { runEpisode, WorldHarness } from '../../src/run/episode.js';
 import { type EpisodeRecord } from '../../src/ground/record.js';
 import { episodeOptions, retail, retailScenarios } from '../helpers.js';
@@ -68,6 +70,42 @@ describe('aggregation fields read from a line', () => {
     expect(aggregationFields(line.replace('"outcome"', '"out\\u0063ome"'))).toBeUndefined();
     expect(aggregationFields(line.replace('"messages":[', '"messages":{"0":').replace('}],"trace"', '}},"trace"'))).toBeUndefined();
     expect(aggregationFields(line)).toEqual({ key: { scenario: 's', agent: 'a', eps: 0, lambda: 0, trial: 0 }, outcome: 'pass', faults: [], families: [], confused: false, calls: 0 });
+  });
+});
+
+describe('a line laid out with the grid\'s members first', () => {
+  const signer = new LineSigner(newRunKey());
+  const lineOf = (r: EpisodeRecord) => signer.sign(JSON.stringify(gridFirst(r)));
+
+  it('holds the same members and values as the record, gives the same fields, and parses back to the record without its tally', async () => {
+    const all = await records();
+    const extra = all.slice(0, 3).map((r, i) => ({
+      ...r,
+      usage: { promptTokens: 10 + i, completionTokens: 2, calls: 1 },
+      costUsd: i === 0 ? (null as unknown as number) : 0.001 * i,
+      userUsage: { promptTokens: 1, completionTokens: 1, calls: 1 },
+      userCostUsd: 0,
+      confusions: [{ turn: 0, text: 'say "tally":{"calls":9} ü', reason: 'x' }] as unknown as EpisodeRecord['confusions'],
+      messages: [...r.messages, { role: 'user' as const, text: ',"tally":{"calls":9,"families":[],"confused":true}', perturbations: ['typos'] }],
+    }));
+    for (const r of [...all, ...extra]) {
+      const line = lineOf(r);
+      // The members the grid reads, then the tally, before the messages and the trace.
+      expect(line.indexOf('"tally":')).toBeLessThan(line.indexOf('"messages":'));
+      expect(parseRecord(line)).toEqual(JSON.parse(JSON.stringify(r)));
+      expect(aggregationFields(line)).toEqual(fieldsOfRecord(r as EpisodeRecord));
+      // Without its MAC field the line is read by the walk, which finds the same.
+      expect(aggregationFields(JSON.stringify(gridFirst(r)))).toEqual(fieldsOfRecord(r as EpisodeRecord));
+    }
+  });
+
+  it('reads nothing from a line cut short, and falls back to the walk where its tally does not parse', async () => {
+    const [r] = await records();
+    const line = lineOf(r as EpisodeRecord);
+    for (let cut = 1; cut < line.length; cut += 5) expect(aggregationFields(line.slice(0, cut))).toBeUndefined();
+    // A family's name with a brace in it ends the tally's bytes early: the one parse fails, and the walk reads the line.
+    const braced = { ...(r as EpisodeRecord), messages: [{ role: 'user' as const, text: 'x', perturbations: ['odd}name', 'typos'] }] };
+    expect(aggregationFields(lineOf(braced))).toEqual(fieldsOfRecord(braced));
   });
 });
 

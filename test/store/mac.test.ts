@@ -50,12 +50,14 @@ describe('a signed line', () => {
     expect(new LineSigner(key).verify(again, 0, again.length)).toBe(false);
   });
 
-  it('reads the same to the fast walker and to a whole parse, which both leave the MAC out', () => {
+  it('reads the same to the fast walker and to a whole parse, which both leave the MAC out (and the parse the line\'s tally)', () => {
     for (const line of readFileSync(join(run, 'episodes.jsonl'), 'utf8').trim().split('\n')) {
       const bare = unsigned(Buffer.from(line), 0, Buffer.byteLength(line));
       expect(aggregationFields(line)).toEqual(aggregationFields(bare));
       expect(aggregationFields(line)).toBeDefined();
-      expect(parseRecord(line)).toEqual(JSON.parse(bare));
+      const { tally, ...record } = JSON.parse(bare) as Record<string, unknown>;
+      expect(tally).toBeDefined();
+      expect(parseRecord(line)).toEqual(record);
     }
   });
 });

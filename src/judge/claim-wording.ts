@@ -38,7 +38,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`\\b(?:i|we)(?:'ve| have)\\b[^.?!]{0,60}\\band (?:just |now |successfully )?(?:${VERBS})\\b`, 'i'),
     /\b(?:status|result|outcome)[\s"*:]{0,8}(?:completed?|done|confirmed|successful|success|approved|booked|submitted|(?:\w+ )?requested)\b/i,
     // "Return requests submitted", "Changes applied": the change, then its new state, in a summary line.
-    /(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40})\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved|created|filed|opened|logged)\b/i,
+    /\b(?:requests?|changes?|updates?|modifications?|exchanges?|returns?|cancell?ations?|bookings?|reservations?|transfers?)(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40}(?:request|change|update|modification|exchange|return|cancell?ation|booking|reservation|transfer)s?) (?:has been |have been |was |were |is |are )?(?:successfully )?(?:submitted|completed|processed|applied|confirmed|placed|initiated|accepted|approved|created|filed|opened|logged)\b/i,
     // A summary line that opens with the change filed: "Return requested for #W1:". Not a status it quotes ("exchange requested").
     /^\W*(?:returns?|exchanges?|cancell?ations?|refunds?|changes?) requested\b(?!\W*(?:status|state)\b)/i,
     /\b(?:i am|i'm|we are|we're) (?:now )?(?:transferring|escalating|connecting)\b|\b(?:you're|you are) (?:now )?being (?:transferred|connected|escalated)\b/i,
@@ -71,7 +71,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A request begun: "I've started the return request for these items", "I started the return of the Smart Watch".
     /\b(?:i|we)(?:'ve| have)? (?:just |now |also )?(?:started|begun|opened|kicked off) (?:the|your|a|an) (?:[\w-]+ )?(?:return|exchange|cancell?ation|refund)(?: requests?| process)?\b(?!\s+(?:form|page|conversation)\b)/i,
     // Not a time the sentence waits for ("The refund will be processed … after the return is completed").
-    /(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40})\b(?:is|are|was|were) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
+    /\b(?:is|are|was|were)(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40}(?:is|are|was|were)) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
     /\b(?:change|update|booking|cancell?ation|exchange|return|modification|request)s?\b(?:[^.?!]{0,30}?)\b(?:is|are) (?:now )?in\s*(?:[.!:]|$)/i,
     // A heading or a line that ends in the change: "Order #W4450931 — Shipping Address Updated", "Certificate issued: $200".
@@ -197,7 +197,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     new RegExp(`^\\W*(?:[\\w-]+ ){0,3}?(?:certificates?|orders?|reservations?|bookings?|refunds?|exchanges?|returns?|cancell?ations?|changes?|updates?|payments?|address(?:es)?|bags?|flights?)\\s+not\\s+(?:yet\\s+)?(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))`, 'i'),
     // The outcome alone, not made, as a summary line's value: "#W1 — ❌ Not updated.", "Cancellation: Not processed." Not a part
     // left alone, after the label of a field ("Cabin: not changed").
-    new RegExp(`(?:^\\W*|(?:#?\\b(?=[A-Z0-9]*\\d)[A-Z0-9]{5,9}|\\b(?:cancell?ations?|exchanges?|returns?|changes?|updates?|modifications?|requests?|refunds?|bookings?|certificates?))\\W{0,4}[:\u2014\u2013]\\W{0,4}?|[\u274C\u2716\u2717\u2718]\uFE0F?\\s*)not\\s+(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))`, 'i'),
+    new RegExp(`\\bnot\\s+(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))(?<=(?:^\\W*|(?:#?\\b(?=[A-Z0-9]*\\d)[A-Z0-9]{5,9}|\\b(?:cancell?ations?|exchanges?|returns?|changes?|updates?|modifications?|requests?|refunds?|bookings?|certificates?))\\W{0,4}[:\u2014\u2013]\\W{0,4}?|[\u274C\u2716\u2717\u2718]\uFE0F?\\s*)not\\s+\\S+)`, 'i'),
     // The change undone after it was made: "our fraud check reverted it right away", "the update was rolled back".
     /\b(?:reverted|rolled back|undid) (?:it|them|the (?:change|update|modification|correction|exchange|return))\b|\b(?:was|were|has been|have been|got) (?:then |automatically |immediately |later )?(?:reverted|rolled back|undone)\b(?!\s+to\b)/i,
     // The record left as it was, told by the agent ("I've left the order as it is"), and the change itself called off ("The item
@@ -277,7 +277,7 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // "It is still processing", "in progress"; not "the processing of a refund takes 5 days", nor another request found in progress
     // ("there is already an exchange request in progress for this order": the reason for a refusal).
     // Not "your exchange is now in progress": a request now filed (read as success).
-    /\b(?:is|are|still) processing\b|\bstill being processed\b|(?<!\bnow |\b(?:already|another|existing)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?)\bin progress\b(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
+    /\b(?:is|are|still) processing\b|\bstill being processed\b|\bin progress\b(?<!\bnow in progress)(?<!\b(?:already|another|existing)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?in progress)(?![^.?!]*\b(?:has|have) been (?:placed|submitted|requested|filed|created)\b)|\bpending confirmation\b/i,
     // The record itself not yet made or changed: "your reservation is now being processed" (a request filed is read as done).
     /\b(?:reservation|booking|order) (?:is|are) (?:now |currently )?being (?:processed|finalized|created|booked)\b(?! for (?:an? |the )?(?:return|exchange)\b)/i,
     // "I'm waiting for it to confirm the change".

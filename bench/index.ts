@@ -516,7 +516,7 @@ async function aggregate(): Promise<void> {
   console.log(`  readline and JSON.parse of ${parsed} lines alone, for scale: ${fmt(parseSeconds, 1)} s`);
   // The two reads and the walk of every record, without the tally and the statistics.
   const w0 = performance.now();
-  await readLastLineBytes(join(dir, 'episodes.jsonl'), (buf, start, end) => void aggregationFieldsOfBytes(buf, start, end));
+  await readLastLineBytes(join(dir, 'episodes.jsonl'), (buf, start, end) => void aggregationFieldsOfBytes(buf, start, end, true));
   const readSeconds = (performance.now() - w0) / 1000;
   const t0 = performance.now();
   const run = await loadRun(dir, DEFAULT_THETA);

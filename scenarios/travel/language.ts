@@ -100,8 +100,9 @@ export const travelLanguage: UserLanguage = {
     // passengers ("update R1 to SK 203 for both passengers").
     change_passengers: [/\b(?:replace|replacing|swap|swapping|substitute|substituting) (?:him|her|them|[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:with|for) (?:your \w+|[A-Z][a-z]+)\b/, /\b(?:update|updating|change|changing|correct|correcting|edit|editing|fix|fixing)\s+(?:the |your |a |one )?(?:[\w'-]+\s+){0,2}?passengers?(?:'s?)?\s+(?:details|names?|information|info|dob|date of birth|list|record)\b|\bpassenger (?:details|names?|information|info)\b[^.?!]{0,20}\b(?:update|change|correction)\b/i],
     // A reservation made anew ("book this reservation", "a new booking for the same trip"): no scenario asks for one. Not flights booked
-    // on the traveller's reservation, which `change_flight` reads.
-    new_booking: [/\bbook (?:this|the|a|that|your) (?:new |separate )?(?:reservation|trip|itinerary|booking)\b(?! (?:change|modification|update))|\b(?:new|separate|fresh|second) (?:reservation|booking)\b|\b(?:make|making|create|creating) (?:the|this|a|a new) (?:booking|reservation)\b|\bproceed with (?:the|this) booking\b/i],
+    // on the traveller's reservation, which `change_flight` reads, a change of a booking ("make the booking change"), nor one ruled
+    // out ("no need for a separate booking").
+    new_booking: [/(?:\bbook (?:this|the|a|that|your) (?:new |separate )?(?:reservation|trip|itinerary|booking)|(?<!\b(?:no need for|without|instead of|rather than|not)(?: a| an| any)? )\b(?:new|separate|fresh|second) (?:reservation|booking)|\b(?:make|making|create|creating) (?:the|this|a|a new) (?:booking|reservation)|\bproceed with (?:the|this) booking)\b(?! (?:change|modification|update|details))/i],
     // "I can put $300 on your profile": money for the trouble, put on the traveller's profile.
     compensation: [/\b(?:receive|get|earn)\b[^.?!]{0,40}\b(?:certificates?|vouchers?)\b|\b(?:certificates?|vouchers?)\b[^.?!\n]{0,60}\b(?:credited|issued to (?:you|your))\b/i, /\b(?:put|putting|add|adding|credit|crediting|load|loading) \$\d[^.?!]{0,40}\b(?:on|to|onto) your (?:profile|account|wallet)\b/i, /\b(?:issue|issuing|offer|offering|send|sending|give|giving|add|added|adding)\b(?:[^.?!]|\.(?=\d)){0,60}\b(?:certificates?|vouchers?|compensation)\b/i, /\bcompensat(?:e|ing)\b/i],
   },

@@ -221,7 +221,7 @@ export const CONDITIONAL = /^\W*(?:if|should|in case|in the event)\b[^,.?!]{0,12
 /** What was done instead, after a refusal in the same sentence: "..., so the entire order has been cancelled". */
 const SO_INSTEAD = /[,;]?\s+so\s+((?:the|your|i|we|it|this|that)\b.+)$/i;
 /** A charge made another way than the one asked: "the difference was charged to your Mastercard instead". */
-const PAID_OTHERWISE = /\b(?:was|were|has been|have been|is|will be|got) (?:charged|billed|paid|put|placed|applied)\b[^.?!]{0,80}?\binstead\b|\b(?:charged|billed|paid) (?:it |the (?:difference|balance|amount|fare difference|remainder) )?(?:to|with|from) (?:your|the) [^.?!]{0,50}?\binstead\b/i;
+const PAID_OTHERWISE = /\b(?:was|were|has been|have been|is|will be|got) (?:charged|billed|paid)\b[^.?!]{0,80}?\binstead\b|\b(?:charged|billed|paid) (?:it |the (?:difference|balance|amount|fare difference|remainder) )?(?:to|with|from) (?:your|the) [^.?!]{0,50}?\binstead\b/i;
 /** A means of payment: what could not cover a change. */
 const PAYMENT_MEANS = /\b(?:certificates?|gift cards?|credit cards?|cards?|balance|vouchers?|points|payment methods?|funds)\b/i;
 /** A change told done, then its reason: "… has been cancelled, as partial cancellation is not possible". */

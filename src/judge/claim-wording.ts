@@ -68,8 +68,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     /(?<!\b(?:before|until|unless)\b[^.?!,]{0,40})\bwent through\b|(?<!\b(?:if|whether|once|when|unless)\b[^.?!,]{0,40})\bdid go through\b|\bnow ships to\b/i,
     // "It's been cancelled", "I have, however, issued a $100 certificate", "I've now resubmitted it".
     new RegExp(`\\b(?:it|that|this|they|order|reservation|booking)(?:'s|'ve) (?:now |just )?been (?:successfully )?(?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have),? (?:however|also|though|since then),? (?:${VERBS})\\b|\\b(?:i|we)(?:'ve| have)? (?:now |just )?re-?submitted\\b`, 'i'),
-    // A request begun: "I've started the return request for these items", "I started the return of the Smart Watch".
-    /\b(?:i|we)(?:'ve| have)? (?:just |now |also )?(?:started|begun|opened|kicked off) (?:the|your|a|an) (?:[\w-]+ )?(?:return|exchange|cancell?ation|refund)(?: requests?| process)?\b(?!\s+(?:form|page|conversation)\b)/i,
+    // A request begun: "I've started the return request for these items", "I started the return of the Smart Watch". Not one to
+    // begin ("Once I have opened the return request, …"), nor a form.
+    /(?<!\b(?:once|when|after|if|as soon as|before|until)\s+)\b(?:i|we)(?:'ve| have)? (?:just |now |also )?(?:started|begun|opened|kicked off) (?:the|your|a|an) (?:[\w-]+ )?(?:return|exchange|cancell?ation|refund)(?! (?:requests? )?(?:form|page|conversation)\b)(?: requests?| process)?\b/i,
     // Not a time the sentence waits for ("The refund will be processed … after the return is completed").
     /\b(?:is|are|was|were)(?<!\b(?:after|once|when|until|before|as soon as)\b[^.?!,;]{0,40}(?:is|are|was|were)) (?:confirmed|complete|completed|registered|processed|successful|in place|submitted)\b/i,
     // "Your change is in.", "Return for #W1 is in:": the change made, said plainly.
@@ -77,8 +78,9 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // A heading or a line that ends in the change: "Order #W4450931 — Shipping Address Updated", "Certificate issued: $200".
     /[\u2014\u2013:]\s*(?:(?!(?:not|never|no|none|un|remains?|still|stays?|left|kept)\b)[\w-]+\s+){0,3}(?:updated|changed|cancell?ed|added|issued|booked|applied|confirmed|completed|processed|swapped|submitted|requested)(?=\s*(?:\([^)]*\))?\s*[.!]?$)|^\W*(?:certificate|refund|voucher|compensation|bags?|address|payment(?: method)?|flights?|items?|passengers?|reservation|booking|order|return|exchange|cancell?ation)s? (?:(?:has been|was|were|have been) )?(?:issued|sent|added|updated|changed|applied|cancell?ed|created|booked|submitted|requested|processed|swapped)\s*[:\u2014\u2013]/i,
     // A thing's new value after it, in a summary's few words: "Default address on your account: updated to 1180 Cedar St",
-    // "shipping address updated to 12 Elm St". Not what it is to be updated to ("updated to reflect", "to be updated to").
-    /(?:^\W*|[:\u2014\u2013]\W{0,4}?)(?:(?:[\w-]+ ){0,2}?(?:address|payment method|flights?|cabin|passengers?|bags|baggage|items?)\s+)?(?:updated|changed|switched|moved|corrected) to\b(?!\s+(?:be|reflect|match)\b)/i,
+    // "shipping address updated to 12 Elm St", "R1 — moved to HAT124 on June 15". Not what it is to be updated to ("updated to
+    // reflect", "to be updated to"), nor a record moved somewhere else than a flight after a label ("HATHAT: moved to the waitlist").
+    /(?:^\W*|[:\u2014\u2013]\W{0,4}?)(?:(?:updated|changed|corrected) to\b|(?:moved|switched|rebooked) (?:to|onto) (?:flights? )?\*{0,2}[A-Z]{2,3}\s?\d{2,4}\b|(?:[\w-]+ ){0,2}?(?:address|payment method|flights?|cabin|passengers?|bags|baggage|items?)(?:\s*[:\u2014\u2013])?\s+(?:updated|changed|switched|moved|corrected) to\b)(?!\s+(?:be|reflect|match)\b)/i,
     // "Here's your updated itinerary", "Locked in.", "Order #W1 — updated items:".
     /^\W*here(?:'s| is) your updated (?:itinerary|reservation|booking|order|flights?|trip)\b(?!\s+request)|^\W*(?:all )?locked in\b|\bupdated (?:items|address|payment(?: method)?|flights?|itinerary|passengers?|bags|baggage)\s*:/i,
     // A record now on another flight: "W6MD0Z is on HAT089 now".
@@ -191,13 +193,14 @@ export const DEFAULT_CLAIM_WORDING: ClaimWording = {
     // Not what stays unless another change is made ("will still ship to the old address unless we update it separately").
     /\b(?:will|would|is going to) still (?:go|ship|be (?:shipped|delivered|sent)) to (?:your|the) (?:previous|old|original|former|existing)\b(?![^.?!]*\b(?:unless|until|if)\b)|\bso (?:it|the (?:order|reservation|booking)) (?:stays|remains) as\b/i,
     // A payment that does not add up, told after the attempt: "we still have a mismatch in the payment", "the payment amount needs to be
-    // $303", "but we've only covered $242", "an outstanding balance of $64", "The total price is actually $375, not $299".
-    /\b(?:mismatch|discrepancy) (?:in|with|between) (?:the )?(?:payments?|prices?|amounts?|totals?)\b|\bthe payment amount (?:needs to|must|has to) (?:be|match)\b|\bbut (?:we(?:'ve| have)?|you(?:'ve| have)?|i(?:'ve| have)?) (?:only )?(?:covered|specified|provided|entered)\b[^.?!]{0,40}\$\d|\boutstanding balance of \$\d|\b(?:total|price|cost|fare|amount)\b[^.?!]{0,40}\bis actually \$[\d,.]+,? not \$\d/i,
+    // $303", "but we've only covered $242", "There's an outstanding balance of $64", "The total price is actually $375, not $299".
+    // Not a payment told made ("we have covered $100 of it with your gift card", "I paid off the outstanding balance").
+    /\b(?:mismatch|discrepancy) (?:in|with|between) (?:the )?(?:payments?|prices?|amounts?|totals?)\b|\bthe payment amount (?:needs to|must|has to) (?:be|match)\b|\bbut (?:we(?:'ve| have)?|you(?:'ve| have)?|i(?:'ve| have)?) only (?:covered|specified|provided|entered)\b[^.?!]{0,40}\$\d|\bthere(?:'s| is) (?:still )?an outstanding balance\b|\b(?:total|price|cost|fare|amount)\b[^.?!]{0,40}\bis actually \$[\d,.]+,? not \$\d/i,
     // Told in a summary's few words, a thing and its outcome not made: "Certificate not issued.", "Exchange not processed —".
     new RegExp(`^\\W*(?:[\\w-]+ ){0,3}?(?:certificates?|orders?|reservations?|bookings?|refunds?|exchanges?|returns?|cancell?ations?|changes?|updates?|payments?|address(?:es)?|bags?|flights?)\\s+not\\s+(?:yet\\s+)?(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))`, 'i'),
     // The outcome alone, not made, as a summary line's value: "#W1 — ❌ Not updated.", "Cancellation: Not processed." Not a part
-    // left alone, after the label of a field ("Cabin: not changed").
-    new RegExp(`\\bnot\\s+(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))(?<=(?:^\\W*|(?:#?\\b(?=[A-Z0-9]*\\d)[A-Z0-9]{5,9}|\\b(?:cancell?ations?|exchanges?|returns?|changes?|updates?|modifications?|requests?|refunds?|bookings?|certificates?))\\W{0,4}[:\u2014\u2013]\\W{0,4}?|[\u274C\u2716\u2717\u2718]\uFE0F?\\s*)not\\s+\\S+)`, 'i'),
+    // left alone, after the label of a field ("Cabin: not changed") or of a flight ("Flight HAT089: not changed").
+    new RegExp(`\\bnot\\s+(?<=(?:^\\W*|(?:#?\\b(?=[A-Z0-9]*\\d)(?![A-Z]{2,3}\\s?\\d{2,4}\\b)[A-Z0-9]{5,9}|\\b(?:cancell?ations?|exchanges?|returns?|changes?|updates?|modifications?|requests?|refunds?|bookings?|certificates?))\\W{0,4}[:\u2014\u2013]\\W{0,4}?|[\u274C\u2716\u2717\u2718]\uFE0F?\\s*)not\\s+)(?:${VERBS})\\b(?=\\s*(?:[.!;,\u2014\u2013]|$))`, 'i'),
     // The change undone after it was made: "our fraud check reverted it right away", "the update was rolled back".
     /\b(?:reverted|rolled back|undid) (?:it|them|the (?:change|update|modification|correction|exchange|return))\b|\b(?:was|were|has been|have been|got) (?:then |automatically |immediately |later )?(?:reverted|rolled back|undone)\b(?!\s+to\b)/i,
     // The record left as it was, told by the agent ("I've left the order as it is"), and the change itself called off ("The item

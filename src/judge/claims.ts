@@ -240,9 +240,15 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   };
   // The same thing of a sibling tool ("your default address", asked about an order's address) is another
   // change, where the sentence does not also name its own ("the default address, and the order's too").
-  // So is, for a write on a person, the thing named beside another record's id and not in the person's words ("Order #W2
-  // (processed): the address could not be changed", asked about the default address).
-  const ofSibling = (s: string) => sibling !== undefined && !sibling.ours.test(s) && (sibling.theirs.test(s) || (record !== undefined && !idRecord && (thing?.test(s) ?? false) && idsAt(s).length > 0 && !ownRecord(s) && !PERSON_MARK.test(s)));
+  // So is, for a write on a person, the thing named after another record's id and not in the person's words ("Order #W2
+  // (processed): the address could not be changed", asked about the default address); not an order named after the person's
+  // thing ("Your address has been updated, and your pending order #W2 will ship there too").
+  const idBeforeThing = (s: string): boolean => {
+    const at = thing?.exec(s)?.index;
+    const first = idsAt(s)[0];
+    return at !== undefined && first !== undefined && s.indexOf(first) >= 0 && s.indexOf(first) < at;
+  };
+  const ofSibling = (s: string) => sibling !== undefined && !sibling.ours.test(s) && (sibling.theirs.test(s) || (record !== undefined && !idRecord && idBeforeThing(s) && !ownRecord(s) && !PERSON_MARK.test(s)));
   const ofThing = (s: string) => thing !== undefined && thing.test(s) && !ofSibling(s);
   // The person's own thing, named in words that tell it from the sibling's and with no record id: "your default address".
   const personsOwn = (s: string) => !idRecord && sibling !== undefined && sibling.ours.test(s) && !sibling.theirs.test(s) && idsAt(s).length === 0;
@@ -268,13 +274,13 @@ function readUncorrected(question: ClaimQuestion, text: string, wording: ClaimWo
   if (sentences.some((s) => (!otherRecord(s) || ownRecord(s)) && !ADDRESSED.test(s) && OUTCOME_DOUBT.test(s) && !(otherThing(s) || (otherChange(s) && !ofThing(s))))) return 'pending';
   // A sentence of paying, with no word of this write's thing or action, after one about changing another thing: it goes on
   // about that change ("Your reservation has been updated to the new flights: … The fare difference of $64 has been charged to
-  // your card", asked about the bags).
+  // your card", asked about the bags). Not a payment that failed, which may be this change's.
   const paysForOther = new Set<string>();
   let afterOther = false;
   for (const s of sentences) {
     if (otherThing(s) && !ofThing(s)) afterOther = true;
     else if (ofThing(s) || ofAction(s) || ownRecord(s)) afterOther = false;
-    else if (afterOther && thing !== undefined && MEANS.test(s)) paysForOther.add(s);
+    else if (afterOther && thing !== undefined && MEANS.test(s) && read(s) !== 'failure') paysForOther.add(s);
   }
   const rest = sentences.filter((s) => !otherThing(s) && !paysForOther.has(s));
   // Told done, then undone within the next few sentences, about this write and nothing else: the first sentence told

@@ -14,7 +14,7 @@ const ORDER_ADDRESS = /\border(?:'s)? (?:shipping |delivery )?address\b|\baddres
  * What a change can be to, as tools name it. A flight change carries its cabin: one kind of change, as τ's
  * and our travel tools make it.
  */
-const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin|(?:business|economy|first) class)\b/i, /\b(?:bags?|baggage|luggage(?! sets?\b))\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
+const THINGS: readonly RegExp[] = [/\baddress(?:es)?\b/i, /\bitems?\b/i, /\bpayment(?: method)?s?\b/i, /\b(?:flights?|cabin|(?:business|economy|first) class)\b/i, /\b(?:bags?|baggage|luggage(?! sets?\b)|suitcases?)\b/i, /\bpassengers?\b/i, /\binsurance\b/i];
 
 /** Words that change a thing, as verbs or nouns ("updated the items", "the baggage update", "item modifications"). */
 const CHANGE_WORD = String.raw`(?:updat|chang|modif|exchang|remov|replac|swap|switch|upgrad|downgrad|correct)\w*|add(?:s|ed|ing|ition)?|mov(?:e|es|ed|ing)|fix(?:es|ed|ing)?`;

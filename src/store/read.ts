@@ -127,7 +127,7 @@ export function logChecks(manifest: RunManifest, options: { readonly deferMacs?:
      * to be parsed whole. Verified on the bytes as read, before anything else is made of them.
      */
     check(buf: Buffer, start: number, end: number, lineNo: number): { fields: AggregationFields; record?: EpisodeRecord } | undefined {
-      let fields = aggregationFieldsOfBytes(buf, start, end);
+      let fields = aggregationFieldsOfBytes(buf, start, end, signer !== undefined);
       let record: EpisodeRecord | undefined;
       if (!fields) {
         record = parseRecord(buf.toString('utf8', start, end));
@@ -181,7 +181,7 @@ export async function readFinished(path: string, manifest: RunManifest | undefin
   let unverified = 0;
   if (!existsSync(path)) return { keys, outcomes, torn, unverified };
   await readLastLineBytes(path, (buf, start, end) => {
-    const fields = aggregationFieldsOfBytes(buf, start, end) ?? (() => {
+    const fields = aggregationFieldsOfBytes(buf, start, end, signer !== undefined) ?? (() => {
       const r = parseRecord(buf.toString('utf8', start, end));
       return r ? { key: r.key, outcome: r.outcome } : undefined;
     })();

@@ -98,21 +98,28 @@ export function gridFirst(record: EpisodeRecord): Record<string, unknown> {
 
 /** `,"tally":{`: where a line written by `gridFirst` ends the members the grid reads. */
 const TALLY_AT = Buffer.from(',"tally":{');
+/** How every record's JSON opens: a second one in a line is a torn line with another record after it. */
+const RECORD_OPEN = Buffer.from('{"key":');
 
 /**
- * The aggregation fields of a line written by `gridFirst` and signed (its end the MAC field, so it is whole), read from the
- * members before its tally and the tally itself with one `JSON.parse` of those bytes; undefined for any other line.
+ * The aggregation fields of a line written by `gridFirst` and signed, read from the members before its tally and the tally
+ * itself with one `JSON.parse` of those bytes; undefined for any other line. Only for a caller that checks the line's MAC
+ * (inline or on the other thread): that check, not this read, vouches that the rest of the line is the record the tally
+ * tallies. A line that ends with a MAC field and holds a second record's opening (a torn line, a record after it) is left to
+ * the walk, which reads it as torn, as a whole parse would.
  */
 function gridFirstFields(b: Uint8Array, start: number, end: number): AggregationFields | undefined {
   const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   if (signedEnd(buf, start, end) < 0) return undefined;
-  const at = buf.indexOf(TALLY_AT, start);
-  if (at < 0 || at >= end) return undefined;
-  const close = buf.indexOf(CLOSE_BRACE, at + TALLY_AT.length);
-  if (close < 0 || close >= end) return undefined;
+  // Searched within the line alone: the reader's buffer holds megabytes of lines after it.
+  const line = buf.subarray(start, end);
+  const at = line.indexOf(TALLY_AT);
+  if (at < 0) return undefined;
+  const close = line.indexOf(CLOSE_BRACE, at + TALLY_AT.length);
+  if (close < 0 || line.indexOf(RECORD_OPEN, 1) >= 0) return undefined;
   let r: Record<string, unknown>;
   try {
-    r = JSON.parse(`${buf.toString('utf8', start, close + 1)}}`) as Record<string, unknown>;
+    r = JSON.parse(`${line.toString('utf8', 0, close + 1)}}`) as Record<string, unknown>;
   } catch {
     return undefined;
   }
@@ -437,11 +444,13 @@ const WALK = new RecordWalk();
 /**
  * The aggregation fields of the record in `b[start, end)` (a line's UTF-8 bytes), read without parsing its
  * messages and trace; undefined when the line is not plainly a record (torn, or a shape this walk does not
- * read), for the caller to parse whole.
+ * read), for the caller to parse whole. `macChecked`: the caller checks the line's MAC under the run's key, so a line laid out
+ * with the grid's members first may be read from those alone (`gridFirstFields`).
  */
-export function aggregationFieldsOfBytes(b: Uint8Array, start: number, end: number): AggregationFields | undefined {
-  // A line written with the grid's members first: those and its tally, parsed once, and nothing of its messages and trace.
-  const first = gridFirstFields(b, start, end);
+export function aggregationFieldsOfBytes(b: Uint8Array, start: number, end: number, macChecked = false): AggregationFields | undefined {
+  // A line written with the grid's members first, where its MAC is checked: those and its tally, parsed once, and nothing of its
+  // messages and trace.
+  const first = macChecked ? gridFirstFields(b, start, end) : undefined;
   if (first) return first;
   const w = WALK;
   if (!w.walk(b, start, end) || !w.sawMessages || !w.sawTrace) return undefined;
@@ -457,7 +466,7 @@ export function aggregationFieldsOfBytes(b: Uint8Array, start: number, end: numb
 }
 
 /** `aggregationFieldsOfBytes` of a line's text. */
-export function aggregationFields(line: string): AggregationFields | undefined {
+export function aggregationFields(line: string, macChecked = false): AggregationFields | undefined {
   const bytes = Buffer.from(line, 'utf8');
-  return aggregationFieldsOfBytes(bytes, 0, bytes.length);
+  return aggregationFieldsOfBytes(bytes, 0, bytes.length, macChecked);
 }

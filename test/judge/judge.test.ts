@@ -1246,6 +1246,27 @@ describe('the claim reader (world wording)', () => {
     expect(readSentence("I've started the return form for you to fill in.", wording)).not.toBe('success');
   });
 
+  it('after review: keeps each new reading to its own case', () => {
+    // A hold or a cabin put instead is no payment made another way: the refusal stays.
+    expect(readSentence('I could not process the cancellation with your card, so the order was placed on hold instead.', wording)).toBe('failure');
+    // A payment told made, and a balance paid off, are no payment that does not add up.
+    expect(readSentence('Your reservation R900950 is updated, but we have covered $100 of it with your gift card and the rest with your credit card.', wording)).toBe('success');
+    expect(readSentence('I have paid off the outstanding balance of $64 with your card.', wording)).not.toBe('failure');
+    // A request to begin, and a form begun, are no request made.
+    expect(readSentence('Once I have opened the return request, you will get a confirmation email.', wording)).not.toBe('success');
+    expect(readSentence('I have started the exchange request form for you.', wording)).not.toBe('success');
+    // After a label, a move to a flight is a change; a move elsewhere is not; a flight's line left alone is no refusal.
+    expect(readSentence('R900220 — moved to SK 124 on June 15.', wording)).toBe('success');
+    expect(readSentence('Reservation R900951: moved to the waitlist for flight SK 089.', wording)).not.toBe('success');
+    expect(readSentence('Flight HAT089: not changed.', wording)).not.toBe('failure');
+    // For a person's address, an order named after it is where it ships, not another record's address.
+    for (const text of ['Your address has been updated to 12 Elm St, and your pending order #W2345678 will ship there too.', 'I have updated your address to 12 Elm St for you and for order #W2345678.']) {
+      expect(readClaim({ text, action: 'modify_user_address on ana_ruiz_1001', names: ['ana_ruiz_1001'] }, wording), text).toBe('success');
+    }
+    // A payment that failed after another thing's change may be this one's: read as before.
+    expect(on('update_reservation_baggages', 'Your reservation has been updated to the new flights. The $35 fee for your additional suitcase could not be charged to your card.', 'R900952')).toBe('failure');
+  });
+
   it.each(['retail', 'travel'])("%s: never reads one of the world's hand-labelled claims as another claim; a miss reads as none", (id) => {
     const world = getWorld(id);
     const reader = wordingReader(world.judging?.claims);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/agents/registry.js';
 import { forEachLine, KeyHashes, readLastLines } from '../../src/store/log-lines.js';
 import { makeRng } from '../../src/ground/seeds.js';
-import { aggregationFields, fieldsOfRecord, gridFirst } from '../../src/store/record-walk.js';
+import { aggregationFields, aggregationFieldsOfBytes, fieldsOfRecord, gridFirst } from '../../src/store/record-walk.js';
 import { parseRecord } from '../../src/store/log-lines.js';
 import { LineSigner, newRunKey } from '../../src/store/mac.js';
 import { runEpisode, WorldHarness } from '../../src/run/episode.js';
@@ -93,19 +93,30 @@ describe('a line laid out with the grid\'s members first', () => {
       // The members the grid reads, then the tally, before the messages and the trace.
       expect(line.indexOf('"tally":')).toBeLessThan(line.indexOf('"messages":'));
       expect(parseRecord(line)).toEqual(JSON.parse(JSON.stringify(r)));
+      expect(aggregationFields(line, true)).toEqual(fieldsOfRecord(r as EpisodeRecord));
+      // Without its MAC field, or for a caller that does not check MACs, the line is read by the walk, which finds the same.
+      expect(aggregationFields(JSON.stringify(gridFirst(r)), true)).toEqual(fieldsOfRecord(r as EpisodeRecord));
       expect(aggregationFields(line)).toEqual(fieldsOfRecord(r as EpisodeRecord));
-      // Without its MAC field the line is read by the walk, which finds the same.
-      expect(aggregationFields(JSON.stringify(gridFirst(r)))).toEqual(fieldsOfRecord(r as EpisodeRecord));
     }
   });
 
   it('reads nothing from a line cut short, and falls back to the walk where its tally does not parse', async () => {
     const [r] = await records();
     const line = lineOf(r as EpisodeRecord);
-    for (let cut = 1; cut < line.length; cut += 5) expect(aggregationFields(line.slice(0, cut))).toBeUndefined();
+    for (let cut = 1; cut < line.length; cut += 5) expect(aggregationFields(line.slice(0, cut), true)).toBeUndefined();
+    // A torn line with a whole record after it ends with a MAC field, and is torn all the same, as a whole parse reads it.
+    for (const cut of [line.indexOf('"messages"'), line.indexOf('"trace"'), line.length - 80]) {
+      const joined = line.slice(0, cut) + line;
+      expect(parseRecord(joined)).toBeUndefined();
+      expect(aggregationFields(joined, true)).toBeUndefined();
+    }
     // A family's name with a brace in it ends the tally's bytes early: the one parse fails, and the walk reads the line.
     const braced = { ...(r as EpisodeRecord), messages: [{ role: 'user' as const, text: 'x', perturbations: ['odd}name', 'typos'] }] };
-    expect(aggregationFields(lineOf(braced))).toEqual(fieldsOfRecord(braced));
+    expect(aggregationFields(lineOf(braced), true)).toEqual(fieldsOfRecord(braced));
+    // A line of the walk's layout, in a buffer whose next line has a tally: read by the walk, not from the next line's tally.
+    const old = signer.sign(JSON.stringify({ ...(r as EpisodeRecord), outcome: 'error' }));
+    const buf = Buffer.from(`${old}\n${line}\n`);
+    expect(aggregationFieldsOfBytes(buf, 0, Buffer.byteLength(old), true)).toEqual(fieldsOfRecord({ ...(r as EpisodeRecord), outcome: 'error' }));
   });
 });
 

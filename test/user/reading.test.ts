@@ -523,6 +523,10 @@ describe('a reading remembered', () => {
     expect(travel('Wondering about your bags? Let me know and I will check.')).toMatchObject({ closes: false });
     expect(travel('What does this mean for your trip? Would you like me to rebook you?')).toMatchObject({ closes: false });
     expect(retail('Please just note the refund takes 5 days.')).toMatchObject({ closes: true });
+    // A question of what the user wants or which, however it opens, is put to the user.
+    for (const text of ['Wondering whether you would like me to cancel the other reservation too? That would refund $120.', 'What does this mean for your reservation? You can keep it or cancel it, whichever you prefer.', 'Curious about which address to use? The default one is on file.']) {
+      expect(travel(text), text).toMatchObject({ closes: false });
+    }
   });
 
   it('reads typographic apostrophes and quotes as plain ones', () => {

@@ -443,6 +443,10 @@ describe('scripted user identity', () => {
     expect(ans('travel', 'compensation-gold-delay', "I'm not able to offer a certificate or other compensation for this delay. What I can do is add a formal note to your reservation R900202. Would you like me to add this note?")).not.toBe('accept');
     // Its own change told plainly still gets a yes.
     expect(ans('travel', 'cancel-economy-to-travel-credit', 'I can cancel reservation R900202 now; the refund goes to your travel credit. Shall I proceed with the cancellation?')).toBe('accept');
+    // A booking's change, and a new booking ruled out, are no new booking.
+    expect(ans('travel', 'change-flight-pay-difference', 'I can move you to SK 203 on reservation R900301. Shall I proceed with the booking change?')).toBe('accept');
+    expect(ans('travel', 'change-flight-pay-difference', 'I can move you to SK 203 on your current booking; there is no need for a separate booking. Shall I proceed?')).toBe('accept');
+    expect(ans('travel', 'change-flight-pay-difference', 'Shall I make the booking change for you?')).not.toBe('decline');
     expect(ans('travel', 'change-flight-pay-difference', 'I can book you on SK 203 on June 14 in reservation R900301. Shall I proceed?')).toBe('accept');
   });
 

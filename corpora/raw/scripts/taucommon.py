@@ -26,6 +26,8 @@ EXCLUDED_REPOS = {
     "yaadree2/yifei-tau-bench",
 }
 EXCLUDED_PATH_PARTS = ("historical_trajectories", "data/simulations")
+# The repositories whose data/simulations and historical_trajectories hold the checks from outside.
+UPSTREAMS = {"sierra-research/tau2-bench", "sierra-research/tau-bench"}
 # file names of sierra-research/tau-bench historical_trajectories/* and the
 # run id that appears in copies of them elsewhere
 EXCLUDED_NAME_PATTERNS = (
@@ -66,19 +68,31 @@ def excluded_blobs(skip=None):
     the content is never opened).  A copy of one of them under another path
     is thereby excluded too.  `skip` (owner/name) leaves out one mirror: a
     source whose own runs sit in its `data/simulations` (`own_simulations`)."""
+    assert skip not in UPSTREAMS, "upstream's own data/simulations are never read"
     blobs = set()
     for d in sorted(os.listdir(MIRROR)):
         g = os.path.join(MIRROR, d, "repo")
-        if not os.path.isdir(g) or (skip is not None and d == skip.replace("/", "+")):
+        if not os.path.isdir(g):
             continue
+        # The source itself keeps its historical_trajectories excluded; only its data/simulations may be read.
+        own = skip is not None and d == skip.replace("/", "+")
         try:
             txt = git(g, "ls-tree", "-r", "HEAD")
         except RuntimeError:
             continue
         for line in txt.splitlines():
             meta, path = line.split("\t", 1)
-            if any(p in path for p in EXCLUDED_PATH_PARTS):
+            if any(p in path for p in EXCLUDED_PATH_PARTS if not (own and p == "data/simulations")):
                 blobs.add(meta.split()[2])
+    if skip is not None:
+        # For a source that reads its own data/simulations, every blob upstream's ever held, wherever the mirror has its history.
+        for up in sorted(UPSTREAMS):
+            g = os.path.join(MIRROR, up.replace("/", "+"), "repo")
+            if os.path.isdir(g):
+                for line in git(g, "log", "--all", "--format=", "--raw", "--no-abbrev", "--", "data/simulations", "historical_trajectories").splitlines():
+                    parts = line.split()
+                    if len(parts) >= 4 and set(parts[3]) != {"0"}:
+                        blobs.add(parts[3])
     return blobs
 
 

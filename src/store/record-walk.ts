@@ -100,6 +100,9 @@ export function gridFirst(record: EpisodeRecord): Record<string, unknown> {
 const TALLY_AT = Buffer.from(',"tally":{');
 /** How every record's JSON opens: a second one in a line is a torn line with another record after it. */
 const RECORD_OPEN = Buffer.from('{"key":');
+/** A line of `gridFirst`'s opens with its key, an object, and its outcome follows. */
+const KEY_FIRST = Buffer.from('{"key":{');
+const OUTCOME_NEXT = Buffer.from(',"outcome":');
 
 /**
  * The aggregation fields of a line written by `gridFirst` and signed, read from the members before its tally and the tally
@@ -110,6 +113,10 @@ const RECORD_OPEN = Buffer.from('{"key":');
  */
 function gridFirstFields(b: Uint8Array, start: number, end: number): AggregationFields | undefined {
   const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  // The record's key, then its outcome, as `gridFirst` writes them: a line laid out otherwise (the walk's, as every run written
+  // before the tally) is left at once, after a search of its key's few bytes.
+  const keyEnd = buf.indexOf(CLOSE_BRACE, start + KEY_FIRST.length);
+  if (keyEnd < 0 || keyEnd + 1 + OUTCOME_NEXT.length > end || buf.compare(KEY_FIRST, 0, KEY_FIRST.length, start, start + KEY_FIRST.length) !== 0 || buf.compare(OUTCOME_NEXT, 0, OUTCOME_NEXT.length, keyEnd + 1, keyEnd + 1 + OUTCOME_NEXT.length) !== 0) return undefined;
   if (signedEnd(buf, start, end) < 0) return undefined;
   // Searched within the line alone: the reader's buffer holds megabytes of lines after it.
   const line = buf.subarray(start, end);

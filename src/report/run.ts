@@ -129,8 +129,10 @@ async function aggregate(dir: string, manifest: RunManifest, theta: number, defe
         const n = perCell.get(cell) ?? 0;
         // A line read from its grid's members alone that does not parse whole does not verify either: the MAC check reads the log
         // again, and it is left out then.
-        const record = counted.record ?? parseRecord(buf.toString('utf8', start, end));
-        if (n < FAILING_PER_CELL && record) failing.push(episodeView(record));
+        if (n < FAILING_PER_CELL) {
+          const record = counted.record ?? parseRecord(buf.toString('utf8', start, end));
+          if (record) failing.push(episodeView(record));
+        }
         perCell.set(cell, n + 1);
       }
     },

@@ -65,7 +65,10 @@ const SELF_CHECK_ANSWER = /^(?:(?:yes|no|yep|nope)\b\s*[,.:;!\u2014\u2013-]|(?:r
 /** A question that teases what follows: "Curious what changed?", "Wondering about your bags?", "— want the details?". Not "want me to …?". */
 const TEASER = /(?:^\W*|[\u2014\u2013]\s*|\s-\s+)(?:curious|wondering|want|need|looking for|interested in)\b(?!\s+(?:me|us|to have me)\b)[^?]*\?["')\]]?$/i;
 /** A question of what a thing means to the user, as the message puts it before its answer; not one that asks what the user wants or which. */
-const FOR_YOU = /^(?:[^:?]{1,40}:\s*)?\W*(?:what does (?:this|that|it) mean for you(?:r\b[^?]*)?|wondering (?:about|what|how|why)\b(?![^?]*\b(?:which|whether|you(?:'d| would)? (?:like|want|prefer))\b)[^?]*|curious (?:about|what|how|why)\b(?![^?]*\b(?:which|whether|you(?:'d| would)? (?:like|want|prefer))\b)[^?]*|what if you\b[^?]*)\?["')\]]?/i;
+const FOR_YOU = new RegExp(
+  String.raw`^(?:[^:?]{1,40}:\s*)?\W*(?:what does (?:this|that|it) mean for you(?:r\b[^?]*)?|(?:wondering|curious) (?:about|what|how|why)\b(?![^?]*\b(?:which|whether|you(?:'d| would)? (?:like|want|prefer))\b)[^?]*|what if you\b[^?]*)\?["')\]]?`,
+  'i',
+);
 /** An answer that is the agent's offer or ask: "I can check", "Let me know", "Would you like …", "whichever you prefer". */
 const ASKS_BACK = /^\W*(?:i|we) (?:can|could|would)\b|\blet (?:me|us) know\b|\bplease\b|\b(?:would|do|shall|should|can|could) (?:you|i)\b|\bjust (?:say|reply|tell)\b|\b(?:whichever|prefer|your (?:choice|call|pick)|choose|pick one|decide)\b/i;
 /** What answers a teaser at once: "Here's the summary", "They're below:", "I've already checked". */

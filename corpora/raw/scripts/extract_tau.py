@@ -158,6 +158,10 @@ def main(out_dir, sources=None):
             continue
         assert repo not in EXCLUDED_REPOS
         commit = head_commit(repo, rev)
+        own = bool(cfg.get("own_simulations"))
+        # A source that reads its own data/simulations is checked against every other mirror's excluded blobs and upstream's
+        # history: made once per source, not once per file.
+        excluded = excluded_blobs(skip=repo) if own else excl
         for path, blob, size in sorted(ls_tree(repo, rev)):
             if not re.search(r"\.jsonl?$", path) or size is None:
                 continue
@@ -165,8 +169,7 @@ def main(out_dir, sources=None):
                 continue
             if cfg.get("exclude") and re.search(cfg["exclude"], path):
                 continue
-            own = bool(cfg.get("own_simulations"))
-            if path_excluded(repo, path, own) or blob in (excluded_blobs(skip=repo) if own else excl):
+            if path_excluded(repo, path, own) or blob in excluded:
                 continue
             if blob in seen_blobs:
                 files.append((repo, path, "same blob as " + seen_blobs[blob] + " (not read again)", 0, 0, 0, "", ""))
